@@ -44,7 +44,12 @@ pub struct PqlError {
 
 impl PqlError {
     pub fn new(kind: ErrorKind, message: impl Into<String>, span: Option<Span>) -> PqlError {
-        PqlError { kind, message: message.into(), span, hint: None }
+        PqlError {
+            kind,
+            message: message.into(),
+            span,
+            hint: None,
+        }
     }
     pub fn syntax(message: impl Into<String>, span: Span) -> PqlError {
         PqlError::new(ErrorKind::Syntax, message, Some(span))
@@ -94,7 +99,12 @@ impl PqlError {
         let width = source
             .get(span.start..span.end.min(source.len()))
             .map_or(1, |s| s.lines().next().unwrap_or("").chars().count().max(1));
-        let mut out = format!("line {line}, col {col}: {}\n  {text}\n  {}{}", self.message, " ".repeat(col - 1), "^".repeat(width));
+        let mut out = format!(
+            "line {line}, col {col}: {}\n  {text}\n  {}{}",
+            self.message,
+            " ".repeat(col - 1),
+            "^".repeat(width)
+        );
         if let Some(h) = &self.hint {
             out.push_str("\n  hint: ");
             out.push_str(h);
@@ -114,7 +124,10 @@ impl std::error::Error for PqlError {}
 pub type PqlResult<T> = Result<T, PqlError>;
 
 /// The closest candidate within a small edit distance, for "did you mean" hints.
-pub fn did_you_mean<'a, I: IntoIterator<Item = &'a str>>(word: &str, candidates: I) -> Option<&'a str> {
+pub fn did_you_mean<'a, I: IntoIterator<Item = &'a str>>(
+    word: &str,
+    candidates: I,
+) -> Option<&'a str> {
     let w = word.to_ascii_lowercase();
     let limit = (w.chars().count() / 3).max(1) + 1;
     candidates
@@ -131,7 +144,9 @@ fn edit_distance(a: &str, b: &str) -> usize {
     for (i, ca) in a.chars().enumerate() {
         let mut cur = vec![i + 1; b.len() + 1];
         for (j, &cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
+            cur[j + 1] = (prev[j] + usize::from(ca != cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
         }
         prev = cur;
     }
@@ -145,7 +160,8 @@ mod tests {
     #[test]
     fn renders_line_column_and_caret() {
         let src = "select avg(riverEquty(hero))\nfrom hero='AA'";
-        let e = PqlError::type_error("unknown function 'riverEquty'", Span::new(11, 21)).with_hint("did you mean 'riverEquity'?");
+        let e = PqlError::type_error("unknown function 'riverEquty'", Span::new(11, 21))
+            .with_hint("did you mean 'riverEquity'?");
         assert_eq!(e.line_col(src), Some((1, 12)));
         let r = e.render(src);
         assert!(r.starts_with("line 1, col 12: unknown function"));
@@ -154,7 +170,10 @@ mod tests {
 
     #[test]
     fn suggests_close_words_only() {
-        assert_eq!(did_you_mean("riverEquty", ["riverEquity", "winsHi"]), Some("riverEquity"));
+        assert_eq!(
+            did_you_mean("riverEquty", ["riverEquity", "winsHi"]),
+            Some("riverEquity")
+        );
         assert_eq!(did_you_mean("xyzzy", ["riverEquity", "winsHi"]), None);
     }
 }

@@ -1,0 +1,38 @@
+# Everyday commands; `make help` lists them.
+PYTHON ?= python3
+
+.PHONY: help install dev test test-rust test-python lint fmt bench
+
+help:  ## list the commands
+	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+
+install:  ## build (release) and install pql
+	$(PYTHON) -m pip install .
+
+dev:  ## install pql editable with the test dependencies
+	$(PYTHON) -m pip install -e ".[test]"
+
+test: dev test-rust test-python  ## install the test dependencies, run every Rust and Python test
+
+test-rust:  ## the Rust tests (optimised test profile)
+	cargo test --workspace
+
+test-python:  ## the Python tests
+	$(PYTHON) -m pytest
+
+lint:  ## formatting and lints, failing on warnings
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	$(PYTHON) -m ruff check pql_repl tests benchmarks
+	$(PYTHON) -m ruff format --check pql_repl tests benchmarks
+	$(PYTHON) -m mypy
+
+fmt:  ## format Rust and Python
+	cargo fmt --all
+	$(PYTHON) -m ruff format pql_repl tests benchmarks
+	$(PYTHON) -m ruff check --fix pql_repl tests benchmarks
+
+bench:  ## speed against eval7, phevaluator, pokerkit and poker-equity (release build)
+	$(PYTHON) -m pip install ".[test]"
+	cargo run --release -p pql_core --example bench_eval
+	$(PYTHON) benchmarks/bench_eval.py

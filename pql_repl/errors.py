@@ -1,0 +1,52 @@
+"""The exceptions pql raises. Every error that belongs to a place in the query carries it."""
+
+from __future__ import annotations
+
+
+class PqlError(Exception):
+    """Base class: ``message``, 1-based ``line``/``col``, byte ``span``, optional ``hint``."""
+
+    def __init__(
+        self,
+        message: str,
+        line: int | None = None,
+        col: int | None = None,
+        span: tuple[int, int] | None = None,
+        hint: str | None = None,
+        rendered: str | None = None,
+    ) -> None:
+        super().__init__(rendered or message)
+        self.message = message
+        self.line = line
+        self.col = col
+        self.span = span
+        self.hint = hint
+        self.rendered = rendered or message
+        # Several errors found in one pass; the first is this one.
+        self.errors: list[PqlError] = [self]
+
+    def __str__(self) -> str:
+        return self.rendered
+
+
+class PqlSyntaxError(PqlError):
+    """The text is not valid PQL."""
+
+
+class PqlTypeError(PqlError):
+    """Valid PQL that does not make sense: unknown names, wrong argument types, bad streets."""
+
+
+class PqlRangeError(PqlError):
+    """A range, board or dead-card text that cannot be read."""
+
+
+class PqlRuntimeError(PqlError):
+    """The query cannot be run: no legal deal, a where clause that never holds, an internal error."""
+
+
+class PqlCancelled(PqlError):
+    """The run was cancelled."""
+
+
+__all__ = ["PqlCancelled", "PqlError", "PqlRangeError", "PqlRuntimeError", "PqlSyntaxError", "PqlTypeError"]

@@ -1,0 +1,32 @@
+"""``evaluate()``: one hand's hi and lo, with the five cards each uses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pql_repl import _core
+
+
+@dataclass(frozen=True)
+class HandValue:
+    """One side of a hand: category name, rating (greater is better) and the five cards used."""
+
+    category: str
+    rating: int
+    cards: str
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    hi: HandValue | None
+    lo: HandValue | None
+
+
+def evaluate(hole: str, board: str = "", game: str = "holdem") -> Evaluation:
+    """Rate ``hole`` with ``board`` under ``game``'s rules. Stud: all cards in ``hole``."""
+    raw = _core.evaluate(hole, board, game)
+    hi, lo = raw["hi"], raw["lo"]
+    return Evaluation(
+        hi=HandValue(**hi) if hi is not None else None,
+        lo=HandValue(**lo) if lo is not None else None,
+    )

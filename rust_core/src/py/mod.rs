@@ -1,0 +1,16 @@
+//! The Python extension `pql_repl._core`: conversions, error mapping, panic containment.
+//!
+//! Everything returned is plain data (dicts, lists, ints); the typed Python classes live in
+//! `pql_repl` so this glue stays thin.
+
+mod errors;
+mod evaluate;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    evaluate::register(m)?;
+    Ok(())
+}
