@@ -5,6 +5,20 @@
 'straightflush'
 """
 
+from pql_repl.api import (
+    Bucket,
+    Column,
+    FunctionInfo,
+    Query,
+    Range,
+    StatementInfo,
+    StatementResult,
+    functions,
+    keywords,
+    parse_range,
+    prepare,
+    run,
+)
 from pql_repl.errors import (
     PqlCancelled,
     PqlError,
@@ -16,7 +30,10 @@ from pql_repl.errors import (
 from pql_repl.evaluation import Evaluation, HandValue, evaluate
 
 __all__ = [
+    "Bucket",
+    "Column",
     "Evaluation",
+    "FunctionInfo",
     "HandValue",
     "PqlCancelled",
     "PqlError",
@@ -24,5 +41,14 @@ __all__ = [
     "PqlRuntimeError",
     "PqlSyntaxError",
     "PqlTypeError",
+    "Query",
+    "Range",
+    "StatementInfo",
+    "StatementResult",
     "evaluate",
+    "functions",
+    "keywords",
+    "parse_range",
+    "prepare",
+    "run",
 ]

@@ -1,0 +1,264 @@
+"""The public query API: ``run``, ``prepare`` and the result classes (DESIGN.md §3 and §5).
+
+The Rust core returns plain dicts in the JSON shape of DESIGN.md §5; this module gives them types.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from pql_repl import _core
+
+DEFAULT_TRIALS = 600_000
+
+
+@dataclass(frozen=True)
+class Bucket:
+    """One histogram row: the value's label, how many accepted trials had it, and their share."""
+
+    label: str
+    count: float
+    fraction: float
+
+
+@dataclass(frozen=True)
+class Column:
+    """One selector's result. ``value`` is the average (``avg``), the fraction of accepted trials
+    (``count``), the extreme (``max``/``min``) or None (``histogram``, see ``buckets``)."""
+
+    name: str
+    selector: str
+    value: float | str | None
+    stderr: float | None = None
+    count: float | None = None
+    buckets: list[Bucket] = field(default_factory=list)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Column:
+        return cls(
+            name=d["name"],
+            selector=d["selector"],
+            value=d.get("value"),
+            stderr=d.get("stderr"),
+            count=d.get("count"),
+            buckets=[Bucket(b["label"], b["count"], b["fraction"]) for b in d.get("buckets", [])],
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"name": self.name, "selector": self.selector}
+        if self.selector == "histogram":
+            d["buckets"] = [{"label": b.label, "count": b.count, "fraction": b.fraction} for b in self.buckets]
+            return d
+        d["value"] = self.value
+        if self.selector == "count":
+            d["count"] = self.count
+        if self.selector in ("avg", "count"):
+            d["stderr"] = self.stderr
+        return d
+
+
+@dataclass(frozen=True)
+class StatementResult:
+    """The result of one statement, final or (while streaming) so far."""
+
+    query: str
+    game: str
+    trials: int
+    accepted: int
+    attempted: int
+    exact: bool
+    seed: int | None
+    elapsed: float
+    columns: list[Column]
+    index: int = 0
+    done: bool = True
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> StatementResult:
+        return cls(
+            query=d["query"],
+            game=d["game"],
+            trials=d["trials"],
+            accepted=d["accepted"],
+            attempted=d.get("attempted", d["trials"]),
+            exact=d["exact"],
+            seed=d.get("seed"),
+            elapsed=d["elapsed_s"],
+            columns=[Column.from_dict(c) for c in d["columns"]],
+            index=d.get("index", 0),
+            done=d.get("done", True),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of DESIGN.md §5 for one statement."""
+        return {
+            "query": self.query,
+            "game": self.game,
+            "trials": self.trials,
+            "accepted": self.accepted,
+            "attempted": self.attempted,
+            "exact": self.exact,
+            "seed": self.seed,
+            "elapsed_s": round(self.elapsed, 6),
+            "columns": [c.to_dict() for c in self.columns],
+        }
+
+    def column(self, name: str) -> Column:
+        """The column called ``name`` (case-insensitive)."""
+        for c in self.columns:
+            if c.name.lower() == name.lower():
+                return c
+        raise KeyError(name)
+
+
+@dataclass(frozen=True)
+class StatementInfo:
+    """What checking found in one statement: its text, game, players and selector names."""
+
+    query: str
+    game: str
+    players: list[str]
+    selectors: list[str]
+    span: tuple[int, int]
+
+
+class Query:
+    """A parsed and checked program of one or more statements, ready to run any number of times."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._program = _core.Program(text)
+        self._lock = threading.Lock()
+        self._handle: Any = None
+        self._cancelled = False
+
+    @property
+    def statements(self) -> list[StatementInfo]:
+        return [
+            StatementInfo(s["query"], s["game"], s["players"], s["selectors"], tuple(s["span"]))
+            for s in self._program.statements()
+        ]
+
+    def stream(
+        self,
+        trials: int = DEFAULT_TRIALS,
+        seed: int | None = None,
+        exact: bool | None = None,
+        threads: int | None = None,
+        time_limit: float | None = None,
+        batch: float = 0.1,
+        precision: float | None = None,
+    ) -> Iterator[StatementResult]:
+        """Yield partial results about every ``batch`` seconds, statement after statement; the
+        last snapshot of each statement has ``done`` set. ``cancel()`` stops the run from any
+        thread and raises ``PqlCancelled`` here."""
+        self._cancelled = False
+        for index in range(len(self._program.statements())):
+            with self._lock:
+                if self._cancelled:
+                    raise _cancelled()
+                self._handle = self._program.start(index, trials, seed, exact, threads, time_limit, precision)
+            handle = self._handle
+            while True:
+                snap = handle.poll(batch)
+                if snap is None:
+                    continue
+                result = StatementResult.from_dict(snap)
+                yield result
+                if result.done:
+                    break
+
+    def run(self, **options: Any) -> list[StatementResult]:
+        """Run every statement to the end; the final result of each."""
+        return [r for r in self.stream(**options) if r.done]
+
+    def cancel(self) -> None:
+        """Stop the running statement (from any thread); later statements do not start."""
+        with self._lock:
+            self._cancelled = True
+            if self._handle is not None:
+                self._handle.cancel()
+
+
+def _cancelled() -> Exception:
+    from pql_repl.errors import PqlCancelled
+
+    return PqlCancelled("cancelled")
+
+
+def prepare(text: str) -> Query:
+    """Parse and check ``text``; raises ``PqlError`` (with line, column and hint) when invalid."""
+    return Query(text)
+
+
+def run(
+    text: str,
+    trials: int = DEFAULT_TRIALS,
+    seed: int | None = None,
+    exact: bool | None = None,
+    threads: int | None = None,
+    time_limit: float | None = None,
+    precision: float | None = None,
+) -> list[StatementResult]:
+    """Run every statement of ``text``; one result per statement."""
+    return prepare(text).run(
+        trials=trials, seed=seed, exact=exact, threads=threads, time_limit=time_limit, precision=precision
+    )
+
+
+@dataclass(frozen=True)
+class FunctionInfo:
+    """A catalogue entry: how to call a built-in function and what it returns."""
+
+    name: str
+    args: list[tuple[str, str]]
+    returns: str
+    doc: str
+    example: str
+    games: str
+
+    @property
+    def signature(self) -> str:
+        params = ", ".join(f"{n}: {t}" for n, t in self.args)
+        return f"{self.name}({params}) -> {self.returns}"
+
+
+def functions() -> list[FunctionInfo]:
+    """The built-in function catalogue (the one source of truth for help and completion)."""
+    return [
+        FunctionInfo(f["name"], [tuple(a) for a in f["args"]], f["returns"], f["doc"], f["example"], f["games"])
+        for f in _core.functions()
+    ]
+
+
+def keywords() -> dict[str, list[str]]:
+    """Vocabulary for highlighting and completion: ``keywords``, ``selectors``, ``games``,
+    ``streets``, ``hand_types``, ``flop_categories``, ``reserved_keys``, ``syntaxes``."""
+    return _core.keywords()
+
+
+@dataclass(frozen=True)
+class Range:
+    """A compiled range: its hands (as card strings) and their relative weights."""
+
+    text: str
+    game: str
+    combos: list[str]
+    weights: list[int]
+
+    def __len__(self) -> int:
+        return len(self.combos)
+
+    def __str__(self) -> str:
+        head = " ".join(self.combos[:12])
+        more = f" … (+{len(self.combos) - 12})" if len(self.combos) > 12 else ""
+        return f"{len(self.combos)} hands: {head}{more}"
+
+
+def parse_range(text: str, game: str = "holdem", syntax: str | None = None) -> Range:
+    """Compile a range as a player's range of ``game`` would be; raises ``PqlRangeError``."""
+    raw = _core.parse_range(text, game, syntax)
+    return Range(text, raw["game"], raw["combos"], raw["weights"])
