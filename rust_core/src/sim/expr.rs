@@ -1,0 +1,129 @@
+//! The executable form of a PQL expression: constants folded, players and streets resolved,
+//! each function a variant of [`Builtin`] that the per-deal [`Trial`] answers.
+
+use super::trial::Trial;
+use super::value::{Fraction, Value};
+use crate::games::Street;
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArithOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+}
+
+#[derive(Clone, Debug)]
+pub enum Expr {
+    Const(Value),
+    Call(Box<Builtin>),
+    Not(Box<Expr>),
+    Neg(Box<Expr>),
+    And(Box<Expr>, Box<Expr>),
+    Or(Box<Expr>, Box<Expr>),
+    Cmp(CmpOp, Box<Expr>, Box<Expr>),
+    Arith(ArithOp, Box<Expr>, Box<Expr>),
+    Concat(Box<Expr>, Box<Expr>),
+    Case(Vec<(Expr, Expr)>, Option<Box<Expr>>),
+}
+
+/// A built-in function with its constant arguments resolved (players are seat numbers).
+#[derive(Clone, Debug)]
+pub enum Builtin {
+    RiverEquity(usize),
+    FractionalRiverEquity(usize),
+    WinsHi(usize),
+    TiesHi(usize),
+    WinsLo(usize),
+    TiesLo(usize),
+    Scoops(usize),
+    WinningHandType,
+    HandType(usize, Street),
+    HvHEquity(usize, Street),
+    MinHvHEquity(usize, Street, Expr),
+    InRange(usize, Arc<super::trial::HandSet>),
+}
+
+impl Expr {
+    pub fn eval(&self, t: &mut Trial<'_>) -> Value {
+        match self {
+            Expr::Const(v) => v.clone(),
+            Expr::Call(b) => t.call(b),
+            Expr::Not(e) => Value::Bool(!e.eval(t).as_bool()),
+            Expr::Neg(e) => match e.eval(t) {
+                Value::Int(i) => Value::Int(-i),
+                v => Value::Num(-v.as_f64()),
+            },
+            Expr::And(a, b) => Value::Bool(a.eval(t).as_bool() && b.eval(t).as_bool()),
+            Expr::Or(a, b) => Value::Bool(a.eval(t).as_bool() || b.eval(t).as_bool()),
+            Expr::Cmp(op, a, b) => {
+                let o = a.eval(t).compare(&b.eval(t));
+                Value::Bool(match op {
+                    CmpOp::Eq => o == Ordering::Equal,
+                    CmpOp::Ne => o != Ordering::Equal,
+                    CmpOp::Lt => o == Ordering::Less,
+                    CmpOp::Le => o != Ordering::Greater,
+                    CmpOp::Gt => o == Ordering::Greater,
+                    CmpOp::Ge => o != Ordering::Less,
+                })
+            }
+            Expr::Arith(op, a, b) => arith(*op, &a.eval(t), &b.eval(t)),
+            Expr::Concat(a, b) => Value::Str(format!("{}{}", a.eval(t), b.eval(t)).into()),
+            Expr::Case(arms, default) => {
+                for (cond, then) in arms {
+                    if cond.eval(t).as_bool() {
+                        return then.eval(t);
+                    }
+                }
+                default.as_ref().map_or(Value::Bool(false), |d| d.eval(t))
+            }
+        }
+    }
+
+    /// Whether evaluating needs the deal at all (constants fold to one value).
+    pub fn is_const(&self) -> bool {
+        matches!(self, Expr::Const(_))
+    }
+}
+
+/// Integer arithmetic stays integral except for division; fractions stay exact under + and -
+/// of fractions; everything else is a double.
+fn arith(op: ArithOp, a: &Value, b: &Value) -> Value {
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) if op != ArithOp::Div => Value::Int(match op {
+            ArithOp::Add => x.saturating_add(*y),
+            ArithOp::Sub => x.saturating_sub(*y),
+            _ => x.saturating_mul(*y),
+        }),
+        (Value::Frac(x), Value::Frac(y)) if op == ArithOp::Add => {
+            Value::Frac(Fraction::new(x.num * y.den + y.num * x.den, x.den * y.den))
+        }
+        _ => {
+            let (x, y) = (a.as_f64(), b.as_f64());
+            Value::Num(match op {
+                ArithOp::Add => x + y,
+                ArithOp::Sub => x - y,
+                ArithOp::Mul => x * y,
+                ArithOp::Div => {
+                    if y == 0.0 {
+                        0.0
+                    } else {
+                        x / y
+                    }
+                }
+            })
+        }
+    }
+}

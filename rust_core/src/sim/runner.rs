@@ -1,0 +1,519 @@
+//! Runs a plan on all cores: Monte Carlo in fixed-size chunks (each with its own random stream,
+//! so a seed gives the same answer whatever the thread count), or exhaustively in work items.
+//! Workers merge their aggregates into a shared state that callers read as snapshots.
+
+use super::aggregate::Aggregate;
+use super::deal::Deal;
+use super::plan::{Plan, SelectorKind};
+use super::rng::Rng;
+use super::source::Prefix;
+use super::trial::Trial;
+use crate::error::PqlError;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// Monte Carlo trials per chunk: small enough for several snapshots a second and a prompt
+/// cancel, large enough that merging costs nothing.
+const CHUNK: u64 = 4096;
+/// Deals tried before judging a where clause's acceptance rate.
+const GUARD_ATTEMPTS: u64 = 2_000_000;
+/// Below this acceptance rate after `GUARD_ATTEMPTS`, the run stops with an explanation.
+const GUARD_RATE: f64 = 1e-5;
+/// Exhaustive runs are chosen automatically up to this many evaluations (deals × players).
+pub const AUTO_EXACT_LIMIT: f64 = 1e8;
+/// Forced exhaustive runs refuse beyond this.
+pub const FORCED_EXACT_LIMIT: f64 = 2e11;
+
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    pub trials: u64,
+    pub seed: Option<u64>,
+    pub exact: Option<bool>,
+    pub threads: usize,
+    pub time_limit: Option<Duration>,
+    /// Stop once every avg/count standard error is below this.
+    pub precision: Option<f64>,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            trials: 600_000,
+            seed: None,
+            exact: None,
+            threads: default_threads(),
+            time_limit: None,
+            precision: None,
+        }
+    }
+}
+
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+}
+
+/// What a run has produced so far.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    pub aggregates: Vec<Aggregate>,
+    /// Accepted trials (deals counted once each, also when weighted).
+    pub accepted: u64,
+    pub attempted: u64,
+    pub exact: bool,
+    pub seed: Option<u64>,
+    pub elapsed: Duration,
+    pub done: bool,
+    /// Work finished as a fraction, for progress bars.
+    pub fraction: f64,
+    pub error: Option<PqlError>,
+    /// Set when a time limit or cancel cut an exhaustive run short (no longer exact).
+    pub truncated: bool,
+}
+
+struct Shared {
+    state: Mutex<Progress>,
+    changed: Condvar,
+    cancel: AtomicBool,
+    /// Bumped on every merge so pollers can tell new data from old.
+    version: AtomicU64,
+}
+
+/// A run in the background; poll it for snapshots, cancel it from any thread.
+pub struct RunHandle {
+    shared: Arc<Shared>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+    seen: u64,
+}
+
+impl RunHandle {
+    /// Waits up to `timeout` for news; returns a snapshot when there is new data or the run has
+    /// ended, `None` on timeout without news.
+    pub fn poll(&mut self, timeout: Duration) -> Option<Progress> {
+        let shared = &self.shared;
+        let seen = self.seen;
+        let fresh = |p: &Progress| p.done || shared.version.load(Ordering::Acquire) != seen;
+        let guard = shared
+            .state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let guard = if fresh(&guard) {
+            guard
+        } else {
+            shared
+                .changed
+                .wait_timeout_while(guard, timeout, |p| !fresh(p))
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .0
+        };
+        if !fresh(&guard) {
+            return None;
+        }
+        self.seen = shared.version.load(Ordering::Acquire);
+        let snap = guard.clone();
+        drop(guard);
+        if snap.done {
+            for t in self.threads.drain(..) {
+                let _ = t.join();
+            }
+        }
+        Some(snap)
+    }
+
+    pub fn cancel(&self) {
+        self.shared.cancel.store(true, Ordering::Release);
+    }
+
+    /// Blocks until the end; the final progress.
+    pub fn wait(mut self) -> Progress {
+        loop {
+            if let Some(p) = self.poll(Duration::from_millis(200)) {
+                if p.done {
+                    return p;
+                }
+            }
+        }
+    }
+}
+
+/// How a plan will be run.
+pub enum Mode {
+    Monte,
+    Exact(Vec<Prefix>),
+}
+
+/// Chooses Monte Carlo or exhaustive enumeration: exhaustive when asked, or automatically when
+/// small. Errors when exhaustive is forced on something too large, or nothing can be dealt.
+pub fn choose_mode(plan: &Plan, exact: Option<bool>) -> Result<Mode, PqlError> {
+    if exact == Some(false) {
+        return Ok(Mode::Monte);
+    }
+    let limit = if exact == Some(true) {
+        5_000_000
+    } else {
+        200_000
+    };
+    let Some(prefixes) = plan.spec.prefixes(limit) else {
+        if exact == Some(true) {
+            return Err(PqlError::runtime(format!(
+                "too large to enumerate exactly: the players' ranges combine into more than {limit} fixed deals"
+            ))
+            .with_hint("run without --exact for a Monte Carlo answer"));
+        }
+        return Ok(Mode::Monte);
+    };
+    if prefixes.is_empty() {
+        return Err(no_legal_deal(plan));
+    }
+    let deals: f64 = prefixes.iter().map(|p| plan.spec.completions(p)).sum();
+    let evaluations = deals * plan.spec.players.len() as f64 * plan.inner_cost;
+    match exact {
+        Some(true) if evaluations > FORCED_EXACT_LIMIT => Err(PqlError::runtime(format!(
+            "too large to enumerate exactly: {deals:.3e} deals ({evaluations:.3e} evaluations)"
+        ))
+        .with_hint("run without --exact for a Monte Carlo answer")),
+        Some(true) => Ok(Mode::Exact(prefixes)),
+        _ if evaluations <= AUTO_EXACT_LIMIT => Ok(Mode::Exact(prefixes)),
+        _ => Ok(Mode::Monte),
+    }
+}
+
+fn no_legal_deal(plan: &Plan) -> PqlError {
+    let _ = plan;
+    PqlError::runtime(
+        "no legal deal: the players' ranges, the board and the dead cards always share a card",
+    )
+    .with_hint("check the ranges for conflicting cards")
+}
+
+/// Starts a run of `plan` in background threads.
+pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
+    let seed = opts.seed.unwrap_or_else(fresh_seed);
+    let started = Instant::now();
+    let mode = choose_mode(plan, opts.exact);
+    let exact = matches!(mode, Ok(Mode::Exact(_)));
+    let shared = Arc::new(Shared {
+        state: Mutex::new(Progress {
+            aggregates: plan.new_aggregates(),
+            accepted: 0,
+            attempted: 0,
+            exact,
+            seed: if exact { None } else { Some(seed) },
+            elapsed: Duration::ZERO,
+            done: false,
+            fraction: 0.0,
+            error: None,
+            truncated: false,
+        }),
+        changed: Condvar::new(),
+        cancel: AtomicBool::new(false),
+        version: AtomicU64::new(0),
+    });
+    let mode = match mode {
+        Ok(m) => m,
+        Err(e) => {
+            finish(&shared, started, Some(e));
+            return RunHandle {
+                shared,
+                threads: Vec::new(),
+                seen: 0,
+            };
+        }
+    };
+    let threads = opts.threads.max(1);
+    let deadline = opts.time_limit.map(|t| started + t);
+    let live = Arc::new(AtomicUsize::new(threads));
+    let mut handles = Vec::with_capacity(threads);
+    match mode {
+        Mode::Monte => {
+            let chunks = opts.trials.div_ceil(CHUNK);
+            let next = Arc::new(AtomicU64::new(0));
+            let attempts_total = Arc::new(AtomicU64::new(0));
+            for _ in 0..threads {
+                let (plan, shared, next, live, attempts_total) = (
+                    plan.clone(),
+                    shared.clone(),
+                    next.clone(),
+                    live.clone(),
+                    attempts_total.clone(),
+                );
+                let trials = opts.trials;
+                let precision = opts.precision;
+                handles.push(std::thread::spawn(move || {
+                    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        monte_worker(
+                            &plan,
+                            &shared,
+                            &next,
+                            &attempts_total,
+                            chunks,
+                            trials,
+                            seed,
+                            deadline,
+                            precision,
+                        )
+                    }));
+                    let err = match result {
+                        Ok(r) => r.err(),
+                        Err(_) => Some(PqlError::runtime("internal error while sampling")),
+                    };
+                    worker_done(&shared, &live, started, err.as_ref());
+                }));
+            }
+        }
+        Mode::Exact(prefixes) => {
+            let work: Vec<(usize, usize)> = prefixes
+                .iter()
+                .enumerate()
+                .flat_map(|(i, p)| (0..plan.spec.split_count(p)).map(move |f| (i, f)))
+                .collect();
+            let work = Arc::new(work);
+            let prefixes = Arc::new(prefixes);
+            let next = Arc::new(AtomicUsize::new(0));
+            for _ in 0..threads {
+                let (plan, shared, next, live, work, prefixes) = (
+                    plan.clone(),
+                    shared.clone(),
+                    next.clone(),
+                    live.clone(),
+                    work.clone(),
+                    prefixes.clone(),
+                );
+                handles.push(std::thread::spawn(move || {
+                    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        exact_worker(&plan, &shared, &next, &work, &prefixes, deadline);
+                    }));
+                    let err = result
+                        .err()
+                        .map(|_| PqlError::runtime("internal error while enumerating"));
+                    worker_done(&shared, &live, started, err.as_ref());
+                }));
+            }
+        }
+    }
+    RunHandle {
+        shared,
+        threads: handles,
+        seen: 0,
+    }
+}
+
+fn fresh_seed() -> u64 {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    (t.as_nanos() as u64) ^ (u64::from(std::process::id()) << 32)
+}
+
+fn worker_done(shared: &Shared, live: &AtomicUsize, started: Instant, err: Option<&PqlError>) {
+    if let Some(e) = &err {
+        // One worker's failure ends the run for all.
+        shared.cancel.store(true, Ordering::Release);
+        let mut st = shared
+            .state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if st.error.is_none() {
+            st.error = Some((*e).clone());
+        }
+    }
+    if live.fetch_sub(1, Ordering::AcqRel) == 1 {
+        finish(shared, started, None);
+    }
+}
+
+fn finish(shared: &Shared, started: Instant, err: Option<PqlError>) {
+    let mut st = shared
+        .state
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if st.error.is_none() {
+        st.error = err;
+    }
+    if st.error.is_none() && shared.cancel.load(Ordering::Acquire) && st.exact && st.fraction < 1.0
+    {
+        st.truncated = true;
+        st.exact = false;
+    }
+    if st.error.is_none()
+        && st.accepted == 0
+        && st.attempted > 0
+        && !shared.cancel.load(Ordering::Acquire)
+    {
+        st.error = Some(PqlError::runtime(format!(
+            "no deal was accepted out of {} tried: the where clause never held",
+            st.attempted
+        )));
+    }
+    st.elapsed = started.elapsed();
+    st.done = true;
+    shared.version.fetch_add(1, Ordering::AcqRel);
+    drop(st);
+    shared.changed.notify_all();
+}
+
+#[allow(clippy::too_many_arguments)]
+fn monte_worker(
+    plan: &Plan,
+    shared: &Shared,
+    next: &AtomicU64,
+    attempts_total: &AtomicU64,
+    chunks: u64,
+    trials: u64,
+    seed: u64,
+    deadline: Option<Instant>,
+    precision: Option<f64>,
+) -> Result<(), PqlError> {
+    let mut deal = Deal::new(plan.spec.game, plan.spec.players.len());
+    let mut local = plan.new_aggregates();
+    loop {
+        if shared.cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+            return Ok(());
+        }
+        let chunk = next.fetch_add(1, Ordering::Relaxed);
+        if chunk >= chunks {
+            return Ok(());
+        }
+        let want = CHUNK.min(trials - chunk * CHUNK);
+        let mut rng = Rng::new(seed, chunk);
+        let (mut accepted, mut attempted) = (0u64, 0u64);
+        for a in &mut local {
+            a.reset();
+        }
+        while accepted < want {
+            attempted += 1;
+            if attempted % 65_536 == 0 {
+                let total = attempts_total.fetch_add(65_536, Ordering::Relaxed) + 65_536;
+                if shared.cancel.load(Ordering::Relaxed) {
+                    return Ok(());
+                }
+                let st_accepted = shared.state.lock().map_or(0, |s| s.accepted) + accepted;
+                if total >= GUARD_ATTEMPTS && (st_accepted as f64) < GUARD_RATE * total as f64 {
+                    return Err(low_acceptance(st_accepted, total));
+                }
+            }
+            if !plan.spec.sample(&mut rng, &mut deal) {
+                continue;
+            }
+            if plan.trial(&deal, 1.0, &mut local) {
+                accepted += 1;
+            }
+        }
+        let mut st = shared
+            .state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for (g, l) in st.aggregates.iter_mut().zip(&local) {
+            g.merge(l);
+        }
+        st.accepted += accepted;
+        st.attempted += attempted;
+        st.fraction = st.accepted as f64 / trials as f64;
+        let precise = precision.is_some_and(|target| {
+            st.aggregates
+                .iter()
+                .all(|a| a.estimate().is_none_or(|(_, se)| se < target))
+                && st.accepted >= 1000
+        });
+        drop(st);
+        shared.version.fetch_add(1, Ordering::AcqRel);
+        shared.changed.notify_all();
+        if precise {
+            // The target precision is reached: no further chunks are needed.
+            next.store(chunks, Ordering::Relaxed);
+            return Ok(());
+        }
+    }
+}
+
+fn low_acceptance(accepted: u64, attempted: u64) -> PqlError {
+    PqlError::runtime(format!(
+        "the where clause and card conflicts accepted only {accepted} of {attempted} deals ({:.5}%)",
+        100.0 * accepted as f64 / attempted as f64
+    ))
+    .with_hint("loosen the where clause or the ranges; almost every deal is thrown away")
+}
+
+fn exact_worker(
+    plan: &Plan,
+    shared: &Shared,
+    next: &AtomicUsize,
+    work: &[(usize, usize)],
+    prefixes: &[Prefix],
+    deadline: Option<Instant>,
+) {
+    let mut local = plan.new_aggregates();
+    loop {
+        if shared.cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+            shared.cancel.store(true, Ordering::Release);
+            return;
+        }
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        let Some(&(pi, first)) = work.get(i) else {
+            return;
+        };
+        let prefix = &prefixes[pi];
+        let (mut accepted, mut attempted) = (0u64, 0u64);
+        for a in &mut local {
+            a.reset();
+        }
+        let mut count = 0u32;
+        plan.spec.enumerate(prefix, Some(first), &mut |deal| {
+            attempted += 1;
+            if plan.trial(deal, prefix.weight, &mut local) {
+                accepted += 1;
+            }
+            count += 1;
+            // Check for cancel now and then inside big work items.
+            if count == 1 << 16 {
+                count = 0;
+                return !shared.cancel.load(Ordering::Relaxed);
+            }
+            true
+        });
+        let mut st = shared
+            .state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for (g, l) in st.aggregates.iter_mut().zip(&local) {
+            g.merge(l);
+        }
+        st.accepted += accepted;
+        st.attempted += attempted;
+        st.fraction = (i + 1) as f64 / work.len() as f64;
+        drop(st);
+        shared.version.fetch_add(1, Ordering::AcqRel);
+        shared.changed.notify_all();
+    }
+}
+
+impl Plan {
+    /// Evaluates the where clause and every selector on one deal; false when rejected.
+    #[inline]
+    pub fn trial(&self, deal: &Deal, weight: f64, aggs: &mut [Aggregate]) -> bool {
+        let mut t = Trial::new(deal, &self.spec.deck);
+        if let Some(w) = &self.filter {
+            if !w.eval(&mut t).as_bool() {
+                return false;
+            }
+        }
+        for (sel, agg) in self.selectors.iter().zip(aggs.iter_mut()) {
+            let v = sel.expr.eval(&mut t);
+            agg.add(&v, weight);
+        }
+        true
+    }
+
+    pub fn new_aggregates(&self) -> Vec<Aggregate> {
+        self.selectors
+            .iter()
+            .map(|s| match s.kind {
+                SelectorKind::Avg => Aggregate::avg(),
+                SelectorKind::Count => Aggregate::count(),
+                SelectorKind::Histogram(k) => Aggregate::histogram(k),
+                SelectorKind::Max => Aggregate::Max(None),
+                SelectorKind::Min => Aggregate::Min(None),
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,585 @@
+//! Where the cards of a deal come from, and the two ways of dealing them: uniform random deals
+//! with whole-deal rejection, and exhaustive enumeration of every compatible deal.
+//!
+//! Players with a range are drawn from it (uniformly, or by weight); a collision with anything
+//! already dealt rejects the whole deal. Players without a range, random board cards and stud
+//! cards not fixed by a range are then dealt from the remaining deck, which keeps the result
+//! uniform over compatible deals: every compatible prefix leaves the same number of cards.
+
+use super::deal::{Deal, MAX_PLAYERS};
+use super::rng::Rng;
+use crate::cards::{Card, CardSet};
+use crate::games::Game;
+
+/// A position with no card fixed by a range: dealt at random.
+pub const OPEN: u8 = 0xFF;
+
+/// A list of hands (or boards) with optional weights, sampled by cumulative weight.
+#[derive(Clone, Debug)]
+pub struct WeightedList<T> {
+    pub items: Vec<T>,
+    /// Cumulative weights; empty when all weights are equal.
+    cumulative: Vec<u64>,
+    pub weights: Vec<u32>,
+}
+
+impl<T> WeightedList<T> {
+    pub fn uniform(items: Vec<T>) -> Self {
+        WeightedList {
+            items,
+            cumulative: Vec::new(),
+            weights: Vec::new(),
+        }
+    }
+
+    /// `weights` parallel to `items`; equal weights collapse to the uniform case.
+    pub fn weighted(items: Vec<T>, weights: Vec<u32>) -> Self {
+        if weights.is_empty() || weights.iter().all(|&w| w == weights[0]) {
+            return Self::uniform(items);
+        }
+        let mut total = 0u64;
+        let cumulative = weights
+            .iter()
+            .map(|&w| {
+                total += u64::from(w);
+                total
+            })
+            .collect();
+        WeightedList {
+            items,
+            cumulative,
+            weights,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    pub fn weight(&self, i: usize) -> f64 {
+        self.weights.get(i).map_or(1.0, |&w| f64::from(w))
+    }
+
+    #[inline]
+    pub fn sample(&self, rng: &mut Rng) -> usize {
+        if self.cumulative.is_empty() {
+            return rng.below(self.items.len() as u64) as usize;
+        }
+        let total = *self.cumulative.last().unwrap_or(&1);
+        let x = rng.next_u64() % total;
+        self.cumulative.partition_point(|&c| c <= x)
+    }
+}
+
+/// A player's hand in dealing order: fixed cards and `OPEN` positions (stud ranges may fix only
+/// some streets). Flop-game hands are always fully fixed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SlotHand {
+    pub slots: [u8; 7],
+    pub len: u8,
+    /// The fixed cards as a set.
+    pub fixed: CardSet,
+}
+
+impl SlotHand {
+    /// A hand with every card fixed (flop games).
+    pub fn from_set(set: CardSet) -> SlotHand {
+        let mut slots = [OPEN; 7];
+        for (i, c) in set.iter().take(7).enumerate() {
+            slots[i] = c.index();
+        }
+        SlotHand {
+            slots,
+            len: set.len() as u8,
+            fixed: set,
+        }
+    }
+
+    /// A stud hand: position i is the i-th card dealt, `None` for open positions.
+    pub fn from_positions(cards: &[Option<Card>]) -> SlotHand {
+        let mut slots = [OPEN; 7];
+        let mut fixed = CardSet::EMPTY;
+        for (i, c) in cards.iter().take(7).enumerate() {
+            if let Some(c) = c {
+                slots[i] = c.index();
+                fixed.insert(*c);
+            }
+        }
+        SlotHand {
+            slots,
+            len: 7,
+            fixed,
+        }
+    }
+}
+
+/// Where a player's cards come from.
+#[derive(Clone, Debug)]
+pub enum HandSource {
+    /// Any hand of the game: dealt from the remaining deck.
+    Random,
+    Range(WeightedList<SlotHand>),
+}
+
+/// A board pattern's boards by position (flop cards first), `OPEN` where dealt at random.
+#[derive(Clone, Debug)]
+pub enum BoardSource {
+    Random,
+    Boards(WeightedList<[u8; 5]>),
+}
+
+/// How the open cards of a deal are grouped when enumerating: cards in one group are dealt as
+/// an unordered set. Functions that look at a street need it as its own group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct StreetSplits {
+    /// Bit i set: a group boundary after the i-th card of a board or stud hand (0-based count
+    /// of cards dealt before the boundary, 1..=6).
+    pub after: u8,
+}
+
+impl StreetSplits {
+    pub fn boundary_before(self, position: usize) -> bool {
+        position > 0 && position < 7 && self.after & (1 << position) != 0
+    }
+}
+
+/// Everything needed to deal one statement.
+#[derive(Clone, Debug)]
+pub struct DealSpec {
+    pub game: Game,
+    pub players: Vec<HandSource>,
+    pub board: BoardSource,
+    /// Board cards fixed by `board='...'` (positional) before any pattern, e.g. a known flop.
+    pub dead: CardSet,
+    /// The deck minus dead cards, in a fixed order.
+    pub deck: Vec<Card>,
+    pub splits: StreetSplits,
+}
+
+impl DealSpec {
+    pub fn new(
+        game: Game,
+        players: Vec<HandSource>,
+        board: BoardSource,
+        dead: CardSet,
+    ) -> DealSpec {
+        let deck = game.deck().cards().minus(dead).to_vec();
+        DealSpec {
+            game,
+            players,
+            board,
+            dead,
+            deck,
+            splits: StreetSplits::default(),
+        }
+    }
+
+    fn cards_per_hand(&self) -> usize {
+        self.game.hole_cards()
+    }
+
+    /// Cards needed by one deal (all hands and the board).
+    pub fn cards_needed(&self) -> usize {
+        self.players.len() * self.cards_per_hand() + self.game.board_cards()
+    }
+
+    /// Deals one candidate; `false` when fixed cards collide (the deal must be rejected).
+    #[inline]
+    pub fn sample(&self, rng: &mut Rng, deal: &mut Deal) -> bool {
+        let mut used = self.dead;
+        let stud = self.game.is_stud();
+        // Ranges first: a collision rejects the whole deal.
+        for (p, src) in self.players.iter().enumerate() {
+            if let HandSource::Range(list) = src {
+                let hand = &list.items[list.sample(rng)];
+                if used.overlaps(hand.fixed) {
+                    return false;
+                }
+                used = used.union(hand.fixed);
+                if stud {
+                    place_slots(&mut deal.stud[p], hand.slots);
+                }
+                deal.hole[p] = hand.fixed;
+            }
+        }
+        let mut board_slots = [OPEN; 5];
+        if let BoardSource::Boards(list) = &self.board {
+            board_slots = list.items[list.sample(rng)];
+            for &b in &board_slots {
+                if b != OPEN {
+                    let c = Card::from_index(b);
+                    if used.contains(c) {
+                        return false;
+                    }
+                    used.insert(c);
+                }
+            }
+        }
+        // Everything else from the remaining deck.
+        let n = self.deck.len() as u64;
+        let mut draw = |used: &mut CardSet| loop {
+            let c = self.deck[rng.below(n) as usize];
+            if !used.contains(c) {
+                used.insert(c);
+                return c;
+            }
+        };
+        for (p, src) in self.players.iter().enumerate() {
+            match src {
+                HandSource::Random => {
+                    if stud {
+                        let mut set = CardSet::EMPTY;
+                        for slot in &mut deal.stud[p] {
+                            *slot = draw(&mut used);
+                            set.insert(*slot);
+                        }
+                        deal.hole[p] = set;
+                    } else {
+                        let mut set = CardSet::EMPTY;
+                        for _ in 0..self.cards_per_hand() {
+                            set.insert(draw(&mut used));
+                        }
+                        deal.hole[p] = set;
+                    }
+                }
+                HandSource::Range(_) if stud => {
+                    let mut set = deal.hole[p];
+                    for slot in &mut deal.stud[p] {
+                        if slot.index() == OPEN {
+                            *slot = draw(&mut used);
+                            set.insert(*slot);
+                        }
+                    }
+                    deal.hole[p] = set;
+                }
+                HandSource::Range(_) => {}
+            }
+        }
+        let n_board = self.game.board_cards();
+        for (dst, &slot) in deal.board[..n_board].iter_mut().zip(&board_slots) {
+            *dst = if slot == OPEN {
+                draw(&mut used)
+            } else {
+                Card::from_index(slot)
+            };
+        }
+        true
+    }
+}
+
+/// Copies fixed slots into a stud hand, marking open ones with an `OPEN` card index.
+#[inline]
+fn place_slots(dst: &mut [Card; 7], slots: [u8; 7]) {
+    for (d, s) in dst.iter_mut().zip(slots) {
+        *d = Card::from_index(s);
+    }
+}
+
+/// One deal's fixed part (ranges and board pattern) with its weight, before open cards are dealt.
+#[derive(Clone, Debug)]
+pub struct Prefix {
+    pub deal: Deal,
+    pub used: CardSet,
+    pub weight: f64,
+    pub board_slots: [u8; 5],
+}
+
+/// A group of open positions dealt together as an unordered set.
+#[derive(Clone, Debug)]
+struct Group {
+    /// (player or `BOARD`, position) of each open card in the group.
+    targets: Vec<(usize, usize)>,
+}
+
+const BOARD: usize = MAX_PLAYERS;
+
+impl DealSpec {
+    /// Every compatible fixed part: the product of the ranges and board patterns, minus
+    /// collisions. `limit` bounds the work; `None` when there would be more.
+    pub fn prefixes(&self, limit: usize) -> Option<Vec<Prefix>> {
+        let mut out = Vec::new();
+        let start = Prefix {
+            deal: Deal::new(self.game, self.players.len()),
+            used: self.dead,
+            weight: 1.0,
+            board_slots: [OPEN; 5],
+        };
+        let mut visited = 0usize;
+        if self.extend_prefix(0, start, &mut out, limit, &mut visited) {
+            Some(out)
+        } else {
+            None
+        }
+    }
+
+    fn extend_prefix(
+        &self,
+        p: usize,
+        cur: Prefix,
+        out: &mut Vec<Prefix>,
+        limit: usize,
+        visited: &mut usize,
+    ) -> bool {
+        *visited += 1;
+        if *visited > limit.saturating_mul(4) || out.len() > limit {
+            return false;
+        }
+        if p == self.players.len() {
+            match &self.board {
+                BoardSource::Random => out.push(cur),
+                BoardSource::Boards(list) => {
+                    for (i, slots) in list.items.iter().enumerate() {
+                        let fixed: CardSet = slots
+                            .iter()
+                            .filter(|&&b| b != OPEN)
+                            .map(|&b| Card::from_index(b))
+                            .collect();
+                        if fixed.overlaps(cur.used) {
+                            continue;
+                        }
+                        let mut next = cur.clone();
+                        next.used = next.used.union(fixed);
+                        next.weight *= list.weight(i);
+                        next.board_slots = *slots;
+                        out.push(next);
+                        if out.len() > limit {
+                            return false;
+                        }
+                    }
+                }
+            }
+            return true;
+        }
+        match &self.players[p] {
+            HandSource::Random => self.extend_prefix(p + 1, cur, out, limit, visited),
+            HandSource::Range(list) => {
+                for (i, hand) in list.items.iter().enumerate() {
+                    if hand.fixed.overlaps(cur.used) {
+                        continue;
+                    }
+                    let mut next = cur.clone();
+                    next.used = next.used.union(hand.fixed);
+                    next.weight *= list.weight(i);
+                    next.deal.hole[p] = hand.fixed;
+                    if self.game.is_stud() {
+                        place_slots(&mut next.deal.stud[p], hand.slots);
+                    }
+                    if !self.extend_prefix(p + 1, next, out, limit, visited) {
+                        return false;
+                    }
+                }
+                true
+            }
+        }
+    }
+
+    /// The open positions of a prefix, grouped by street boundaries.
+    fn groups(&self, prefix: &Prefix) -> Vec<Group> {
+        let mut groups = Vec::new();
+        let stud = self.game.is_stud();
+        let per = self.cards_per_hand();
+        for (p, src) in self.players.iter().enumerate() {
+            let open: Vec<usize> = match src {
+                HandSource::Random => (0..per).collect(),
+                HandSource::Range(_) if stud => (0..7)
+                    .filter(|&i| prefix.deal.stud[p][i].index() == OPEN)
+                    .collect(),
+                HandSource::Range(_) => Vec::new(),
+            };
+            if stud {
+                self.split_by_street(p, &open, &mut groups);
+            } else if !open.is_empty() {
+                groups.push(Group {
+                    targets: open.iter().map(|&i| (p, i)).collect(),
+                });
+            }
+        }
+        let open_board: Vec<usize> = (0..self.game.board_cards())
+            .filter(|&i| prefix.board_slots[i] == OPEN)
+            .collect();
+        self.split_by_street(BOARD, &open_board, &mut groups);
+        groups
+    }
+
+    fn split_by_street(&self, owner: usize, open: &[usize], groups: &mut Vec<Group>) {
+        let mut current: Vec<(usize, usize)> = Vec::new();
+        for &i in open {
+            if !current.is_empty()
+                && (current.last().map_or(0, |x| x.1)..i)
+                    .any(|b| self.splits.boundary_before(b + 1))
+            {
+                groups.push(Group {
+                    targets: std::mem::take(&mut current),
+                });
+            }
+            current.push((owner, i));
+        }
+        if !current.is_empty() {
+            groups.push(Group { targets: current });
+        }
+    }
+
+    /// Number of deals `prefix` completes to.
+    pub fn completions(&self, prefix: &Prefix) -> f64 {
+        let mut left = self.deck.len() - (prefix.used.minus(self.dead)).len() as usize;
+        let mut total = 1.0;
+        for g in self.groups(prefix) {
+            let k = g.targets.len();
+            total *= binomial(left, k);
+            left = left.saturating_sub(k);
+        }
+        total
+    }
+
+    /// Calls `visit` with every completion of `prefix` whose first group's lowest card is the
+    /// `first`-th remaining card (so work can be split by `first`); `None` visits all of them.
+    /// Returns false if `visit` asked to stop.
+    pub fn enumerate(
+        &self,
+        prefix: &Prefix,
+        first: Option<usize>,
+        visit: &mut dyn FnMut(&Deal) -> bool,
+    ) -> bool {
+        let groups = self.groups(prefix);
+        let mut deal = prefix.deal.clone();
+        for (i, &b) in prefix.board_slots.iter().enumerate() {
+            if b != OPEN {
+                deal.board[i] = Card::from_index(b);
+            }
+        }
+        deal.dead = self.dead;
+        let remaining: Vec<Card> = self
+            .deck
+            .iter()
+            .copied()
+            .filter(|c| !prefix.used.contains(*c))
+            .collect();
+        let mut e = Enumerator {
+            groups: &groups,
+            deal,
+            visit,
+        };
+        if groups.is_empty() {
+            return first.is_none_or(|f| f == 0) && e.finish();
+        }
+        e.group(0, &remaining, first)
+    }
+
+    /// How many ways `first` can split the work of a prefix (the first group's card choices).
+    pub fn split_count(&self, prefix: &Prefix) -> usize {
+        let groups = self.groups(prefix);
+        match groups.first() {
+            None => 1,
+            Some(g) => {
+                let left = self.deck.len() - prefix.used.minus(self.dead).len() as usize;
+                (left + 1).saturating_sub(g.targets.len())
+            }
+        }
+    }
+}
+
+struct Enumerator<'a> {
+    groups: &'a [Group],
+    deal: Deal,
+    visit: &'a mut dyn FnMut(&Deal) -> bool,
+}
+
+impl Enumerator<'_> {
+    fn finish(&mut self) -> bool {
+        // Hole sets of stud hands are rebuilt from their slots.
+        if self.deal.game.is_stud() {
+            for p in 0..self.deal.players {
+                self.deal.hole[p] = self.deal.stud[p].iter().copied().collect();
+            }
+        }
+        (self.visit)(&self.deal)
+    }
+
+    fn place(&mut self, target: (usize, usize), c: Card) {
+        let (owner, pos) = target;
+        if owner == BOARD {
+            self.deal.board[pos] = c;
+        } else if self.deal.game.is_stud() {
+            self.deal.stud[owner][pos] = c;
+        } else {
+            self.deal.hole[owner].insert(c);
+        }
+    }
+
+    fn unplace(&mut self, target: (usize, usize), c: Card) {
+        let (owner, _) = target;
+        if owner != BOARD && !self.deal.game.is_stud() {
+            self.deal.hole[owner].remove(c);
+        }
+    }
+
+    fn group(&mut self, g: usize, remaining: &[Card], first: Option<usize>) -> bool {
+        if g == self.groups.len() {
+            return self.finish();
+        }
+        let k = self.groups[g].targets.len();
+        self.choose(g, 0, k, remaining, 0, first)
+    }
+
+    /// Chooses the `j`-th card of group `g` among `remaining[from..]`.
+    fn choose(
+        &mut self,
+        g: usize,
+        j: usize,
+        k: usize,
+        remaining: &[Card],
+        from: usize,
+        first: Option<usize>,
+    ) -> bool {
+        if j == k {
+            if g + 1 == self.groups.len() {
+                return self.finish();
+            }
+            let rest: Vec<Card> = remaining
+                .iter()
+                .copied()
+                .filter(|c| !self.groups[g].targets.iter().any(|&t| self.holds(t, *c)))
+                .collect();
+            return self.group(g + 1, &rest, None);
+        }
+        let end = remaining.len() + j + 1 - k;
+        let range = match (j, first) {
+            (0, Some(f)) => f..(f + 1).min(end),
+            _ => from..end,
+        };
+        let target = self.groups[g].targets[j];
+        for i in range {
+            let c = remaining[i];
+            self.place(target, c);
+            let ok = self.choose(g, j + 1, k, remaining, i + 1, first);
+            self.unplace(target, c);
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn holds(&self, target: (usize, usize), c: Card) -> bool {
+        let (owner, pos) = target;
+        if owner == BOARD {
+            self.deal.board[pos] == c
+        } else if self.deal.game.is_stud() {
+            self.deal.stud[owner][pos] == c
+        } else {
+            self.deal.hole[owner].contains(c)
+        }
+    }
+}
+
+pub fn binomial(n: usize, k: usize) -> f64 {
+    if k > n {
+        return 0.0;
+    }
+    let k = k.min(n - k);
+    (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64)
+}

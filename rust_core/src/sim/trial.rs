@@ -1,0 +1,182 @@
+//! One deal being evaluated: lazily computed, cached facts that several selectors share.
+
+use super::deal::{Deal, MAX_PLAYERS};
+use super::expr::Builtin;
+use super::showdown::Showdown;
+use super::value::Value;
+use crate::cards::{Card, CardSet};
+use crate::eval::{rate_hi, HandType, HiRating, OmahaBoard, OmahaHole};
+use crate::games::Street;
+use std::collections::HashSet;
+
+/// A set of concrete hands for `inRange`.
+#[derive(Debug, Default)]
+pub struct HandSet(pub HashSet<CardSet>);
+
+/// The deal and what has been computed about it so far.
+pub struct Trial<'a> {
+    pub deal: &'a Deal,
+    /// The deck minus dead cards (for inner enumerations).
+    pub deck: &'a [Card],
+    showdown: Option<Showdown>,
+    hi: [[Option<HiRating>; 9]; MAX_PLAYERS],
+}
+
+impl<'a> Trial<'a> {
+    pub fn new(deal: &'a Deal, deck: &'a [Card]) -> Trial<'a> {
+        Trial {
+            deal,
+            deck,
+            showdown: None,
+            hi: [[None; 9]; MAX_PLAYERS],
+        }
+    }
+
+    /// The river (seventh street) showdown, computed once.
+    pub fn showdown(&mut self) -> &Showdown {
+        self.showdown
+            .get_or_insert_with(|| Showdown::of_deal(self.deal))
+    }
+
+    /// p's hi rating on `street`.
+    pub fn hi_rating(&mut self, p: usize, street: Street) -> HiRating {
+        let slot = street as usize;
+        if let Some(r) = self.hi[p][slot] {
+            return r;
+        }
+        let d = self.deal;
+        let hand = d.hand_at(p, street);
+        let board = d.board_at(street);
+        let r = if d.game.is_omaha() && board.len() >= 3 {
+            crate::eval::omaha_hi(&OmahaHole::new(hand), &OmahaBoard::new(board))
+        } else if d.game.is_omaha() {
+            // Before the flop an Omaha hand is only its hole cards.
+            rate_hi(hand, d.game.hi_rules())
+        } else {
+            rate_hi(hand.union(board), d.game.hi_rules())
+        };
+        self.hi[p][slot] = Some(r);
+        r
+    }
+
+    pub fn call(&mut self, b: &Builtin) -> Value {
+        match b {
+            Builtin::RiverEquity(p) => Value::Num(self.showdown().share(*p)),
+            Builtin::FractionalRiverEquity(p) => Value::Frac(self.showdown().share_fraction(*p)),
+            Builtin::WinsHi(p) => Value::Bool(self.showdown().wins_hi(*p)),
+            Builtin::TiesHi(p) => Value::Bool(self.showdown().ties_hi(*p)),
+            Builtin::WinsLo(p) => Value::Bool(self.showdown().wins_lo(*p)),
+            Builtin::TiesLo(p) => Value::Bool(self.showdown().ties_lo(*p)),
+            Builtin::Scoops(p) => Value::Bool(self.showdown().scoops(*p)),
+            Builtin::WinningHandType => Value::HandType(self.showdown().best_hi.hand_type()),
+            Builtin::HandType(p, s) => Value::HandType(self.hi_rating(*p, *s).hand_type()),
+            Builtin::HvHEquity(p, s) => Value::Num(self.hvh_equity(*p, *s)),
+            Builtin::MinHvHEquity(p, s, x) => {
+                let x = x.eval(self).as_f64();
+                Value::Bool(self.hvh_equity(*p, *s) >= x - 1e-12)
+            }
+            Builtin::InRange(p, set) => Value::Bool(set.0.contains(&self.deal.hole[*p])),
+        }
+    }
+
+    /// Exact equity of p's hand against the other players' actual hands with the board known
+    /// up to `street`; every completion of the board is visited once.
+    pub fn hvh_equity(&mut self, p: usize, street: Street) -> f64 {
+        let d = self.deal;
+        if street == d.game.last_street() {
+            return self.showdown().share(p);
+        }
+        if d.game.is_stud() {
+            return self.stud_hvh_equity(p, street);
+        }
+        let known_board = d.board_at(street);
+        let mut used = d.dead.union(known_board);
+        for q in 0..d.players {
+            used = used.union(d.hole[q]);
+        }
+        let remaining: Vec<Card> = self
+            .deck
+            .iter()
+            .copied()
+            .filter(|c| !used.contains(*c))
+            .collect();
+        let need = 5 - known_board.len() as usize;
+        let hands = &d.hole[..d.players];
+        let mut total = 0.0;
+        let mut n = 0u64;
+        for_each_combination(&remaining, need, known_board, &mut |board| {
+            total += Showdown::new(d.game, hands, board).share(p);
+            n += 1;
+        });
+        if n == 0 {
+            0.0
+        } else {
+            total / n as f64
+        }
+    }
+
+    /// Stud: every way to complete every player's remaining cards is too many early on, so the
+    /// completions are enumerated exactly from sixth street and sampled (fixed stream) before.
+    fn stud_hvh_equity(&mut self, p: usize, street: Street) -> f64 {
+        let d = self.deal;
+        let known = street.cards_known();
+        let mut used = d.dead;
+        for q in 0..d.players {
+            used = used.union(d.hand_at(q, street));
+        }
+        let remaining: Vec<Card> = self
+            .deck
+            .iter()
+            .copied()
+            .filter(|c| !used.contains(*c))
+            .collect();
+        let per_player = 7 - known;
+        let mut rng =
+            super::rng::Rng::new(0x5EED, u64::from(used.bits().count_ones()) ^ used.bits());
+        let samples = 4000;
+        let mut total = 0.0;
+        let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
+        for _ in 0..samples {
+            let mut taken = CardSet::EMPTY;
+            for (q, slot) in hands[..d.players].iter_mut().enumerate() {
+                let mut h = d.hand_at(q, street);
+                for _ in 0..per_player {
+                    loop {
+                        let c = remaining[rng.below(remaining.len() as u64) as usize];
+                        if !taken.contains(c) {
+                            taken.insert(c);
+                            h.insert(c);
+                            break;
+                        }
+                    }
+                }
+                *slot = h;
+            }
+            total += Showdown::new(d.game, &hands[..d.players], CardSet::EMPTY).share(p);
+        }
+        total / f64::from(samples)
+    }
+}
+
+/// Visits `base` plus every `k`-card combination of `cards`.
+pub fn for_each_combination(cards: &[Card], k: usize, base: CardSet, f: &mut impl FnMut(CardSet)) {
+    fn go(cards: &[Card], start: usize, k: usize, acc: CardSet, f: &mut impl FnMut(CardSet)) {
+        if k == 0 {
+            f(acc);
+            return;
+        }
+        if cards.len() < k {
+            return;
+        }
+        for i in start..=cards.len() - k {
+            go(cards, i + 1, k - 1, acc.with(cards[i]), f);
+        }
+    }
+    go(cards, 0, k, base, f);
+}
+
+/// Hand types in their game order are compared by `HandType`'s own order; the engine keeps the
+/// type and lets comparisons use the game's order where the checker asked for it.
+pub fn hand_type_rank(t: HandType, rules: crate::games::HiRules) -> u32 {
+    t.order(rules)
+}

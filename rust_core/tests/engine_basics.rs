@@ -1,0 +1,69 @@
+//! The runner on hand-built plans: exact and Monte Carlo agree, shares sum to one.
+
+use pql_core::cards::parse_cards;
+use pql_core::cards::CardSet;
+use pql_core::games::Game;
+use pql_core::sim::expr::{Builtin, Expr};
+use pql_core::sim::plan::{Plan, Selector, SelectorKind};
+use pql_core::sim::runner::{start, RunOptions};
+use pql_core::sim::source::{BoardSource, DealSpec, HandSource, SlotHand, WeightedList};
+use std::sync::Arc;
+
+fn fixed(h: &str) -> HandSource {
+    HandSource::Range(WeightedList::uniform(vec![SlotHand::from_set(
+        parse_cards(h).unwrap(),
+    )]))
+}
+
+fn equity_plan(game: Game, players: Vec<HandSource>) -> Plan {
+    let n = players.len();
+    Plan {
+        query: "test".into(),
+        spec: DealSpec::new(game, players, BoardSource::Random, CardSet::EMPTY),
+        filter: None,
+        selectors: (0..n)
+            .map(|p| Selector {
+                name: format!("p{p}"),
+                kind: SelectorKind::Avg,
+                expr: Expr::Call(Box::new(Builtin::RiverEquity(p))),
+            })
+            .collect(),
+        inner_cost: 1.0,
+    }
+}
+
+#[test]
+fn exact_aces_against_kings() {
+    let plan = Arc::new(equity_plan(
+        Game::Holdem,
+        vec![fixed("AsAh"), fixed("KsKd")],
+    ));
+    let t = std::time::Instant::now();
+    let p = start(
+        &plan,
+        &RunOptions {
+            exact: Some(true),
+            ..RunOptions::default()
+        },
+    )
+    .wait();
+    eprintln!("exact in {:?}", t.elapsed());
+    assert!(p.error.is_none(), "{:?}", p.error);
+    assert!(p.exact);
+    assert_eq!(p.accepted, 1_712_304);
+    let a = p.aggregates[0].estimate().unwrap().0;
+    let b = p.aggregates[1].estimate().unwrap().0;
+    assert!((a + b - 1.0).abs() < 1e-9);
+    let mc = start(
+        &plan,
+        &RunOptions {
+            exact: Some(false),
+            seed: Some(3),
+            ..RunOptions::default()
+        },
+    )
+    .wait();
+    let (m, se) = mc.aggregates[0].estimate().unwrap();
+    assert_eq!(mc.accepted, 600_000);
+    assert!((m - a).abs() < 4.0 * se, "mc {m} ± {se} vs exact {a}");
+}
