@@ -3,8 +3,10 @@
 //! Everything returned is plain data (dicts, lists, ints); the typed Python classes live in
 //! `pql_repl` so this glue stays thin.
 
+mod columns;
 mod errors;
 mod evaluate;
+mod run;
 
 use pyo3::prelude::*;
 
@@ -12,5 +14,6 @@ use pyo3::prelude::*;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     evaluate::register(m)?;
+    run::register(m)?;
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! selectors, mergeable aggregates and the parallel runner with progress and cancel.
 
 pub mod aggregate;
+pub mod compile;
 pub mod deal;
 pub mod expr;
 pub mod plan;

@@ -7,7 +7,7 @@ use super::deal::Deal;
 use super::plan::{Plan, SelectorKind};
 use super::rng::Rng;
 use super::source::Prefix;
-use super::trial::Trial;
+use super::trial::{Scratch, Trial};
 use crate::error::PqlError;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -366,6 +366,7 @@ fn monte_worker(
 ) -> Result<(), PqlError> {
     let mut deal = Deal::new(plan.spec.game, plan.spec.players.len());
     let mut local = plan.new_aggregates();
+    let mut scratch = Scratch::default();
     loop {
         if shared.cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
             return Ok(());
@@ -395,7 +396,7 @@ fn monte_worker(
             if !plan.spec.sample(&mut rng, &mut deal) {
                 continue;
             }
-            if plan.trial(&deal, 1.0, &mut local) {
+            if plan.trial(&deal, 1.0, &mut local, &mut scratch) {
                 accepted += 1;
             }
         }
@@ -443,6 +444,7 @@ fn exact_worker(
     deadline: Option<Instant>,
 ) {
     let mut local = plan.new_aggregates();
+    let mut scratch = Scratch::default();
     loop {
         if shared.cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
             shared.cancel.store(true, Ordering::Release);
@@ -460,7 +462,7 @@ fn exact_worker(
         let mut count = 0u32;
         plan.spec.enumerate(prefix, Some(first), &mut |deal| {
             attempted += 1;
-            if plan.trial(deal, prefix.weight, &mut local) {
+            if plan.trial(deal, prefix.weight, &mut local, &mut scratch) {
                 accepted += 1;
             }
             count += 1;
@@ -490,8 +492,14 @@ fn exact_worker(
 impl Plan {
     /// Evaluates the where clause and every selector on one deal; false when rejected.
     #[inline]
-    pub fn trial(&self, deal: &Deal, weight: f64, aggs: &mut [Aggregate]) -> bool {
-        let mut t = Trial::new(deal, &self.spec.deck);
+    pub fn trial(
+        &self,
+        deal: &Deal,
+        weight: f64,
+        aggs: &mut [Aggregate],
+        scratch: &mut Scratch,
+    ) -> bool {
+        let mut t = Trial::new(deal, &self.spec.deck, scratch);
         if let Some(w) = &self.filter {
             if !w.eval(&mut t).as_bool() {
                 return false;

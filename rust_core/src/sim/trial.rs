@@ -13,36 +13,61 @@ use std::collections::HashSet;
 #[derive(Debug, Default)]
 pub struct HandSet(pub HashSet<CardSet>);
 
+/// Per-worker memory for the facts computed about a deal, reused from deal to deal so that
+/// starting a deal costs two stores instead of clearing every slot.
+pub struct Scratch {
+    showdown: Showdown,
+    showdown_valid: bool,
+    hi: [[HiRating; 9]; MAX_PLAYERS],
+    /// Bit `p * 9 + street`: `hi[p][street]` holds this deal's value.
+    hi_valid: u128,
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch {
+            showdown: Showdown::new(crate::games::Game::Holdem, &[], CardSet::EMPTY),
+            showdown_valid: false,
+            hi: [[HiRating::NONE; 9]; MAX_PLAYERS],
+            hi_valid: 0,
+        }
+    }
+}
+
 /// The deal and what has been computed about it so far.
 pub struct Trial<'a> {
     pub deal: &'a Deal,
     /// The deck minus dead cards (for inner enumerations).
     pub deck: &'a [Card],
-    showdown: Option<Showdown>,
-    hi: [[Option<HiRating>; 9]; MAX_PLAYERS],
+    scratch: &'a mut Scratch,
 }
 
 impl<'a> Trial<'a> {
-    pub fn new(deal: &'a Deal, deck: &'a [Card]) -> Trial<'a> {
+    pub fn new(deal: &'a Deal, deck: &'a [Card], scratch: &'a mut Scratch) -> Trial<'a> {
+        scratch.showdown_valid = false;
+        scratch.hi_valid = 0;
         Trial {
             deal,
             deck,
-            showdown: None,
-            hi: [[None; 9]; MAX_PLAYERS],
+            scratch,
         }
     }
 
     /// The river (seventh street) showdown, computed once.
     pub fn showdown(&mut self) -> &Showdown {
-        self.showdown
-            .get_or_insert_with(|| Showdown::of_deal(self.deal))
+        if !self.scratch.showdown_valid {
+            self.scratch.showdown = Showdown::of_deal(self.deal);
+            self.scratch.showdown_valid = true;
+        }
+        &self.scratch.showdown
     }
 
     /// p's hi rating on `street`.
     pub fn hi_rating(&mut self, p: usize, street: Street) -> HiRating {
         let slot = street as usize;
-        if let Some(r) = self.hi[p][slot] {
-            return r;
+        let bit = 1u128 << (p * 9 + slot);
+        if self.scratch.hi_valid & bit != 0 {
+            return self.scratch.hi[p][slot];
         }
         let d = self.deal;
         let hand = d.hand_at(p, street);
@@ -55,7 +80,8 @@ impl<'a> Trial<'a> {
         } else {
             rate_hi(hand.union(board), d.game.hi_rules())
         };
-        self.hi[p][slot] = Some(r);
+        self.scratch.hi[p][slot] = r;
+        self.scratch.hi_valid |= bit;
         r
     }
 

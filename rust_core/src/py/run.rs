@@ -1,0 +1,165 @@
+//! `Program` (a checked PQL text) and `RunHandle` (a statement running in the background).
+
+use super::errors::{guarded, to_py_err};
+use crate::sim::compile::{compile_program, CompiledStatement};
+use crate::sim::runner::{self, default_threads, Progress, RunOptions};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Program>()?;
+    m.add_class::<RunHandle>()?;
+    Ok(())
+}
+
+#[pyclass(module = "pql_repl._core", frozen)]
+pub struct Program {
+    text: String,
+    statements: Vec<Arc<CompiledStatement>>,
+}
+
+#[pymethods]
+impl Program {
+    #[new]
+    fn new(py: Python<'_>, text: &str) -> PyResult<Program> {
+        let statements = guarded(py, text, || compile_program(text))?;
+        Ok(Program {
+            text: text.to_string(),
+            statements: statements.into_iter().map(Arc::new).collect(),
+        })
+    }
+
+    /// One dict per statement: query, game, players, selectors, span.
+    fn statements<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let out = PyList::empty(py);
+        for s in &self.statements {
+            let d = PyDict::new(py);
+            d.set_item("query", &s.query)?;
+            d.set_item("game", s.plan.spec.game.name())?;
+            d.set_item("players", &s.players)?;
+            d.set_item(
+                "selectors",
+                s.plan
+                    .selectors
+                    .iter()
+                    .map(|x| x.name.clone())
+                    .collect::<Vec<_>>(),
+            )?;
+            d.set_item("span", (s.span.start, s.span.end))?;
+            out.append(d)?;
+        }
+        Ok(out)
+    }
+
+    /// Starts statement `index` in background threads.
+    #[pyo3(signature = (index, trials, seed=None, exact=None, threads=None, time_limit=None, precision=None))]
+    #[allow(clippy::too_many_arguments)] // mirrors the keyword arguments of the Python API
+    fn start(
+        &self,
+        index: usize,
+        trials: u64,
+        seed: Option<u64>,
+        exact: Option<bool>,
+        threads: Option<usize>,
+        time_limit: Option<f64>,
+        precision: Option<f64>,
+    ) -> PyResult<RunHandle> {
+        let stmt = self.statements.get(index).cloned().ok_or_else(|| {
+            pyo3::exceptions::PyIndexError::new_err(format!("no statement {index}"))
+        })?;
+        if trials == 0 {
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "trials must be at least 1",
+            ));
+        }
+        let opts = RunOptions {
+            trials,
+            seed,
+            exact,
+            threads: threads.unwrap_or_else(default_threads).max(1),
+            time_limit: time_limit
+                .filter(|t| t.is_finite() && *t > 0.0)
+                .map(Duration::from_secs_f64),
+            precision: precision.filter(|p| *p > 0.0),
+        };
+        let handle = runner::start(&Arc::new(stmt.plan.clone()), &opts);
+        Ok(RunHandle {
+            stmt,
+            index,
+            source: self.text.clone(),
+            handle: Mutex::new(Some(handle)),
+        })
+    }
+}
+
+#[pyclass(module = "pql_repl._core", frozen)]
+pub struct RunHandle {
+    stmt: Arc<CompiledStatement>,
+    index: usize,
+    source: String,
+    handle: Mutex<Option<runner::RunHandle>>,
+}
+
+#[pymethods]
+impl RunHandle {
+    /// Waits up to `timeout` seconds (GIL released) for news; a snapshot dict, or None.
+    /// Raises the run's error once it ends with one.
+    fn poll<'py>(&self, py: Python<'py>, timeout: f64) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let wait = Duration::from_secs_f64(timeout.clamp(0.0, 3600.0));
+        let progress = py.detach(|| {
+            let mut guard = self
+                .handle
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            guard.as_mut().and_then(|h| h.poll(wait))
+        });
+        let Some(p) = progress else {
+            return Ok(None);
+        };
+        if let Some(e) = &p.error {
+            return Err(to_py_err(py, &self.source, std::slice::from_ref(e)));
+        }
+        Ok(Some(snapshot(py, &self.stmt, self.index, &p)?))
+    }
+
+    fn cancel(&self) {
+        if let Some(h) = self
+            .handle
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .as_ref()
+        {
+            h.cancel();
+        }
+    }
+}
+
+/// The JSON statement shape of DESIGN.md §5, plus `index`, `done`, `attempted`, `progress`.
+fn snapshot<'py>(
+    py: Python<'py>,
+    stmt: &CompiledStatement,
+    index: usize,
+    p: &Progress,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("query", &stmt.query)?;
+    d.set_item("game", stmt.plan.spec.game.name())?;
+    d.set_item("trials", p.accepted)?;
+    d.set_item("accepted", p.accepted)?;
+    d.set_item("attempted", p.attempted)?;
+    d.set_item("exact", p.exact && p.done)?;
+    d.set_item("seed", p.seed)?;
+    d.set_item("elapsed_s", p.elapsed.as_secs_f64())?;
+    d.set_item("index", index)?;
+    d.set_item("done", p.done)?;
+    d.set_item("progress", p.fraction.min(1.0))?;
+    d.set_item("truncated", p.truncated)?;
+    let columns = PyList::empty(py);
+    for (sel, agg) in stmt.plan.selectors.iter().zip(&p.aggregates) {
+        columns.append(super::columns::column(py, sel, agg, p.exact && p.done)?)?;
+    }
+    d.set_item("columns", columns)?;
+    Ok(d)
+}
