@@ -75,6 +75,9 @@ class StatementResult:
     columns: list[Column]
     index: int = 0
     done: bool = True
+    cancelled: bool = False
+    #: Share of the work done (0..1), for progress bars.
+    progress: float = 1.0
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> StatementResult:
@@ -90,6 +93,8 @@ class StatementResult:
             columns=[Column.from_dict(c) for c in d["columns"]],
             index=d.get("index", 0),
             done=d.get("done", True),
+            cancelled=d.get("cancelled", False),
+            progress=d.get("progress", 1.0),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -154,7 +159,8 @@ class Query:
     ) -> Iterator[StatementResult]:
         """Yield partial results about every ``batch`` seconds, statement after statement; the
         last snapshot of each statement has ``done`` set. ``cancel()`` stops the run from any
-        thread and raises ``PqlCancelled`` here."""
+        thread: the snapshot of what was computed is yielded (``cancelled`` set), then
+        ``PqlCancelled`` is raised."""
         self._cancelled = False
         for index in range(len(self._program.statements())):
             with self._lock:
@@ -168,6 +174,8 @@ class Query:
                     continue
                 result = StatementResult.from_dict(snap)
                 yield result
+                if result.cancelled:
+                    raise _cancelled()
                 if result.done:
                     break
 

@@ -11,9 +11,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 fn fixed(h: &str) -> HandSource {
-    HandSource::Range(WeightedList::uniform(vec![SlotHand::from_set(
-        parse_cards(h).expect("cards"),
-    )]))
+    HandSource::Range(WeightedList::uniform(vec![SlotHand::from_set(parse_cards(h).expect("cards"))]))
 }
 
 fn equity_plan(game: Game, players: Vec<HandSource>) -> Arc<Plan> {
@@ -58,20 +56,10 @@ fn time(label: &str, plan: &Arc<Plan>, opts: &RunOptions, repeats: usize) {
 }
 
 fn main() {
-    let one = RunOptions {
-        threads: 1,
-        ..RunOptions::default()
-    };
+    let one = RunOptions { threads: 1, ..RunOptions::default() };
     let all = RunOptions::default();
-    let exact = |o: &RunOptions| RunOptions {
-        exact: Some(true),
-        ..o.clone()
-    };
-    let mc = |o: &RunOptions| RunOptions {
-        exact: Some(false),
-        seed: Some(1),
-        ..o.clone()
-    };
+    let exact = |o: &RunOptions| RunOptions { exact: Some(true), ..o.clone() };
+    let mc = |o: &RunOptions| RunOptions { exact: Some(false), seed: Some(1), ..o.clone() };
     let aa_kk = equity_plan(Game::Holdem, vec![fixed("AsAh"), fixed("KsKd")]);
     time("exact AsAh vs KsKd, all threads", &aa_kk, &exact(&all), 7);
     time("exact AsAh vs KsKd, 1 thread", &aa_kk, &exact(&one), 5);
@@ -84,17 +72,7 @@ fn main() {
     let o8 = equity_plan(Game::Omaha8, vec![fixed("As2h3sKh"), fixed("QdJdTc9c")]);
     time("MC 600k O8 A23K vs QJT9, 1 thread", &o8, &mc(&one), 5);
     let stud = equity_plan(Game::StudHi, vec![HandSource::Random, HandSource::Random]);
-    time(
-        "MC 600k stud random vs random, 1 thread",
-        &stud,
-        &mc(&one),
-        5,
-    );
+    time("MC 600k stud random vs random, 1 thread", &stud, &mc(&one), 5);
     let razz = equity_plan(Game::Razz, vec![HandSource::Random, HandSource::Random]);
-    time(
-        "MC 600k razz random vs random, 1 thread",
-        &razz,
-        &mc(&one),
-        5,
-    );
+    time("MC 600k razz random vs random, 1 thread", &razz, &mc(&one), 5);
 }

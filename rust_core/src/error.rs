@@ -44,12 +44,7 @@ pub struct PqlError {
 
 impl PqlError {
     pub fn new(kind: ErrorKind, message: impl Into<String>, span: Option<Span>) -> PqlError {
-        PqlError {
-            kind,
-            message: message.into(),
-            span,
-            hint: None,
-        }
+        PqlError { kind, message: message.into(), span, hint: None }
     }
     pub fn syntax(message: impl Into<String>, span: Span) -> PqlError {
         PqlError::new(ErrorKind::Syntax, message, Some(span))
@@ -124,10 +119,7 @@ impl std::error::Error for PqlError {}
 pub type PqlResult<T> = Result<T, PqlError>;
 
 /// The closest candidate within a small edit distance, for "did you mean" hints.
-pub fn did_you_mean<'a, I: IntoIterator<Item = &'a str>>(
-    word: &str,
-    candidates: I,
-) -> Option<&'a str> {
+pub fn did_you_mean<'a, I: IntoIterator<Item = &'a str>>(word: &str, candidates: I) -> Option<&'a str> {
     let w = word.to_ascii_lowercase();
     let limit = (w.chars().count() / 3).max(1) + 1;
     candidates
@@ -144,9 +136,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
     for (i, ca) in a.chars().enumerate() {
         let mut cur = vec![i + 1; b.len() + 1];
         for (j, &cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != cb))
-                .min(prev[j + 1] + 1)
-                .min(cur[j] + 1);
+            cur[j + 1] = (prev[j] + usize::from(ca != cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
         }
         prev = cur;
     }
@@ -170,10 +160,7 @@ mod tests {
 
     #[test]
     fn suggests_close_words_only() {
-        assert_eq!(
-            did_you_mean("riverEquty", ["riverEquity", "winsHi"]),
-            Some("riverEquity")
-        );
+        assert_eq!(did_you_mean("riverEquty", ["riverEquity", "winsHi"]), Some("riverEquity"));
         assert_eq!(did_you_mean("xyzzy", ["riverEquity", "winsHi"]), None);
     }
 }

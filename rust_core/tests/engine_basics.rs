@@ -10,9 +10,7 @@ use pql_core::sim::source::{BoardSource, DealSpec, HandSource, SlotHand, Weighte
 use std::sync::Arc;
 
 fn fixed(h: &str) -> HandSource {
-    HandSource::Range(WeightedList::uniform(vec![SlotHand::from_set(
-        parse_cards(h).unwrap(),
-    )]))
+    HandSource::Range(WeightedList::uniform(vec![SlotHand::from_set(parse_cards(h).unwrap())]))
 }
 
 fn equity_plan(game: Game, players: Vec<HandSource>) -> Plan {
@@ -34,19 +32,9 @@ fn equity_plan(game: Game, players: Vec<HandSource>) -> Plan {
 
 #[test]
 fn exact_aces_against_kings() {
-    let plan = Arc::new(equity_plan(
-        Game::Holdem,
-        vec![fixed("AsAh"), fixed("KsKd")],
-    ));
+    let plan = Arc::new(equity_plan(Game::Holdem, vec![fixed("AsAh"), fixed("KsKd")]));
     let t = std::time::Instant::now();
-    let p = start(
-        &plan,
-        &RunOptions {
-            exact: Some(true),
-            ..RunOptions::default()
-        },
-    )
-    .wait();
+    let p = start(&plan, &RunOptions { exact: Some(true), ..RunOptions::default() }).wait();
     eprintln!("exact in {:?}", t.elapsed());
     assert!(p.error.is_none(), "{:?}", p.error);
     assert!(p.exact);
@@ -54,15 +42,7 @@ fn exact_aces_against_kings() {
     let a = p.aggregates[0].estimate().unwrap().0;
     let b = p.aggregates[1].estimate().unwrap().0;
     assert!((a + b - 1.0).abs() < 1e-9);
-    let mc = start(
-        &plan,
-        &RunOptions {
-            exact: Some(false),
-            seed: Some(3),
-            ..RunOptions::default()
-        },
-    )
-    .wait();
+    let mc = start(&plan, &RunOptions { exact: Some(false), seed: Some(3), ..RunOptions::default() }).wait();
     let (m, se) = mc.aggregates[0].estimate().unwrap();
     assert_eq!(mc.accepted, 600_000);
     assert!((m - a).abs() < 4.0 * se, "mc {m} ± {se} vs exact {a}");

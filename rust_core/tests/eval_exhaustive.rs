@@ -1,9 +1,7 @@
 //! Exact counts over every hand of a deck: the evaluators must reproduce the known frequencies.
 
 use pql_core::cards::{Card, CardSet, Deck};
-use pql_core::eval::{
-    five_card_hand_number, rate_hi, rate_hi_standard, rate_lo8, rate_razz, HandType, DISTINCT_FIVE,
-};
+use pql_core::eval::{five_card_hand_number, rate_hi, rate_hi_standard, rate_lo8, rate_razz, HandType, DISTINCT_FIVE};
 use pql_core::games::HiRules;
 use std::collections::HashSet;
 
@@ -69,8 +67,7 @@ fn seven_card_categories() {
                         for g in f + 1..n {
                             let s6 = s5 | d[g].bit();
                             for h in g + 1..n {
-                                counts[rate_hi_standard(CardSet(s6 | d[h].bit())).hand_type()
-                                    as usize] += 1;
+                                counts[rate_hi_standard(CardSet(s6 | d[h].bit())).hand_type() as usize] += 1;
                             }
                         }
                     }
@@ -81,10 +78,7 @@ fn seven_card_categories() {
     assert_eq!(counts.iter().sum::<u64>(), 133_784_560);
     assert_eq!(
         counts,
-        [
-            23_294_460, 58_627_800, 31_433_400, 6_461_620, 6_180_020, 4_047_644, 3_473_184,
-            224_848, 41_584
-        ]
+        [23_294_460, 58_627_800, 31_433_400, 6_461_620, 6_180_020, 4_047_644, 3_473_184, 224_848, 41_584]
     );
 }
 
@@ -120,13 +114,8 @@ fn short_deck_categories_in_both_orderings() {
     for rules in [HiRules::ShortDeck, HiRules::Triton] {
         assert!(worst_of(rules, HandType::Flush) > best_of(rules, HandType::FullHouse));
     }
-    assert!(
-        worst_of(HiRules::ShortDeck, HandType::Straight)
-            > best_of(HiRules::ShortDeck, HandType::Trips)
-    );
-    assert!(
-        worst_of(HiRules::Triton, HandType::Trips) > best_of(HiRules::Triton, HandType::Straight)
-    );
+    assert!(worst_of(HiRules::ShortDeck, HandType::Straight) > best_of(HiRules::ShortDeck, HandType::Trips));
+    assert!(worst_of(HiRules::Triton, HandType::Trips) > best_of(HiRules::Triton, HandType::Straight));
 }
 
 #[test]

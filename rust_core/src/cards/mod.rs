@@ -16,9 +16,7 @@ pub type Rank = u8;
 /// Suits: clubs 0, diamonds 1, hearts 2, spades 3.
 pub type Suit = u8;
 
-pub const RANK_CHARS: [char; 13] = [
-    '2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K', 'A',
-];
+pub const RANK_CHARS: [char; 13] = ['2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K', 'A'];
 pub const SUIT_CHARS: [char; 4] = ['c', 'd', 'h', 's'];
 pub const ACE: Rank = 12;
 pub const TEN: Rank = 8;

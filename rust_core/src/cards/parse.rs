@@ -45,10 +45,7 @@ pub fn parse_card(text: &str) -> Result<Card, CardParseError> {
     let set = parse_cards(text)?;
     match set.len() {
         1 => Ok(set.first().expect("one card")),
-        n => Err(CardParseError {
-            message: format!("expected one card, found {n} in '{text}'"),
-            offset: 0,
-        }),
+        n => Err(CardParseError { message: format!("expected one card, found {n} in '{text}'"), offset: 0 }),
     }
 }
 
@@ -66,18 +63,13 @@ pub fn parse_cards(text: &str) -> Result<CardSet, CardParseError> {
         }
         if ch == '1' && chars.get(i + 1).is_some_and(|&(_, c)| c == '0') {
             return Err(CardParseError {
-                message: format!(
-                    "'10' is not a rank: write T for ten (at '{}')",
-                    &text[off..]
-                ),
+                message: format!("'10' is not a rank: write T for ten (at '{}')", &text[off..]),
                 offset: off,
             });
         }
         let Some(rank) = parse_rank(ch) else {
             return Err(CardParseError {
-                message: format!(
-                    "'{ch}' is not a rank (expected one of A K Q J T 9 8 7 6 5 4 3 2) in '{text}'"
-                ),
+                message: format!("'{ch}' is not a rank (expected one of A K Q J T 9 8 7 6 5 4 3 2) in '{text}'"),
                 offset: off,
             });
         };
@@ -95,10 +87,7 @@ pub fn parse_cards(text: &str) -> Result<CardSet, CardParseError> {
         };
         let card = Card::new(rank, suit);
         if set.contains(card) {
-            return Err(CardParseError {
-                message: format!("card {card} appears twice"),
-                offset: off,
-            });
+            return Err(CardParseError { message: format!("card {card} appears twice"), offset: off });
         }
         set.insert(card);
         i += 2;

@@ -29,12 +29,7 @@ fn subsets(cards: &[Card], k: usize) -> Vec<CardSet> {
     }
     for mask in 0u32..(1 << n) {
         if mask.count_ones() as usize == k {
-            out.push(
-                (0..n)
-                    .filter(|i| mask & (1 << i) != 0)
-                    .map(|i| cards[i])
-                    .collect(),
-            );
+            out.push((0..n).filter(|i| mask & (1 << i) != 0).map(|i| cards[i]).collect());
         }
     }
     out
@@ -42,10 +37,7 @@ fn subsets(cards: &[Card], k: usize) -> Vec<CardSet> {
 
 /// The best hi hand and the cards it uses.
 pub fn best_five_hi(game: Game, hole: CardSet, board: CardSet) -> Option<(HiRating, CardSet)> {
-    choices(game, hole, board)
-        .into_iter()
-        .map(|five| (rate_hi(five, game.hi_rules()), five))
-        .max_by_key(|x| x.0)
+    choices(game, hole, board).into_iter().map(|five| (rate_hi(five, game.hi_rules()), five)).max_by_key(|x| x.0)
 }
 
 /// The best low (razz: any low; 8-or-better games: a qualifying low) and the cards it uses.
@@ -55,8 +47,5 @@ pub fn best_five_lo(game: Game, hole: CardSet, board: CardSet) -> Option<(LoRati
         Game::Stud8 | Game::Omaha8 | Game::Omaha85 => rate_lo8(five),
         _ => None,
     };
-    choices(game, hole, board)
-        .into_iter()
-        .filter_map(|five| rate(five).map(|r| (r, five)))
-        .max_by_key(|x| x.0)
+    choices(game, hole, board).into_iter().filter_map(|five| rate(five).map(|r| (r, five))).max_by_key(|x| x.0)
 }

@@ -7,9 +7,7 @@ use std::sync::LazyLock;
 
 /// Per-rank keys whose sums are distinct for every multiset of five ranks (found by a greedy
 /// search: each key is the smallest that keeps all five-card sums apart).
-pub const RANK_KEYS: [u32; 13] = [
-    1, 2, 6, 23, 95, 313, 993, 2423, 5625, 12523, 19999, 43259, 79416,
-];
+pub const RANK_KEYS: [u32; 13] = [1, 2, 6, 23, 95, 313, 993, 2423, 5625, 12523, 19999, 43259, 79416];
 const KEY_SPACE: usize = (4 * 79416 + 43259 + 1) as usize;
 
 /// Number of distinct five-card hi hands.
@@ -31,10 +29,7 @@ fn build() -> FiveCardTables {
     // Flushes: five distinct ranks in one suit.
     for mask in 0u32..8192 {
         if mask.count_ones() == 5 {
-            let cards = (0..13)
-                .filter(|r| mask & (1 << r) != 0)
-                .map(|r| Card::new(r as u8, 0))
-                .collect();
+            let cards = (0..13).filter(|r| mask & (1 << r) != 0).map(|r| Card::new(r as u8, 0)).collect();
             hands.push((mask, None, cards));
         }
     }
@@ -71,11 +66,7 @@ fn build() -> FiveCardTables {
     }
     let mut rating = vec![HiRating::NONE];
     rating.extend(ratings);
-    FiveCardTables {
-        by_key,
-        flush,
-        rating,
-    }
+    FiveCardTables { by_key, flush, rating }
 }
 
 fn multisets(rank: usize, left: u8, counts: &mut [u8; 13], visit: &mut impl FnMut(&[u8; 13])) {

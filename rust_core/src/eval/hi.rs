@@ -34,11 +34,7 @@ const fn rules_of(r: u8) -> HiRules {
 #[inline]
 fn rate<const R: u8>(cards: CardSet) -> HiRating {
     let rules = rules_of(R);
-    let straights: &[u8; 8192] = if R == 0 {
-        &STRAIGHT_STANDARD
-    } else {
-        &STRAIGHT_SHORT
-    };
+    let straights: &[u8; 8192] = if R == 0 { &STRAIGHT_STANDARD } else { &STRAIGHT_SHORT };
     let b = cards.bits();
     let c = (b & 0x1FFF) as u32;
     let d = ((b >> 16) & 0x1FFF) as u32;
@@ -78,11 +74,7 @@ fn rate<const R: u8>(cards: CardSet) -> HiRating {
     let straight = straights[r1 as usize];
     let trips = if r3 != 0 {
         let t = top_bit(r3);
-        Some(HiRating::make(
-            rules,
-            HandType::Trips,
-            (t << 13) | keep_top(r1 & !(1 << t), 2),
-        ))
+        Some(HiRating::make(rules, HandType::Trips, (t << 13) | keep_top(r1 & !(1 << t), 2)))
     } else {
         None
     };
@@ -105,11 +97,7 @@ fn rate<const R: u8>(cards: CardSet) -> HiRating {
             let kicker = keep_top(r1 & !((1 << p1) | (1 << p2)), 1);
             return HiRating::make(rules, HandType::TwoPair, (p1 << 17) | (p2 << 13) | kicker);
         }
-        return HiRating::make(
-            rules,
-            HandType::Pair,
-            (p1 << 13) | keep_top(r1 & !(1 << p1), 3),
-        );
+        return HiRating::make(rules, HandType::Pair, (p1 << 13) | keep_top(r1 & !(1 << p1), 3));
     }
     HiRating::make(rules, HandType::HighCard, keep_top(r1, 5))
 }

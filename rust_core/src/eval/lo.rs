@@ -64,10 +64,7 @@ pub fn rate_razz(cards: CardSet) -> LoRating {
         _ => {
             let q = low_bit(c & d & h & s);
             let rest = r1 & !(1 << q);
-            LoRating::make(
-                LoShape::Quads,
-                (q << 4) | if rest == 0 { 0 } else { low_bit(rest) },
-            )
+            LoRating::make(LoShape::Quads, (q << 4) | if rest == 0 { 0 } else { low_bit(rest) })
         }
     }
 }

@@ -155,11 +155,8 @@ impl LoRating {
         match self.shape() {
             LoShape::NoPair => {
                 let mask = self.low_mask();
-                let ranks: Vec<String> = (0..13)
-                    .rev()
-                    .filter(|b| mask & (1 << b) != 0)
-                    .map(|b| lo_rank_char(b).to_string())
-                    .collect();
+                let ranks: Vec<String> =
+                    (0..13).rev().filter(|b| mask & (1 << b) != 0).map(|b| lo_rank_char(b).to_string()).collect();
                 ranks.join("-")
             }
             LoShape::Pair => "pair".into(),
@@ -177,11 +174,7 @@ pub fn lo_rank_char(lo_rank: u32) -> char {
 }
 
 /// Best hi rating of a hand for a flop or stud game, choosing the evaluator by game.
-pub fn rate_hi_for(
-    game: crate::games::Game,
-    hole: crate::cards::CardSet,
-    board: crate::cards::CardSet,
-) -> HiRating {
+pub fn rate_hi_for(game: crate::games::Game, hole: crate::cards::CardSet, board: crate::cards::CardSet) -> HiRating {
     if game.is_omaha() {
         omaha_hi(&OmahaHole::new(hole), &OmahaBoard::new(board))
     } else {

@@ -43,11 +43,7 @@ impl OmahaHole {
                     key: RANK_KEYS[a.rank() as usize] + RANK_KEYS[b.rank() as usize],
                     suit: if a.suit() == b.suit() { a.suit() } else { 4 },
                     ranks: (1 << a.rank()) | (1 << b.rank()),
-                    lo: if lo_a != lo_b && (lo_a | lo_b) & !LO8_MASK == 0 {
-                        lo_a | lo_b
-                    } else {
-                        0
-                    },
+                    lo: if lo_a != lo_b && (lo_a | lo_b) & !LO8_MASK == 0 { lo_a | lo_b } else { 0 },
                 };
                 n += 1;
             }
@@ -126,10 +122,7 @@ pub fn omaha_hi(hole: &OmahaHole, board: &OmahaBoard) -> HiRating {
         }
     }
     if board.flush_suit < 4 {
-        for p in hole.pairs[..hole.n]
-            .iter()
-            .filter(|p| p.suit == board.flush_suit)
-        {
+        for p in hole.pairs[..hole.n].iter().filter(|p| p.suit == board.flush_suit) {
             for &tr in &board.flush_triples[..board.n_flush] {
                 best = best.max(t.flush[(tr | p.ranks) as usize]);
             }
@@ -158,16 +151,10 @@ mod tests {
     use crate::eval::HandType;
 
     fn hi(hole: &str, board: &str) -> HiRating {
-        omaha_hi(
-            &OmahaHole::new(parse_cards(hole).unwrap()),
-            &OmahaBoard::new(parse_cards(board).unwrap()),
-        )
+        omaha_hi(&OmahaHole::new(parse_cards(hole).unwrap()), &OmahaBoard::new(parse_cards(board).unwrap()))
     }
     fn lo(hole: &str, board: &str) -> Option<LoRating> {
-        omaha_lo8(
-            &OmahaHole::new(parse_cards(hole).unwrap()),
-            &OmahaBoard::new(parse_cards(board).unwrap()),
-        )
+        omaha_lo8(&OmahaHole::new(parse_cards(hole).unwrap()), &OmahaBoard::new(parse_cards(board).unwrap()))
     }
 
     #[test]
@@ -178,35 +165,17 @@ mod tests {
         // Four aces in hand make only a pair of aces.
         assert_eq!(hi("AsAdAcAh", "2s7d9cJhKd").hand_type(), HandType::Pair);
         // Trips on the board need a hole pair for a full house.
-        assert_eq!(
-            hi("KsKd3c4h", "2s2d2cJhQd").hand_type(),
-            HandType::FullHouse
-        );
-        assert_eq!(
-            hi("Ks3d3c4h", "2s2d2cJhQd").hand_type(),
-            HandType::FullHouse
-        );
-        assert_eq!(
-            hi("AsKs3c4h", "QsJsTs2d2c").hand_type(),
-            HandType::StraightFlush
-        );
+        assert_eq!(hi("KsKd3c4h", "2s2d2cJhQd").hand_type(), HandType::FullHouse);
+        assert_eq!(hi("Ks3d3c4h", "2s2d2cJhQd").hand_type(), HandType::FullHouse);
+        assert_eq!(hi("AsKs3c4h", "QsJsTs2d2c").hand_type(), HandType::StraightFlush);
     }
 
     #[test]
     fn omaha_lows_use_two_and_three() {
-        assert_eq!(
-            lo("As2dKcKh", "3s4d8cJhQd").unwrap().describe(),
-            "8-4-3-2-A"
-        );
+        assert_eq!(lo("As2dKcKh", "3s4d8cJhQd").unwrap().describe(), "8-4-3-2-A");
         assert!(lo("As2d3c4h", "5s6dKcJhQd").is_none());
         assert!(lo("AsKdKcKh", "2s3d4c5hQd").is_none());
-        assert_eq!(
-            lo("As2d3c4h", "5s6d7cJhQd").unwrap().describe(),
-            "7-6-5-2-A"
-        );
-        assert_eq!(
-            lo("AsAd3c4h", "5s2d7cJhQd").unwrap().describe(),
-            "7-5-3-2-A"
-        );
+        assert_eq!(lo("As2d3c4h", "5s6d7cJhQd").unwrap().describe(), "7-6-5-2-A");
+        assert_eq!(lo("AsAd3c4h", "5s2d7cJhQd").unwrap().describe(), "7-5-3-2-A");
     }
 }

@@ -53,13 +53,7 @@ pub enum Street {
 }
 
 pub const FLOP_STREETS: [Street; 4] = [Street::Preflop, Street::Flop, Street::Turn, Street::River];
-pub const STUD_STREETS: [Street; 5] = [
-    Street::Third,
-    Street::Fourth,
-    Street::Fifth,
-    Street::Sixth,
-    Street::Seventh,
-];
+pub const STUD_STREETS: [Street; 5] = [Street::Third, Street::Fourth, Street::Fifth, Street::Sixth, Street::Seventh];
 
 impl Street {
     pub const ALL: [Street; 9] = [
@@ -89,9 +83,7 @@ impl Street {
     }
 
     pub fn from_name(name: &str) -> Option<Street> {
-        Street::ALL
-            .into_iter()
-            .find(|s| s.name().eq_ignore_ascii_case(name))
+        Street::ALL.into_iter().find(|s| s.name().eq_ignore_ascii_case(name))
     }
 
     pub fn is_stud(self) -> bool {
@@ -169,16 +161,12 @@ impl Game {
     }
 
     pub fn from_name(name: &str) -> Option<Game> {
-        Game::ALL
-            .into_iter()
-            .find(|g| g.names().iter().any(|n| n.eq_ignore_ascii_case(name)))
+        Game::ALL.into_iter().find(|g| g.names().iter().any(|n| n.eq_ignore_ascii_case(name)))
     }
 
     /// Every accepted name, for did-you-mean and completion.
     pub fn all_names() -> impl Iterator<Item = &'static str> {
-        Game::ALL
-            .into_iter()
-            .flat_map(|g| g.names().iter().copied())
+        Game::ALL.into_iter().flat_map(|g| g.names().iter().copied())
     }
 
     pub fn deck(self) -> Deck {
@@ -213,10 +201,7 @@ impl Game {
 
     /// Omaha variants: exactly two hole cards and three board cards make a hand.
     pub fn is_omaha(self) -> bool {
-        matches!(
-            self,
-            Game::OmahaHi | Game::Omaha8 | Game::Omaha5Hi | Game::Omaha85
-        )
+        matches!(self, Game::OmahaHi | Game::Omaha8 | Game::Omaha5Hi | Game::Omaha85)
     }
 
     pub fn hi_rules(self) -> HiRules {

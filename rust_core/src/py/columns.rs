@@ -6,12 +6,7 @@ use crate::sim::value::Value;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-pub fn column<'py>(
-    py: Python<'py>,
-    sel: &Selector,
-    agg: &Aggregate,
-    exact: bool,
-) -> PyResult<Bound<'py, PyDict>> {
+pub fn column<'py>(py: Python<'py>, sel: &Selector, agg: &Aggregate, exact: bool) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("name", &sel.name)?;
     d.set_item("selector", sel.kind.name())?;

@@ -25,31 +25,17 @@ pub fn parse_game(name: &str) -> Result<Game, PqlError> {
 }
 
 fn cards_arg(text: &str, what: &str) -> Result<CardSet, PqlError> {
-    parse_cards(text).map_err(|e| {
-        PqlError::range(
-            format!("{what}: {}", e.message),
-            Span::new(e.offset, e.offset + 1),
-        )
-    })
+    parse_cards(text).map_err(|e| PqlError::range(format!("{what}: {}", e.message), Span::new(e.offset, e.offset + 1)))
 }
 
 /// Checks the card counts a game allows, so `evaluate` answers only for real hands.
 fn check_counts(game: Game, hole: CardSet, board: CardSet) -> Result<(), PqlError> {
     let (h, b) = (hole.len() as usize, board.len() as usize);
     if hole.overlaps(board) {
-        return Err(PqlError::runtime(
-            "the same card is in the hole cards and on the board",
-        ));
+        return Err(PqlError::runtime("the same card is in the hole cards and on the board"));
     }
-    if !game
-        .deck()
-        .cards()
-        .intersect(hole.union(board))
-        .eq(&hole.union(board))
-    {
-        return Err(PqlError::runtime(format!(
-            "{game} is played with sixes to aces only"
-        )));
+    if !game.deck().cards().intersect(hole.union(board)).eq(&hole.union(board)) {
+        return Err(PqlError::runtime(format!("{game} is played with sixes to aces only")));
     }
     let ok = if game.is_stud() {
         b == 0 && (1..=7).contains(&h)
@@ -61,9 +47,7 @@ fn check_counts(game: Game, hole: CardSet, board: CardSet) -> Result<(), PqlErro
     if ok {
         Ok(())
     } else if game.is_stud() {
-        Err(PqlError::runtime(format!(
-            "{game}: give one to seven cards as the hole and no board (got {h} and {b})"
-        )))
+        Err(PqlError::runtime(format!("{game}: give one to seven cards as the hole and no board (got {h} and {b})")))
     } else {
         Err(PqlError::runtime(format!(
             "{game}: expected {} hole cards and a board of 3 to 5 cards (got {h} and {b})",
@@ -79,12 +63,7 @@ fn cards_text(c: CardSet) -> String {
 /// `{"hi": {...} | None, "lo": {...} | None}`; each side has category, rating and cards.
 #[pyfunction]
 #[pyo3(signature = (hole, board = "", game = "holdem"))]
-fn evaluate<'py>(
-    py: Python<'py>,
-    hole: &str,
-    board: &str,
-    game: &str,
-) -> PyResult<Bound<'py, PyDict>> {
+fn evaluate<'py>(py: Python<'py>, hole: &str, board: &str, game: &str) -> PyResult<Bound<'py, PyDict>> {
     // The arguments are separate texts, so errors name the argument instead of a position.
     let unplaced = |e: PqlError| vec![PqlError { span: None, ..e }];
     let (hi, lo) = guarded(py, "", || {
@@ -92,16 +71,8 @@ fn evaluate<'py>(
         let h = cards_arg(hole, "hole").map_err(unplaced)?;
         let b = cards_arg(board, "board").map_err(unplaced)?;
         check_counts(g, h, b).map_err(unplaced)?;
-        let hi: Option<(HiRating, CardSet)> = if g.has_hi() {
-            best_five_hi(g, h, b)
-        } else {
-            None
-        };
-        let lo: Option<(LoRating, CardSet)> = if g.has_lo() {
-            best_five_lo(g, h, b)
-        } else {
-            None
-        };
+        let hi: Option<(HiRating, CardSet)> = if g.has_hi() { best_five_hi(g, h, b) } else { None };
+        let lo: Option<(LoRating, CardSet)> = if g.has_lo() { best_five_lo(g, h, b) } else { None };
         Ok((hi, lo))
     })?;
     let out = PyDict::new(py);
@@ -134,27 +105,15 @@ fn evaluate<'py>(
 #[pyfunction]
 #[pyo3(signature = (cards, hole, board, game = "holdem"))]
 #[allow(clippy::needless_pass_by_value)] // PyO3 extracts an owned Vec from bytes or a list
-fn rate_batch(
-    py: Python<'_>,
-    cards: Vec<u8>,
-    hole: usize,
-    board: usize,
-    game: &str,
-) -> PyResult<Vec<u32>> {
+fn rate_batch(py: Python<'_>, cards: Vec<u8>, hole: usize, board: usize, game: &str) -> PyResult<Vec<u32>> {
     let source = game.to_string();
     let g = guarded(py, &source, || parse_game(game).map_err(|e| vec![e]))?;
     let per = hole + board;
     if per == 0 || !cards.len().is_multiple_of(per) || cards.iter().any(|&c| c >= 52) {
-        return Err(pyo3::exceptions::PyValueError::new_err(
-            "cards must be dense card numbers, hole + board per hand",
-        ));
+        return Err(pyo3::exceptions::PyValueError::new_err("cards must be dense card numbers, hole + board per hand"));
     }
     let result = py.detach(|| {
-        let set = |s: &[u8]| {
-            s.iter()
-                .map(|&c| Card::from_dense(c as usize))
-                .collect::<CardSet>()
-        };
+        let set = |s: &[u8]| s.iter().map(|&c| Card::from_dense(c as usize)).collect::<CardSet>();
         cards
             .chunks_exact(per)
             .map(|h| {

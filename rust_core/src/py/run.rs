@@ -25,10 +25,7 @@ impl Program {
     #[new]
     fn new(py: Python<'_>, text: &str) -> PyResult<Program> {
         let statements = guarded(py, text, || compile_program(text))?;
-        Ok(Program {
-            text: text.to_string(),
-            statements: statements.into_iter().map(Arc::new).collect(),
-        })
+        Ok(Program { text: text.to_string(), statements: statements.into_iter().map(Arc::new).collect() })
     }
 
     /// One dict per statement: query, game, players, selectors, span.
@@ -39,14 +36,7 @@ impl Program {
             d.set_item("query", &s.query)?;
             d.set_item("game", s.plan.spec.game.name())?;
             d.set_item("players", &s.players)?;
-            d.set_item(
-                "selectors",
-                s.plan
-                    .selectors
-                    .iter()
-                    .map(|x| x.name.clone())
-                    .collect::<Vec<_>>(),
-            )?;
+            d.set_item("selectors", s.plan.selectors.iter().map(|x| x.name.clone()).collect::<Vec<_>>())?;
             d.set_item("span", (s.span.start, s.span.end))?;
             out.append(d)?;
         }
@@ -66,31 +56,24 @@ impl Program {
         time_limit: Option<f64>,
         precision: Option<f64>,
     ) -> PyResult<RunHandle> {
-        let stmt = self.statements.get(index).cloned().ok_or_else(|| {
-            pyo3::exceptions::PyIndexError::new_err(format!("no statement {index}"))
-        })?;
+        let stmt = self
+            .statements
+            .get(index)
+            .cloned()
+            .ok_or_else(|| pyo3::exceptions::PyIndexError::new_err(format!("no statement {index}")))?;
         if trials == 0 {
-            return Err(pyo3::exceptions::PyValueError::new_err(
-                "trials must be at least 1",
-            ));
+            return Err(pyo3::exceptions::PyValueError::new_err("trials must be at least 1"));
         }
         let opts = RunOptions {
             trials,
             seed,
             exact,
             threads: threads.unwrap_or_else(default_threads).max(1),
-            time_limit: time_limit
-                .filter(|t| t.is_finite() && *t > 0.0)
-                .map(Duration::from_secs_f64),
+            time_limit: time_limit.filter(|t| t.is_finite() && *t > 0.0).map(Duration::from_secs_f64),
             precision: precision.filter(|p| *p > 0.0),
         };
         let handle = runner::start(&Arc::new(stmt.plan.clone()), &opts);
-        Ok(RunHandle {
-            stmt,
-            index,
-            source: self.text.clone(),
-            handle: Mutex::new(Some(handle)),
-        })
+        Ok(RunHandle { stmt, index, source: self.text.clone(), handle: Mutex::new(Some(handle)) })
     }
 }
 
@@ -109,10 +92,7 @@ impl RunHandle {
     fn poll<'py>(&self, py: Python<'py>, timeout: f64) -> PyResult<Option<Bound<'py, PyDict>>> {
         let wait = Duration::from_secs_f64(timeout.clamp(0.0, 3600.0));
         let progress = py.detach(|| {
-            let mut guard = self
-                .handle
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut guard = self.handle.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             guard.as_mut().and_then(|h| h.poll(wait))
         });
         let Some(p) = progress else {
@@ -125,12 +105,7 @@ impl RunHandle {
     }
 
     fn cancel(&self) {
-        if let Some(h) = self
-            .handle
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .as_ref()
-        {
+        if let Some(h) = self.handle.lock().unwrap_or_else(std::sync::PoisonError::into_inner).as_ref() {
             h.cancel();
         }
     }
@@ -156,6 +131,7 @@ fn snapshot<'py>(
     d.set_item("done", p.done)?;
     d.set_item("progress", p.fraction.min(1.0))?;
     d.set_item("truncated", p.truncated)?;
+    d.set_item("cancelled", p.cancelled)?;
     let columns = PyList::empty(py);
     for (sel, agg) in stmt.plan.selectors.iter().zip(&p.aggregates) {
         columns.append(super::columns::column(py, sel, agg, p.exact && p.done)?)?;

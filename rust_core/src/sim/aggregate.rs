@@ -15,22 +15,9 @@ pub enum HistogramKind {
 
 #[derive(Clone, Debug)]
 pub enum Aggregate {
-    Avg {
-        sum: f64,
-        sum_sq: f64,
-        weight: f64,
-        n: u64,
-    },
-    Count {
-        hits: f64,
-        weight: f64,
-        n: u64,
-    },
-    Histogram {
-        kind: HistogramKind,
-        buckets: BTreeMap<HistKey, (f64, Value)>,
-        weight: f64,
-    },
+    Avg { sum: f64, sum_sq: f64, weight: f64, n: u64 },
+    Count { hits: f64, weight: f64, n: u64 },
+    Histogram { kind: HistogramKind, buckets: BTreeMap<HistKey, (f64, Value)>, weight: f64 },
     Max(Option<Value>),
     Min(Option<Value>),
 }
@@ -44,26 +31,13 @@ pub struct HistKey {
 
 impl Aggregate {
     pub fn avg() -> Self {
-        Aggregate::Avg {
-            sum: 0.0,
-            sum_sq: 0.0,
-            weight: 0.0,
-            n: 0,
-        }
+        Aggregate::Avg { sum: 0.0, sum_sq: 0.0, weight: 0.0, n: 0 }
     }
     pub fn count() -> Self {
-        Aggregate::Count {
-            hits: 0.0,
-            weight: 0.0,
-            n: 0,
-        }
+        Aggregate::Count { hits: 0.0, weight: 0.0, n: 0 }
     }
     pub fn histogram(kind: HistogramKind) -> Self {
-        Aggregate::Histogram {
-            kind,
-            buckets: BTreeMap::new(),
-            weight: 0.0,
-        }
+        Aggregate::Histogram { kind, buckets: BTreeMap::new(), weight: 0.0 }
     }
 
     /// Empties the aggregate, keeping its kind.
@@ -81,12 +55,7 @@ impl Aggregate {
     #[inline]
     pub fn add(&mut self, v: &Value, w: f64) {
         match self {
-            Aggregate::Avg {
-                sum,
-                sum_sq,
-                weight,
-                n,
-            } => {
+            Aggregate::Avg { sum, sum_sq, weight, n } => {
                 let x = v.as_f64();
                 *sum += w * x;
                 *sum_sq += w * x * x;
@@ -100,11 +69,7 @@ impl Aggregate {
                 *weight += w;
                 *n += 1;
             }
-            Aggregate::Histogram {
-                kind,
-                buckets,
-                weight,
-            } => {
+            Aggregate::Histogram { kind, buckets, weight } => {
                 let (key, shown) = bucket(*kind, v);
                 buckets.entry(key).or_insert((0.0, shown)).0 += w;
                 *weight += w;
@@ -124,60 +89,27 @@ impl Aggregate {
 
     pub fn merge(&mut self, other: &Aggregate) {
         match (self, other) {
-            (
-                Aggregate::Avg {
-                    sum,
-                    sum_sq,
-                    weight,
-                    n,
-                },
-                Aggregate::Avg {
-                    sum: s2,
-                    sum_sq: q2,
-                    weight: w2,
-                    n: n2,
-                },
-            ) => {
+            (Aggregate::Avg { sum, sum_sq, weight, n }, Aggregate::Avg { sum: s2, sum_sq: q2, weight: w2, n: n2 }) => {
                 *sum += s2;
                 *sum_sq += q2;
                 *weight += w2;
                 *n += n2;
             }
-            (
-                Aggregate::Count { hits, weight, n },
-                Aggregate::Count {
-                    hits: h2,
-                    weight: w2,
-                    n: n2,
-                },
-            ) => {
+            (Aggregate::Count { hits, weight, n }, Aggregate::Count { hits: h2, weight: w2, n: n2 }) => {
                 *hits += h2;
                 *weight += w2;
                 *n += n2;
             }
-            (
-                Aggregate::Histogram {
-                    buckets, weight, ..
-                },
-                Aggregate::Histogram {
-                    buckets: b2,
-                    weight: w2,
-                    ..
-                },
-            ) => {
+            (Aggregate::Histogram { buckets, weight, .. }, Aggregate::Histogram { buckets: b2, weight: w2, .. }) => {
                 for (k, (c, v)) in b2 {
                     buckets.entry(k.clone()).or_insert((0.0, v.clone())).0 += c;
                 }
                 *weight += w2;
             }
-            (Aggregate::Max(a), Aggregate::Max(Some(b)))
-                if a.as_ref().is_none_or(|x| b.compare(x).is_gt()) =>
-            {
+            (Aggregate::Max(a), Aggregate::Max(Some(b))) if a.as_ref().is_none_or(|x| b.compare(x).is_gt()) => {
                 *a = Some(b.clone());
             }
-            (Aggregate::Min(a), Aggregate::Min(Some(b)))
-                if a.as_ref().is_none_or(|x| b.compare(x).is_lt()) =>
-            {
+            (Aggregate::Min(a), Aggregate::Min(Some(b))) if a.as_ref().is_none_or(|x| b.compare(x).is_lt()) => {
                 *a = Some(b.clone());
             }
             _ => {}
@@ -187,12 +119,7 @@ impl Aggregate {
     /// Mean (avg) or fraction (count), with its standard error over `n` independent trials.
     pub fn estimate(&self) -> Option<(f64, f64)> {
         match self {
-            Aggregate::Avg {
-                sum,
-                sum_sq,
-                weight,
-                n,
-            } if *weight > 0.0 => {
+            Aggregate::Avg { sum, sum_sq, weight, n } if *weight > 0.0 => {
                 let mean = sum / weight;
                 let var = (sum_sq / weight - mean * mean).max(0.0);
                 Some((mean, (var / (*n as f64)).sqrt()))
@@ -208,17 +135,9 @@ impl Aggregate {
     /// Histogram rows in the value's natural order: (label, weight, fraction).
     pub fn buckets(&self) -> Vec<(String, f64, f64)> {
         match self {
-            Aggregate::Histogram {
-                buckets, weight, ..
-            } => buckets
+            Aggregate::Histogram { buckets, weight, .. } => buckets
                 .iter()
-                .map(|(k, (c, _))| {
-                    (
-                        k.text.clone(),
-                        *c,
-                        if *weight > 0.0 { c / weight } else { 0.0 },
-                    )
-                })
+                .map(|(k, (c, _))| (k.text.clone(), *c, if *weight > 0.0 { c / weight } else { 0.0 }))
                 .collect(),
             _ => Vec::new(),
         }
@@ -279,11 +198,7 @@ mod tests {
     #[test]
     fn histograms_order_buckets_naturally() {
         let mut h = Aggregate::histogram(HistogramKind::Exact);
-        for t in [
-            crate::eval::HandType::Flush,
-            crate::eval::HandType::Pair,
-            crate::eval::HandType::Flush,
-        ] {
+        for t in [crate::eval::HandType::Flush, crate::eval::HandType::Pair, crate::eval::HandType::Flush] {
             h.add(&Value::HandType(t), 1.0);
         }
         let rows = h.buckets();

@@ -52,10 +52,7 @@ impl Deal {
     #[inline]
     pub fn hand_at(&self, p: usize, street: Street) -> CardSet {
         if self.game.is_stud() {
-            self.stud[p][..street.cards_known()]
-                .iter()
-                .copied()
-                .collect()
+            self.stud[p][..street.cards_known()].iter().copied().collect()
         } else {
             self.hole[p]
         }

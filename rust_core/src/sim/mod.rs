@@ -36,8 +36,5 @@ pub const FLOP_CATEGORIES: [&str; 18] = [
 ];
 
 pub fn flop_category_name(i: u8) -> &'static str {
-    FLOP_CATEGORIES
-        .get(i as usize)
-        .copied()
-        .unwrap_or("flopnothing")
+    FLOP_CATEGORIES.get(i as usize).copied().unwrap_or("flopnothing")
 }

@@ -19,12 +19,7 @@ impl Rng {
     /// The generator for `stream` (a chunk or thread number) under `seed`.
     pub fn new(seed: u64, stream: u64) -> Rng {
         let mut x = seed ^ stream.wrapping_mul(0xD1B5_4A32_D192_ED03);
-        let s = [
-            splitmix(&mut x),
-            splitmix(&mut x),
-            splitmix(&mut x),
-            splitmix(&mut x),
-        ];
+        let s = [splitmix(&mut x), splitmix(&mut x), splitmix(&mut x), splitmix(&mut x)];
         Rng { s }
     }
 
@@ -75,10 +70,7 @@ mod tests {
             counts[r.below(52) as usize] += 1;
         }
         // Chi-square with 51 degrees of freedom; 99.9% quantile is about 87.
-        let chi: f64 = counts
-            .iter()
-            .map(|&c| (f64::from(c) - 10_000.0).powi(2) / 10_000.0)
-            .sum();
+        let chi: f64 = counts.iter().map(|&c| (f64::from(c) - 10_000.0).powi(2) / 10_000.0).sum();
         assert!(chi < 87.0, "chi-square {chi}");
     }
 }

@@ -69,14 +69,25 @@ pub struct Progress {
     pub error: Option<PqlError>,
     /// Set when a time limit or cancel cut an exhaustive run short (no longer exact).
     pub truncated: bool,
+    /// Set when the run ended because `cancel()` was called.
+    pub cancelled: bool,
 }
 
 struct Shared {
     state: Mutex<Progress>,
     changed: Condvar,
+    /// Set by `cancel()`.
     cancel: AtomicBool,
+    /// Set when the run must end early for another reason (time limit, a worker's error).
+    stop: AtomicBool,
     /// Bumped on every merge so pollers can tell new data from old.
     version: AtomicU64,
+}
+
+impl Shared {
+    fn halted(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed) || self.stop.load(Ordering::Relaxed)
+    }
 }
 
 /// A run in the background; poll it for snapshots, cancel it from any thread.
@@ -93,10 +104,7 @@ impl RunHandle {
         let shared = &self.shared;
         let seen = self.seen;
         let fresh = |p: &Progress| p.done || shared.version.load(Ordering::Acquire) != seen;
-        let guard = shared
-            .state
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let guard = shared.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let guard = if fresh(&guard) {
             guard
         } else {
@@ -148,11 +156,7 @@ pub fn choose_mode(plan: &Plan, exact: Option<bool>) -> Result<Mode, PqlError> {
     if exact == Some(false) {
         return Ok(Mode::Monte);
     }
-    let limit = if exact == Some(true) {
-        5_000_000
-    } else {
-        200_000
-    };
+    let limit = if exact == Some(true) { 5_000_000 } else { 200_000 };
     let Some(prefixes) = plan.spec.prefixes(limit) else {
         if exact == Some(true) {
             return Err(PqlError::runtime(format!(
@@ -180,10 +184,8 @@ pub fn choose_mode(plan: &Plan, exact: Option<bool>) -> Result<Mode, PqlError> {
 
 fn no_legal_deal(plan: &Plan) -> PqlError {
     let _ = plan;
-    PqlError::runtime(
-        "no legal deal: the players' ranges, the board and the dead cards always share a card",
-    )
-    .with_hint("check the ranges for conflicting cards")
+    PqlError::runtime("no legal deal: the players' ranges, the board and the dead cards always share a card")
+        .with_hint("check the ranges for conflicting cards")
 }
 
 /// Starts a run of `plan` in background threads.
@@ -204,20 +206,18 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
             fraction: 0.0,
             error: None,
             truncated: false,
+            cancelled: false,
         }),
         changed: Condvar::new(),
         cancel: AtomicBool::new(false),
+        stop: AtomicBool::new(false),
         version: AtomicU64::new(0),
     });
     let mode = match mode {
         Ok(m) => m,
         Err(e) => {
             finish(&shared, started, Some(e));
-            return RunHandle {
-                shared,
-                threads: Vec::new(),
-                seen: 0,
-            };
+            return RunHandle { shared, threads: Vec::new(), seen: 0 };
         }
     };
     let threads = opts.threads.max(1);
@@ -230,28 +230,13 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
             let next = Arc::new(AtomicU64::new(0));
             let attempts_total = Arc::new(AtomicU64::new(0));
             for _ in 0..threads {
-                let (plan, shared, next, live, attempts_total) = (
-                    plan.clone(),
-                    shared.clone(),
-                    next.clone(),
-                    live.clone(),
-                    attempts_total.clone(),
-                );
+                let (plan, shared, next, live, attempts_total) =
+                    (plan.clone(), shared.clone(), next.clone(), live.clone(), attempts_total.clone());
                 let trials = opts.trials;
                 let precision = opts.precision;
                 handles.push(std::thread::spawn(move || {
                     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        monte_worker(
-                            &plan,
-                            &shared,
-                            &next,
-                            &attempts_total,
-                            chunks,
-                            trials,
-                            seed,
-                            deadline,
-                            precision,
-                        )
+                        monte_worker(&plan, &shared, &next, &attempts_total, chunks, trials, seed, deadline, precision)
                     }));
                     let err = match result {
                         Ok(r) => r.err(),
@@ -271,48 +256,31 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
             let prefixes = Arc::new(prefixes);
             let next = Arc::new(AtomicUsize::new(0));
             for _ in 0..threads {
-                let (plan, shared, next, live, work, prefixes) = (
-                    plan.clone(),
-                    shared.clone(),
-                    next.clone(),
-                    live.clone(),
-                    work.clone(),
-                    prefixes.clone(),
-                );
+                let (plan, shared, next, live, work, prefixes) =
+                    (plan.clone(), shared.clone(), next.clone(), live.clone(), work.clone(), prefixes.clone());
                 handles.push(std::thread::spawn(move || {
                     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                         exact_worker(&plan, &shared, &next, &work, &prefixes, deadline);
                     }));
-                    let err = result
-                        .err()
-                        .map(|_| PqlError::runtime("internal error while enumerating"));
+                    let err = result.err().map(|_| PqlError::runtime("internal error while enumerating"));
                     worker_done(&shared, &live, started, err.as_ref());
                 }));
             }
         }
     }
-    RunHandle {
-        shared,
-        threads: handles,
-        seen: 0,
-    }
+    RunHandle { shared, threads: handles, seen: 0 }
 }
 
 fn fresh_seed() -> u64 {
-    let t = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
+    let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
     (t.as_nanos() as u64) ^ (u64::from(std::process::id()) << 32)
 }
 
 fn worker_done(shared: &Shared, live: &AtomicUsize, started: Instant, err: Option<&PqlError>) {
     if let Some(e) = &err {
         // One worker's failure ends the run for all.
-        shared.cancel.store(true, Ordering::Release);
-        let mut st = shared
-            .state
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        shared.stop.store(true, Ordering::Release);
+        let mut st = shared.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if st.error.is_none() {
             st.error = Some((*e).clone());
         }
@@ -323,23 +291,18 @@ fn worker_done(shared: &Shared, live: &AtomicUsize, started: Instant, err: Optio
 }
 
 fn finish(shared: &Shared, started: Instant, err: Option<PqlError>) {
-    let mut st = shared
-        .state
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut st = shared.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     if st.error.is_none() {
         st.error = err;
     }
-    if st.error.is_none() && shared.cancel.load(Ordering::Acquire) && st.exact && st.fraction < 1.0
-    {
+    let cancelled = shared.cancel.load(Ordering::Acquire);
+    let stopped = cancelled || shared.stop.load(Ordering::Acquire);
+    st.cancelled = cancelled;
+    if st.error.is_none() && stopped && st.exact && st.fraction < 1.0 {
         st.truncated = true;
         st.exact = false;
     }
-    if st.error.is_none()
-        && st.accepted == 0
-        && st.attempted > 0
-        && !shared.cancel.load(Ordering::Acquire)
-    {
+    if st.error.is_none() && st.accepted == 0 && st.attempted > 0 && !stopped {
         st.error = Some(PqlError::runtime(format!(
             "no deal was accepted out of {} tried: the where clause never held",
             st.attempted
@@ -368,7 +331,7 @@ fn monte_worker(
     let mut local = plan.new_aggregates();
     let mut scratch = Scratch::default();
     loop {
-        if shared.cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+        if shared.halted() || deadline.is_some_and(|d| Instant::now() >= d) {
             return Ok(());
         }
         let chunk = next.fetch_add(1, Ordering::Relaxed);
@@ -385,7 +348,7 @@ fn monte_worker(
             attempted += 1;
             if attempted % 65_536 == 0 {
                 let total = attempts_total.fetch_add(65_536, Ordering::Relaxed) + 65_536;
-                if shared.cancel.load(Ordering::Relaxed) {
+                if shared.halted() {
                     return Ok(());
                 }
                 let st_accepted = shared.state.lock().map_or(0, |s| s.accepted) + accepted;
@@ -400,10 +363,7 @@ fn monte_worker(
                 accepted += 1;
             }
         }
-        let mut st = shared
-            .state
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut st = shared.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         for (g, l) in st.aggregates.iter_mut().zip(&local) {
             g.merge(l);
         }
@@ -411,10 +371,7 @@ fn monte_worker(
         st.attempted += attempted;
         st.fraction = st.accepted as f64 / trials as f64;
         let precise = precision.is_some_and(|target| {
-            st.aggregates
-                .iter()
-                .all(|a| a.estimate().is_none_or(|(_, se)| se < target))
-                && st.accepted >= 1000
+            st.aggregates.iter().all(|a| a.estimate().is_none_or(|(_, se)| se < target)) && st.accepted >= 1000
         });
         drop(st);
         shared.version.fetch_add(1, Ordering::AcqRel);
@@ -446,8 +403,11 @@ fn exact_worker(
     let mut local = plan.new_aggregates();
     let mut scratch = Scratch::default();
     loop {
-        if shared.cancel.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
-            shared.cancel.store(true, Ordering::Release);
+        if shared.halted() {
+            return;
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            shared.stop.store(true, Ordering::Release);
             return;
         }
         let i = next.fetch_add(1, Ordering::Relaxed);
@@ -469,14 +429,11 @@ fn exact_worker(
             // Check for cancel now and then inside big work items.
             if count == 1 << 16 {
                 count = 0;
-                return !shared.cancel.load(Ordering::Relaxed);
+                return !shared.halted();
             }
             true
         });
-        let mut st = shared
-            .state
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut st = shared.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         for (g, l) in st.aggregates.iter_mut().zip(&local) {
             g.merge(l);
         }
@@ -492,13 +449,7 @@ fn exact_worker(
 impl Plan {
     /// Evaluates the where clause and every selector on one deal; false when rejected.
     #[inline]
-    pub fn trial(
-        &self,
-        deal: &Deal,
-        weight: f64,
-        aggs: &mut [Aggregate],
-        scratch: &mut Scratch,
-    ) -> bool {
+    pub fn trial(&self, deal: &Deal, weight: f64, aggs: &mut [Aggregate], scratch: &mut Scratch) -> bool {
         let mut t = Trial::new(deal, &self.spec.deck, scratch);
         if let Some(w) = &self.filter {
             if !w.eval(&mut t).as_bool() {

@@ -3,9 +3,7 @@
 use super::deal::{Deal, MAX_PLAYERS};
 use super::value::Fraction;
 use crate::cards::CardSet;
-use crate::eval::{
-    omaha_hi, omaha_lo8, rate_hi, rate_lo8, rate_razz, HiRating, LoRating, OmahaBoard, OmahaHole,
-};
+use crate::eval::{omaha_hi, omaha_lo8, rate_hi, rate_lo8, rate_razz, HiRating, LoRating, OmahaBoard, OmahaHole};
 use crate::games::{Game, PotSplit};
 
 /// Ratings of every player for one board (or stud street) and the pot's split.
@@ -24,54 +22,60 @@ pub struct Showdown {
 impl Showdown {
     /// Rates every player's `hands[p]` with `board` under `game`.
     pub fn new(game: Game, hands: &[CardSet], board: CardSet) -> Showdown {
+        let mut s = Showdown {
+            players: 0,
+            hi: [HiRating::NONE; MAX_PLAYERS],
+            lo: [None; MAX_PLAYERS],
+            best_hi: HiRating::NONE,
+            best_lo: None,
+            hi_winners: 0,
+            lo_winners: 0,
+            split: game.pot_split(),
+        };
+        s.rate(game, hands, board);
+        s
+    }
+
+    /// Re-rates in place (the hot path reuses one `Showdown` per worker).
+    #[inline]
+    pub fn rate(&mut self, game: Game, hands: &[CardSet], board: CardSet) {
         let players = hands.len();
-        let mut hi = [HiRating::NONE; MAX_PLAYERS];
-        let mut lo = [None; MAX_PLAYERS];
         let split = game.pot_split();
+        self.players = players;
+        self.split = split;
         if game.is_omaha() {
             let ob = OmahaBoard::new(board);
             for (p, &h) in hands.iter().enumerate() {
                 let oh = OmahaHole::new(h);
-                hi[p] = omaha_hi(&oh, &ob);
-                if split == PotSplit::HiLo8 {
-                    lo[p] = omaha_lo8(&oh, &ob);
-                }
+                self.hi[p] = omaha_hi(&oh, &ob);
+                self.lo[p] = if split == PotSplit::HiLo8 { omaha_lo8(&oh, &ob) } else { None };
             }
         } else {
             let rules = game.hi_rules();
             for (p, &h) in hands.iter().enumerate() {
                 let all = h.union(board);
                 match split {
-                    PotSplit::HiOnly => hi[p] = rate_hi(all, rules),
+                    PotSplit::HiOnly => self.hi[p] = rate_hi(all, rules),
                     PotSplit::HiLo8 => {
-                        hi[p] = rate_hi(all, rules);
-                        lo[p] = rate_lo8(all);
+                        self.hi[p] = rate_hi(all, rules);
+                        self.lo[p] = rate_lo8(all);
                     }
-                    PotSplit::LoOnly => lo[p] = Some(rate_razz(all)),
+                    PotSplit::LoOnly => {
+                        self.hi[p] = HiRating::NONE;
+                        self.lo[p] = Some(rate_razz(all));
+                    }
                 }
             }
         }
-        let best_hi = hi[..players].iter().copied().max().unwrap_or_default();
-        let best_lo = lo[..players].iter().copied().max().flatten();
-        let hi_winners = if split == PotSplit::LoOnly {
-            0
-        } else {
-            hi[..players].iter().filter(|&&r| r == best_hi).count() as u32
-        };
-        let lo_winners = match best_lo {
-            Some(b) => lo[..players].iter().filter(|&&r| r == Some(b)).count() as u32,
+        let (hi, lo) = (&self.hi[..players], &self.lo[..players]);
+        self.best_hi = hi.iter().copied().max().unwrap_or_default();
+        self.best_lo = lo.iter().copied().max().flatten();
+        self.hi_winners =
+            if split == PotSplit::LoOnly { 0 } else { hi.iter().filter(|&&r| r == self.best_hi).count() as u32 };
+        self.lo_winners = match self.best_lo {
+            Some(b) => lo.iter().filter(|&&r| r == Some(b)).count() as u32,
             None => 0,
         };
-        Showdown {
-            players,
-            hi,
-            lo,
-            best_hi,
-            best_lo,
-            hi_winners,
-            lo_winners,
-            split,
-        }
     }
 
     pub fn has_best_hi(&self, p: usize) -> bool {
@@ -111,16 +115,8 @@ impl Showdown {
     /// p's share of the pot.
     #[inline]
     pub fn share(&self, p: usize) -> f64 {
-        let hi = if self.has_best_hi(p) {
-            1.0 / f64::from(self.hi_winners)
-        } else {
-            0.0
-        };
-        let lo = if self.has_best_lo(p) {
-            1.0 / f64::from(self.lo_winners)
-        } else {
-            0.0
-        };
+        let hi = if self.has_best_hi(p) { 1.0 / f64::from(self.hi_winners) } else { 0.0 };
+        let lo = if self.has_best_lo(p) { 1.0 / f64::from(self.lo_winners) } else { 0.0 };
         match self.split {
             PotSplit::HiOnly => hi,
             PotSplit::LoOnly => lo,
@@ -154,6 +150,12 @@ impl Showdown {
     /// Rates the deal's river (or seventh street).
     pub fn of_deal(deal: &Deal) -> Showdown {
         Showdown::new(deal.game, &deal.hole[..deal.players], deal.full_board())
+    }
+
+    /// Re-rates in place for the deal's river (or seventh street).
+    #[inline]
+    pub fn rate_deal(&mut self, deal: &Deal) {
+        self.rate(deal.game, &deal.hole[..deal.players], deal.full_board());
     }
 }
 

@@ -25,11 +25,7 @@ pub struct WeightedList<T> {
 
 impl<T> WeightedList<T> {
     pub fn uniform(items: Vec<T>) -> Self {
-        WeightedList {
-            items,
-            cumulative: Vec::new(),
-            weights: Vec::new(),
-        }
+        WeightedList { items, cumulative: Vec::new(), weights: Vec::new() }
     }
 
     /// `weights` parallel to `items`; equal weights collapse to the uniform case.
@@ -45,11 +41,7 @@ impl<T> WeightedList<T> {
                 total
             })
             .collect();
-        WeightedList {
-            items,
-            cumulative,
-            weights,
-        }
+        WeightedList { items, cumulative, weights }
     }
 
     pub fn len(&self) -> usize {
@@ -92,11 +84,7 @@ impl SlotHand {
         for (i, c) in set.iter().take(7).enumerate() {
             slots[i] = c.index();
         }
-        SlotHand {
-            slots,
-            len: set.len() as u8,
-            fixed: set,
-        }
+        SlotHand { slots, len: set.len() as u8, fixed: set }
     }
 
     /// A stud hand: position i is the i-th card dealt, `None` for open positions.
@@ -109,11 +97,7 @@ impl SlotHand {
                 fixed.insert(*c);
             }
         }
-        SlotHand {
-            slots,
-            len: 7,
-            fixed,
-        }
+        SlotHand { slots, len: 7, fixed }
     }
 }
 
@@ -161,21 +145,9 @@ pub struct DealSpec {
 }
 
 impl DealSpec {
-    pub fn new(
-        game: Game,
-        players: Vec<HandSource>,
-        board: BoardSource,
-        dead: CardSet,
-    ) -> DealSpec {
+    pub fn new(game: Game, players: Vec<HandSource>, board: BoardSource, dead: CardSet) -> DealSpec {
         let deck = game.deck().cards().minus(dead).to_vec();
-        DealSpec {
-            game,
-            players,
-            board,
-            dead,
-            deck,
-            splits: StreetSplits::default(),
-        }
+        DealSpec { game, players, board, dead, deck, splits: StreetSplits::default() }
     }
 
     fn cards_per_hand(&self) -> usize {
@@ -261,11 +233,7 @@ impl DealSpec {
         }
         let n_board = self.game.board_cards();
         for (dst, &slot) in deal.board[..n_board].iter_mut().zip(&board_slots) {
-            *dst = if slot == OPEN {
-                draw(&mut used)
-            } else {
-                Card::from_index(slot)
-            };
+            *dst = if slot == OPEN { draw(&mut used) } else { Card::from_index(slot) };
         }
         true
     }
@@ -316,14 +284,7 @@ impl DealSpec {
         }
     }
 
-    fn extend_prefix(
-        &self,
-        p: usize,
-        cur: Prefix,
-        out: &mut Vec<Prefix>,
-        limit: usize,
-        visited: &mut usize,
-    ) -> bool {
+    fn extend_prefix(&self, p: usize, cur: Prefix, out: &mut Vec<Prefix>, limit: usize, visited: &mut usize) -> bool {
         *visited += 1;
         if *visited > limit.saturating_mul(4) || out.len() > limit {
             return false;
@@ -333,11 +294,8 @@ impl DealSpec {
                 BoardSource::Random => out.push(cur),
                 BoardSource::Boards(list) => {
                     for (i, slots) in list.items.iter().enumerate() {
-                        let fixed: CardSet = slots
-                            .iter()
-                            .filter(|&&b| b != OPEN)
-                            .map(|&b| Card::from_index(b))
-                            .collect();
+                        let fixed: CardSet =
+                            slots.iter().filter(|&&b| b != OPEN).map(|&b| Card::from_index(b)).collect();
                         if fixed.overlaps(cur.used) {
                             continue;
                         }
@@ -385,22 +343,16 @@ impl DealSpec {
         for (p, src) in self.players.iter().enumerate() {
             let open: Vec<usize> = match src {
                 HandSource::Random => (0..per).collect(),
-                HandSource::Range(_) if stud => (0..7)
-                    .filter(|&i| prefix.deal.stud[p][i].index() == OPEN)
-                    .collect(),
+                HandSource::Range(_) if stud => (0..7).filter(|&i| prefix.deal.stud[p][i].index() == OPEN).collect(),
                 HandSource::Range(_) => Vec::new(),
             };
             if stud {
                 self.split_by_street(p, &open, &mut groups);
             } else if !open.is_empty() {
-                groups.push(Group {
-                    targets: open.iter().map(|&i| (p, i)).collect(),
-                });
+                groups.push(Group { targets: open.iter().map(|&i| (p, i)).collect() });
             }
         }
-        let open_board: Vec<usize> = (0..self.game.board_cards())
-            .filter(|&i| prefix.board_slots[i] == OPEN)
-            .collect();
+        let open_board: Vec<usize> = (0..self.game.board_cards()).filter(|&i| prefix.board_slots[i] == OPEN).collect();
         self.split_by_street(BOARD, &open_board, &mut groups);
         groups
     }
@@ -408,13 +360,9 @@ impl DealSpec {
     fn split_by_street(&self, owner: usize, open: &[usize], groups: &mut Vec<Group>) {
         let mut current: Vec<(usize, usize)> = Vec::new();
         for &i in open {
-            if !current.is_empty()
-                && (current.last().map_or(0, |x| x.1)..i)
-                    .any(|b| self.splits.boundary_before(b + 1))
+            if !current.is_empty() && (current.last().map_or(0, |x| x.1)..i).any(|b| self.splits.boundary_before(b + 1))
             {
-                groups.push(Group {
-                    targets: std::mem::take(&mut current),
-                });
+                groups.push(Group { targets: std::mem::take(&mut current) });
             }
             current.push((owner, i));
         }
@@ -438,12 +386,7 @@ impl DealSpec {
     /// Calls `visit` with every completion of `prefix` whose first group's lowest card is the
     /// `first`-th remaining card (so work can be split by `first`); `None` visits all of them.
     /// Returns false if `visit` asked to stop.
-    pub fn enumerate(
-        &self,
-        prefix: &Prefix,
-        first: Option<usize>,
-        visit: &mut dyn FnMut(&Deal) -> bool,
-    ) -> bool {
+    pub fn enumerate(&self, prefix: &Prefix, first: Option<usize>, visit: &mut dyn FnMut(&Deal) -> bool) -> bool {
         let groups = self.groups(prefix);
         let mut deal = prefix.deal.clone();
         for (i, &b) in prefix.board_slots.iter().enumerate() {
@@ -452,17 +395,8 @@ impl DealSpec {
             }
         }
         deal.dead = self.dead;
-        let remaining: Vec<Card> = self
-            .deck
-            .iter()
-            .copied()
-            .filter(|c| !prefix.used.contains(*c))
-            .collect();
-        let mut e = Enumerator {
-            groups: &groups,
-            deal,
-            visit,
-        };
+        let remaining: Vec<Card> = self.deck.iter().copied().filter(|c| !prefix.used.contains(*c)).collect();
+        let mut e = Enumerator { groups: &groups, deal, visit };
         if groups.is_empty() {
             return first.is_none_or(|f| f == 0) && e.finish();
         }
@@ -526,15 +460,7 @@ impl Enumerator<'_> {
     }
 
     /// Chooses the `j`-th card of group `g` among `remaining[from..]`.
-    fn choose(
-        &mut self,
-        g: usize,
-        j: usize,
-        k: usize,
-        remaining: &[Card],
-        from: usize,
-        first: Option<usize>,
-    ) -> bool {
+    fn choose(&mut self, g: usize, j: usize, k: usize, remaining: &[Card], from: usize, first: Option<usize>) -> bool {
         if j == k {
             if g + 1 == self.groups.len() {
                 return self.finish();

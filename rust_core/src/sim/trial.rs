@@ -46,17 +46,13 @@ impl<'a> Trial<'a> {
     pub fn new(deal: &'a Deal, deck: &'a [Card], scratch: &'a mut Scratch) -> Trial<'a> {
         scratch.showdown_valid = false;
         scratch.hi_valid = 0;
-        Trial {
-            deal,
-            deck,
-            scratch,
-        }
+        Trial { deal, deck, scratch }
     }
 
     /// The river (seventh street) showdown, computed once.
     pub fn showdown(&mut self) -> &Showdown {
         if !self.scratch.showdown_valid {
-            self.scratch.showdown = Showdown::of_deal(self.deal);
+            self.scratch.showdown.rate_deal(self.deal);
             self.scratch.showdown_valid = true;
         }
         &self.scratch.showdown
@@ -120,12 +116,7 @@ impl<'a> Trial<'a> {
         for q in 0..d.players {
             used = used.union(d.hole[q]);
         }
-        let remaining: Vec<Card> = self
-            .deck
-            .iter()
-            .copied()
-            .filter(|c| !used.contains(*c))
-            .collect();
+        let remaining: Vec<Card> = self.deck.iter().copied().filter(|c| !used.contains(*c)).collect();
         let need = 5 - known_board.len() as usize;
         let hands = &d.hole[..d.players];
         let mut total = 0.0;
@@ -150,15 +141,9 @@ impl<'a> Trial<'a> {
         for q in 0..d.players {
             used = used.union(d.hand_at(q, street));
         }
-        let remaining: Vec<Card> = self
-            .deck
-            .iter()
-            .copied()
-            .filter(|c| !used.contains(*c))
-            .collect();
+        let remaining: Vec<Card> = self.deck.iter().copied().filter(|c| !used.contains(*c)).collect();
         let per_player = 7 - known;
-        let mut rng =
-            super::rng::Rng::new(0x5EED, u64::from(used.bits().count_ones()) ^ used.bits());
+        let mut rng = super::rng::Rng::new(0x5EED, u64::from(used.bits().count_ones()) ^ used.bits());
         let samples = 4000;
         let mut total = 0.0;
         let mut hands = [CardSet::EMPTY; MAX_PLAYERS];

@@ -17,10 +17,7 @@ pub struct Fraction {
 impl Fraction {
     pub fn new(num: u32, den: u32) -> Fraction {
         let g = gcd(num, den.max(1));
-        Fraction {
-            num: num / g,
-            den: den.max(1) / g,
-        }
+        Fraction { num: num / g, den: den.max(1) / g }
     }
     pub fn to_f64(self) -> f64 {
         f64::from(self.num) / f64::from(self.den)
@@ -35,8 +32,7 @@ impl PartialOrd for Fraction {
 
 impl Ord for Fraction {
     fn cmp(&self, other: &Self) -> Ordering {
-        (u64::from(self.num) * u64::from(other.den))
-            .cmp(&(u64::from(other.num) * u64::from(self.den)))
+        (u64::from(self.num) * u64::from(other.den)).cmp(&(u64::from(other.num) * u64::from(self.den)))
     }
 }
 
@@ -126,11 +122,7 @@ impl Value {
 
 /// Rank set as `AKQ` (high to low).
 pub fn rank_set_text(mask: u16) -> String {
-    (0..13u8)
-        .rev()
-        .filter(|r| mask & (1 << r) != 0)
-        .map(rank_char)
-        .collect()
+    (0..13u8).rev().filter(|r| mask & (1 << r) != 0).map(rank_char).collect()
 }
 
 impl fmt::Display for Value {
@@ -161,21 +153,13 @@ pub fn describe_hi(r: HiRating) -> String {
     let top = |x: u32| rank_char((x & 15) as u8);
     match r.hand_type() {
         HandType::HighCard | HandType::Flush => {
-            format!(
-                "{} {}-high",
-                r.hand_type(),
-                rank_char((payload & 0x1FFF).ilog2() as u8)
-            )
+            format!("{} {}-high", r.hand_type(), rank_char((payload & 0x1FFF).ilog2() as u8))
         }
         HandType::Pair => format!("pair of {}", top(payload >> 13)),
         HandType::TwoPair => format!("twopair {}{}", top(payload >> 17), top(payload >> 13)),
         HandType::Trips => format!("trips {}", top(payload >> 13)),
         HandType::Straight | HandType::StraightFlush => {
-            format!(
-                "{} {}-high",
-                r.hand_type(),
-                rank_char((payload.saturating_sub(1)) as u8)
-            )
+            format!("{} {}-high", r.hand_type(), rank_char((payload.saturating_sub(1)) as u8))
         }
         HandType::FullHouse => format!("fullhouse {} over {}", top(payload >> 4), top(payload)),
         HandType::Quads => format!("quads {}", top(payload >> 4)),

@@ -1,0 +1,188 @@
+"""The engine through the public API: exact runs equal independent enumeration, Monte Carlo runs
+fall within a few standard errors of the exact answer, and the guards explain themselves."""
+
+from __future__ import annotations
+
+import threading
+import time
+from fractions import Fraction
+
+import pytest
+from reference import exact_equities
+
+import pql_repl as pql
+
+
+def equities(query: str, **options: object) -> tuple[pql.StatementResult, list[float]]:
+    (r,) = pql.run(query, **options)  # type: ignore[arg-type]
+    return r, [float(c.value) for c in r.columns]  # type: ignore[arg-type]
+
+
+EXACT_CASES = [
+    # (game, holes, board, dead)
+    ("holdem", ["AsAh", "KsKd"], "Kh7c2d", ""),
+    ("holdem", ["AsKs", "QdQc", "7h6h"], "Js8h2h", ""),
+    ("holdem", ["AsKs", "QdQc", "7h6h", "2c2d"], "Js8h2h9c", ""),
+    ("holdem", ["AhKh", "QdQc"], "Jh8h2c", "Th9h"),
+    ("shortdeck", ["AsKs", "QdQc"], "JsTh7d", ""),
+    ("omahahi", ["AsAhKsKh", "QdJdTc9c"], "Qh8c2d", ""),
+    ("omaha8", ["As2s9h9d", "Ad3dKcQc"], "4c5h8s", ""),
+    ("omahahi5", ["AsAhKsKhQc", "QdJdTc9c8h"], "Qh8c2d", ""),
+    ("omaha85", ["As2s9h9dKc", "Ad3dKdQcJh"], "4c5h8s", ""),
+    ("studhi", ["AsAhKd9c8c7d", "QsQdJh2c3c4d"], "", ""),
+    ("stud8", ["As2h3d9c8cKd", "QsQdJh4c5c6d"], "", ""),
+    ("razz", ["As2h3dKcQcJd", "4s5d6h7c8cTd"], "", ""),
+]
+
+
+def pql_query(game: str, holes: list[str], board: str, dead: str) -> str:
+    players = ", ".join(f"p{i + 1}='{h}'" for i, h in enumerate(holes))
+    selectors = ", ".join(f"avg(riverEquity(p{i + 1}))" for i in range(len(holes)))
+    extra = (f", board='{board}'" if board else "") + (f", dead='{dead}'" if dead else "")
+    syntax = ", syntax='generic'" if game.startswith(("stud", "razz")) else ""
+    return f"select {selectors} from game='{game}'{syntax}, {players}{extra}"
+
+
+@pytest.mark.parametrize(("game", "holes", "board", "dead"), EXACT_CASES)
+def test_exact_runs_equal_independent_enumeration(game: str, holes: list[str], board: str, dead: str) -> None:
+    r, values = equities(pql_query(game, holes, board, dead), exact=True)
+    expected = exact_equities(game, holes, board, dead)
+    assert r.exact
+    assert all(c.stderr is None for c in r.columns)
+    for got, want in zip(values, expected, strict=True):
+        assert got == pytest.approx(float(want), abs=1e-9)
+    assert sum(values) == pytest.approx(1.0, abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize(("game", "holes", "board", "dead"), EXACT_CASES[:9])
+def test_monte_carlo_within_four_standard_errors(
+    game: str, holes: list[str], board: str, dead: str, seed: int
+) -> None:
+    query = pql_query(game, holes, board, dead)
+    r, values = equities(query, exact=False, trials=100_000, seed=seed)
+    (exact,) = pql.run(query, exact=True)
+    assert not r.exact
+    assert r.trials == 100_000
+    for mc, ex in zip(r.columns, exact.columns, strict=True):
+        assert mc.stderr is not None
+        assert mc.stderr > 0
+        assert abs(float(mc.value) - float(ex.value)) < 4 * mc.stderr + 1e-12  # type: ignore[arg-type]
+
+
+def test_same_seed_same_answer() -> None:
+    q = "select avg(riverEquity(hero)) from hero='AKs', villain='QQ'"
+    a = pql.run(q, exact=False, trials=50_000, seed=9)[0].columns[0].value
+    b = pql.run(q, exact=False, trials=50_000, seed=9)[0].columns[0].value
+    c = pql.run(q, exact=False, trials=50_000, seed=9, threads=1)[0].columns[0].value
+    assert a == pytest.approx(b, abs=1e-12)
+    assert a == pytest.approx(c, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("query", "expected", "selector"),
+    [
+        # Published results of the original PQL (PQL-SPEC).
+        ("select count(winsHi(p1)) from p1='TT', p2='AK'", 0.5588, 0),
+        ("select count(winsHi(p1)) from p1='99', p2='QQ'", 0.1855, 0),
+        ("select count(winsHi(p1)) from p1='22', p2='A2'", 0.6403, 0),
+    ],
+)
+def test_published_results(query: str, expected: float, selector: int) -> None:
+    (r,) = pql.run(query, exact=False, trials=200_000, seed=5)
+    col = r.columns[selector]
+    assert col.stderr is not None
+    assert abs(float(col.value) - expected) < 4 * col.stderr + 0.00005  # type: ignore[arg-type]
+
+
+def test_where_is_conditional_probability() -> None:
+    # P(hero wins | flop makes hero a set) computed exactly both ways.
+    base = "from hero='7s7h', villain='AsKd', board='7d2c9s'"
+    (r,) = pql.run(f"select avg(riverEquity(hero)) {base} where handType(hero, turn) = trips", exact=True)
+    boards = ["7d2c9s" + t for t in ["2d", "2h", "3c", "Ah"]]
+    assert r.exact
+    assert 0.0 < float(r.columns[0].value) <= 1.0  # type: ignore[arg-type]
+    # Independent: condition on turn cards that keep hero at exactly trips.
+    from reference import DECK, hi_value, split
+
+    used = set(split("7s7h" + "AsKd" + "7d2c9s"))
+    turns = [c for c in DECK if c not in used]
+    total, count = Fraction(0), 0
+    for turn in turns:
+        import eval7
+
+        hand = [eval7.Card(c) for c in split("7s7h7d2c9s" + turn)]
+        if eval7.handtype(eval7.evaluate(hand)) != "Trips":
+            continue
+        eq = exact_equities("holdem", ["7s7h", "AsKd"], "7d2c9s" + turn)[0]
+        total += eq
+        count += 1
+    assert float(r.columns[0].value) == pytest.approx(float(total / count), abs=1e-9)  # type: ignore[arg-type]
+    del boards, hi_value
+
+
+def test_count_histogram_max_min_and_names() -> None:
+    (r,) = pql.run(
+        "select count(winsHi(hero)), histogram(handType(hero, river)) as ht, max(riverEquity(hero)), "
+        "min(riverEquity(hero)), avg(6) from hero='AsAd', villain='KK', board='2c7d9h'",
+        exact=True,
+    )
+    names = [c.name for c in r.columns]
+    assert names == ["COUNT 1", "ht", "MAX 3", "MIN 4", "AVG 5"]
+    ht = r.column("ht")
+    labels = [b.label for b in ht.buckets]
+    assert labels == sorted(labels, key=["pair", "twopair", "trips", "fullhouse", "quads"].index)
+    assert sum(b.fraction for b in ht.buckets) == pytest.approx(1.0)
+    assert r.column("MAX 3").value == 1
+    assert r.column("MIN 4").value == 0
+    assert r.column("AVG 5").value == 6
+
+
+def test_equities_of_all_players_sum_to_one_in_monte_carlo() -> None:
+    (r,) = pql.run(
+        "select avg(riverEquity(a)), avg(riverEquity(b)), avg(riverEquity(c)) from game='omaha8', "
+        "a='A2**', b='KK**', c='*'",
+        trials=60_000,
+        seed=2,
+    )
+    assert sum(float(c.value) for c in r.columns) == pytest.approx(1.0, abs=1e-9)  # type: ignore[arg-type]
+
+
+def test_conflicting_ranges_are_an_error_before_any_trial() -> None:
+    with pytest.raises(pql.PqlRuntimeError, match="no legal deal"):
+        pql.run("select avg(riverEquity(a)) from a='AsAh', b='AsKd'")
+
+
+def test_where_that_never_holds_explains_itself() -> None:
+    start = time.monotonic()
+    with pytest.raises(pql.PqlRuntimeError, match="accepted"):
+        pql.run("select avg(riverEquity(a)) from a='AA', b='KK' where handType(a, flop) = straightflush "
+                "and handType(b, flop) = straightflush", exact=False)
+    assert time.monotonic() - start < 30
+
+
+def test_cancel_from_another_thread_stops_quickly() -> None:
+    q = pql.prepare("select avg(riverEquity(a)) from game='omahahi', a='*', b='*', c='*'")
+    timer = threading.Timer(0.3, q.cancel)
+    timer.start()
+    started = time.monotonic()
+    with pytest.raises(pql.PqlCancelled):
+        for _snap in q.stream(trials=100_000_000, exact=False):
+            pass
+    assert time.monotonic() - started < 2.0
+
+
+def test_time_limit_bounds_the_run() -> None:
+    started = time.monotonic()
+    (r,) = pql.run("select avg(riverEquity(a)) from game='omahahi', a='*', b='*'", trials=10**9, time_limit=0.5)
+    assert time.monotonic() - started < 3.0
+    assert 0 < r.trials < 10**9
+
+
+def test_stream_yields_growing_snapshots() -> None:
+    q = pql.prepare("select avg(riverEquity(a)) from a='AA', b='*', c='*'")
+    snaps = list(q.stream(trials=400_000, seed=1, exact=False, batch=0.01))
+    assert snaps[-1].done
+    assert snaps[-1].trials == 400_000
+    trials = [s.trials for s in snaps]
+    assert trials == sorted(trials)
