@@ -3,7 +3,8 @@
 use pql_core::cards::parse_cards;
 use pql_core::cards::CardSet;
 use pql_core::games::Game;
-use pql_core::sim::expr::{Builtin, Expr};
+use pql_core::sim::expr::Expr;
+use pql_core::sim::library::Builtin;
 use pql_core::sim::plan::{Plan, Selector, SelectorKind};
 use pql_core::sim::runner::{start, RunOptions};
 use pql_core::sim::source::{BoardSource, DealSpec, HandSource, SlotHand, WeightedList};

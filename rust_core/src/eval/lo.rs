@@ -13,6 +13,11 @@ pub(crate) const fn ace_low(mask: u32) -> u32 {
     ((mask << 1) | (mask >> 12)) & 0x1FFF
 }
 
+/// A card set's ranks as an ace-low mask (ace = bit 0 ... king = bit 12).
+pub fn ace_low_mask(ranks: u16) -> u32 {
+    ace_low(u32::from(ranks))
+}
+
 /// The four ace-low suit lanes of a card set.
 #[inline]
 fn lanes(cards: CardSet) -> [u32; 4] {

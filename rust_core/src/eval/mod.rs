@@ -11,7 +11,7 @@ mod tables;
 pub use best_five::{best_five_hi, best_five_lo};
 pub use five::{five_card_hand_number, DISTINCT_FIVE};
 pub use hi::{rate_hi, rate_hi_standard};
-pub use lo::{rate_lo8, rate_razz, LO8_MASK};
+pub use lo::{ace_low_mask, rate_lo8, rate_razz, LO8_MASK};
 pub use omaha::{omaha_hi, omaha_lo8, OmahaBoard, OmahaHole};
 
 use crate::games::HiRules;

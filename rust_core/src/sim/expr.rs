@@ -1,11 +1,10 @@
 //! The executable form of a PQL expression: constants folded, players and streets resolved,
 //! each function a variant of [`Builtin`] that the per-deal [`Trial`] answers.
 
+use super::library::Builtin;
 use super::trial::Trial;
 use super::value::{Fraction, Value};
-use crate::games::Street;
 use std::cmp::Ordering;
-use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CmpOp {
@@ -37,23 +36,6 @@ pub enum Expr {
     Arith(ArithOp, Box<Expr>, Box<Expr>),
     Concat(Box<Expr>, Box<Expr>),
     Case(Vec<(Expr, Expr)>, Option<Box<Expr>>),
-}
-
-/// A built-in function with its constant arguments resolved (players are seat numbers).
-#[derive(Clone, Debug)]
-pub enum Builtin {
-    RiverEquity(usize),
-    FractionalRiverEquity(usize),
-    WinsHi(usize),
-    TiesHi(usize),
-    WinsLo(usize),
-    TiesLo(usize),
-    Scoops(usize),
-    WinningHandType,
-    HandType(usize, Street),
-    HvHEquity(usize, Street),
-    MinHvHEquity(usize, Street, Expr),
-    InRange(usize, Arc<super::trial::HandSet>),
 }
 
 impl Expr {

@@ -5,6 +5,7 @@ pub mod aggregate;
 pub mod compile;
 pub mod deal;
 pub mod expr;
+pub mod library;
 pub mod plan;
 pub mod rng;
 pub mod runner;

@@ -478,6 +478,17 @@ impl Enumerator<'_> {
             _ => from..end,
         };
         let target = self.groups[g].targets[j];
+        // The last card of the last board group: the innermost loop of every enumeration, kept
+        // free of recursion and bookkeeping.
+        if j + 1 == k && g + 1 == self.groups.len() && target.0 == BOARD {
+            for &c in &remaining[range] {
+                self.deal.board[target.1] = c;
+                if !(self.visit)(&self.deal) {
+                    return false;
+                }
+            }
+            return true;
+        }
         for i in range {
             let c = remaining[i];
             self.place(target, c);

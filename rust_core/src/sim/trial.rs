@@ -1,11 +1,9 @@
 //! One deal being evaluated: lazily computed, cached facts that several selectors share.
 
 use super::deal::{Deal, MAX_PLAYERS};
-use super::expr::Builtin;
 use super::showdown::Showdown;
-use super::value::Value;
 use crate::cards::{Card, CardSet};
-use crate::eval::{rate_hi, HandType, HiRating, OmahaBoard, OmahaHole};
+use crate::eval::{rate_hi, HiRating, LoRating, OmahaBoard, OmahaHole};
 use crate::games::Street;
 use std::collections::HashSet;
 
@@ -81,24 +79,14 @@ impl<'a> Trial<'a> {
         r
     }
 
-    pub fn call(&mut self, b: &Builtin) -> Value {
-        match b {
-            Builtin::RiverEquity(p) => Value::Num(self.showdown().share(*p)),
-            Builtin::FractionalRiverEquity(p) => Value::Frac(self.showdown().share_fraction(*p)),
-            Builtin::WinsHi(p) => Value::Bool(self.showdown().wins_hi(*p)),
-            Builtin::TiesHi(p) => Value::Bool(self.showdown().ties_hi(*p)),
-            Builtin::WinsLo(p) => Value::Bool(self.showdown().wins_lo(*p)),
-            Builtin::TiesLo(p) => Value::Bool(self.showdown().ties_lo(*p)),
-            Builtin::Scoops(p) => Value::Bool(self.showdown().scoops(*p)),
-            Builtin::WinningHandType => Value::HandType(self.showdown().best_hi.hand_type()),
-            Builtin::HandType(p, s) => Value::HandType(self.hi_rating(*p, *s).hand_type()),
-            Builtin::HvHEquity(p, s) => Value::Num(self.hvh_equity(*p, *s)),
-            Builtin::MinHvHEquity(p, s, x) => {
-                let x = x.eval(self).as_f64();
-                Value::Bool(self.hvh_equity(*p, *s) >= x - 1e-12)
-            }
-            Builtin::InRange(p, set) => Value::Bool(set.0.contains(&self.deal.hole[*p])),
+    /// p's low on `street` (`None`: no qualifying low, or a game without lows).
+    pub fn lo_rating(&mut self, p: usize, street: Street) -> Option<LoRating> {
+        let d = self.deal;
+        let board = d.board_at(street);
+        if d.game.is_omaha() && board.len() < 3 {
+            return None;
         }
+        crate::eval::rate_lo_for(d.game, d.hand_at(p, street), board)
     }
 
     /// Exact equity of p's hand against the other players' actual hands with the board known
@@ -184,10 +172,4 @@ pub fn for_each_combination(cards: &[Card], k: usize, base: CardSet, f: &mut imp
         }
     }
     go(cards, 0, k, base, f);
-}
-
-/// Hand types in their game order are compared by `HandType`'s own order; the engine keeps the
-/// type and lets comparisons use the game's order where the checker asked for it.
-pub fn hand_type_rank(t: HandType, rules: crate::games::HiRules) -> u32 {
-    t.order(rules)
 }

@@ -1,0 +1,255 @@
+//! The built-in functions as the engine runs them: each [`Builtin`] has its constant arguments
+//! resolved (players are seats, streets and hand types are values) and is answered by the
+//! per-deal [`Trial`], which caches what several selectors share.
+
+use super::expr::Expr;
+use super::trial::{HandSet, Trial};
+use super::value::Value;
+use crate::cards::{CardSet, Deck};
+use crate::eval::{five_card_hand_number, LO8_MASK};
+use crate::games::Street;
+use std::sync::Arc;
+
+#[derive(Clone, Debug)]
+pub enum Builtin {
+    // Outcome at showdown.
+    RiverEquity(usize),
+    FractionalRiverEquity(usize),
+    WinsHi(usize),
+    TiesHi(usize),
+    WinsLo(usize),
+    TiesLo(usize),
+    Scoops(usize),
+    WinningHandType,
+    // Equity on a street.
+    HvHEquity(usize, Street),
+    // Hand strength.
+    HandType(usize, Street),
+    HiRating(usize, Street),
+    BestHiRating(usize, Street),
+    FiveCardHiHandNumber(usize, Street),
+    PocketPair(usize),
+    Overpair(usize, Street),
+    FourFlush(usize, Street),
+    ThreeFlush(usize, Street),
+    // Lows.
+    LoRating(usize, Street),
+    MadeLo(usize, Street),
+    BestLoRating(usize, Street),
+    BoardAllowsMadeLo(Street),
+    BoardLoCardCount(Street),
+    BoardHasOneDistinctLoCard(Street),
+    BoardHasTwoDistinctLoCards(Street),
+    // Board texture.
+    BoardRanks(Street),
+    DuplicatedBoardRanks(Street),
+    BoardSuitCount(Street),
+    RainbowBoard(Street),
+    TwoToneBoard(Street),
+    MonotoneBoard(Street),
+    FlushingBoard(Street),
+    PairedBoard(Street),
+    StraightBoard(Street),
+    TurnCard,
+    RiverCard,
+    // Rank sets.
+    HandRanks(usize, Street),
+    DuplicatedHandRanks(usize, Street),
+    IntersectingHandRanks(usize, Street),
+    NonIntersectingHandRanks(usize, Street),
+    HandBoardIntersections(usize, Street),
+    HasTopBoardRank(usize, Street),
+    HasSecondBoardRank(usize, Street),
+    MaxRank(Expr),
+    MinRank(Expr),
+    NthRank(Expr, Expr),
+    RankCount(Expr),
+    // Ranges and helpers.
+    InRange(usize, Arc<HandSet>),
+    UpCard(usize, Street),
+    ToString(Expr),
+}
+
+impl Trial<'_> {
+    /// Answers one built-in function on this deal.
+    pub fn call(&mut self, b: &Builtin) -> Value {
+        use Builtin as B;
+        match b {
+            B::RiverEquity(p) => Value::Num(self.showdown().share(*p)),
+            B::FractionalRiverEquity(p) => Value::Frac(self.showdown().share_fraction(*p)),
+            B::WinsHi(p) => Value::Bool(self.showdown().wins_hi(*p)),
+            B::TiesHi(p) => Value::Bool(self.showdown().ties_hi(*p)),
+            B::WinsLo(p) => Value::Bool(self.showdown().wins_lo(*p)),
+            B::TiesLo(p) => Value::Bool(self.showdown().ties_lo(*p)),
+            B::Scoops(p) => Value::Bool(self.showdown().scoops(*p)),
+            B::WinningHandType => Value::HandType(self.showdown().best_hi.hand_type()),
+            B::HvHEquity(p, s) => Value::Num(self.hvh_equity(*p, *s)),
+            B::HandType(p, s) => Value::HandType(self.hi_rating(*p, *s).hand_type()),
+            B::HiRating(p, s) => Value::Hi(self.hi_rating(*p, *s)),
+            B::BestHiRating(p, s) => {
+                let mine = self.hi_rating(*p, *s);
+                Value::Bool((0..self.deal.players).all(|q| self.hi_rating(q, *s) <= mine))
+            }
+            B::FiveCardHiHandNumber(p, s) => Value::Int(i64::from(five_card_hand_number(self.hi_rating(*p, *s)))),
+            B::PocketPair(p) => {
+                // Stud: the two down cards; flop games: any two hole cards.
+                let pocket = if self.deal.game.is_stud() {
+                    self.deal.stud[*p][..2].iter().copied().collect()
+                } else {
+                    self.deal.hole[*p]
+                };
+                Value::Bool(duplicated_ranks(pocket) != 0)
+            }
+            B::Overpair(p, s) => {
+                let hole = self.hole(*p, *s);
+                let board = self.deal.board_at(*s);
+                let pairs = duplicated_ranks(hole);
+                let top = board.rank_mask();
+                Value::Bool(pairs != 0 && top != 0 && pairs.ilog2() > u32::from(top).ilog2())
+            }
+            B::FourFlush(p, s) => Value::Bool(self.flush_cards(*p, *s) == 4),
+            B::ThreeFlush(p, s) => Value::Bool(self.flush_cards(*p, *s) == 3),
+            B::LoRating(p, s) => Value::Lo(self.lo_rating(*p, *s)),
+            B::MadeLo(p, s) => Value::Bool(self.lo_rating(*p, *s).is_some()),
+            B::BestLoRating(p, s) => {
+                let mine = self.lo_rating(*p, *s);
+                Value::Bool(mine.is_some() && (0..self.deal.players).all(|q| self.lo_rating(q, *s) <= mine))
+            }
+            B::BoardAllowsMadeLo(s) => Value::Bool(self.board_lo_ranks(*s).count_ones() >= 3),
+            B::BoardLoCardCount(s) => Value::Int(i64::from(self.board_lo_ranks(*s).count_ones())),
+            B::BoardHasOneDistinctLoCard(s) => Value::Bool(self.board_lo_ranks(*s).count_ones() == 1),
+            B::BoardHasTwoDistinctLoCards(s) => Value::Bool(self.board_lo_ranks(*s).count_ones() == 2),
+            B::BoardRanks(s) => Value::RankSet(self.deal.board_at(*s).rank_mask()),
+            B::DuplicatedBoardRanks(s) => Value::RankSet(duplicated_ranks(self.deal.board_at(*s))),
+            B::BoardSuitCount(s) => Value::Int(i64::from(suits_present(self.deal.board_at(*s)))),
+            B::RainbowBoard(s) => {
+                let b = self.deal.board_at(*s);
+                Value::Bool(!b.is_empty() && suits_present(b) == b.len())
+            }
+            B::TwoToneBoard(s) => Value::Bool(suits_present(self.deal.board_at(*s)) == 2),
+            B::MonotoneBoard(s) => {
+                let b = self.deal.board_at(*s);
+                Value::Bool(!b.is_empty() && suits_present(b) == 1)
+            }
+            B::FlushingBoard(s) => Value::Bool(max_suit_count(self.deal.board_at(*s)) >= 3),
+            B::PairedBoard(s) => Value::Bool(duplicated_ranks(self.deal.board_at(*s)) != 0),
+            B::StraightBoard(s) => Value::Bool(straight_possible(self.deal.board_at(*s), self.deal.game.deck())),
+            B::TurnCard => Value::Card(self.deal.board[3]),
+            B::RiverCard => Value::Card(self.deal.board[4]),
+            B::HandRanks(p, s) => Value::RankSet(self.hole(*p, *s).rank_mask()),
+            B::DuplicatedHandRanks(p, s) => Value::RankSet(duplicated_ranks(self.hole(*p, *s))),
+            B::IntersectingHandRanks(p, s) => {
+                Value::RankSet(self.hole(*p, *s).rank_mask() & self.deal.board_at(*s).rank_mask())
+            }
+            B::NonIntersectingHandRanks(p, s) => {
+                Value::RankSet(self.hole(*p, *s).rank_mask() & !self.deal.board_at(*s).rank_mask())
+            }
+            B::HandBoardIntersections(p, s) => {
+                let board = self.deal.board_at(*s).rank_mask();
+                let n = self.hole(*p, *s).iter().filter(|c| board & (1 << c.rank()) != 0).count();
+                Value::Int(n as i64)
+            }
+            B::HasTopBoardRank(p, s) => Value::Bool(self.has_nth_board_rank(*p, *s, 0)),
+            B::HasSecondBoardRank(p, s) => Value::Bool(self.has_nth_board_rank(*p, *s, 1)),
+            B::MaxRank(e) => rank_of(ranks_arg(&e.eval(self)), |m| (m != 0).then(|| m.ilog2())),
+            B::MinRank(e) => rank_of(ranks_arg(&e.eval(self)), |m| (m != 0).then(|| m.trailing_zeros())),
+            B::NthRank(n, e) => {
+                let n = n.eval(self).as_f64() as i64;
+                let mask = ranks_arg(&e.eval(self));
+                rank_of(mask, |m| {
+                    let ranks: Vec<u32> = (0..13).rev().filter(|r| m & (1 << r) != 0).collect();
+                    usize::try_from(n - 1).ok().and_then(|i| ranks.get(i).copied())
+                })
+            }
+            B::RankCount(e) => Value::Int(i64::from(ranks_arg(&e.eval(self)).count_ones())),
+            B::InRange(p, set) => Value::Bool(set.contains(self.deal.hole[*p])),
+            B::UpCard(p, s) => {
+                let i = (s.cards_known().clamp(3, 6)) - 1;
+                Value::Card(self.deal.stud[*p][i])
+            }
+            B::ToString(e) => Value::Str(e.eval(self).to_string().into()),
+        }
+    }
+
+    /// p's own cards on `street`: hole cards, or the stud cards dealt by then.
+    fn hole(&self, p: usize, street: Street) -> CardSet {
+        self.deal.hand_at(p, street)
+    }
+
+    /// Cards of the best suit p can use toward a flush: Omaha at most two of the hand and three
+    /// of the board; other games everything, counting only suits p holds a card of.
+    fn flush_cards(&self, p: usize, street: Street) -> u32 {
+        let hole = self.hole(p, street);
+        let board = self.deal.board_at(street);
+        (0..4)
+            .map(|s| {
+                let (h, b) = (hole.suit_mask(s).count_ones(), board.suit_mask(s).count_ones());
+                if h == 0 {
+                    0
+                } else if self.deal.game.is_omaha() {
+                    h.min(2) + b.min(3)
+                } else {
+                    h + b
+                }
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    fn has_nth_board_rank(&self, p: usize, street: Street, n: usize) -> bool {
+        let board = self.deal.board_at(street).rank_mask();
+        let ranks: Vec<u32> = (0..13).rev().filter(|r| board & (1 << r) != 0).collect();
+        ranks.get(n).is_some_and(|&r| self.hole(p, street).rank_mask() & (1 << r) != 0)
+    }
+
+    /// Distinct ranks eight or lower on the board (ace-low mask).
+    fn board_lo_ranks(&self, street: Street) -> u32 {
+        crate::eval::ace_low_mask(self.deal.board_at(street).rank_mask()) & LO8_MASK
+    }
+}
+
+impl HandSet {
+    pub fn contains(&self, hand: CardSet) -> bool {
+        self.0.contains(&hand)
+    }
+}
+
+/// Ranks held two or more times.
+pub fn duplicated_ranks(cards: CardSet) -> u16 {
+    let b = cards.bits();
+    let lanes = [b & 0x1FFF, (b >> 16) & 0x1FFF, (b >> 32) & 0x1FFF, (b >> 48) & 0x1FFF];
+    let (c, d, h, s) = (lanes[0], lanes[1], lanes[2], lanes[3]);
+    ((c & d) | (h & s) | ((c | d) & (h | s))) as u16
+}
+
+fn suits_present(cards: CardSet) -> u32 {
+    (0..4).filter(|&s| cards.suit_mask(s) != 0).count() as u32
+}
+
+fn max_suit_count(cards: CardSet) -> u32 {
+    (0..4).map(|s| cards.suit_mask(s).count_ones()).max().unwrap_or(0)
+}
+
+/// Whether three board ranks fit in some straight's five ranks (two more cards could complete
+/// it). Short deck's lowest straight is A-6-7-8-9.
+fn straight_possible(board: CardSet, deck: Deck) -> bool {
+    let ranks = u32::from(board.rank_mask());
+    let windows: Vec<u32> = match deck {
+        Deck::Standard => (0..=8).map(|lo| 0x1F << lo).chain([0x100F]).collect(),
+        Deck::Short => (4..=8).map(|lo| 0x1F << lo).chain([0x10F0]).collect(),
+    };
+    windows.iter().any(|w| (ranks & w).count_ones() >= 3)
+}
+
+fn ranks_arg(v: &Value) -> u16 {
+    match v {
+        Value::RankSet(m) => *m,
+        Value::Rank(r) => 1 << r,
+        _ => 0,
+    }
+}
+
+/// A rank picked from a mask, or the empty rank set when there is none.
+fn rank_of(mask: u16, pick: impl Fn(u16) -> Option<u32>) -> Value {
+    pick(mask).map_or(Value::RankSet(0), |r| Value::Rank(r as u8))
+}
