@@ -117,7 +117,7 @@ impl Trial<'_> {
             }
             B::BoardAllowsMadeLo(s) => Value::Bool(self.board_lo_ranks(*s).count_ones() >= 3),
             B::BoardLoCardCount(s) => Value::Int(i64::from(self.board_lo_ranks(*s).count_ones())),
-            B::BoardHasOneDistinctLoCard(s) => Value::Bool(self.board_lo_ranks(*s).count_ones() == 1),
+            B::BoardHasOneDistinctLoCard(s) => Value::Bool(self.board_lo_ranks(*s).is_power_of_two()),
             B::BoardHasTwoDistinctLoCards(s) => Value::Bool(self.board_lo_ranks(*s).count_ones() == 2),
             B::BoardRanks(s) => Value::RankSet(self.deal.board_at(*s).rank_mask()),
             B::DuplicatedBoardRanks(s) => Value::RankSet(duplicated_ranks(self.deal.board_at(*s))),
