@@ -62,6 +62,11 @@ fn main() {
     let exact = |o: &RunOptions| RunOptions { exact: Some(true), ..o.clone() };
     let mc = |o: &RunOptions| RunOptions { exact: Some(false), seed: Some(1), ..o.clone() };
     let aa_kk = equity_plan(Game::Holdem, vec![fixed("AsAh"), fixed("KsKd")]);
+    // `PROFILE_EXACT=1`: only the single-threaded exact run, for a profiler.
+    if std::env::var_os("PROFILE_EXACT").is_some() {
+        time("exact AsAh vs KsKd, 1 thread", &aa_kk, &exact(&one), 9);
+        return;
+    }
     time("exact AsAh vs KsKd, all threads", &aa_kk, &exact(&all), 7);
     time("exact AsAh vs KsKd, 1 thread", &aa_kk, &exact(&one), 5);
     time("MC 600k AsAh vs KsKd, all threads", &aa_kk, &mc(&all), 7);
