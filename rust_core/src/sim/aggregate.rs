@@ -159,7 +159,7 @@ fn bucket(kind: HistogramKind, v: &Value) -> (HistKey, Value) {
         Value::Rank(r) => i64::from(*r),
         Value::RankSet(m) => i64::from(*m),
         Value::Street(s) => *s as i64,
-        Value::HandType(t) => *t as i64,
+        Value::HandType(_, strength) => i64::from(*strength),
         Value::FlopCat(c) => i64::from(*c),
         Value::Hi(r) => i64::from(r.0),
         Value::Lo(r) => r.map_or(-1, |r| i64::from(r.0)),
@@ -199,7 +199,7 @@ mod tests {
     fn histograms_order_buckets_naturally() {
         let mut h = Aggregate::histogram(HistogramKind::Exact);
         for t in [crate::eval::HandType::Flush, crate::eval::HandType::Pair, crate::eval::HandType::Flush] {
-            h.add(&Value::HandType(t), 1.0);
+            h.add(&Value::hand_type(t, crate::games::HiRules::Standard), 1.0);
         }
         let rows = h.buckets();
         assert_eq!(rows[0].0, "pair");

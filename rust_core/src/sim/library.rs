@@ -82,9 +82,15 @@ impl Trial<'_> {
             B::WinsLo(p) => Value::Bool(self.showdown().wins_lo(*p)),
             B::TiesLo(p) => Value::Bool(self.showdown().ties_lo(*p)),
             B::Scoops(p) => Value::Bool(self.showdown().scoops(*p)),
-            B::WinningHandType => Value::HandType(self.showdown().best_hi.hand_type()),
+            B::WinningHandType => {
+                let t = self.showdown().best_hi.hand_type();
+                self.hand_type_value(t)
+            }
             B::HvHEquity(p, s) => Value::Num(self.hvh_equity(*p, *s)),
-            B::HandType(p, s) => Value::HandType(self.hi_rating(*p, *s).hand_type()),
+            B::HandType(p, s) => {
+                let t = self.hi_rating(*p, *s).hand_type();
+                self.hand_type_value(t)
+            }
             B::HiRating(p, s) => Value::Hi(self.hi_rating(*p, *s)),
             B::BestHiRating(p, s) => {
                 let mine = self.hi_rating(*p, *s);
@@ -169,6 +175,10 @@ impl Trial<'_> {
             }
             B::ToString(e) => Value::Str(e.eval(self).to_string().into()),
         }
+    }
+
+    fn hand_type_value(&self, t: crate::eval::HandType) -> Value {
+        Value::hand_type(t, self.deal.game.hi_rules())
     }
 
     /// p's own cards on `street`: hole cards, or the stud cards dealt by then.

@@ -2,7 +2,7 @@
 
 use crate::cards::{rank_char, Card};
 use crate::eval::{HandType, HiRating, LoRating};
-use crate::games::Street;
+use crate::games::{HiRules, Street};
 use std::cmp::Ordering;
 use std::fmt;
 use std::sync::Arc;
@@ -67,7 +67,8 @@ pub enum Value {
     RankSet(u16),
     Str(Arc<str>),
     Street(Street),
-    HandType(HandType),
+    /// A hand type with its strength under the game's rules (short deck reorders types).
+    HandType(HandType, u8),
     /// Index into the flop hand categories, ascending.
     FlopCat(u8),
     Hi(HiRating),
@@ -77,6 +78,11 @@ pub enum Value {
 }
 
 impl Value {
+    /// A hand type ordered by `rules`.
+    pub fn hand_type(t: HandType, rules: HiRules) -> Value {
+        Value::HandType(t, t.order(rules) as u8)
+    }
+
     pub fn as_bool(&self) -> bool {
         match self {
             Value::Bool(b) => *b,
@@ -110,7 +116,7 @@ impl Value {
             (V::RankSet(a), V::RankSet(b)) => a.cmp(b),
             (V::Str(a), V::Str(b)) => a.cmp(b),
             (V::Street(a), V::Street(b)) => a.cmp(b),
-            (V::HandType(a), V::HandType(b)) => a.cmp(b),
+            (V::HandType(_, a), V::HandType(_, b)) => a.cmp(b),
             (V::FlopCat(a), V::FlopCat(b)) => a.cmp(b),
             (V::Hi(a), V::Hi(b)) => a.cmp(b),
             (V::Lo(a), V::Lo(b)) => a.cmp(b),
@@ -137,7 +143,7 @@ impl fmt::Display for Value {
             Value::RankSet(m) => write!(f, "{}", rank_set_text(*m)),
             Value::Str(s) => f.write_str(s),
             Value::Street(s) => write!(f, "{s}"),
-            Value::HandType(t) => write!(f, "{t}"),
+            Value::HandType(t, _) => write!(f, "{t}"),
             Value::FlopCat(c) => f.write_str(crate::sim::flop_category_name(*c)),
             Value::Hi(r) => write!(f, "{}", describe_hi(*r)),
             Value::Lo(Some(r)) => f.write_str(&r.describe()),
