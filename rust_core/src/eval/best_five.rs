@@ -40,6 +40,16 @@ pub fn best_five_hi(game: Game, hole: CardSet, board: CardSet) -> Option<(HiRati
     choices(game, hole, board).into_iter().map(|five| (rate_hi(five, game.hi_rules()), five)).max_by_key(|x| x.0)
 }
 
+/// Among the five-card choices rated `best`, one using the fewest of `hole`'s cards (how many
+/// cards "play").
+pub fn best_five_hi_fewest(game: Game, hole: CardSet, board: CardSet, best: HiRating) -> Option<(HiRating, CardSet)> {
+    choices(game, hole, board)
+        .into_iter()
+        .map(|five| (rate_hi(five, game.hi_rules()), five))
+        .filter(|&(r, _)| r == best)
+        .min_by_key(|&(_, five)| five.intersect(hole).len())
+}
+
 /// The best low (razz: any low; 8-or-better games: a qualifying low) and the cards it uses.
 pub fn best_five_lo(game: Game, hole: CardSet, board: CardSet) -> Option<(LoRating, CardSet)> {
     let rate = |five: CardSet| match game {

@@ -3,13 +3,15 @@
 
 mod best_five;
 mod five;
+mod flop_category;
 mod hi;
 mod lo;
 mod omaha;
 mod tables;
 
-pub use best_five::{best_five_hi, best_five_lo};
+pub use best_five::{best_five_hi, best_five_hi_fewest, best_five_lo};
 pub use five::{five_card_hand_number, DISTINCT_FIVE};
+pub use flop_category::FlopHandCategory;
 pub use hi::{rate_hi, rate_hi_standard};
 pub use lo::{ace_low_mask, rate_lo8, rate_razz, LO8_MASK};
 pub use omaha::{omaha_hi, omaha_lo8, OmahaBoard, OmahaHole};
@@ -57,6 +59,11 @@ impl HandType {
             HandType::Quads => "quads",
             HandType::StraightFlush => "straightflush",
         }
+    }
+
+    /// Case-insensitive lookup of a keyword.
+    pub fn from_name(name: &str) -> Option<HandType> {
+        Self::ALL.into_iter().find(|t| t.name().eq_ignore_ascii_case(name))
     }
 
     pub fn from_index(i: u32) -> HandType {

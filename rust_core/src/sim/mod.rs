@@ -6,6 +6,7 @@ pub mod compile;
 pub mod deal;
 pub mod expr;
 pub mod library;
+pub mod nuts;
 pub mod plan;
 pub mod rng;
 pub mod runner;
@@ -14,28 +15,7 @@ pub mod source;
 pub mod trial;
 pub mod value;
 
-/// Flop hand categories in ascending order (PQL-SPEC §3).
-pub const FLOP_CATEGORIES: [&str; 18] = [
-    "flopnothing",
-    "flopunderpair",
-    "flopthirdpair",
-    "floppocket23",
-    "flopsecondpair",
-    "floppocket12",
-    "floptoppair",
-    "flopoverpair",
-    "flopbottomtwo",
-    "floptopandbottom",
-    "floptoptwo",
-    "floptrips",
-    "flopset",
-    "flopstraight",
-    "flopflush",
-    "flopfullhouse",
-    "flopquads",
-    "flopstraightflush",
-];
-
+/// The keyword of a flop category stored as its index.
 pub fn flop_category_name(i: u8) -> &'static str {
-    FLOP_CATEGORIES.get(i as usize).copied().unwrap_or("flopnothing")
+    crate::eval::FlopHandCategory::from_index(i).name()
 }

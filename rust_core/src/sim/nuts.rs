@@ -1,0 +1,248 @@
+//! Nuts, outs and flop categories: questions about what other cards could make.
+//!
+//! "Could hold" is judged from p's point of view: an opponent may hold any cards p cannot see
+//! (the deck minus p's cards, the board and the dead cards). Outs are cards that can still come:
+//! cards in other players' hands are not outs.
+
+use super::trial::{for_each_combination, Trial};
+use crate::cards::{Card, CardSet};
+use crate::eval::FlopHandCategory;
+use crate::eval::{omaha_hi, omaha_lo8, rate_hi, HandType, HiRating, LoRating, OmahaBoard, OmahaHole};
+use crate::games::{Game, Street};
+
+impl Trial<'_> {
+    /// Cards p cannot see on `street`.
+    fn unseen_by(&self, p: usize, street: Street) -> Vec<Card> {
+        let known = self.deal.hand_at(p, street).union(self.deal.board_at(street)).union(self.deal.dead);
+        self.deck.iter().copied().filter(|c| !known.contains(*c)).collect()
+    }
+
+    /// Cards that can still be dealt after `street`.
+    fn undealt(&self, street: Street) -> Vec<Card> {
+        let mut known = self.deal.board_at(street).union(self.deal.dead);
+        for q in 0..self.deal.players {
+            known = known.union(self.deal.hand_at(q, street));
+        }
+        self.deck.iter().copied().filter(|c| !known.contains(*c)).collect()
+    }
+
+    /// The best hi an opponent could hold with `board`, optionally only among hands of type
+    /// `only`; p's hand is `mine` (its cards are blockers).
+    fn best_opponent_hi(game: Game, unseen: &[Card], board: CardSet, only: Option<HandType>) -> HiRating {
+        let mut best = HiRating::NONE;
+        let ob = game.is_omaha().then(|| OmahaBoard::new(board));
+        for_each_combination(unseen, 2, CardSet::EMPTY, &mut |two| {
+            let r = match &ob {
+                Some(ob) => omaha_hi(&OmahaHole::new(two), ob),
+                None => rate_hi(two.union(board), game.hi_rules()),
+            };
+            if only.is_none_or(|t| r.hand_type() == t) && r > best {
+                best = r;
+            }
+        });
+        best
+    }
+
+    /// No hand an opponent could hold beats p's hi on `street` (ties allowed).
+    pub fn nut_hi(&mut self, p: usize, street: Street) -> bool {
+        let mine = self.hi_rating(p, street);
+        let unseen = self.unseen_by(p, street);
+        mine >= Self::best_opponent_hi(self.deal.game, &unseen, self.deal.board_at(street), None)
+    }
+
+    /// p holds the best possible hand of its own hand type.
+    pub fn nut_hi_for_hand_type(&mut self, p: usize, street: Street) -> bool {
+        let mine = self.hi_rating(p, street);
+        let unseen = self.unseen_by(p, street);
+        mine >= Self::best_opponent_hi(self.deal.game, &unseen, self.deal.board_at(street), Some(mine.hand_type()))
+    }
+
+    /// p's hi rating with the board of `street` plus `extra`.
+    fn hi_with(&self, p: usize, street: Street, extra: Card) -> HiRating {
+        let d = self.deal;
+        let hand = d.hand_at(p, street);
+        let board = d.board_at(street).with(extra);
+        if d.game.is_omaha() {
+            omaha_hi(&OmahaHole::new(hand), &OmahaBoard::new(board))
+        } else {
+            rate_hi(hand.union(board), d.game.hi_rules())
+        }
+    }
+
+    /// Next-street cards after which p holds the nuts.
+    pub fn nut_hi_outs(&mut self, p: usize, street: Street) -> i64 {
+        if street >= Street::River {
+            return 0;
+        }
+        let d = self.deal;
+        let mut outs = 0;
+        for c in self.undealt(street) {
+            let board = d.board_at(street).with(c);
+            let mine = self.hi_with(p, street, c);
+            let unseen: Vec<Card> = self.unseen_by(p, street).into_iter().filter(|&u| u != c).collect();
+            if mine >= Self::best_opponent_hi(d.game, &unseen, board, None) {
+                outs += 1;
+            }
+        }
+        outs
+    }
+
+    /// Next-street cards that give p exactly hand type `t` and a better hand than now.
+    pub fn outs_to_hand_type(&mut self, p: usize, street: Street, t: HandType) -> i64 {
+        if street >= Street::River || street == Street::Preflop {
+            return 0;
+        }
+        let now = self.hi_rating(p, street);
+        self.undealt(street)
+            .into_iter()
+            .filter(|&c| {
+                let next = self.hi_with(p, street, c);
+                next.hand_type() == t && next > now
+            })
+            .count() as i64
+    }
+
+    /// The best low an opponent could hold with `board` (Omaha rules: two cards from the hand).
+    fn best_opponent_lo(unseen: &[Card], board: CardSet) -> Option<LoRating> {
+        let ob = OmahaBoard::new(board);
+        let mut best = None;
+        for_each_combination(unseen, 2, CardSet::EMPTY, &mut |two| {
+            best = best.max(omaha_lo8(&OmahaHole::new(two), &ob));
+        });
+        best
+    }
+
+    /// p has a low that no opponent could beat on `street`.
+    pub fn nut_lo(&mut self, p: usize, street: Street) -> bool {
+        let Some(mine) = self.lo_rating(p, street) else {
+            return false;
+        };
+        let unseen = self.unseen_by(p, street);
+        Self::best_opponent_lo(&unseen, self.deal.board_at(street)).is_none_or(|best| mine >= best)
+    }
+
+    /// Next-street cards after which p holds the nut low.
+    pub fn nut_lo_outs(&mut self, p: usize, street: Street) -> i64 {
+        if street >= Street::River || !self.deal.game.is_omaha() {
+            return 0;
+        }
+        let d = self.deal;
+        let hole = OmahaHole::new(d.hand_at(p, street));
+        let mut outs = 0;
+        for c in self.undealt(street) {
+            let board = d.board_at(street).with(c);
+            let Some(mine) = omaha_lo8(&hole, &OmahaBoard::new(board)) else {
+                continue;
+            };
+            let unseen: Vec<Card> = self.unseen_by(p, street).into_iter().filter(|&u| u != c).collect();
+            if Self::best_opponent_lo(&unseen, board).is_none_or(|best| mine >= best) {
+                outs += 1;
+            }
+        }
+        outs
+    }
+
+    /// The fewest of p's own cards any best five-card hi uses.
+    pub fn cards_play(&mut self, p: usize, street: Street) -> i64 {
+        let d = self.deal;
+        let hand = d.hand_at(p, street);
+        let board = d.board_at(street);
+        let best = self.hi_rating(p, street);
+        let Some((_, five)) = crate::eval::best_five_hi_fewest(d.game, hand, board, best) else {
+            return 0;
+        };
+        i64::from(five.intersect(hand).len())
+    }
+
+    /// p's flop hand category: the best over p's two-card holdings (all of hold'em's two cards,
+    /// every pair of an Omaha hand).
+    pub fn flop_category(&mut self, p: usize) -> FlopHandCategory {
+        let d = self.deal;
+        let flop = d.board_at(Street::Flop);
+        let cards: Vec<Card> = d.hole[p].iter().collect();
+        let mut best = FlopHandCategory::Nothing;
+        for i in 0..cards.len() {
+            for j in i + 1..cards.len() {
+                let two = CardSet::EMPTY.with(cards[i]).with(cards[j]);
+                best = best.max(flop_category_of(two, flop, d.game));
+            }
+        }
+        best
+    }
+}
+
+/// The category of two hole cards on a three-card flop.
+pub fn flop_category_of(two: CardSet, flop: CardSet, game: Game) -> FlopHandCategory {
+    use FlopHandCategory as F;
+    let r = rate_hi(two.union(flop), game.hi_rules());
+    match r.hand_type() {
+        HandType::StraightFlush => return F::StraightFlush,
+        HandType::Quads => return F::Quads,
+        HandType::FullHouse => return F::FullHouse,
+        HandType::Flush => return F::Flush,
+        HandType::Straight => return F::Straight,
+        _ => {}
+    }
+    let board_ranks: Vec<u8> = (0..13u8).rev().filter(|&x| flop.rank_mask() & (1 << x) != 0).collect();
+    let hole: Vec<u8> = two.iter().map(Card::rank).collect();
+    let pocket_pair = hole.len() == 2 && hole[0] == hole[1];
+    let position = |rank: u8| board_ranks.iter().position(|&b| b == rank);
+    if pocket_pair {
+        let pr = hole[0];
+        if position(pr).is_some() {
+            return F::Set;
+        }
+        return match board_ranks.iter().filter(|&&b| b > pr).count() {
+            0 => F::Overpair,
+            1 => F::Pocket12,
+            2 if board_ranks.len() == 3 => F::Pocket23,
+            _ => F::Underpair,
+        };
+    }
+    // Hole cards that pair the board, by the board rank's position (0 = top).
+    let mut hits: Vec<usize> = hole.iter().filter_map(|&h| position(h)).collect();
+    hits.sort_unstable();
+    hits.dedup();
+    let board_paired = board_ranks.len() < 3;
+    match hits.as_slice() {
+        [] => F::Nothing,
+        [_] if board_paired && flop.rank_count(board_ranks[hits[0]]) >= 2 => F::Trips,
+        [0] => F::TopPair,
+        [1] if board_ranks.len() == 3 => F::SecondPair,
+        [1] => F::ThirdPair,
+        [_] => F::ThirdPair,
+        [0, 1] => F::TopTwo,
+        [0, 2] => F::TopAndBottom,
+        _ => F::BottomTwo,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::parse_cards;
+
+    fn cat(hole: &str, flop: &str) -> FlopHandCategory {
+        flop_category_of(parse_cards(hole).unwrap(), parse_cards(flop).unwrap(), Game::Holdem)
+    }
+
+    #[test]
+    fn flop_categories() {
+        use FlopHandCategory as F;
+        assert_eq!(cat("AsKd", "Ah7c2d"), F::TopPair);
+        assert_eq!(cat("7sKd", "Ah7c2d"), F::SecondPair);
+        assert_eq!(cat("2sKd", "Ah7c2d"), F::ThirdPair);
+        assert_eq!(cat("QsQd", "Jh7c2d"), F::Overpair);
+        assert_eq!(cat("QsQd", "Kh7c2d"), F::Pocket12);
+        assert_eq!(cat("5s5d", "Kh7c2d"), F::Pocket23);
+        assert_eq!(cat("5s5d", "Kh7c6d"), F::Underpair);
+        assert_eq!(cat("7s7d", "Kh7c2d"), F::Set);
+        assert_eq!(cat("Ks7d", "Kh7c2d"), F::TopTwo);
+        assert_eq!(cat("Ks2d", "Kh7c2d"), F::TopAndBottom);
+        assert_eq!(cat("7s2d", "Kh7c2d"), F::BottomTwo);
+        assert_eq!(cat("Ks3d", "Kh7c7d"), F::TopPair);
+        assert_eq!(cat("7s3d", "Kh7c7d"), F::Trips);
+        assert_eq!(cat("9s8d", "Th7c6d"), F::Straight);
+        assert_eq!(cat("As3d", "Kh9c4d"), F::Nothing);
+    }
+}
