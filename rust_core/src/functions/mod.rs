@@ -7,7 +7,7 @@ mod catalog;
 
 pub use catalog::{catalog, lookup, Applicability, FunctionDef, Origin, Param};
 
-/// Every built-in function. Variant names are the function names in UpperCamelCase.
+/// Every built-in function. Variant names are the function names in `UpperCamelCase`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Func {
     // Equity and outcome.

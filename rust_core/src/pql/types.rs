@@ -7,7 +7,7 @@ pub enum Type {
     Boolean,
     Integer,
     Double,
-    /// Parameter-only: accepts Integer, Double, Equity, Fraction, HandRanking.
+    /// Parameter-only: accepts `Integer`, `Double`, `Equity`, `Fraction`, `HandRanking`.
     Numeric,
     /// A double in [0, 1].
     Equity,

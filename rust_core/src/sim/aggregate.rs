@@ -54,6 +54,11 @@ impl Aggregate {
     /// Adds one accepted trial with weight `w` (1 in Monte Carlo, the deal's weight when exact).
     #[inline]
     pub fn add(&mut self, v: &Value, w: f64) {
+        // A `case` without `else` that matched nothing: no value to average, bucket or rank;
+        // for `count` it is simply not a hit.
+        if *v == Value::Null && !matches!(self, Aggregate::Count { .. }) {
+            return;
+        }
         match self {
             Aggregate::Avg { sum, sum_sq, weight, n } => {
                 let x = v.as_f64();
@@ -164,7 +169,7 @@ fn bucket(kind: HistogramKind, v: &Value) -> (HistKey, Value) {
         Value::Hi(r) => i64::from(r.0),
         Value::Lo(r) => r.map_or(-1, |r| i64::from(r.0)),
         Value::Player(p) => i64::from(*p),
-        Value::Str(_) => 0,
+        Value::Str(_) | Value::Null => 0,
     };
     let text = match v {
         Value::Num(x) => format_number(*x),

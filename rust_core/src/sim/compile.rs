@@ -1,8 +1,25 @@
-//! Checked PQL statements -> executable plans: ranges compiled, players resolved to seats,
-//! function calls turned into [`Builtin`](super::expr::Builtin)s.
+//! Checked PQL statements -> executable plans: ranges compiled into hand sources, players
+//! resolved to seats, every catalogue function lowered to a [`Builtin`] (or to a comparison
+//! over one, for the `min…`/`exact…` forms), and the streets the statement looks at recorded
+//! so that exact enumeration deals them as separate groups.
 
-use super::plan::Plan;
+use super::aggregate::HistogramKind;
+use super::expr::{ArithOp, CmpOp, Expr};
+use super::library::Builtin;
+use super::plan::{Plan, Selector, SelectorKind};
+use super::source::{BoardSource, DealSpec, HandSource, SlotHand, StreetSplits, WeightedList, OPEN};
+use super::trial::HandSet;
+use super::value::Value;
+use crate::cards::{parse_cards, parse_rank, CardSet};
 use crate::error::{PqlError, Span};
+use crate::eval::{rate_hi, rate_lo8, rate_razz};
+use crate::functions::Func;
+use crate::games::{Game, Street};
+use crate::pql::typed::{BinOp, CheckedStatement, SelectorName, TExpr, TExprKind, TextLit};
+use crate::pql::types::Type;
+use crate::range::{self, Syntax};
+use std::collections::HashSet;
+use std::sync::Arc;
 
 /// A statement ready to run, with what reports need to name it.
 #[derive(Clone, Debug)]
@@ -15,6 +32,497 @@ pub struct CompiledStatement {
 
 /// Parses, checks and compiles every statement of `text`.
 pub fn compile_program(text: &str) -> Result<Vec<CompiledStatement>, Vec<PqlError>> {
-    let _ = text;
-    Err(vec![PqlError::runtime("the PQL front end is being merged")])
+    let checked = crate::pql::check_program(text)?;
+    let mut compiled = Vec::with_capacity(checked.len());
+    let mut errors = Vec::new();
+    for statement in &checked {
+        match compile_statement(statement) {
+            Ok(c) => compiled.push(c),
+            Err(e) => errors.extend(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(compiled)
+    } else {
+        Err(errors)
+    }
+}
+
+fn compile_statement(st: &CheckedStatement) -> Result<CompiledStatement, Vec<PqlError>> {
+    let game = st.game;
+    let mut errors = Vec::new();
+    let mut sources = Vec::with_capacity(st.players.len());
+    for player in &st.players {
+        match range::parse_range(&player.range.text, game, st.syntax) {
+            Ok(r) => sources.push(hand_source(&r)),
+            Err(e) => errors.push(inside(e, &player.range)),
+        }
+    }
+    let board = match &st.board {
+        Some(lit) if game.is_stud() => {
+            errors.push(PqlError::type_error(format!("{} has no board", game.name()), lit.span));
+            BoardSource::Random
+        }
+        Some(lit) => range::parse_board(&lit.text, game).map_or_else(
+            |e| {
+                errors.push(inside(e, lit));
+                BoardSource::Random
+            },
+            |b| board_source(&b),
+        ),
+        None => BoardSource::Random,
+    };
+    let dead = match &st.dead {
+        Some(lit) => range::parse_dead(&lit.text, game).unwrap_or_else(|e| {
+            errors.push(inside(e, lit));
+            CardSet::EMPTY
+        }),
+        None => CardSet::EMPTY,
+    };
+    let mut lower = Lowering { game, syntax: st.syntax, streets: HashSet::new(), inner_cost: 0.0, errors: Vec::new() };
+    let filter = st.where_clause.as_ref().map(|w| lower.expr(w));
+    let selectors: Vec<Selector> = st
+        .selectors
+        .iter()
+        .map(|s| Selector { name: s.name.clone(), kind: selector_kind(s.kind, s.expr.ty), expr: lower.expr(&s.expr) })
+        .collect();
+    errors.append(&mut lower.errors);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+
+    let mut spec = DealSpec::new(game, sources, board, dead);
+    spec.splits = street_splits(game, &lower.streets);
+    let available = spec.deck.len();
+    if spec.cards_needed() > available {
+        return Err(vec![PqlError::runtime(format!(
+            "{} players need {} cards but the deck has {available} left",
+            st.players.len(),
+            spec.cards_needed()
+        ))
+        .with_span(st.span)]);
+    }
+    Ok(CompiledStatement {
+        query: st.text.clone(),
+        span: st.span,
+        players: st.players.iter().map(|p| p.name.clone()).collect(),
+        plan: Plan { query: st.text.clone(), spec, filter, selectors, inner_cost: 1.0 + lower.inner_cost },
+    })
+}
+
+/// Moves an error found inside a string literal so that it points into the query.
+fn inside(e: PqlError, lit: &TextLit) -> PqlError {
+    let span = e.span.map_or(lit.span, |s| s.shifted(lit.span.start));
+    e.with_span(span)
+}
+
+fn hand_source(r: &range::Range) -> HandSource {
+    if r.is_full() {
+        return HandSource::Random;
+    }
+    let hands: Vec<SlotHand> = if r.game().is_stud() {
+        r.stud_hands().iter().map(|h| SlotHand::from_positions(h)).collect()
+    } else {
+        r.flop_combos().iter().map(|&set| SlotHand::from_set(set)).collect()
+    };
+    HandSource::Range(if r.is_weighted() {
+        WeightedList::weighted(hands, r.weights().to_vec())
+    } else {
+        WeightedList::uniform(hands)
+    })
+}
+
+fn board_source(b: &range::BoardRange) -> BoardSource {
+    let boards: Vec<[u8; 5]> = b
+        .boards()
+        .iter()
+        .filter(|cards| !cards.is_empty())
+        .map(|cards| {
+            let mut slots = [OPEN; 5];
+            for (slot, c) in slots.iter_mut().zip(cards) {
+                *slot = c.index();
+            }
+            slots
+        })
+        .collect();
+    if boards.is_empty() {
+        BoardSource::Random
+    } else {
+        BoardSource::Boards(WeightedList::uniform(boards))
+    }
+}
+
+fn selector_kind(name: SelectorName, ty: Type) -> SelectorKind {
+    match name {
+        SelectorName::Avg => SelectorKind::Avg,
+        SelectorName::Count => SelectorKind::Count,
+        // Equities are reported in one-percent buckets, as the original does.
+        SelectorName::Histogram if ty == Type::Equity => SelectorKind::Histogram(HistogramKind::Percent),
+        SelectorName::Histogram => SelectorKind::Histogram(HistogramKind::Exact),
+        SelectorName::Max => SelectorKind::Max,
+        SelectorName::Min => SelectorKind::Min,
+    }
+}
+
+/// Group boundaries for exact enumeration: after the cards known on each street the statement
+/// looks at, so that a street's cards are dealt before what follows them.
+fn street_splits(game: Game, streets: &HashSet<Street>) -> StreetSplits {
+    let last = if game.is_stud() { 7 } else { 5 };
+    let mut after = 0u8;
+    for s in streets {
+        let k = s.cards_known();
+        if k > 0 && k < last {
+            after |= 1 << k;
+        }
+    }
+    StreetSplits { after }
+}
+
+struct Lowering {
+    game: Game,
+    syntax: Syntax,
+    /// Streets the statement's functions look at.
+    streets: HashSet<Street>,
+    /// Extra evaluations per player per deal (inner enumerations), for choosing exact runs.
+    inner_cost: f64,
+    errors: Vec<PqlError>,
+}
+
+impl Lowering {
+    fn expr(&mut self, e: &TExpr) -> Expr {
+        match &e.kind {
+            TExprKind::Bool(b) => Expr::Const(Value::Bool(*b)),
+            TExprKind::Int(i) => Expr::Const(Value::Int(*i)),
+            TExprKind::Double(x) => Expr::Const(Value::Num(*x)),
+            TExprKind::Str(lit) => Expr::Const(Value::Str(lit.text.as_str().into())),
+            TExprKind::Player(p) => Expr::Const(Value::Player(*p as u8)),
+            TExprKind::Street(s) => Expr::Const(Value::Street(*s)),
+            TExprKind::HandType(t) => Expr::Const(Value::hand_type(*t, self.game.hi_rules())),
+            TExprKind::FlopCategory(c) => Expr::Const(Value::FlopCat(*c as u8)),
+            TExprKind::Neg(x) => Expr::Neg(Box::new(self.expr(x))),
+            TExprKind::Not(x) => Expr::Not(Box::new(self.expr(x))),
+            TExprKind::Binary { op, lhs, rhs } => {
+                let (a, b) = (Box::new(self.expr(lhs)), Box::new(self.expr(rhs)));
+                match op {
+                    BinOp::Or => Expr::Or(a, b),
+                    BinOp::And => Expr::And(a, b),
+                    BinOp::Eq => Expr::Cmp(CmpOp::Eq, a, b),
+                    BinOp::Ne => Expr::Cmp(CmpOp::Ne, a, b),
+                    BinOp::Lt => Expr::Cmp(CmpOp::Lt, a, b),
+                    BinOp::Le => Expr::Cmp(CmpOp::Le, a, b),
+                    BinOp::Gt => Expr::Cmp(CmpOp::Gt, a, b),
+                    BinOp::Ge => Expr::Cmp(CmpOp::Ge, a, b),
+                    BinOp::Concat => Expr::Concat(a, b),
+                    BinOp::Add => Expr::Arith(ArithOp::Add, a, b),
+                    BinOp::Sub => Expr::Arith(ArithOp::Sub, a, b),
+                    BinOp::Mul => Expr::Arith(ArithOp::Mul, a, b),
+                    BinOp::Div => Expr::Arith(ArithOp::Div, a, b),
+                }
+            }
+            TExprKind::Case { arms, otherwise } => {
+                let arms = arms.iter().map(|(c, v)| (self.expr(c), self.expr(v))).collect();
+                Expr::Case(arms, otherwise.as_ref().map(|o| Box::new(self.expr(o))))
+            }
+            TExprKind::Call { func, args } => self.call(*func, args, e.span),
+        }
+    }
+
+    fn player(&mut self, e: &TExpr) -> usize {
+        if let TExprKind::Player(p) = e.kind {
+            p
+        } else {
+            self.errors.push(PqlError::type_error("expected a player declared in the from clause", e.span));
+            0
+        }
+    }
+
+    fn street(&mut self, e: &TExpr) -> Street {
+        if let TExprKind::Street(s) = e.kind {
+            self.streets.insert(s);
+            s
+        } else {
+            self.errors.push(PqlError::type_error("expected a street such as flop or river", e.span));
+            self.game.last_street()
+        }
+    }
+
+    fn literal<'a>(&mut self, e: &'a TExpr) -> Option<&'a TextLit> {
+        if let TExprKind::Str(lit) = &e.kind {
+            Some(lit)
+        } else {
+            self.errors.push(PqlError::type_error("expected a quoted literal", e.span));
+            None
+        }
+    }
+
+    /// Player and street arguments (`f(p, street)`), the most common shape.
+    fn ps(&mut self, args: &[TExpr]) -> (usize, Street) {
+        (self.player(&args[0]), self.street(&args[1]))
+    }
+
+    fn call_expr(b: Builtin) -> Expr {
+        Expr::Call(Box::new(b))
+    }
+
+    /// `x >= threshold`, for the `min…` forms.
+    fn at_least(value: Expr, threshold: Expr) -> Expr {
+        Expr::Cmp(CmpOp::Ge, Box::new(value), Box::new(threshold))
+    }
+
+    fn equal(value: Expr, expected: Expr) -> Expr {
+        Expr::Cmp(CmpOp::Eq, Box::new(value), Box::new(expected))
+    }
+
+    /// Evaluations an exact equity from `street` costs: one per board completion.
+    fn completion_cost(&self, street: Street) -> f64 {
+        if self.game.is_stud() {
+            return f64::from(super::trial::STUD_EQUITY_SAMPLES);
+        }
+        let missing = self.game.board_cards().saturating_sub(street.cards_known());
+        super::source::binomial(45, missing)
+    }
+
+    #[allow(clippy::too_many_lines)]
+    fn call(&mut self, func: Func, args: &[TExpr], span: Span) -> Expr {
+        use Builtin as B;
+        let c = Self::call_expr;
+        match func {
+            Func::RiverEquity => c(B::RiverEquity(self.player(&args[0]))),
+            Func::FractionalRiverEquity => c(B::FractionalRiverEquity(self.player(&args[0]))),
+            Func::WinsHi => c(B::WinsHi(self.player(&args[0]))),
+            Func::TiesHi => c(B::TiesHi(self.player(&args[0]))),
+            Func::WinsLo => c(B::WinsLo(self.player(&args[0]))),
+            Func::TiesLo => c(B::TiesLo(self.player(&args[0]))),
+            Func::Scoops => c(B::Scoops(self.player(&args[0]))),
+            Func::WinningHandType => c(B::WinningHandType),
+            Func::HvHEquity => {
+                let (p, s) = self.ps(args);
+                self.inner_cost += self.completion_cost(s);
+                c(B::HvHEquity(p, s))
+            }
+            Func::MinEquity | Func::MinHvHEquity => {
+                let (p, s) = self.ps(args);
+                self.inner_cost += self.completion_cost(s);
+                let x = self.expr(&args[2]);
+                Self::at_least(c(B::HvHEquity(p, s)), x)
+            }
+            Func::HandType => {
+                let (p, s) = self.ps(args);
+                c(B::HandType(p, s))
+            }
+            Func::ExactHandType | Func::MinHandType => {
+                let (p, s) = self.ps(args);
+                let t = self.expr(&args[2]);
+                let v = c(B::HandType(p, s));
+                if func == Func::MinHandType {
+                    Self::at_least(v, t)
+                } else {
+                    Self::equal(v, t)
+                }
+            }
+            Func::HiRating => {
+                let (p, s) = self.ps(args);
+                c(B::HiRating(p, s))
+            }
+            Func::MinHiRating => {
+                let (p, s) = self.ps(args);
+                let r = self.expr(&args[2]);
+                Self::at_least(c(B::HiRating(p, s)), r)
+            }
+            Func::RateHiHand => match self.five_cards(&args[0]) {
+                Some(five) => Expr::Const(Value::Hi(rate_hi(five, self.game.hi_rules()))),
+                None => Expr::Const(Value::Bool(false)),
+            },
+            Func::BestHiRating => {
+                let (p, s) = self.ps(args);
+                c(B::BestHiRating(p, s))
+            }
+            Func::FiveCardHiHandNumber => {
+                let (p, s) = self.ps(args);
+                c(B::FiveCardHiHandNumber(p, s))
+            }
+            Func::FourFlush => {
+                let (p, s) = self.ps(args);
+                c(B::FourFlush(p, s))
+            }
+            Func::ThreeFlush => {
+                let (p, s) = self.ps(args);
+                c(B::ThreeFlush(p, s))
+            }
+            Func::PocketPair => c(B::PocketPair(self.player(&args[0]))),
+            Func::Overpair => {
+                let (p, s) = self.ps(args);
+                c(B::Overpair(p, s))
+            }
+            Func::LoRating => {
+                let (p, s) = self.ps(args);
+                c(B::LoRating(p, s))
+            }
+            Func::MinLoRating => {
+                let (p, s) = self.ps(args);
+                let r = self.expr(&args[2]);
+                Self::at_least(c(B::LoRating(p, s)), r)
+            }
+            Func::RateLoHand => match self.five_cards(&args[0]) {
+                Some(five) => {
+                    let lo = if self.game == Game::Razz { Some(rate_razz(five)) } else { rate_lo8(five) };
+                    Expr::Const(Value::Lo(lo))
+                }
+                None => Expr::Const(Value::Bool(false)),
+            },
+            Func::MadeLo => {
+                let (p, s) = self.ps(args);
+                c(B::MadeLo(p, s))
+            }
+            Func::BestLoRating => {
+                let (p, s) = self.ps(args);
+                c(B::BestLoRating(p, s))
+            }
+            Func::BoardAllowsMadeLo => c(B::BoardAllowsMadeLo(self.street(&args[0]))),
+            Func::BoardLoCardCount => c(B::BoardLoCardCount(self.street(&args[0]))),
+            Func::BoardHasOneDistinctLoCard => c(B::BoardHasOneDistinctLoCard(self.street(&args[0]))),
+            Func::BoardHasTwoDistinctLoCards => c(B::BoardHasTwoDistinctLoCards(self.street(&args[0]))),
+            Func::BoardRanks => c(B::BoardRanks(self.street(&args[0]))),
+            Func::DuplicatedBoardRanks => c(B::DuplicatedBoardRanks(self.street(&args[0]))),
+            Func::BoardSuitCount => c(B::BoardSuitCount(self.street(&args[0]))),
+            Func::RainbowBoard => c(B::RainbowBoard(self.street(&args[0]))),
+            Func::TwoToneBoard => c(B::TwoToneBoard(self.street(&args[0]))),
+            Func::MonotoneBoard => c(B::MonotoneBoard(self.street(&args[0]))),
+            Func::FlushingBoard => c(B::FlushingBoard(self.street(&args[0]))),
+            Func::PairedBoard => c(B::PairedBoard(self.street(&args[0]))),
+            Func::StraightBoard => c(B::StraightBoard(self.street(&args[0]))),
+            Func::BoardInRange => {
+                // Flop cards are unordered, turn and river positional: deal them as groups.
+                self.streets.extend([Street::Flop, Street::Turn]);
+                let Some(lit) = self.literal(&args[0]) else { return Expr::Const(Value::Bool(false)) };
+                match range::parse_board(&lit.text, self.game) {
+                    Ok(pattern) => c(B::BoardInRange(Arc::new(pattern))),
+                    Err(e) => {
+                        self.errors.push(inside(e, lit));
+                        Expr::Const(Value::Bool(false))
+                    }
+                }
+            }
+            Func::TurnCard => {
+                self.streets.extend([Street::Flop, Street::Turn]);
+                c(B::TurnCard)
+            }
+            Func::RiverCard => {
+                self.streets.extend([Street::Flop, Street::Turn]);
+                c(B::RiverCard)
+            }
+            Func::HandRanks => {
+                let (p, s) = self.ps(args);
+                c(B::HandRanks(p, s))
+            }
+            Func::DuplicatedHandRanks => {
+                let (p, s) = self.ps(args);
+                c(B::DuplicatedHandRanks(p, s))
+            }
+            Func::IntersectingHandRanks => {
+                let (p, s) = self.ps(args);
+                c(B::IntersectingHandRanks(p, s))
+            }
+            Func::NonIntersectingHandRanks => {
+                let (p, s) = self.ps(args);
+                c(B::NonIntersectingHandRanks(p, s))
+            }
+            Func::HandBoardIntersections => {
+                let (p, s) = self.ps(args);
+                c(B::HandBoardIntersections(p, s))
+            }
+            Func::HasTopBoardRank => {
+                let (p, s) = self.ps(args);
+                c(B::HasTopBoardRank(p, s))
+            }
+            Func::HasSecondBoardRank => {
+                let (p, s) = self.ps(args);
+                c(B::HasSecondBoardRank(p, s))
+            }
+            Func::MaxRank => c(B::MaxRank(self.expr(&args[0]))),
+            Func::MinRank => c(B::MinRank(self.expr(&args[0]))),
+            Func::NthRank => {
+                let n = self.expr(&args[0]);
+                c(B::NthRank(n, self.expr(&args[1])))
+            }
+            Func::RankCount => c(B::RankCount(self.expr(&args[0]))),
+            Func::InRange => {
+                let p = self.player(&args[0]);
+                let Some(lit) = self.literal(&args[1]) else { return Expr::Const(Value::Bool(false)) };
+                match range::parse_range(&lit.text, self.game, self.syntax) {
+                    Ok(r) if self.game.is_stud() => c(B::InStudRange(p, Arc::new(r))),
+                    Ok(r) => c(B::InRange(p, Arc::new(HandSet(r.flop_combos().iter().copied().collect())))),
+                    Err(e) => {
+                        self.errors.push(inside(e, lit));
+                        Expr::Const(Value::Bool(false))
+                    }
+                }
+            }
+            Func::HandRanking => c(B::HandRanking(self.player(&args[0]), false)),
+            Func::HandRankingFor => {
+                let p = self.player(&args[0]);
+                let six_max = self.literal(&args[1]).is_some_and(|l| l.text.eq_ignore_ascii_case("6max"));
+                c(B::HandRanking(p, six_max))
+            }
+            Func::UpCard => {
+                let (p, s) = self.ps(args);
+                c(B::UpCard(p, s))
+            }
+            Func::ToCard => self.card_literal(&args[0]),
+            Func::ToRank => self.rank_literal(&args[0]),
+            Func::ToString => c(B::ToString(self.expr(&args[0]))),
+            _ => {
+                self.errors.push(PqlError::type_error(
+                    format!("{} is in the catalogue but not implemented yet", func_name(func)),
+                    span,
+                ));
+                Expr::Const(Value::Bool(false))
+            }
+        }
+    }
+
+    /// The five cards of `rateHiHand('AsKsQsJsTs')`-style literals.
+    fn five_cards(&mut self, e: &TExpr) -> Option<CardSet> {
+        let lit = self.literal(e)?;
+        match parse_cards(&lit.text) {
+            Ok(set) if set.len() == 5 => Some(set),
+            Ok(set) => {
+                self.errors.push(PqlError::type_error(format!("expected 5 cards, found {}", set.len()), lit.span));
+                None
+            }
+            Err(err) => {
+                let at = lit.span.start + err.offset;
+                self.errors.push(PqlError::type_error(err.message, Span::new(at, lit.span.end)));
+                None
+            }
+        }
+    }
+
+    fn card_literal(&mut self, e: &TExpr) -> Expr {
+        let Some(lit) = self.literal(e) else { return Expr::Const(Value::Bool(false)) };
+        match crate::cards::parse_card(&lit.text) {
+            Ok(card) => Expr::Const(Value::Card(card)),
+            Err(err) => {
+                self.errors.push(PqlError::type_error(err.message, lit.span));
+                Expr::Const(Value::Bool(false))
+            }
+        }
+    }
+
+    fn rank_literal(&mut self, e: &TExpr) -> Expr {
+        let Some(lit) = self.literal(e) else { return Expr::Const(Value::Bool(false)) };
+        let mut chars = lit.text.chars();
+        if let (Some(r), None) = (chars.next().and_then(parse_rank), chars.next()) {
+            return Expr::Const(Value::Rank(r));
+        }
+        self.errors.push(PqlError::type_error(
+            format!("expected a rank (2-9, T, J, Q, K, A), found '{}'", lit.text),
+            lit.span,
+        ));
+        Expr::Const(Value::Bool(false))
+    }
+}
+
+fn func_name(func: Func) -> &'static str {
+    crate::functions::catalog().iter().find(|f| f.func == func).map_or("this function", |f| f.name)
 }

@@ -69,7 +69,7 @@ impl Expr {
                         return then.eval(t);
                     }
                 }
-                default.as_ref().map_or(Value::Bool(false), |d| d.eval(t))
+                default.as_ref().map_or(Value::Null, |d| d.eval(t))
             }
         }
     }

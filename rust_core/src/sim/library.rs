@@ -8,6 +8,7 @@ use super::value::Value;
 use crate::cards::{CardSet, Deck};
 use crate::eval::{five_card_hand_number, LO8_MASK};
 use crate::games::Street;
+use crate::range::{hand_percentile, BoardRange, Range};
 use std::sync::Arc;
 
 #[derive(Clone, Debug)]
@@ -66,6 +67,11 @@ pub enum Builtin {
     RankCount(Expr),
     // Ranges and helpers.
     InRange(usize, Arc<HandSet>),
+    /// Stud ranges fix cards by position, so membership asks the range.
+    InStudRange(usize, Arc<Range>),
+    /// Percentile of p's starting hand in the game's ordering (`true`: the 6-max ordering).
+    HandRanking(usize, bool),
+    BoardInRange(Arc<BoardRange>),
     UpCard(usize, Street),
     ToString(Expr),
 }
@@ -174,6 +180,9 @@ impl Trial<'_> {
                 Value::Card(self.deal.stud[*p][i])
             }
             B::ToString(e) => Value::Str(e.eval(self).to_string().into()),
+            B::InStudRange(p, range) => Value::Bool(range.contains_hand(&self.deal.stud[*p])),
+            B::HandRanking(p, six_max) => Value::Num(hand_percentile(self.deal.game, self.deal.hole[*p], *six_max)),
+            B::BoardInRange(pattern) => Value::Bool(pattern.matches(&self.deal.board)),
         }
     }
 

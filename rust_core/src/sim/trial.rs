@@ -8,6 +8,9 @@ use crate::games::Street;
 use std::collections::HashSet;
 
 /// A set of concrete hands for `inRange`.
+/// Stud equities on early streets are sampled (seven-card completions are too many to list).
+pub const STUD_EQUITY_SAMPLES: u32 = 4000;
+
 #[derive(Debug, Default)]
 pub struct HandSet(pub HashSet<CardSet>);
 
@@ -132,7 +135,7 @@ impl<'a> Trial<'a> {
         let remaining: Vec<Card> = self.deck.iter().copied().filter(|c| !used.contains(*c)).collect();
         let per_player = 7 - known;
         let mut rng = super::rng::Rng::new(0x5EED, u64::from(used.bits().count_ones()) ^ used.bits());
-        let samples = 4000;
+        let samples = STUD_EQUITY_SAMPLES;
         let mut total = 0.0;
         let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
         for _ in 0..samples {

@@ -75,6 +75,8 @@ pub enum Value {
     /// `None`: no qualifying low (worse than every low).
     Lo(Option<LoRating>),
     Player(u8),
+    /// No value: a `case` without `else` that no arm matched. Aggregates leave it out.
+    Null,
 }
 
 impl Value {
@@ -149,6 +151,7 @@ impl fmt::Display for Value {
             Value::Lo(Some(r)) => f.write_str(&r.describe()),
             Value::Lo(None) => f.write_str("no low"),
             Value::Player(p) => write!(f, "player {}", p + 1),
+            Value::Null => f.write_str("null"),
         }
     }
 }
