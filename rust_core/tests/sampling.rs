@@ -1,0 +1,110 @@
+//! The Monte Carlo sampler is uniform over legal deals: every compatible combination of hands
+//! (and board) is equally likely, or proportional to its weights, with collisions rejecting
+//! the whole deal. Checked with chi-square tests at fixed seeds.
+
+use pql_core::cards::{parse_cards, CardSet};
+use pql_core::games::Game;
+use pql_core::sim::deal::Deal;
+use pql_core::sim::rng::Rng;
+use pql_core::sim::source::{BoardSource, DealSpec, HandSource, SlotHand, WeightedList, OPEN};
+use std::collections::HashMap;
+
+fn hands(texts: &[&str]) -> Vec<SlotHand> {
+    texts.iter().map(|t| SlotHand::from_set(parse_cards(t).unwrap())).collect()
+}
+
+/// Samples `n` accepted deals and counts each outcome `key(deal)`.
+fn frequencies<K: std::hash::Hash + Eq>(spec: &DealSpec, n: usize, key: impl Fn(&Deal) -> K) -> HashMap<K, f64> {
+    let mut rng = Rng::new(7, 0);
+    let mut deal = Deal::new(spec.game, spec.players.len());
+    let mut counts = HashMap::new();
+    let mut accepted = 0;
+    while accepted < n {
+        if spec.sample(&mut rng, &mut deal) {
+            *counts.entry(key(&deal)).or_insert(0.0) += 1.0;
+            accepted += 1;
+        }
+    }
+    counts
+}
+
+/// Pearson's statistic against expected probabilities; passes when within ~5 standard
+/// deviations of its mean (df), so a correct sampler fails with negligible probability.
+fn assert_chi_square<K: std::hash::Hash + Eq + std::fmt::Debug>(counts: &HashMap<K, f64>, expected: &HashMap<K, f64>) {
+    let n: f64 = counts.values().sum();
+    for k in counts.keys() {
+        assert!(expected.contains_key(k), "outcome {k:?} is not a legal deal");
+    }
+    let chi: f64 = expected.iter().map(|(k, p)| (counts.get(k).copied().unwrap_or(0.0) - n * p).powi(2) / (n * p)).sum();
+    let df = (expected.len() - 1) as f64;
+    assert!(chi < df + 5.0 * (2.0 * df).sqrt(), "chi-square {chi:.1} with {df} degrees of freedom");
+}
+
+#[test]
+fn overlapping_ranges_are_uniform_over_compatible_pairs() {
+    let p1 = ["AsAh", "AsKs", "KdKc", "QhQd"];
+    let p2 = ["AsKd", "KsKh", "QcQs", "AhAd"];
+    let spec = DealSpec::new(
+        Game::Holdem,
+        vec![HandSource::Range(WeightedList::uniform(hands(&p1))), HandSource::Range(WeightedList::uniform(hands(&p2)))],
+        BoardSource::Random,
+        CardSet::EMPTY,
+    );
+    let legal: Vec<(u64, u64)> = p1
+        .iter()
+        .flat_map(|a| p2.iter().map(move |b| (parse_cards(a).unwrap(), parse_cards(b).unwrap())))
+        .filter(|(a, b)| !a.overlaps(*b))
+        .map(|(a, b)| (a.0, b.0))
+        .collect();
+    assert!(legal.len() < 16, "the test needs blocked combinations");
+    let expected = legal.iter().map(|&k| (k, 1.0 / legal.len() as f64)).collect();
+    let counts = frequencies(&spec, 200_000, |d| (d.hole[0].0, d.hole[1].0));
+    assert_chi_square(&counts, &expected);
+}
+
+#[test]
+fn weights_multiply_across_players() {
+    let p1 = ["AsAh", "KdKc"];
+    let p2 = ["AsKd", "QcQs"];
+    let spec = DealSpec::new(
+        Game::Holdem,
+        vec![
+            HandSource::Range(WeightedList::weighted(hands(&p1), vec![2, 1])),
+            HandSource::Range(WeightedList::weighted(hands(&p2), vec![1, 3])),
+        ],
+        BoardSource::Random,
+        CardSet::EMPTY,
+    );
+    // AsAh+AsKd and KdKc+AsKd collide; the legal pairs weigh 2*3 and 1*3.
+    let key = |a: &str, b: &str| (parse_cards(a).unwrap().0, parse_cards(b).unwrap().0);
+    let expected = HashMap::from([(key("AsAh", "QcQs"), 6.0 / 9.0), (key("KdKc", "QcQs"), 3.0 / 9.0)]);
+    let counts = frequencies(&spec, 100_000, |d| (d.hole[0].0, d.hole[1].0));
+    assert_chi_square(&counts, &expected);
+}
+
+#[test]
+fn random_hands_avoid_fixed_cards_and_cover_the_rest_uniformly() {
+    // A random opponent's first card, given a fixed hand and a fixed flop: uniform over the
+    // 47 cards left (its hand as a whole is uniform over pairs of them).
+    let flop = parse_cards("2c7dJh").unwrap();
+    let mut board = [OPEN; 5];
+    for (slot, c) in board.iter_mut().zip(flop.iter()) {
+        *slot = c.index();
+    }
+    let spec = DealSpec::new(
+        Game::Holdem,
+        vec![HandSource::Range(WeightedList::uniform(hands(&["AsAh"]))), HandSource::Random],
+        BoardSource::Boards(WeightedList::uniform(vec![board])),
+        CardSet::EMPTY,
+    );
+    let counts = frequencies(&spec, 200_000, |d| d.hole[1].0);
+    let left: Vec<_> = Game::Holdem.deck().cards().minus(parse_cards("AsAh2c7dJh").unwrap()).iter().collect();
+    assert_eq!(left.len(), 47);
+    let mut expected = HashMap::new();
+    for (i, a) in left.iter().enumerate() {
+        for b in &left[i + 1..] {
+            expected.insert(CardSet::from_cards([*a, *b]).0, 1.0 / 1081.0);
+        }
+    }
+    assert_chi_square(&counts, &expected);
+}
