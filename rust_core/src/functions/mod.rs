@@ -5,7 +5,7 @@
 
 mod catalog;
 
-pub use catalog::{catalog, lookup, Applicability, FunctionDef, Origin, Param};
+pub use catalog::{canonical, catalog, lookup, names, Applicability, FunctionDef, Origin, Param};
 
 /// Every built-in function. Variant names are the function names in `UpperCamelCase`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
