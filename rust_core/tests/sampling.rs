@@ -35,7 +35,8 @@ fn assert_chi_square<K: std::hash::Hash + Eq + std::fmt::Debug>(counts: &HashMap
     for k in counts.keys() {
         assert!(expected.contains_key(k), "outcome {k:?} is not a legal deal");
     }
-    let chi: f64 = expected.iter().map(|(k, p)| (counts.get(k).copied().unwrap_or(0.0) - n * p).powi(2) / (n * p)).sum();
+    let chi: f64 =
+        expected.iter().map(|(k, p)| (counts.get(k).copied().unwrap_or(0.0) - n * p).powi(2) / (n * p)).sum();
     let df = (expected.len() - 1) as f64;
     assert!(chi < df + 5.0 * (2.0 * df).sqrt(), "chi-square {chi:.1} with {df} degrees of freedom");
 }
@@ -46,7 +47,10 @@ fn overlapping_ranges_are_uniform_over_compatible_pairs() {
     let p2 = ["AsKd", "KsKh", "QcQs", "AhAd"];
     let spec = DealSpec::new(
         Game::Holdem,
-        vec![HandSource::Range(WeightedList::uniform(hands(&p1))), HandSource::Range(WeightedList::uniform(hands(&p2)))],
+        vec![
+            HandSource::Range(WeightedList::uniform(hands(&p1))),
+            HandSource::Range(WeightedList::uniform(hands(&p2))),
+        ],
         BoardSource::Random,
         CardSet::EMPTY,
     );

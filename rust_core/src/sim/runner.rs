@@ -4,6 +4,7 @@
 
 use super::aggregate::Aggregate;
 use super::deal::Deal;
+use super::outcome::OutcomeTally;
 use super::plan::{Plan, SelectorKind};
 use super::rng::Rng;
 use super::source::Prefix;
@@ -402,6 +403,7 @@ fn exact_worker(
 ) {
     let mut local = plan.new_aggregates();
     let mut scratch = Scratch::default();
+    let mut tally = plan.tallies_by_outcome().then(|| OutcomeTally::new(plan.spec.game, plan.spec.players.len()));
     loop {
         if shared.halted() {
             return;
@@ -420,19 +422,33 @@ fn exact_worker(
             a.reset();
         }
         let mut count = 0u32;
-        plan.spec.enumerate(prefix, Some(first), &mut |deal| {
-            attempted += 1;
-            if plan.trial(deal, prefix.weight, &mut local, &mut scratch) {
-                accepted += 1;
-            }
-            count += 1;
-            // Check for cancel now and then inside big work items.
-            if count == 1 << 16 {
-                count = 0;
-                return !shared.halted();
-            }
-            true
-        });
+        if let Some(tally) = &mut tally {
+            plan.spec.enumerate(prefix, Some(first), &mut |deal| {
+                attempted += 1;
+                tally.add(deal);
+                count += 1;
+                if count == 1 << 16 {
+                    count = 0;
+                    return !shared.halted();
+                }
+                true
+            });
+            accepted = tally.replay(plan, prefix.weight, &mut local, &mut scratch);
+        } else {
+            plan.spec.enumerate(prefix, Some(first), &mut |deal| {
+                attempted += 1;
+                if plan.trial(deal, prefix.weight, &mut local, &mut scratch) {
+                    accepted += 1;
+                }
+                count += 1;
+                // Check for cancel now and then inside big work items.
+                if count == 1 << 16 {
+                    count = 0;
+                    return !shared.halted();
+                }
+                true
+            });
+        }
         let mut st = shared.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         for (g, l) in st.aggregates.iter_mut().zip(&local) {
             g.merge(l);

@@ -1,0 +1,121 @@
+//! Exact runs of showdown-only statements: when every selector and the `where` clause depend
+//! on nothing but who wins each half of the pot, deals are tallied by their winner masks and
+//! each distinct outcome is evaluated once with its total weight. The hot loop then costs one
+//! showdown and one counter increment per deal.
+
+use super::aggregate::Aggregate;
+use super::deal::Deal;
+use super::expr::Expr;
+use super::library::Builtin;
+use super::plan::Plan;
+use super::showdown::Showdown;
+use super::trial::Scratch;
+use crate::cards::CardSet;
+use crate::games::Game;
+
+/// Whether `e`'s value on a deal is fixed by the deal's hi and lo winner masks.
+pub fn depends_only_on_winners(e: &Expr) -> bool {
+    match e {
+        Expr::Const(_) => true,
+        Expr::Call(b) => matches!(
+            **b,
+            Builtin::RiverEquity(_)
+                | Builtin::FractionalRiverEquity(_)
+                | Builtin::WinsHi(_)
+                | Builtin::TiesHi(_)
+                | Builtin::WinsLo(_)
+                | Builtin::TiesLo(_)
+                | Builtin::Scoops(_)
+        ),
+        Expr::Not(x) | Expr::Neg(x) => depends_only_on_winners(x),
+        Expr::And(a, b) | Expr::Or(a, b) | Expr::Cmp(_, a, b) | Expr::Arith(_, a, b) | Expr::Concat(a, b) => {
+            depends_only_on_winners(a) && depends_only_on_winners(b)
+        }
+        Expr::Case(arms, otherwise) => {
+            arms.iter().all(|(c, v)| depends_only_on_winners(c) && depends_only_on_winners(v))
+                && otherwise.as_ref().is_none_or(|o| depends_only_on_winners(o))
+        }
+    }
+}
+
+impl Plan {
+    /// Whether exact runs may tally deals by outcome (see the module doc).
+    pub fn tallies_by_outcome(&self) -> bool {
+        self.selectors.iter().all(|s| depends_only_on_winners(&s.expr))
+            && self.filter.as_ref().is_none_or(depends_only_on_winners)
+    }
+}
+
+/// Deals counted by (hi winners, lo winners), with one representative deal per outcome.
+pub struct OutcomeTally {
+    showdown: Showdown,
+    /// Hi-only games: indexed by the hi winner mask directly.
+    by_hi: Vec<(f64, Option<Deal>)>,
+    /// Games with a low: a short list (few distinct outcomes occur).
+    by_both: Vec<((u32, u32), f64, Deal)>,
+    has_lo: bool,
+}
+
+impl OutcomeTally {
+    pub fn new(game: Game, players: usize) -> OutcomeTally {
+        let has_lo = game.has_lo();
+        OutcomeTally {
+            showdown: Showdown::new(game, &[], CardSet::EMPTY),
+            by_hi: if has_lo { Vec::new() } else { vec![(0.0, None); 1 << players] },
+            by_both: Vec::new(),
+            has_lo,
+        }
+    }
+
+    /// Counts one deal.
+    #[inline]
+    pub fn add(&mut self, deal: &Deal) {
+        self.showdown.rate_deal(deal);
+        let s = &self.showdown;
+        let mut hi = 0u32;
+        let mut lo = 0u32;
+        for p in 0..s.players {
+            if s.hi_winners > 0 && s.hi[p] == s.best_hi {
+                hi |= 1 << p;
+            }
+            if s.lo_winners > 0 && s.lo[p] == s.best_lo {
+                lo |= 1 << p;
+            }
+        }
+        if self.has_lo {
+            match self.by_both.iter_mut().find(|(k, _, _)| *k == (hi, lo)) {
+                Some(entry) => entry.1 += 1.0,
+                None => self.by_both.push(((hi, lo), 1.0, deal.clone())),
+            }
+        } else {
+            let entry = &mut self.by_hi[hi as usize];
+            entry.0 += 1.0;
+            if entry.1.is_none() {
+                entry.1 = Some(deal.clone());
+            }
+        }
+    }
+
+    /// Evaluates each outcome once with its count times `weight`; returns the accepted deals.
+    pub fn replay(&mut self, plan: &Plan, weight: f64, aggs: &mut [Aggregate], scratch: &mut Scratch) -> u64 {
+        let mut accepted = 0u64;
+        let mut visit = |count: f64, deal: &Deal| {
+            if plan.trial(deal, weight * count, aggs, scratch) {
+                accepted += count as u64;
+            }
+        };
+        for (count, deal) in &self.by_hi {
+            if let Some(deal) = deal {
+                visit(*count, deal);
+            }
+        }
+        for (_, count, deal) in &self.by_both {
+            visit(*count, deal);
+        }
+        for entry in &mut self.by_hi {
+            *entry = (0.0, None);
+        }
+        self.by_both.clear();
+        accepted
+    }
+}
