@@ -1,0 +1,86 @@
+"""The user's configuration file and data directory.
+
+The config file is TOML in the user's config dir (``PQL_CONFIG`` overrides its path) and holds
+defaults for the CLI and both REPLs::
+
+    trials = 600000
+    seed = 7            # or leave out for a fresh seed each run
+    threads = 2
+    format = "table"    # table | csv | json
+    exact = "auto"      # on | off | auto
+    timer = false
+    theme = "textual-dark"
+
+The data dir (``PQL_DATA_DIR`` overrides it) holds what the REPLs keep between runs, like history.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+APP_NAME = "pql"
+
+#: The keys a config file may set, with the Python types each accepts.
+KNOWN_KEYS: dict[str, tuple[type, ...]] = {
+    "trials": (int,),
+    "seed": (int,),
+    "threads": (int,),
+    "format": (str,),
+    "exact": (str, bool),
+    "timer": (bool,),
+    "time_limit": (int, float),
+    "precision": (int, float),
+    "theme": (str,),
+}
+
+
+class ConfigError(Exception):
+    """The config file exists but cannot be used; the message names the file and the problem."""
+
+
+def config_path() -> Path:
+    """Where the config file is read from (it need not exist)."""
+    override = os.environ.get("PQL_CONFIG")
+    if override:
+        return Path(override).expanduser()
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False)) / "config.toml"
+
+
+def data_dir() -> Path:
+    """Where the REPLs keep history and other state (created on demand by whoever writes there)."""
+    override = os.environ.get("PQL_DATA_DIR")
+    if override:
+        return Path(override).expanduser()
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def load_config(path: Path | None = None) -> dict[str, Any]:
+    """The settings of the config file at ``path`` (default ``config_path()``); ``{}`` when there is
+    no file. Unknown keys and values of the wrong type raise ``ConfigError`` so typos do not pass
+    silently."""
+    path = path or config_path()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except OSError as e:
+        raise ConfigError(f"{path}: {e.strerror or e}") from e
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: {e}") from e
+    for key, value in data.items():
+        if key not in KNOWN_KEYS:
+            known = ", ".join(sorted(KNOWN_KEYS))
+            raise ConfigError(f"{path}: unknown setting '{key}' (known: {known})")
+        types = KNOWN_KEYS[key]
+        # bool is an int in Python; a number setting must not accept `true`.
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            want = " or ".join(t.__name__ for t in types)
+            raise ConfigError(f"{path}: '{key}' must be {want}, not {value!r}")
+    return data

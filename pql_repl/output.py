@@ -1,0 +1,249 @@
+"""Results as text: the table of PQL-SPEC §7, CSV, and the JSON of DESIGN.md §5.
+
+``table_rows`` gives the cells of the table so a REPL can lay them out its own way;
+``ResultWriter`` streams results of a whole session to one destination in one format;
+``render`` formats a list of results at once.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TextIO
+
+from pql_repl.api import Column, StatementResult
+
+FORMATS = ("table", "csv", "json")
+BAR_WIDTH = 30
+BAR_CHAR = "█"
+
+
+# ---------------------------------------------------------------------------------------------
+# Numbers
+
+
+def format_number(value: float | str | bool | None) -> str:
+    """A value as a person reads it: whole numbers without decimals, up to six decimals else."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) or (math.isfinite(value) and value == int(value) and abs(value) < 1e15):
+        return str(int(value))
+    if value != 0 and abs(value) < 1e-4:
+        return f"{value:.6g}"
+    return f"{value:.6f}".rstrip("0").rstrip(".")
+
+
+def format_estimate(value: float | str | None, stderr: float | None) -> str:
+    """``value ± 1.96·stderr`` with two significant digits of the margin; the value alone when
+    exact (no stderr)."""
+    if stderr is None or not isinstance(value, int | float) or isinstance(value, bool):
+        return format_number(value)
+    half = 1.96 * stderr
+    if half <= 0 or not math.isfinite(half):
+        return f"{format_number(value)} ± 0"
+    decimals = min(10, max(0, 1 - math.floor(math.log10(half))))
+    return f"{value:.{decimals}f} ± {half:.{decimals}f}"
+
+
+def format_percent(fraction: float | None) -> str:
+    return "—" if fraction is None else f"{100 * fraction:.2f}%"
+
+
+def format_count(count: float | None) -> str:
+    # Weighted ranges make counts fractional.
+    if count is None:
+        return "—"
+    return str(int(count)) if count == int(count) else f"{count:.2f}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Table
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One line of the table. ``cells`` follow the name: the value, then for ``count`` the raw
+    count, for a histogram bucket the count and a bar. A histogram's own row has no cells and
+    its buckets come after it with ``bucket`` set (their ``name`` is the bucket's label)."""
+
+    name: str
+    cells: tuple[str, ...] = ()
+    bucket: bool = False
+
+
+def column_rows(column: Column, bar_char: str = BAR_CHAR) -> list[TableRow]:
+    """The rows of one selector's result."""
+    if column.selector == "histogram":
+        rows = [TableRow(column.name)]
+        top = max((b.fraction for b in column.buckets), default=0.0)
+        for b in column.buckets:
+            width = round(b.fraction / top * BAR_WIDTH) if top > 0 else 0
+            bar = bar_char * max(width, 1 if b.fraction > 0 else 0)
+            rows.append(
+                TableRow(b.label, (format_percent(b.fraction), format_count(b.count), bar), bucket=True)
+            )
+        return rows
+    if column.selector == "count":
+        value = column.value if isinstance(column.value, int | float) else None
+        return [TableRow(column.name, (format_percent(value), format_count(column.count)))]
+    if column.selector == "avg":
+        return [TableRow(column.name, (format_estimate(column.value, column.stderr),))]
+    return [TableRow(column.name, (format_number(column.value),))]
+
+
+def table_rows(result: StatementResult, bar_char: str = BAR_CHAR) -> list[TableRow]:
+    """Every row of one statement's table, selector after selector."""
+    return [row for column in result.columns for row in column_rows(column, bar_char)]
+
+
+def summary_line(result: StatementResult, timer: bool = False) -> str:
+    """The last line: ``600000 trials``, with ``exact`` for exhaustive runs, the share of deals a
+    ``where`` kept when it threw some away, and the run time when the timer is on."""
+    parts = [f"{result.trials} trials"]
+    if result.exact:
+        parts.append("exact")
+    if result.attempted > result.accepted:
+        kept = result.accepted / result.attempted
+        parts.append(f"{100 * kept:.3g}% of deals kept")
+    if result.cancelled:
+        parts.append("cancelled")
+    line = ", ".join(parts)
+    if timer:
+        line += f" in {result.elapsed:.3f} s"
+    return line
+
+
+def format_table(result: StatementResult, timer: bool = False, bar_char: str = BAR_CHAR) -> str:
+    """One statement as the aligned table of PQL-SPEC §7, ending with the summary line."""
+    rows = table_rows(result, bar_char)
+    names = [("  " + r.name) if r.bucket else r.name for r in rows]
+    # A histogram's title row has no cells, so it does not widen the name column.
+    name_width = max((len(n) for n, r in zip(names, rows, strict=True) if r.cells), default=0)
+    # Bars are left-aligned and last; every other cell is a number, right-aligned.
+    widths: list[int] = []
+    for r in rows:
+        for i, cell in enumerate(r.cells):
+            if i == len(widths):
+                widths.append(0)
+            if not (r.bucket and i == len(r.cells) - 1):
+                widths[i] = max(widths[i], len(cell))
+    lines = []
+    for r, name in zip(rows, names, strict=True):
+        if not r.cells:
+            lines.append(name)
+            continue
+        cells = [
+            cell if (r.bucket and i == len(r.cells) - 1) else cell.rjust(widths[i])
+            for i, cell in enumerate(r.cells)
+        ]
+        lines.append(" | ".join([name.ljust(name_width), *cells]).rstrip())
+    lines.append(summary_line(result, timer))
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# CSV and JSON
+
+
+def csv_header(result: StatementResult) -> list[str]:
+    return ["query", "trials", *(c.name for c in result.columns)]
+
+
+def csv_cell(column: Column) -> str:
+    """A selector's value in one CSV cell; a histogram is ``label:fraction;label:fraction``."""
+    if column.selector == "histogram":
+        return ";".join(f"{b.label}:{b.fraction!r}" for b in column.buckets)
+    value = column.value
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def csv_row(result: StatementResult) -> list[str]:
+    return [result.query, str(result.trials), *(csv_cell(c) for c in result.columns)]
+
+
+def json_document(results: Iterable[StatementResult]) -> dict[str, object]:
+    """The ``{"statements": [...]}`` document of DESIGN.md §5."""
+    return {"statements": [r.to_dict() for r in results]}
+
+
+# ---------------------------------------------------------------------------------------------
+# Writers
+
+
+class ResultWriter:
+    """Writes the results of a session to ``stream`` in one format. Tables and CSV rows go out
+    as each statement finishes; JSON is one document, written by ``close``. CSV repeats its
+    header when a statement's columns differ from the previous one's."""
+
+    def __init__(self, stream: TextIO, fmt: str = "table", timer: bool = False) -> None:
+        if fmt not in FORMATS:
+            raise ValueError(f"unknown format {fmt!r}")
+        self.stream = stream
+        self.format = fmt
+        self.timer = timer
+        self._results: list[StatementResult] = []
+        self._header: list[str] | None = None
+        self._written = 0
+        self._closed = False
+        self._bar_char = BAR_CHAR if _can_encode(stream, BAR_CHAR) else "#"
+
+    def write(self, result: StatementResult) -> None:
+        if self.format == "json":
+            self._results.append(result)
+            return
+        if self.format == "table":
+            if self._written:
+                self.stream.write("\n")
+            self.stream.write(format_table(result, self.timer, self._bar_char) + "\n")
+        else:
+            writer = csv.writer(self.stream, lineterminator="\n")
+            header = csv_header(result)
+            if header != self._header:
+                if self._header is not None:
+                    self.stream.write("\n")
+                writer.writerow(header)
+                self._header = header
+            writer.writerow(csv_row(result))
+        self._written += 1
+        self.stream.flush()
+
+    def close(self) -> None:
+        """Finish the output (the JSON document); the stream itself stays open."""
+        if self._closed:
+            return
+        self._closed = True
+        if self.format == "json":
+            json.dump(json_document(self._results), self.stream, indent=2)
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def render(results: Iterable[StatementResult], fmt: str = "table", timer: bool = False) -> str:
+    """Several results in one format, as one string."""
+    buffer = io.StringIO()
+    writer = ResultWriter(buffer, fmt, timer)
+    for r in results:
+        writer.write(r)
+    writer.close()
+    return buffer.getvalue()
+
+
+def _can_encode(stream: TextIO, text: str) -> bool:
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True

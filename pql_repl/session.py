@@ -1,0 +1,540 @@
+"""What the ``pql`` command and both REPLs share: settings, dot-commands and statement splitting.
+
+A front end keeps one ``Session``. Lines that start with ``.`` go to ``Session.handle``; text
+goes through ``split_statements`` into ``Statement`` and ``DotCommand`` items; each statement is
+checked with ``Session.prepare`` and run with ``query.stream(**session.run_options())``::
+
+    session = Session.from_config()
+    for item in split_statements(text):
+        if isinstance(item, DotCommand):
+            result = session.handle(item.text)   # raises SessionError
+        else:
+            query = session.prepare(item)       # raises PqlError, positions relative to `text`
+            for snapshot in query.stream(**session.run_options()): ...
+
+Nothing here imports a terminal library, so scripts start fast.
+"""
+
+from __future__ import annotations
+
+import difflib
+import fnmatch
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from pql_repl.api import DEFAULT_TRIALS, FunctionInfo, Query, functions, parse_range, prepare
+from pql_repl.config import load_config
+from pql_repl.output import FORMATS
+
+EXACT_MODES = ("auto", "on", "off")
+
+
+class SessionError(Exception):
+    """A dot-command or setting that cannot be applied; ``hint`` suggests the fix."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message if hint is None else f"{message}\n  hint: {hint}")
+        self.message = message
+        self.hint = hint
+
+
+# ---------------------------------------------------------------------------------------------
+# Values of settings, shared with the command-line options so both accept the same spellings.
+
+
+def parse_count(text: str) -> int:
+    """A positive whole number: ``600000``, ``600_000``, ``600,000``, ``600k``, ``1m``, ``1e6``."""
+    t = text.strip().lower().replace("_", "").replace(",", "")
+    scale = 1
+    if t.endswith(("k", "m")):
+        scale = 1_000 if t[-1] == "k" else 1_000_000
+        t = t[:-1]
+    try:
+        value = float(t) * scale if ("e" in t or "." in t) else int(t) * scale
+    except ValueError:
+        raise SessionError(f"'{text}' is not a number", "write it like 600000, 600k or 1e6") from None
+    if value != int(value) or value < 1:
+        raise SessionError(f"'{text}' must be a whole number of at least 1")
+    return int(value)
+
+
+def parse_seed(text: str) -> int | None:
+    """A seed (0 ≤ seed < 2**64), or ``off``/``none``/``random`` for a fresh one each run."""
+    t = text.strip().lower()
+    if t in ("off", "none", "random"):
+        return None
+    try:
+        value = int(t.replace("_", ""))
+    except ValueError:
+        raise SessionError(f"'{text}' is not a seed", "a whole number, or 'off' for a fresh seed") from None
+    if not 0 <= value < 2**64:
+        raise SessionError(f"seed {value} is out of range", "use 0 to 18446744073709551615")
+    return value
+
+
+def parse_seconds(text: str) -> float | None:
+    """A positive number of seconds (``2``, ``1.5``, ``2s``, ``500ms``), or ``off``/``0`` for none."""
+    t = text.strip().lower()
+    if t in ("off", "none", "0"):
+        return None
+    scale = 1.0
+    if t.endswith("ms"):
+        t, scale = t[:-2], 0.001
+    elif t.endswith("s"):
+        t = t[:-1]
+    try:
+        value = float(t) * scale
+    except ValueError:
+        raise SessionError(
+            f"'{text}' is not a number of seconds", "like 2, 0.5 or 500ms; 'off' for none"
+        ) from None
+    if not value > 0 or value == float("inf"):
+        raise SessionError(f"'{text}' must be a positive number of seconds")
+    return value
+
+
+def parse_precision(text: str) -> float | None:
+    """A positive standard-error target (``0.001``), or ``off`` for none."""
+    t = text.strip().lower()
+    if t in ("off", "none", "0"):
+        return None
+    try:
+        value = float(t)
+    except ValueError:
+        raise SessionError(f"'{text}' is not a number", "a standard error such as 0.001, or 'off'") from None
+    if not 0 < value < 1:
+        raise SessionError(f"precision {text} must be between 0 and 1", "such as 0.001")
+    return value
+
+
+def parse_choice(text: str, choices: tuple[str, ...], what: str) -> str:
+    t = text.strip().lower()
+    if t not in choices:
+        raise SessionError(f"unknown {what} '{text}'", "one of " + ", ".join(choices))
+    return t
+
+
+def parse_on_off(text: str) -> bool:
+    t = text.strip().lower()
+    if t in ("on", "true", "yes", "1"):
+        return True
+    if t in ("off", "false", "no", "0"):
+        return False
+    raise SessionError(f"'{text}' is not on or off")
+
+
+# ---------------------------------------------------------------------------------------------
+# Settings
+
+
+@dataclass
+class Settings:
+    """How statements run and how results are written. ``output`` None means stdout."""
+
+    trials: int = DEFAULT_TRIALS
+    seed: int | None = None
+    exact: str = "auto"
+    threads: int | None = None
+    format: str = "table"
+    output: str | None = None
+    timer: bool = False
+    time_limit: float | None = None
+    precision: float | None = None
+    theme: str | None = None
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> Settings:
+        """Settings with the config file's values (as ``load_config`` returns them) applied."""
+        s = cls()
+        for key, value in config.items():
+            s.apply(key, value)
+        return s
+
+    def apply(self, key: str, value: Any) -> None:
+        """Set ``key`` from a typed value or the text a user wrote; raises ``SessionError``."""
+        if isinstance(value, bool) and key == "exact":
+            value = "on" if value else "off"
+        text = str(value)
+        match key:
+            case "trials":
+                self.trials = parse_count(text)
+            case "seed":
+                self.seed = parse_seed(text)
+            case "exact":
+                self.exact = parse_choice(text, EXACT_MODES, "exact mode")
+            case "threads":
+                self.threads = parse_count(text)
+            case "format":
+                self.format = parse_choice(text, FORMATS, "format")
+            case "output":
+                self.output = None if text in ("", "stdout", "-") else text
+            case "timer":
+                self.timer = value if isinstance(value, bool) else parse_on_off(text)
+            case "time_limit":
+                self.time_limit = parse_seconds(text)
+            case "precision":
+                self.precision = parse_precision(text)
+            case "theme":
+                self.theme = text
+            case _:
+                raise SessionError(f"unknown setting '{key}'")
+
+    def exact_flag(self) -> bool | None:
+        """``exact`` as the API takes it: True, False, or None to let the planner decide."""
+        return {"on": True, "off": False}.get(self.exact)
+
+    def describe(self) -> str:
+        """One line per setting, for ``.show``."""
+        shown = {
+            "seed": "off" if self.seed is None else str(self.seed),
+            "threads": "all cores" if self.threads is None else str(self.threads),
+            "output": self.output or "stdout",
+            "timer": "on" if self.timer else "off",
+            "time_limit": "off" if self.time_limit is None else f"{self.time_limit:g} s",
+            "precision": "off" if self.precision is None else f"{self.precision:g}",
+            "theme": self.theme or "default",
+        }
+        return "\n".join(f"{f.name:<11} {shown.get(f.name, getattr(self, f.name))}" for f in fields(self))
+
+
+# ---------------------------------------------------------------------------------------------
+# Splitting text into statements and dot-commands
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One PQL statement of a text, without its ``;``. ``line``/``col`` (1-based) and ``offset``
+    (characters) locate its first character in the text it was split from."""
+
+    text: str
+    line: int
+    col: int
+    offset: int
+
+
+@dataclass(frozen=True)
+class DotCommand:
+    """A line that starts with ``.``, for ``Session.handle``; ``line`` is 1-based."""
+
+    text: str
+    line: int
+
+
+_DOT_COMMAND = re.compile(r"[ \t]*\.[A-Za-z_]")
+
+
+def _scan(text: str) -> tuple[list[Statement | DotCommand], bool]:
+    """The items of ``text`` and whether the last statement is still open (no ``;`` or blank line
+    after it yet, or an unterminated string or comment)."""
+    items: list[Statement | DotCommand] = []
+    start: int | None = None  # where the statement being read begins
+    has_code = False  # it holds more than comments
+    i, n = 0, len(text)
+    line_start = 0
+
+    def close(end: int) -> None:
+        nonlocal start, has_code
+        if start is not None and has_code:
+            body = text[start:end].rstrip()
+            line = text.count("\n", 0, start) + 1
+            col = start - (text.rfind("\n", 0, start) + 1) + 1
+            items.append(Statement(body, line, col, start))
+        start, has_code = None, False
+
+    while i < n:
+        c = text[i]
+        if i == line_start and (m := _DOT_COMMAND.match(text, i)):
+            # A dot-command is never PQL (nothing in PQL starts with `.` and a letter), so it
+            # also ends a statement someone forgot to terminate.
+            close(i)
+            end = text.find("\n", i)
+            end = n if end < 0 else end
+            items.append(DotCommand(text[m.end() - 2 : end].strip(), text.count("\n", 0, i) + 1))
+            i = line_start = end + 1
+            continue
+        if c == "\n":
+            if start is not None and text[line_start:i].strip() == "":
+                close(i)  # a blank line ends a statement
+            line_start = i + 1
+            i += 1
+            continue
+        if c.isspace():
+            i += 1
+            continue
+        if start is None:
+            start = i
+        if c == "'":
+            # A quote inside a string is written twice; scanning to the next quote handles that.
+            end = text.find("'", i + 1)
+            if end < 0:
+                has_code = True
+                break
+            i, has_code = end + 1, True
+            line_start = max(line_start, text.rfind("\n", 0, i) + 1)
+            continue
+        if text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            if end < 0:
+                has_code = True  # let the parser report the unterminated comment
+                break
+            i = end + 2
+            line_start = max(line_start, text.rfind("\n", 0, i) + 1)
+            continue
+        if text.startswith("--", i):
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        if c == ";":
+            close(i)
+            i += 1
+            continue
+        has_code = True
+        i += 1
+    open_tail = start is not None and has_code
+    close(n)
+    return items, open_tail
+
+
+def split_statements(text: str) -> list[Statement | DotCommand]:
+    """The statements and dot-commands of ``text`` in order. A statement ends with ``;``, a blank
+    line, a dot-command line or the end of the text; ``;`` and blank lines inside strings and
+    ``/* */`` comments do not count; parts that hold only comments are dropped."""
+    return _scan(text)[0]
+
+
+def is_complete(text: str) -> bool:
+    """Whether ``text`` can be run as it is: every statement is closed by ``;`` or a blank line
+    (so a REPL knows whether Enter runs the input or starts a new line). Dot-commands and empty
+    text are complete."""
+    return not _scan(text)[1]
+
+
+# ---------------------------------------------------------------------------------------------
+# Dot-commands
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    """What a dot-command did. ``output`` is what the user asked to see (stdout in scripts);
+    ``note`` confirms a change (interactive front ends show it, scripts stay quiet); ``read`` is
+    a script the front end should run next; ``changed`` names the settings that changed."""
+
+    output: str = ""
+    note: str = ""
+    quit: bool = False
+    read: Path | None = None
+    changed: frozenset[str] = field(default_factory=frozenset)
+
+
+@dataclass(frozen=True)
+class _Command:
+    usage: str
+    summary: str
+    run: Callable[[Session, str], CommandResult]
+
+
+class Session:
+    """The settings of one pql session and the dot-commands that change or query them."""
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        self.settings = settings or Settings()
+        self._functions: list[FunctionInfo] | None = None
+
+    @classmethod
+    def from_config(cls, path: Path | None = None) -> Session:
+        """A session with the defaults of the user's config file; raises ``ConfigError``."""
+        return cls(Settings.from_config(load_config(path)))
+
+    # -- running statements ------------------------------------------------------------------
+
+    def run_options(self) -> dict[str, Any]:
+        """The keyword arguments for ``Query.stream``/``Query.run`` under the current settings."""
+        s = self.settings
+        return {
+            "trials": s.trials,
+            "seed": s.seed,
+            "exact": s.exact_flag(),
+            "threads": s.threads,
+            "time_limit": s.time_limit,
+            "precision": s.precision,
+        }
+
+    @staticmethod
+    def prepare(statement: Statement | str, source: str | None = None) -> Query:
+        """Check one statement. With the ``source`` it was split from, errors report lines and
+        columns of ``source`` rather than of the statement alone."""
+        if isinstance(statement, str):
+            return prepare(statement)
+        if source is None or statement.offset == 0:
+            return prepare(statement.text)
+        # The engine counts positions in the text it is given: blank out what precedes the
+        # statement, keeping the line breaks, so its lines and columns are those of `source`.
+        before = re.sub(r"[^\n]", " ", source[: statement.offset])
+        return prepare(before + statement.text)
+
+    # -- dot-commands ------------------------------------------------------------------------
+
+    def handle(self, line: str) -> CommandResult:
+        """Run one dot-command line (``.trials 1000``); raises ``SessionError`` when it is
+        unknown or its argument is wrong."""
+        stripped = line.strip()
+        if not stripped.startswith("."):
+            raise SessionError(f"'{stripped}' is not a dot-command", "dot-commands start with '.'; try .help")
+        name, _, arg = stripped[1:].partition(" ")
+        name = name.lower()
+        command = COMMANDS.get(name) or COMMANDS.get(ALIASES.get(name, ""))
+        if command is None:
+            close = difflib.get_close_matches(name, list(COMMANDS), n=1, cutoff=0.6)
+            hint = f"did you mean '.{close[0]}'?" if close else "type .help for the list"
+            raise SessionError(f"unknown command '.{name}'", hint)
+        return command.run(self, arg.strip())
+
+    def function_catalogue(self) -> list[FunctionInfo]:
+        if self._functions is None:
+            self._functions = functions()
+        return self._functions
+
+    def _set(self, key: str, arg: str, usage: str) -> CommandResult:
+        if not arg:
+            raise SessionError(f"missing value: {usage}")
+        self.settings.apply(key, arg)
+        shown = self.settings.describe().splitlines()
+        note = next(x for x in shown if x.split()[0] == key)
+        return CommandResult(note=" ".join(note.split(maxsplit=1)), changed=frozenset({key}))
+
+    def _help(self, arg: str) -> CommandResult:
+        if arg:
+            name = arg.lstrip(".").lower()
+            command = COMMANDS.get(name) or COMMANDS.get(ALIASES.get(name, ""))
+            if command is None:
+                raise SessionError(f"unknown command '.{name}'", "type .help for the list")
+            return CommandResult(output=f"{command.usage}\n  {command.summary}")
+        width = max(len(c.usage) for c in COMMANDS.values())
+        lines = [f"{c.usage:<{width}}  {c.summary}" for c in COMMANDS.values()]
+        lines.append("")
+        lines.append(
+            "Statements end with ';' or a blank line. Comments: /* ... */ and -- to the end of a line."
+        )
+        return CommandResult(output="\n".join(lines))
+
+    def _functions_list(self, arg: str) -> CommandResult:
+        catalogue = self.function_catalogue()
+        if arg:
+            pattern = arg.lower() if any(ch in arg for ch in "*?[") else f"*{arg.lower()}*"
+            catalogue = [f for f in catalogue if fnmatch.fnmatchcase(f.name.lower(), pattern)]
+            if not catalogue:
+                raise SessionError(f"no function matches '{arg}'", "try .functions with part of a name")
+        width = max(len(f.name) for f in catalogue)
+        return CommandResult(output="\n".join(f"{f.name:<{width}}  {f.doc}" for f in catalogue))
+
+    def _describe(self, arg: str) -> CommandResult:
+        if not arg:
+            raise SessionError("missing name: .describe NAME")
+        name = arg.split("(", maxsplit=1)[0].strip()
+        catalogue = self.function_catalogue()
+        found = [f for f in catalogue if f.name.lower() == name.lower()]
+        if not found:
+            close = difflib.get_close_matches(name.lower(), [f.name.lower() for f in catalogue], n=1)
+            real = next((f.name for f in catalogue if close and f.name.lower() == close[0]), None)
+            raise SessionError(
+                f"unknown function '{name}'",
+                f"did you mean '{real}'?" if real else "list them with .functions",
+            )
+        parts = []
+        for f in found:  # overloads share a name
+            parts.append(f"{f.signature}\n  {f.doc}\n  example: {f.example}\n  games: {f.games or 'all'}")
+        return CommandResult(output="\n".join(parts))
+
+    def _range(self, arg: str) -> CommandResult:
+        game, _, rest = arg.partition(" ")
+        rest = rest.strip()
+        if not game or not rest:
+            raise SessionError("missing argument: .range GAME 'RANGE' [generic|classic]")
+        syntax: str | None = None
+        if rest[0] in "'\"":
+            end = rest.find(rest[0], 1)
+            if end < 0:
+                raise SessionError("the range's quote is not closed", f"write .range {game} 'AKs, QQ+'")
+            text, tail = rest[1:end], rest[end + 1 :].strip()
+            if tail:
+                syntax = parse_choice(tail, ("generic", "classic"), "range syntax")
+        else:
+            text = rest
+        r = parse_range(text, game, syntax)
+        shown = 24
+        combos = r.combos[:shown]
+        if r.weights and len(set(r.weights)) > 1:
+            combos = [f"{c}@{w}" for c, w in zip(combos, r.weights, strict=False)]
+        more = f" … and {len(r) - shown} more" if len(r) > shown else ""
+        noun = "hand" if len(r) == 1 else "hands"
+        return CommandResult(output=f"{len(r)} {noun} ({r.game})\n{' '.join(combos)}{more}".rstrip())
+
+    def _read(self, arg: str) -> CommandResult:
+        if not arg:
+            raise SessionError("missing file: .read FILE")
+        path = Path(arg.strip("'\"")).expanduser()
+        if not path.is_file():
+            raise SessionError(f"cannot read '{arg}': no such file")
+        return CommandResult(read=path)
+
+
+def _setter(key: str, usage: str) -> Callable[[Session, str], CommandResult]:
+    return lambda session, arg: session._set(key, arg, usage)
+
+
+def _output(session: Session, arg: str) -> CommandResult:
+    return session._set("output", arg or "stdout", ".output FILE|stdout")
+
+
+COMMANDS: dict[str, _Command] = {
+    "help": _Command(".help [COMMAND]", "this list, or one command's usage", Session._help),
+    "trials": _Command(
+        ".trials N", "Monte Carlo trials per statement (600k, 1e6 work)", _setter("trials", ".trials N")
+    ),
+    "seed": _Command(
+        ".seed N|off", "fixed random seed, or a fresh one each run", _setter("seed", ".seed N|off")
+    ),
+    "exact": _Command(
+        ".exact on|off|auto",
+        "enumerate every deal, sample, or decide by size",
+        _setter("exact", ".exact on|off|auto"),
+    ),
+    "threads": _Command(
+        ".threads N", "worker threads (default: all cores)", _setter("threads", ".threads N")
+    ),
+    "format": _Command(
+        ".format table|csv|json", "how results are written", _setter("format", ".format table|csv|json")
+    ),
+    "output": _Command(".output FILE|stdout", "write results to a file, or back to stdout", _output),
+    "timer": _Command(".timer on|off", "show each statement's run time", _setter("timer", ".timer on|off")),
+    "time_limit": _Command(
+        ".time_limit S|off", "stop each statement after S seconds", _setter("time_limit", ".time_limit S|off")
+    ),
+    "precision": _Command(
+        ".precision X|off",
+        "stop once every standard error is below X",
+        _setter("precision", ".precision X|off"),
+    ),
+    "read": _Command(".read FILE", "run the statements and commands of a file", Session._read),
+    "functions": _Command(
+        ".functions [PATTERN]",
+        "list built-in functions (PATTERN: part of a name or a glob)",
+        Session._functions_list,
+    ),
+    "describe": _Command(
+        ".describe NAME", "a function's signature, doc, example and games", Session._describe
+    ),
+    "range": _Command(
+        ".range GAME 'RANGE'", "how many hands a range holds, and the first of them", Session._range
+    ),
+    "show": _Command(
+        ".show", "the current settings", lambda s, _: CommandResult(output=s.settings.describe())
+    ),
+    "quit": _Command(".quit", "leave pql", lambda _s, _a: CommandResult(quit=True)),
+}
+
+#: Other spellings users reach for.
+ALIASES = {"exit": "quit", "q": "quit", "timelimit": "time_limit", "h": "help", "function": "functions"}

@@ -1,0 +1,187 @@
+"""The writers of pql_repl.output on hand-built results: the table of PQL-SPEC §7, CSV, JSON.
+
+The results here are written out by hand so every expected string is known independently of the
+engine; test_cli.py runs the same writers on real runs.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from pql_repl.api import Bucket, Column, StatementResult
+from pql_repl.output import (
+    BAR_WIDTH,
+    ResultWriter,
+    format_estimate,
+    format_number,
+    format_table,
+    render,
+    summary_line,
+    table_rows,
+)
+
+
+def result(
+    columns: list[Column],
+    *,
+    trials: int = 600_000,
+    exact: bool = False,
+    attempted: int | None = None,
+    query: str = "select ... from hero='AA'",
+    elapsed: float = 0.25,
+) -> StatementResult:
+    return StatementResult(
+        query=query,
+        game="holdem",
+        trials=trials,
+        accepted=trials,
+        attempted=trials if attempted is None else attempted,
+        exact=exact,
+        seed=1,
+        elapsed=elapsed,
+        columns=columns,
+    )
+
+
+COUNT = Column("COUNT 1", "count", 335263 / 600000, stderr=0.00064, count=335263)
+AVG = Column("hero", "avg", 0.8521, stderr=0.0004)
+HIST = Column(
+    "HISTOGRAM 3",
+    "histogram",
+    None,
+    buckets=[Bucket("pair", 300000, 0.5), Bucket("flush", 60000, 0.1), Bucket("quads", 0, 0.0)],
+)
+
+
+def test_count_row_is_percentage_and_raw_count() -> None:
+    table = format_table(result([COUNT]))
+    assert table.splitlines()[0] == "COUNT 1 | 55.88% | 335263"
+
+
+def test_avg_shows_the_95_percent_margin_to_two_digits() -> None:
+    # 1.96 * 0.0004 = 0.000784
+    assert format_estimate(0.8521, 0.0004) == "0.85210 ± 0.00078"
+    assert format_estimate(0.85, 0.004) == "0.8500 ± 0.0078"
+    assert format_table(result([AVG])).splitlines()[0] == "hero | 0.85210 ± 0.00078"
+
+
+def test_exact_values_have_no_margin() -> None:
+    col = Column("hero", "avg", 0.8125, stderr=None)
+    table = format_table(result([col], trials=990, exact=True))
+    assert table.splitlines() == ["hero | 0.8125", "990 trials, exact"]
+    assert "±" not in table
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (6.0, "6"),
+        (6, "6"),
+        (0.5, "0.5"),
+        (1 / 3, "0.333333"),
+        (None, "—"),
+        (True, "true"),
+        ("flush", "flush"),
+    ],
+)
+def test_numbers_read_naturally(value: float | str | None, text: str) -> None:
+    assert format_number(value) == text
+
+
+def test_histogram_has_a_row_per_bucket_with_a_bar() -> None:
+    rows = table_rows(result([HIST]))
+    assert rows[0].name == "HISTOGRAM 3"
+    assert not rows[0].cells
+    assert [r.name for r in rows[1:]] == ["pair", "flush", "quads"]
+    assert all(r.bucket for r in rows[1:])
+    pct, count, bar = rows[1].cells
+    assert (pct, count) == ("50.00%", "300000")
+    assert len(bar) == BAR_WIDTH
+    assert len(rows[2].cells[2]) == round(BAR_WIDTH * 0.1 / 0.5)
+    assert rows[3].cells[2] == ""
+    lines = format_table(result([HIST])).splitlines()
+    assert lines[0] == "HISTOGRAM 3"
+    assert lines[1].startswith("  pair  | 50.00% | 300000 | ")
+    assert lines[2].startswith("  flush | 10.00% |  60000 | ")
+
+
+def test_columns_line_up_across_selectors() -> None:
+    lines = format_table(result([AVG, COUNT])).splitlines()
+    assert lines[0].index("|") == lines[1].index("|")
+
+
+def test_summary_line() -> None:
+    assert summary_line(result([AVG])) == "600000 trials"
+    assert summary_line(result([AVG], trials=1000, exact=True)) == "1000 trials, exact"
+    assert summary_line(result([AVG], elapsed=0.5), timer=True) == "600000 trials in 0.500 s"
+    assert summary_line(result([AVG], trials=1000, attempted=4000)) == "1000 trials, 25% of deals kept"
+    assert format_table(result([AVG])).splitlines()[-1] == "600000 trials"
+
+
+def test_csv_is_one_row_per_statement() -> None:
+    text = render([result([AVG, COUNT, HIST], query="select 'a, b'"), result([AVG, COUNT, HIST])], "csv")
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0] == ["query", "trials", "hero", "COUNT 1", "HISTOGRAM 3"]
+    assert len(rows) == 3
+    query, trials, hero, count, hist = rows[1]
+    assert query == "select 'a, b'"
+    assert int(trials) == 600_000
+    assert float(hero) == 0.8521
+    assert float(count) == pytest.approx(335263 / 600000, abs=1e-15)
+    assert hist == "pair:0.5;flush:0.1;quads:0.0"
+
+
+def test_csv_repeats_the_header_when_the_columns_change() -> None:
+    text = render([result([AVG]), result([COUNT])], "csv")
+    blocks = [list(csv.reader(io.StringIO(b))) for b in text.split("\n\n")]
+    assert [b[0] for b in blocks] == [["query", "trials", "hero"], ["query", "trials", "COUNT 1"]]
+
+
+def test_json_is_the_design_document() -> None:
+    results = [result([AVG, COUNT, HIST]), result([AVG], exact=True, trials=990)]
+    doc = json.loads(render(results, "json"))
+    assert doc == {"statements": [r.to_dict() for r in results]}
+    first = doc["statements"][0]
+    assert set(first) >= {"query", "game", "trials", "accepted", "exact", "seed", "elapsed_s", "columns"}
+    assert first["columns"][1] == {
+        "name": "COUNT 1",
+        "selector": "count",
+        "value": 335263 / 600000,
+        "count": 335263,
+        "stderr": 0.00064,
+    }
+    assert first["columns"][2]["buckets"][0] == {"label": "pair", "count": 300000, "fraction": 0.5}
+
+
+def test_json_waits_for_close_and_table_does_not() -> None:
+    out = io.StringIO()
+    writer = ResultWriter(out, "json")
+    writer.write(result([AVG]))
+    assert out.getvalue() == ""
+    writer.close()
+    writer.close()  # closing twice writes once
+    assert len(json.loads(out.getvalue())["statements"]) == 1
+
+    out = io.StringIO()
+    writer = ResultWriter(out, "table")
+    writer.write(result([AVG]))
+    assert out.getvalue().endswith("600000 trials\n")
+    writer.write(result([AVG]))
+    assert out.getvalue().count("\n\n") == 1  # statements are separated by one blank line
+
+
+def test_bars_fall_back_to_ascii() -> None:
+    out = io.TextIOWrapper(io.BytesIO(), encoding="ascii")
+    writer = ResultWriter(out, "table")
+    writer.write(result([HIST]))
+    out.seek(0)
+    assert "#" * BAR_WIDTH in out.read()
+
+
+def test_unknown_format_is_refused() -> None:
+    with pytest.raises(ValueError, match="format"):
+        ResultWriter(io.StringIO(), "xml")
