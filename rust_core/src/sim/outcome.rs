@@ -11,7 +11,8 @@ use super::plan::Plan;
 use super::showdown::Showdown;
 use super::trial::Scratch;
 use crate::cards::CardSet;
-use crate::games::Game;
+use crate::eval::rate_hi;
+use crate::games::{Game, HiRules, PotSplit};
 
 /// Whether `e`'s value on a deal is fixed by the deal's hi and lo winner masks.
 pub fn depends_only_on_winners(e: &Expr) -> bool {
@@ -54,6 +55,8 @@ pub struct OutcomeTally {
     /// Games with a low: a short list (few distinct outcomes occur).
     by_both: Vec<((u32, u32), f64, Deal)>,
     has_lo: bool,
+    /// Set for flop games with a plain hi showdown (not Omaha): the fast path.
+    hi_rules: Option<HiRules>,
 }
 
 impl OutcomeTally {
@@ -64,12 +67,18 @@ impl OutcomeTally {
             by_hi: if has_lo { Vec::new() } else { vec![(0.0, None); 1 << players] },
             by_both: Vec::new(),
             has_lo,
+            hi_rules: (game.pot_split() == PotSplit::HiOnly && !game.is_omaha() && !game.is_stud())
+                .then(|| game.hi_rules()),
         }
     }
 
     /// Counts one deal.
     #[inline]
     pub fn add(&mut self, deal: &Deal) {
+        if self.hi_rules.is_some() {
+            self.add_hi_only(deal);
+            return;
+        }
         self.showdown.rate_deal(deal);
         let s = &self.showdown;
         let mut hi = 0u32;
@@ -93,6 +102,30 @@ impl OutcomeTally {
             if entry.1.is_none() {
                 entry.1 = Some(deal.clone());
             }
+        }
+    }
+
+    /// Hold'em and short deck: the hi winners straight from the evaluator, the hottest loop of
+    /// exact equity questions.
+    #[inline]
+    fn add_hi_only(&mut self, deal: &Deal) {
+        let rules = self.hi_rules.unwrap_or(HiRules::Standard);
+        let b = &deal.board;
+        let board = CardSet::from_cards([b[0], b[1], b[2], b[3], b[4]]);
+        let (mut best, mut winners) = (0u32, 0u32);
+        for (p, hole) in deal.hole[..deal.players].iter().enumerate() {
+            let r = rate_hi(hole.union(board), rules).0;
+            if r > best {
+                best = r;
+                winners = 1 << p;
+            } else if r == best {
+                winners |= 1 << p;
+            }
+        }
+        let entry = &mut self.by_hi[winners as usize];
+        entry.0 += 1.0;
+        if entry.1.is_none() {
+            entry.1 = Some(deal.clone());
         }
     }
 
