@@ -54,22 +54,28 @@ fn exact_aces_against_kings() {
 /// split lows and quartering (Omaha hi/lo, every board).
 #[test]
 fn outcome_tally_equals_deal_by_deal_evaluation() {
-    let players = vec![fixed("As2s3dKc"), fixed("Ah2h4dKd"), fixed("QcJcTc9h")];
-    let tallied = equity_plan(Game::Omaha8, players);
-    let mut per_deal = tallied.clone();
-    per_deal.selectors.push(Selector {
-        name: "hi".into(),
-        kind: SelectorKind::Max,
-        expr: Expr::Call(Box::new(Builtin::HiRating(0, pql_core::games::Street::River))),
-    });
-    assert!(tallied.tallies_by_outcome() && !per_deal.tallies_by_outcome());
-    let exact = RunOptions { exact: Some(true), ..RunOptions::default() };
-    let a = start(&Arc::new(tallied), &exact).wait();
-    let b = start(&Arc::new(per_deal), &exact).wait();
-    assert!(a.exact && b.exact);
-    assert_eq!(a.accepted, b.accepted);
-    for p in 0..3 {
-        let (x, y) = (a.aggregates[p].estimate().unwrap().0, b.aggregates[p].estimate().unwrap().0);
-        assert!((x - y).abs() < 1e-12, "player {p}: {x} vs {y}");
+    let cases = [
+        (Game::Omaha8, ["As2s3dKc", "Ah2h4dKd", "QcJcTc9h"]),
+        // Frequent split pots: both big hands hold ace-king.
+        (Game::Holdem, ["AsKd", "AhKc", "2c2d"]),
+    ];
+    for (game, hands) in cases {
+        let tallied = equity_plan(game, hands.iter().map(|h| fixed(h)).collect());
+        let mut per_deal = tallied.clone();
+        per_deal.selectors.push(Selector {
+            name: "hi".into(),
+            kind: SelectorKind::Max,
+            expr: Expr::Call(Box::new(Builtin::HiRating(0, pql_core::games::Street::River))),
+        });
+        assert!(tallied.tallies_by_outcome() && !per_deal.tallies_by_outcome());
+        let exact = RunOptions { exact: Some(true), ..RunOptions::default() };
+        let a = start(&Arc::new(tallied), &exact).wait();
+        let b = start(&Arc::new(per_deal), &exact).wait();
+        assert!(a.exact && b.exact);
+        assert_eq!(a.accepted, b.accepted);
+        for p in 0..3 {
+            let (x, y) = (a.aggregates[p].estimate().unwrap().0, b.aggregates[p].estimate().unwrap().0);
+            assert!((x - y).abs() < 1e-12, "{game:?} player {p}: {x} vs {y}");
+        }
     }
 }
