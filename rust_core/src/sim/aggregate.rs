@@ -54,6 +54,13 @@ impl Aggregate {
     /// Adds one accepted trial with weight `w` (1 in Monte Carlo, the deal's weight when exact).
     #[inline]
     pub fn add(&mut self, v: &Value, w: f64) {
+        self.add_repeated(v, w, 1);
+    }
+
+    /// Adds `times` trials of equal value, each of weight `w` (outcome tallies replay this way).
+    #[inline]
+    pub fn add_repeated(&mut self, v: &Value, w: f64, times: u64) {
+        let total = w * times as f64;
         // A `case` without `else` that matched nothing: no value to average, bucket or rank;
         // for `count` it is simply not a hit.
         if *v == Value::Null && !matches!(self, Aggregate::Count { .. }) {
@@ -62,22 +69,22 @@ impl Aggregate {
         match self {
             Aggregate::Avg { sum, sum_sq, weight, n } => {
                 let x = v.as_f64();
-                *sum += w * x;
-                *sum_sq += w * x * x;
-                *weight += w;
-                *n += 1;
+                *sum += total * x;
+                *sum_sq += total * x * x;
+                *weight += total;
+                *n += times;
             }
             Aggregate::Count { hits, weight, n } => {
                 if v.as_bool() {
-                    *hits += w;
+                    *hits += total;
                 }
-                *weight += w;
-                *n += 1;
+                *weight += total;
+                *n += times;
             }
             Aggregate::Histogram { kind, buckets, weight } => {
                 let (key, shown) = bucket(*kind, v);
-                buckets.entry(key).or_insert((0.0, shown)).0 += w;
-                *weight += w;
+                buckets.entry(key).or_insert((0.0, shown)).0 += total;
+                *weight += total;
             }
             Aggregate::Max(best) => {
                 if best.as_ref().is_none_or(|b| v.compare(b).is_gt()) {

@@ -1,4 +1,4 @@
-//! Exact runs of showdown-only statements: when every selector and the `where` clause depend
+//! Showdown-only statements: when every selector and the `where` clause depend
 //! on nothing but who wins each half of the pot, deals are tallied by their winner masks and
 //! each distinct outcome is evaluated once with its total weight. The hot loop then costs one
 //! showdown and one counter increment per deal.
@@ -133,7 +133,7 @@ impl OutcomeTally {
     pub fn replay(&mut self, plan: &Plan, weight: f64, aggs: &mut [Aggregate], scratch: &mut Scratch) -> u64 {
         let mut accepted = 0u64;
         let mut visit = |count: f64, deal: &Deal| {
-            if plan.trial(deal, weight * count, aggs, scratch) {
+            if plan.trials(deal, weight, count as u64, aggs, scratch) {
                 accepted += count as u64;
             }
         };

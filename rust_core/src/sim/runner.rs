@@ -331,6 +331,10 @@ fn monte_worker(
     let mut deal = Deal::new(plan.spec.game, plan.spec.players.len());
     let mut local = plan.new_aggregates();
     let mut scratch = Scratch::default();
+    // Without a where clause every sampled deal is a trial, so showdown-only statements can
+    // be tallied by outcome and replayed at the end of each chunk.
+    let mut tally = (plan.filter.is_none() && plan.tallies_by_outcome())
+        .then(|| OutcomeTally::new(plan.spec.game, plan.spec.players.len()));
     loop {
         if shared.halted() || deadline.is_some_and(|d| Instant::now() >= d) {
             return Ok(());
@@ -360,9 +364,15 @@ fn monte_worker(
             if !plan.spec.sample(&mut rng, &mut deal) {
                 continue;
             }
-            if plan.trial(&deal, 1.0, &mut local, &mut scratch) {
+            if let Some(tally) = &mut tally {
+                tally.add(&deal);
+                accepted += 1;
+            } else if plan.trial(&deal, 1.0, &mut local, &mut scratch) {
                 accepted += 1;
             }
+        }
+        if let Some(tally) = &mut tally {
+            tally.replay(plan, 1.0, &mut local, &mut scratch);
         }
         let mut st = shared.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         for (g, l) in st.aggregates.iter_mut().zip(&local) {
@@ -466,6 +476,12 @@ impl Plan {
     /// Evaluates the where clause and every selector on one deal; false when rejected.
     #[inline]
     pub fn trial(&self, deal: &Deal, weight: f64, aggs: &mut [Aggregate], scratch: &mut Scratch) -> bool {
+        self.trials(deal, weight, 1, aggs, scratch)
+    }
+
+    /// As [`Plan::trial`] for `times` deals known to give the same values.
+    #[inline]
+    pub fn trials(&self, deal: &Deal, weight: f64, times: u64, aggs: &mut [Aggregate], scratch: &mut Scratch) -> bool {
         let mut t = Trial::new(deal, &self.spec.deck, scratch);
         if let Some(w) = &self.filter {
             if !w.eval(&mut t).as_bool() {
@@ -474,7 +490,7 @@ impl Plan {
         }
         for (sel, agg) in self.selectors.iter().zip(aggs.iter_mut()) {
             let v = sel.expr.eval(&mut t);
-            agg.add(&v, weight);
+            agg.add_repeated(&v, weight, times);
         }
         true
     }
