@@ -54,6 +54,37 @@ def test_exact_runs_equal_independent_enumeration(game: str, holes: list[str], b
     assert sum(values) == pytest.approx(1.0, abs=1e-9)
 
 
+RANGE_CASES = [
+    # (game, ranges as explicit combo lists, the same ranges in PQL, board)
+    ("holdem", [["AsAh", "AsAd", "AhAd"], ["KsKh", "AsKs", "QdQc"]], ["AsAh,AsAd,AhAd", "KsKh,AsKs,QdQc"], "Kd7c2s"),
+    ("holdem", [["AhKh", "AdKd"], ["QsQh", "QcQd"], ["7h6h"]], ["AhKh,AdKd", "QsQh,QcQd", "7h6h"], "Jh8h2c"),
+    ("omahahi", [["AsAhKsKh", "AcAdKcKd"], ["QdJdTc9c"]], ["AsAhKsKh,AcAdKcKd", "QdJdTc9c"], "Qh8c2d"),
+]
+
+
+@pytest.mark.parametrize(("game", "combos", "ranges", "board"), RANGE_CASES)
+def test_exact_runs_over_ranges_average_every_compatible_combination(
+    game: str, combos: list[list[str]], ranges: list[str], board: str
+) -> None:
+    import itertools
+
+    from reference import split
+
+    expected = [Fraction(0)] * len(combos)
+    pairs = 0
+    for holes in itertools.product(*combos):
+        cards = split("".join(holes) + board)
+        if len(set(cards)) < len(cards):
+            continue  # a collision: the deal is not legal
+        for i, e in enumerate(exact_equities(game, list(holes), board)):
+            expected[i] += e
+        pairs += 1
+    r, values = equities(pql_query(game, ranges, board, ""), exact=True)
+    assert r.exact
+    for v, e in zip(values, expected, strict=True):
+        assert v == pytest.approx(float(e / pairs), abs=1e-9)
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 @pytest.mark.parametrize(("game", "holes", "board", "dead"), EXACT_CASES[:9])
 def test_monte_carlo_within_four_standard_errors(
