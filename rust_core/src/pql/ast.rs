@@ -1,0 +1,83 @@
+//! The untyped syntax tree the parser builds. Every node keeps its byte span in the whole
+//! program text; names are kept as written and resolved by the checker.
+
+use super::typed::{BinOp, SelectorName};
+use crate::error::Span;
+
+/// A name as written (`riverEquity`, `hero`, `flop`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+/// A single-quoted string: `span` covers the quotes, `content` only what is inside.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StrLit {
+    pub text: String,
+    pub span: Span,
+    pub content: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Statement {
+    /// From `select` to the last token before `;`.
+    pub span: Span,
+    pub selectors: Vec<Selector>,
+    pub from: Vec<FromItem>,
+    pub where_clause: Option<Expr>,
+    /// True when the parser reported an error inside this statement.
+    pub has_syntax_errors: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Selector {
+    /// `None` when the selector word was missing or unknown (already reported).
+    pub kind: Option<SelectorName>,
+    pub kind_span: Span,
+    pub expr: Expr,
+    pub alias: Option<Ident>,
+    pub span: Span,
+}
+
+/// `key='value'` in the from clause. `value` is `None` when it was not a string (reported).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FromItem {
+    pub key: Ident,
+    pub value: Option<StrLit>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    Int(i64),
+    Double(f64),
+    Str(StrLit),
+    Bool(bool),
+    /// A bare word: a player, street, hand type or flop category.
+    Name(Ident),
+    Call {
+        name: Ident,
+        args: Vec<Expr>,
+    },
+    Neg(Box<Expr>),
+    Not(Box<Expr>),
+    Binary {
+        op: BinOp,
+        op_span: Span,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    Case {
+        arms: Vec<(Expr, Expr)>,
+        otherwise: Option<Box<Expr>>,
+    },
+    /// Where the parser found no expression; the error is already reported.
+    Error,
+}

@@ -1,0 +1,850 @@
+//! Recursive-descent parser: tokens -> `ast::Statement`s. It recovers at `,`, `)`, `;` and
+//! clause keywords so one statement can report several errors, and every loop consumes a token
+//! or stops, so it always terminates. After a syntax error, further errors are suppressed until
+//! the next recovery point, which keeps one mistake from producing a cascade.
+
+use super::ast::{Expr, ExprKind, FromItem, Ident, Selector, Statement, StrLit};
+use super::lexer::{tokenize, Keyword, Token, TokenKind};
+use super::typed::{BinOp, SelectorName};
+use super::vocab::SELECTORS;
+use crate::error::{did_you_mean, PqlError, Span};
+
+/// Deeper expressions are refused: the checker, the planner and `Drop` recurse over the tree.
+pub const MAX_DEPTH: u32 = 200;
+
+/// Parses every `;`-separated statement (empty ones are skipped). Errors are lexical and
+/// syntax errors in source order; statements with errors are still returned (flagged).
+pub fn parse_program(source: &str) -> (Vec<Statement>, Vec<PqlError>) {
+    let (tokens, lex_errors) = tokenize(source);
+    let mut parser = Parser {
+        src: source,
+        tokens,
+        pos: 0,
+        errors: Vec::new(),
+        panicking: false,
+        statement_errors: false,
+        nesting: 0,
+    };
+    let mut statements = parser.program();
+    for e in &lex_errors {
+        let at = e.span.map_or(0, |s| s.start);
+        if let Some(s) = statements.iter_mut().find(|s| s.span.start <= at && at <= s.span.end) {
+            s.has_syntax_errors = true;
+        }
+    }
+    let mut errors = lex_errors;
+    errors.extend(parser.errors);
+    errors.sort_by_key(|e| e.span.map_or(0, |s| s.start));
+    (statements, errors)
+}
+
+/// One node plus the depth of its tree, so over-deep trees are caught while building them.
+struct Node {
+    expr: Expr,
+    depth: u32,
+}
+
+struct Parser<'a> {
+    src: &'a str,
+    tokens: Vec<Token>,
+    pos: usize,
+    errors: Vec<PqlError>,
+    /// Set by an error; cleared at the next recovery point.
+    panicking: bool,
+    statement_errors: bool,
+    /// Current recursion depth of the expression parser.
+    nesting: u32,
+}
+
+fn binop_of(kind: &TokenKind) -> Option<BinOp> {
+    Some(match kind {
+        TokenKind::Eq => BinOp::Eq,
+        TokenKind::Ne => BinOp::Ne,
+        TokenKind::Lt => BinOp::Lt,
+        TokenKind::Le => BinOp::Le,
+        TokenKind::Gt => BinOp::Gt,
+        TokenKind::Ge => BinOp::Ge,
+        _ => return None,
+    })
+}
+
+fn selector_of(word: &str) -> Option<SelectorName> {
+    let i = SELECTORS.iter().position(|s| s.eq_ignore_ascii_case(word))?;
+    Some([SelectorName::Avg, SelectorName::Count, SelectorName::Histogram, SelectorName::Max, SelectorName::Min][i])
+}
+
+impl Parser<'_> {
+    // ---- token access -------------------------------------------------------------------
+
+    fn peek(&self) -> &Token {
+        &self.tokens[self.pos.min(self.tokens.len() - 1)]
+    }
+
+    fn peek_at(&self, ahead: usize) -> &Token {
+        &self.tokens[(self.pos + ahead).min(self.tokens.len() - 1)]
+    }
+
+    fn at(&self, kind: &TokenKind) -> bool {
+        &self.peek().kind == kind
+    }
+
+    fn at_keyword(&self, k: Keyword) -> bool {
+        self.peek().kind == TokenKind::Keyword(k)
+    }
+
+    fn at_end_of_statement(&self) -> bool {
+        matches!(self.peek().kind, TokenKind::Semicolon | TokenKind::Eof)
+    }
+
+    fn bump(&mut self) -> Token {
+        let t = self.peek().clone();
+        if t.kind != TokenKind::Eof {
+            self.pos += 1;
+        }
+        t
+    }
+
+    fn eat(&mut self, kind: &TokenKind) -> Option<Token> {
+        if self.at(kind) {
+            Some(self.bump())
+        } else {
+            None
+        }
+    }
+
+    fn eat_keyword(&mut self, k: Keyword) -> bool {
+        self.eat(&TokenKind::Keyword(k)).is_some()
+    }
+
+    fn text(&self, span: Span) -> &str {
+        self.src.get(span.start..span.end).unwrap_or("")
+    }
+
+    fn found(&self) -> String {
+        self.peek().describe(self.src)
+    }
+
+    /// The end of the last consumed token.
+    fn last_end(&self) -> usize {
+        if self.pos == 0 {
+            0
+        } else {
+            self.tokens[self.pos - 1].span.end
+        }
+    }
+
+    /// An identifier that looks like a misspelt `k` (`form` for `from`).
+    fn at_misspelt(&self, k: Keyword) -> bool {
+        self.peek().kind == TokenKind::Ident && did_you_mean(self.text(self.peek().span), [k.name()]).is_some()
+    }
+
+    // ---- errors and recovery -------------------------------------------------------------
+
+    fn error(&mut self, message: impl Into<String>, span: Span) {
+        self.statement_errors = true;
+        if !self.panicking {
+            self.errors.push(PqlError::syntax(message, span));
+        }
+        self.panicking = true;
+    }
+
+    fn error_with_hint(&mut self, message: impl Into<String>, span: Span, hint: impl Into<String>) {
+        self.statement_errors = true;
+        if !self.panicking {
+            self.errors.push(PqlError::syntax(message, span).with_hint(hint));
+        }
+        self.panicking = true;
+    }
+
+    fn recovered(&mut self) {
+        self.panicking = false;
+    }
+
+    /// Skips tokens up to (not past) a `,` outside parentheses, a clause keyword, `;` or the end.
+    fn skip_to_recovery_point(&mut self, stop_at_comma: bool) {
+        let mut depth = 0u32;
+        loop {
+            match self.peek().kind {
+                TokenKind::Semicolon
+                | TokenKind::Eof
+                | TokenKind::Keyword(Keyword::From | Keyword::Where | Keyword::Select) => return,
+                TokenKind::Comma if depth == 0 && stop_at_comma => return,
+                TokenKind::LParen => depth += 1,
+                TokenKind::RParen => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    // ---- statements ----------------------------------------------------------------------
+
+    fn program(&mut self) -> Vec<Statement> {
+        let mut statements = Vec::new();
+        loop {
+            while self.eat(&TokenKind::Semicolon).is_some() {}
+            if self.at(&TokenKind::Eof) {
+                return statements;
+            }
+            let before = self.pos;
+            if let Some(s) = self.statement() {
+                statements.push(s);
+            }
+            if !self.at_end_of_statement() {
+                let found = self.found();
+                self.error(format!("expected ';' or the end of the query, found {found}"), self.peek().span);
+                while !self.at_end_of_statement() {
+                    self.bump();
+                }
+            }
+            if self.pos == before {
+                self.bump();
+            }
+        }
+    }
+
+    fn statement(&mut self) -> Option<Statement> {
+        self.panicking = false;
+        self.statement_errors = false;
+        let start = self.peek().span.start;
+        if !self.eat_keyword(Keyword::Select) {
+            let t = self.peek().clone();
+            let word = self.text(t.span).to_string();
+            if t.kind == TokenKind::Ident && did_you_mean(&word, ["select"]).is_some() {
+                self.error(format!("unknown keyword '{word}' — did you mean 'select'?"), t.span);
+                self.bump();
+            } else if t.kind == TokenKind::Ident && selector_of(&word).is_some() {
+                self.error(format!("expected 'select' at the start of a statement, found {}", self.found()), t.span);
+            } else {
+                let found = self.found();
+                self.error(format!("expected 'select' at the start of a statement, found {found}"), t.span);
+                while !self.at_end_of_statement() {
+                    self.bump();
+                }
+                return None;
+            }
+        }
+        let selectors = self.select_list();
+        let mut from = Vec::new();
+        if self.eat_keyword(Keyword::From) || self.eat_misspelt(Keyword::From) {
+            from = self.from_list();
+        } else {
+            let found = self.found();
+            self.error_with_hint(
+                format!("expected 'from' after the select list, found {found}"),
+                self.peek().span,
+                "every statement needs a from clause, e.g. from game='holdem', hero='AA'",
+            );
+        }
+        let mut where_clause = None;
+        if self.eat_keyword(Keyword::Where) || self.eat_misspelt(Keyword::Where) {
+            self.recovered();
+            where_clause = Some(self.expr());
+        }
+        Some(Statement {
+            span: Span::new(start, self.last_end().max(start)),
+            selectors,
+            from,
+            where_clause,
+            has_syntax_errors: self.statement_errors,
+        })
+    }
+
+    fn select_list(&mut self) -> Vec<Selector> {
+        let mut selectors = Vec::new();
+        loop {
+            self.recovered();
+            if self.at_keyword(Keyword::From) || self.at_keyword(Keyword::Where) || self.at_end_of_statement() {
+                if selectors.is_empty() {
+                    let found = self.found();
+                    self.error(
+                        format!("expected a selector (avg, count, histogram, max or min), found {found}"),
+                        self.peek().span,
+                    );
+                }
+                return selectors;
+            }
+            let before = self.pos;
+            selectors.push(self.selector());
+            if self.eat(&TokenKind::Comma).is_some() {
+                continue;
+            }
+            if self.at_keyword(Keyword::From)
+                || self.at_keyword(Keyword::Where)
+                || self.at_end_of_statement()
+                || self.at_misspelt(Keyword::From)
+            {
+                return selectors;
+            }
+            let found = self.found();
+            self.error(format!("expected ',' or 'from' after the selector, found {found}"), self.peek().span);
+            self.skip_to_recovery_point(true);
+            if self.eat(&TokenKind::Comma).is_none() && self.pos == before {
+                return selectors;
+            }
+        }
+    }
+
+    fn selector(&mut self) -> Selector {
+        let start = self.peek().span;
+        let word = self.text(start).to_string();
+        let kind = if self.peek().kind == TokenKind::Ident { selector_of(&word) } else { None };
+        let expr = if kind.is_some() {
+            self.bump();
+            if self.eat(&TokenKind::LParen).is_some() {
+                let e = self.expr();
+                if self.eat(&TokenKind::RParen).is_none() {
+                    let found = self.found();
+                    self.error(format!("expected ')' after the argument of {word}, found {found}"), self.peek().span);
+                }
+                e
+            } else {
+                let found = self.found();
+                self.error(format!("expected '(' after {word}, found {found}"), self.peek().span);
+                self.expr()
+            }
+        } else {
+            let is_call = self.peek().kind == TokenKind::Ident && self.peek_at(1).kind == TokenKind::LParen;
+            match did_you_mean(&word, SELECTORS.iter().copied()) {
+                Some(s) if is_call && crate::functions::lookup(&word).is_none() => {
+                    self.error(format!("unknown selector '{word}' — did you mean '{s}'?"), start);
+                }
+                _ => {
+                    let found = self.found();
+                    self.error_with_hint(
+                        format!("expected a selector (avg, count, histogram, max or min), found {found}"),
+                        start,
+                        "wrap the expression in a selector, e.g. avg(riverEquity(hero)) or count(winsHi(hero))",
+                    );
+                }
+            }
+            // Read what follows as an expression so recovery resumes after it.
+            self.expr()
+        };
+        let mut alias = None;
+        if self.eat_keyword(Keyword::As) {
+            let t = self.peek().clone();
+            if t.kind == TokenKind::Ident {
+                self.bump();
+                alias = Some(Ident { name: self.text(t.span).to_string(), span: t.span });
+            } else {
+                let found = self.found();
+                self.error(format!("expected a name after 'as', found {found}"), t.span);
+                if matches!(t.kind, TokenKind::Keyword(k) if !matches!(k, Keyword::From | Keyword::Where | Keyword::Select))
+                    || matches!(t.kind, TokenKind::Str { .. } | TokenKind::Int(_) | TokenKind::Double(_))
+                {
+                    self.bump();
+                }
+            }
+        }
+        Selector { kind, kind_span: start, expr, alias, span: Span::new(start.start, self.last_end().max(start.start)) }
+    }
+
+    /// The from list ends at `where` (or a misspelling of it), `;` or the end.
+    fn at_from_list_end(&self) -> bool {
+        self.at_keyword(Keyword::Where)
+            || self.at_end_of_statement()
+            || (self.at_misspelt(Keyword::Where) && self.peek_at(1).kind != TokenKind::Eq)
+    }
+
+    /// `key =` (a keyword used as a key is accepted here and rejected by the checker).
+    fn at_from_entry(&self) -> bool {
+        matches!(self.peek().kind, TokenKind::Ident | TokenKind::Keyword(_)) && self.peek_at(1).kind == TokenKind::Eq
+    }
+
+    fn from_list(&mut self) -> Vec<FromItem> {
+        let mut items: Vec<FromItem> = Vec::new();
+        loop {
+            self.recovered();
+            if self.at_from_list_end() {
+                if items.is_empty() {
+                    let found = self.found();
+                    self.error_with_hint(
+                        format!("expected key='value' after 'from', found {found}"),
+                        self.peek().span,
+                        "e.g. from game='holdem', hero='AsKs', villain='QQ+'",
+                    );
+                }
+                return items;
+            }
+            if let Some(item) = self.from_item() {
+                items.push(item);
+            }
+            if self.eat(&TokenKind::Comma).is_some() {
+                continue;
+            }
+            if self.at_from_list_end() {
+                return items;
+            }
+            let found = self.found();
+            let after = items.last().map_or_else(|| "the from entry".to_string(), |i| format!("{}=...", i.key.name));
+            self.error(format!("expected ',' or 'where' after {after}, found {found}"), self.peek().span);
+            // `hero='AA' villain='KK'` is a missing comma: carry on with the next entry.
+            if !self.at_from_entry() {
+                self.skip_to_recovery_point(true);
+                if self.eat(&TokenKind::Comma).is_none() {
+                    return items;
+                }
+            }
+        }
+    }
+
+    /// Consumes an identifier that looks like keyword `k`, reporting the misspelling.
+    fn eat_misspelt(&mut self, k: Keyword) -> bool {
+        if !self.at_misspelt(k) {
+            return false;
+        }
+        let t = self.bump();
+        self.recovered();
+        self.error(format!("unknown keyword '{}' — did you mean '{}'?", self.text(t.span), k.name()), t.span);
+        self.recovered();
+        true
+    }
+
+    fn from_item(&mut self) -> Option<FromItem> {
+        let t = self.peek().clone();
+        let is_key = matches!(t.kind, TokenKind::Ident | TokenKind::Keyword(_)) && self.peek_at(1).kind == TokenKind::Eq
+            || t.kind == TokenKind::Ident;
+        if !is_key {
+            let found = self.found();
+            self.error_with_hint(
+                format!("expected key='value' in the from clause, found {found}"),
+                t.span,
+                "e.g. game='holdem', hero='AsKs'",
+            );
+            return None;
+        }
+        self.bump();
+        let key = Ident { name: self.text(t.span).to_string(), span: t.span };
+        if self.eat(&TokenKind::Eq).is_none() {
+            let found = self.found();
+            self.error(format!("expected '=' after '{}', found {found}", key.name), self.peek().span);
+            if !matches!(self.peek().kind, TokenKind::Str { .. }) {
+                return Some(FromItem { span: key.span, key, value: None });
+            }
+        }
+        let v = self.peek().clone();
+        let value = match v.kind {
+            TokenKind::Str { content } => {
+                self.bump();
+                Some(StrLit { text: self.text(content).to_string(), span: v.span, content })
+            }
+            TokenKind::Ident | TokenKind::Int(_) | TokenKind::Double(_) => {
+                self.bump();
+                let written = self.text(v.span);
+                self.error(
+                    format!("the value of '{}' must be quoted: {}='{written}'", key.name, key.name),
+                    v.span,
+                );
+                None
+            }
+            _ => {
+                let found = self.found();
+                self.error(format!("expected a quoted value after '{}=', found {found}", key.name), v.span);
+                None
+            }
+        };
+        Some(FromItem { span: Span::new(key.span.start, self.last_end()), key, value })
+    }
+
+    // ---- expressions ---------------------------------------------------------------------
+
+    fn node(&mut self, kind: ExprKind, span: Span, depth: u32) -> Node {
+        if depth > MAX_DEPTH {
+            self.error(format!("expression nested too deeply (more than {MAX_DEPTH} levels)"), span);
+            return Node { expr: Expr { kind: ExprKind::Error, span }, depth: 1 };
+        }
+        Node { expr: Expr { kind, span }, depth }
+    }
+
+    fn error_node(&self, span: Span) -> Node {
+        Node { expr: Expr { kind: ExprKind::Error, span }, depth: 1 }
+    }
+
+    pub(crate) fn expr(&mut self) -> Expr {
+        self.node_expr().expr
+    }
+
+    fn node_expr(&mut self) -> Node {
+        self.nesting += 1;
+        let n = if self.nesting > MAX_DEPTH {
+            let t = self.bump();
+            self.error(format!("expression nested too deeply (more than {MAX_DEPTH} levels)"), t.span);
+            self.error_node(t.span)
+        } else {
+            self.or()
+        };
+        self.nesting -= 1;
+        n
+    }
+
+    fn binary(&mut self, op: BinOp, op_span: Span, lhs: Node, rhs: Node) -> Node {
+        let span = lhs.expr.span.to(rhs.expr.span);
+        let depth = lhs.depth.max(rhs.depth) + 1;
+        self.node(ExprKind::Binary { op, op_span, lhs: Box::new(lhs.expr), rhs: Box::new(rhs.expr) }, span, depth)
+    }
+
+    fn or(&mut self) -> Node {
+        let mut lhs = self.and();
+        while self.at_keyword(Keyword::Or) {
+            let op = self.bump().span;
+            let rhs = self.and();
+            lhs = self.binary(BinOp::Or, op, lhs, rhs);
+        }
+        lhs
+    }
+
+    fn and(&mut self) -> Node {
+        let mut lhs = self.not();
+        while self.at_keyword(Keyword::And) {
+            let op = self.bump().span;
+            let rhs = self.not();
+            lhs = self.binary(BinOp::And, op, lhs, rhs);
+        }
+        lhs
+    }
+
+    fn not(&mut self) -> Node {
+        if !self.at_keyword(Keyword::Not) {
+            return self.comparison();
+        }
+        let op = self.bump().span;
+        self.nesting += 1;
+        let inner = if self.nesting > MAX_DEPTH {
+            self.error(format!("expression nested too deeply (more than {MAX_DEPTH} levels)"), op);
+            self.error_node(op)
+        } else {
+            self.not()
+        };
+        self.nesting -= 1;
+        let span = op.to(inner.expr.span);
+        self.node(ExprKind::Not(Box::new(inner.expr)), span, inner.depth + 1)
+    }
+
+    fn comparison(&mut self) -> Node {
+        let mut lhs = self.concat();
+        let mut chained = false;
+        while let Some(op) = binop_of(&self.peek().kind) {
+            let op_span = self.bump().span;
+            if chained {
+                self.error_with_hint(
+                    format!("comparisons cannot be chained: found a second '{}'", self.text(op_span)),
+                    op_span,
+                    "combine two comparisons with 'and': a < b and b < c",
+                );
+            }
+            let rhs = self.concat();
+            lhs = self.binary(op, op_span, lhs, rhs);
+            chained = true;
+        }
+        lhs
+    }
+
+    fn concat(&mut self) -> Node {
+        let mut lhs = self.additive();
+        while self.at(&TokenKind::Concat) {
+            let op = self.bump().span;
+            let rhs = self.additive();
+            lhs = self.binary(BinOp::Concat, op, lhs, rhs);
+        }
+        lhs
+    }
+
+    fn additive(&mut self) -> Node {
+        let mut lhs = self.multiplicative();
+        loop {
+            let op = match self.peek().kind {
+                TokenKind::Plus => BinOp::Add,
+                TokenKind::Minus => BinOp::Sub,
+                _ => return lhs,
+            };
+            let op_span = self.bump().span;
+            let rhs = self.multiplicative();
+            lhs = self.binary(op, op_span, lhs, rhs);
+        }
+    }
+
+    fn multiplicative(&mut self) -> Node {
+        let mut lhs = self.unary();
+        loop {
+            let op = match self.peek().kind {
+                TokenKind::Star => BinOp::Mul,
+                TokenKind::Slash => BinOp::Div,
+                _ => return lhs,
+            };
+            let op_span = self.bump().span;
+            let rhs = self.unary();
+            lhs = self.binary(op, op_span, lhs, rhs);
+        }
+    }
+
+    fn unary(&mut self) -> Node {
+        if !self.at(&TokenKind::Minus) {
+            return self.primary();
+        }
+        let op = self.bump().span;
+        self.nesting += 1;
+        let inner = if self.nesting > MAX_DEPTH {
+            self.error(format!("expression nested too deeply (more than {MAX_DEPTH} levels)"), op);
+            self.error_node(op)
+        } else {
+            self.unary()
+        };
+        self.nesting -= 1;
+        let span = op.to(inner.expr.span);
+        self.node(ExprKind::Neg(Box::new(inner.expr)), span, inner.depth + 1)
+    }
+
+    fn primary(&mut self) -> Node {
+        let t = self.peek().clone();
+        let leaf = |kind| Node { expr: Expr { kind, span: t.span }, depth: 1 };
+        match t.kind {
+            TokenKind::Int(v) => {
+                self.bump();
+                leaf(ExprKind::Int(v))
+            }
+            TokenKind::Double(v) => {
+                self.bump();
+                leaf(ExprKind::Double(v))
+            }
+            TokenKind::Str { content } => {
+                self.bump();
+                leaf(ExprKind::Str(StrLit { text: self.text(content).to_string(), span: t.span, content }))
+            }
+            TokenKind::Keyword(Keyword::True) => {
+                self.bump();
+                leaf(ExprKind::Bool(true))
+            }
+            TokenKind::Keyword(Keyword::False) => {
+                self.bump();
+                leaf(ExprKind::Bool(false))
+            }
+            // Lenient: `x = not y` reads as `x = (not y)`.
+            TokenKind::Keyword(Keyword::Not) => self.not(),
+            TokenKind::Keyword(Keyword::Case) => self.case(),
+            TokenKind::LParen => {
+                self.bump();
+                let inner = self.node_expr();
+                if let Some(close) = self.eat(&TokenKind::RParen) {
+                    let span = t.span.to(close.span);
+                    Node { expr: Expr { kind: inner.expr.kind, span }, depth: inner.depth }
+                } else {
+                    let found = self.found();
+                    let (line, col) = PqlError::syntax("", t.span).line_col(self.src).unwrap_or((1, 1));
+                    self.error(
+                        format!("expected ')' to close the '(' at line {line}, col {col}, found {found}"),
+                        self.peek().span,
+                    );
+                    inner
+                }
+            }
+            TokenKind::Ident if self.peek_at(1).kind == TokenKind::LParen => self.call(),
+            TokenKind::Ident => {
+                self.bump();
+                leaf(ExprKind::Name(Ident { name: self.text(t.span).to_string(), span: t.span }))
+            }
+            _ => {
+                let found = self.found();
+                self.error(format!("expected an expression, found {found}"), t.span);
+                // Stay on tokens a caller can recover at; skip anything else.
+                let recovery_point = matches!(
+                    t.kind,
+                    TokenKind::RParen
+                        | TokenKind::Comma
+                        | TokenKind::Semicolon
+                        | TokenKind::Eof
+                        | TokenKind::Keyword(
+                            Keyword::From
+                                | Keyword::Where
+                                | Keyword::Select
+                                | Keyword::Then
+                                | Keyword::Else
+                                | Keyword::End
+                                | Keyword::When
+                                | Keyword::As
+                        )
+                );
+                if !recovery_point {
+                    self.bump();
+                }
+                self.error_node(t.span)
+            }
+        }
+    }
+
+    fn call(&mut self) -> Node {
+        let name_token = self.bump();
+        let name = Ident { name: self.text(name_token.span).to_string(), span: name_token.span };
+        self.bump(); // (
+        let mut args = Vec::new();
+        let mut depth = 1;
+        if !self.at(&TokenKind::RParen) {
+            loop {
+                let arg = self.node_expr();
+                depth = depth.max(arg.depth + 1);
+                args.push(arg.expr);
+                if self.eat(&TokenKind::Comma).is_none() {
+                    break;
+                }
+            }
+        }
+        if self.eat(&TokenKind::RParen).is_none() {
+            let found = self.found();
+            self.error(format!("expected ')' after the arguments of {}, found {found}", name.name), self.peek().span);
+        }
+        let span = Span::new(name.span.start, self.last_end().max(name.span.end));
+        self.node(ExprKind::Call { name, args }, span, depth)
+    }
+
+    fn case(&mut self) -> Node {
+        let start = self.bump().span;
+        let mut arms = Vec::new();
+        let mut depth = 1;
+        while self.eat_keyword(Keyword::When) {
+            let cond = self.node_expr();
+            if !self.eat_keyword(Keyword::Then) {
+                let found = self.found();
+                self.error(format!("expected 'then' after the condition of 'when', found {found}"), self.peek().span);
+            }
+            let value = self.node_expr();
+            depth = depth.max(cond.depth.max(value.depth) + 1);
+            arms.push((cond.expr, value.expr));
+        }
+        if arms.is_empty() {
+            let found = self.found();
+            self.error(format!("expected 'when' after 'case', found {found}"), self.peek().span);
+        }
+        let mut otherwise = None;
+        if self.eat_keyword(Keyword::Else) {
+            let e = self.node_expr();
+            depth = depth.max(e.depth + 1);
+            otherwise = Some(Box::new(e.expr));
+        }
+        if !self.eat_keyword(Keyword::End) {
+            let found = self.found();
+            self.error(format!("expected 'end' to close 'case', found {found}"), self.peek().span);
+        }
+        let span = Span::new(start.start, self.last_end());
+        if arms.is_empty() {
+            return self.error_node(span);
+        }
+        self.node(ExprKind::Case { arms, otherwise }, span, depth)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_ok(text: &str) -> Vec<Statement> {
+        let (statements, errors) = parse_program(text);
+        assert!(errors.is_empty(), "{text}: {errors:?}");
+        statements
+    }
+
+    fn where_expr(text: &str) -> Expr {
+        parse_ok(&format!("select count(true) from game='holdem' where {text}"))
+            .remove(0)
+            .where_clause
+            .expect("where")
+    }
+
+    /// Renders an expression fully parenthesised, to check precedence.
+    fn show(e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Int(v) => v.to_string(),
+            ExprKind::Double(v) => v.to_string(),
+            ExprKind::Str(s) => format!("'{}'", s.text),
+            ExprKind::Bool(b) => b.to_string(),
+            ExprKind::Name(n) => n.name.clone(),
+            ExprKind::Call { name, args } => {
+                format!("{}({})", name.name, args.iter().map(show).collect::<Vec<_>>().join(", "))
+            }
+            ExprKind::Neg(x) => format!("(-{})", show(x)),
+            ExprKind::Not(x) => format!("(not {})", show(x)),
+            ExprKind::Binary { op, lhs, rhs, .. } => format!("({} {op:?} {})", show(lhs), show(rhs)),
+            ExprKind::Case { arms, otherwise } => {
+                let mut s = "case".to_string();
+                for (c, v) in arms {
+                    s += &format!(" when {} then {}", show(c), show(v));
+                }
+                if let Some(o) = otherwise {
+                    s += &format!(" else {}", show(o));
+                }
+                s + " end"
+            }
+            ExprKind::Error => "<error>".into(),
+        }
+    }
+
+    #[test]
+    fn precedence_follows_the_spec() {
+        assert_eq!(show(&where_expr("a or b and not c = d")), "(a Or (b And (not (c Eq d))))");
+        assert_eq!(show(&where_expr("x || 1 + 2 * -3 < 4")), "((x Concat (1 Add (2 Mul (-3)))) Lt 4)");
+        assert_eq!(show(&where_expr("1 - 2 - 3 / 4 / 5 >= 0")), "(((1 Sub 2) Sub ((3 Div 4) Div 5)) Ge 0)");
+        assert_eq!(show(&where_expr("not not a")), "(not (not a))");
+        assert_eq!(
+            show(&where_expr("case when a then 1 when b then .5 else f(x, 2) end <> 0")),
+            "(case when a then 1 when b then 0.5 else f(x, 2) end Ne 0)"
+        );
+    }
+
+    #[test]
+    fn spans_cover_the_source() {
+        let text = "select avg(riverEquity(hero)) as eq from hero='AKs', villain='QQ+'";
+        let s = &parse_ok(text)[0];
+        assert_eq!(s.span, Span::new(0, text.len()));
+        let sel = &s.selectors[0];
+        assert_eq!(&text[sel.expr.span.start..sel.expr.span.end], "riverEquity(hero)");
+        assert_eq!(sel.alias.as_ref().unwrap().name, "eq");
+        assert_eq!(&text[s.from[0].value.as_ref().unwrap().content.start..s.from[0].value.as_ref().unwrap().content.end], "AKs");
+        assert_eq!(&text[s.from[1].span.start..s.from[1].span.end], "villain='QQ+'");
+    }
+
+    #[test]
+    fn statements_and_trailing_commas() {
+        let s = parse_ok(";; select count(true), from game='holdem', ; ; select max(1) from x='AA';");
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].selectors.len(), 1);
+        assert_eq!(s[0].from.len(), 1);
+    }
+
+    #[test]
+    fn chained_comparisons_are_rejected() {
+        let (_, errors) = parse_program("select count(1 < 2 < 3) from game='holdem'");
+        assert_eq!(errors.len(), 1);
+        assert!(errors[0].message.starts_with("comparisons cannot be chained"));
+    }
+
+    #[test]
+    fn recovers_to_report_several_errors() {
+        let (statements, errors) =
+            parse_program("select avg(riverEquity(hero), count(+) from hero=AA, villain='KK' where ; select max(1 from x='A'");
+        let messages: Vec<_> = errors.iter().map(|e| e.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            vec![
+                "expected ')' after the argument of avg, found ','",
+                "expected an expression, found '+'",
+                "the value of 'hero' must be quoted: hero='AA'",
+                "expected an expression, found ';'",
+                "expected ')' after the argument of max, found 'from'",
+            ]
+        );
+        assert_eq!(statements.len(), 2);
+        assert!(statements.iter().all(|s| s.has_syntax_errors));
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep = format!("select avg({}1{}) from x='AA'", "(".repeat(5000), ")".repeat(5000));
+        let (_, errors) = parse_program(&deep);
+        assert!(errors[0].message.contains("nested too deeply"));
+        let long = format!("select avg(1{}) from x='AA'", " + 1".repeat(5000));
+        let (_, errors) = parse_program(&long);
+        assert!(errors[0].message.contains("nested too deeply"));
+        let minus = format!("select avg({}1) from x='AA'", "- ".repeat(5000));
+        let (_, errors) = parse_program(&minus);
+        assert!(errors[0].message.contains("nested too deeply"));
+    }
+}
