@@ -10,14 +10,14 @@ use super::vocab::{KEYWORDS, RESERVED_KEYS, SELECTORS};
 use crate::cards::{parse_card, parse_cards, parse_rank};
 use crate::error::{did_you_mean, PqlError, Span};
 use crate::eval::{FlopHandCategory, HandType};
-use crate::functions::{catalog, lookup, Applicability, Func, FunctionDef};
+use crate::functions::{catalog, lookup, Func, FunctionDef};
 use crate::games::{Game, Street};
 use crate::range::Syntax;
 
 /// Checks one parsed statement against the whole program text `source`.
 pub fn check_statement(source: &str, stmt: &ast::Statement) -> Result<CheckedStatement, Vec<PqlError>> {
     let mut checker = Checker { game: Game::Holdem, players: Vec::new(), errors: Vec::new() };
-    let (syntax, board, dead) = checker.from_clause(&stmt.from);
+    let (syntax, board, dead) = checker.resolve_from(&stmt.from);
     let selectors = checker.selectors(&stmt.selectors);
     let where_clause = stmt.where_clause.as_ref().and_then(|w| {
         let e = checker.expr(w)?;
@@ -51,7 +51,8 @@ pub fn is_integer_like(t: Type) -> bool {
 
 /// Types `<`, `<=`, `>`, `>=` accept (PQL-SPEC §1).
 pub fn is_ordered(t: Type) -> bool {
-    t.is_numeric() || matches!(t, Type::Rank | Type::HandType | Type::FlopHandCategory | Type::HiRating | Type::LoRating)
+    t.is_numeric()
+        || matches!(t, Type::Rank | Type::HandType | Type::FlopHandCategory | Type::HiRating | Type::LoRating)
 }
 
 /// Whether an argument of type `arg` may be passed where the catalogue says `param`.
@@ -78,25 +79,18 @@ pub fn unify(a: Type, b: Type) -> Option<Type> {
     }
 }
 
-/// Which games a function needs, for "does not apply" errors.
-fn applicability_text(a: Applicability) -> &'static str {
-    match a {
-        Applicability::All => "any game",
-        Applicability::Hi => "a game with a hi half (every game but razz)",
-        Applicability::Lo => "a game with a low (omaha8, omaha85, stud8, razz)",
-        Applicability::FlopGames => "a board game (holdem, shortdeck, shortdeck_triton or an omaha)",
-        Applicability::Holdem => "a two-card game (holdem, shortdeck, shortdeck_triton)",
-        Applicability::Stud => "a stud game (studhi, stud8, razz)",
-    }
-}
-
 /// Functions whose string parameter must be a literal the checker can see.
 fn needs_literal(func: Func, param: Type) -> bool {
     matches!(param, Type::Range | Type::BoardRange)
         || (param == Type::String
             && matches!(
                 func,
-                Func::RateHiHand | Func::RateLoHand | Func::ToCard | Func::ToRank | Func::HandRankingFor | Func::InRange
+                Func::RateHiHand
+                    | Func::RateLoHand
+                    | Func::ToCard
+                    | Func::ToRank
+                    | Func::HandRankingFor
+                    | Func::InRange
             ))
 }
 
@@ -113,7 +107,7 @@ impl Checker {
 
     // ---- the from clause -----------------------------------------------------------------
 
-    fn from_clause(&mut self, items: &[FromItem]) -> (Syntax, Option<TextLit>, Option<TextLit>) {
+    fn resolve_from(&mut self, items: &[FromItem]) -> (Syntax, Option<TextLit>, Option<TextLit>) {
         let mut seen: Vec<(String, Span)> = Vec::new();
         let mut syntax = Syntax::Classic;
         let (mut board, mut dead) = (None, None);
@@ -129,8 +123,11 @@ impl Checker {
             if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
                 let first = *first;
                 self.errors.push(
-                    PqlError::type_error(format!("duplicate key '{}' in the from clause", item.key.name), item.key.span)
-                        .with_hint(format!("'{}' is already given at byte {}", item.key.name, first.start)),
+                    PqlError::type_error(
+                        format!("duplicate key '{}' in the from clause", item.key.name),
+                        item.key.span,
+                    )
+                    .with_hint(format!("'{}' is already given at byte {}", item.key.name, first.start)),
                 );
                 continue;
             }
@@ -140,7 +137,7 @@ impl Checker {
                     if let Some(v) = &item.value {
                         match Game::from_name(v.text.trim()) {
                             Some(g) => self.game = g,
-                            None => self.unknown_value("game", v, Game::all_names().collect()),
+                            None => self.unknown_value("game", v, &Game::all_names().collect::<Vec<_>>()),
                         }
                     }
                 }
@@ -148,7 +145,7 @@ impl Checker {
                     if let Some(v) = &item.value {
                         match Syntax::from_name(v.text.trim()) {
                             Some(s) => syntax = s,
-                            None => self.unknown_value("syntax", v, Syntax::ALL.iter().map(|s| s.name()).collect()),
+                            None => self.unknown_value("syntax", v, &Syntax::ALL.map(Syntax::name)),
                         }
                     }
                 }
@@ -165,13 +162,17 @@ impl Checker {
             }
             declared.push(key.clone());
             if self.player_name_is_valid(item) {
-                self.players.push(PlayerDecl { name: item.key.name.clone(), key_span: item.key.span, range: text_of(item) });
+                self.players.push(PlayerDecl {
+                    name: item.key.name.clone(),
+                    key_span: item.key.span,
+                    range: text_of(item),
+                });
             }
         }
         (syntax, board, dead)
     }
 
-    fn unknown_value(&mut self, key: &str, v: &StrLit, names: Vec<&str>) {
+    fn unknown_value(&mut self, key: &str, v: &StrLit, names: &[&str]) {
         let message = match did_you_mean(v.text.trim(), names.iter().copied()) {
             Some(m) => format!("unknown {key} '{}' — did you mean '{m}'?", v.text),
             None => format!("unknown {key} '{}'", v.text),
@@ -203,7 +204,8 @@ impl Checker {
             let fits = match reserved {
                 "game" => Game::from_name(value).is_some(),
                 "syntax" => Syntax::from_name(value).is_some(),
-                "board" => parse_cards(value).is_ok_and(|c| (3..=5).contains(&c.len()) && c.len() as usize != self.game.hole_cards()),
+                "board" => parse_cards(value)
+                    .is_ok_and(|c| (3..=5).contains(&c.len()) && c.len() as usize != self.game.hole_cards()),
                 _ => false,
             };
             if fits {
@@ -222,7 +224,10 @@ impl Checker {
             // A missing or unknown selector was reported by the parser.
             let Some(kind) = sel.kind else { continue };
             let word = SELECTORS[kind as usize];
-            let name = sel.alias.as_ref().map_or_else(|| format!("{} {}", word.to_ascii_uppercase(), i + 1), |a| a.name.clone());
+            let name = sel
+                .alias
+                .as_ref()
+                .map_or_else(|| format!("{} {}", word.to_ascii_uppercase(), i + 1), |a| a.name.clone());
             if let Some(alias) = &sel.alias {
                 if out.iter().any(|o| o.name.eq_ignore_ascii_case(&name)) {
                     self.type_error(format!("duplicate selector name '{name}'"), alias.span);
@@ -238,8 +243,12 @@ impl Checker {
             if !ok {
                 let (needs, hint) = match kind {
                     SelectorName::Avg => ("a numeric", "histogram(...) shows how often each value occurs"),
-                    SelectorName::Count => ("a boolean", "count the deals where a condition holds, e.g. count(winsHi(hero))"),
-                    _ => ("an ordered", "ordered types: numbers, ranks, hand types, flop categories, hi and lo ratings"),
+                    SelectorName::Count => {
+                        ("a boolean", "count the deals where a condition holds, e.g. count(winsHi(hero))")
+                    }
+                    _ => {
+                        ("an ordered", "ordered types: numbers, ranks, hand types, flop categories, hi and lo ratings")
+                    }
                 };
                 self.errors.push(
                     PqlError::type_error(format!("{word} needs {needs} expression, found {}", expr.ty), expr.span)
@@ -332,8 +341,11 @@ impl Checker {
                 }
                 if !matches!(op, BinOp::Eq | BinOp::Ne) && !is_ordered(l.ty) {
                     self.errors.push(
-                        PqlError::type_error(format!("'{symbol}' needs ordered operands; {} is not ordered", l.ty), op_span)
-                            .with_hint("ordered types: numbers, ranks, hand types, flop categories, hi and lo ratings"),
+                        PqlError::type_error(
+                            format!("'{symbol}' needs ordered operands; {} is not ordered", l.ty),
+                            op_span,
+                        )
+                        .with_hint("ordered types: numbers, ranks, hand types, flop categories, hi and lo ratings"),
                     );
                     return None;
                 }
@@ -361,16 +373,6 @@ impl Checker {
         let mut checked = Vec::new();
         let mut ty: Option<Type> = None;
         let mut failed = false;
-        let mut unify_with = |this: &mut Checker, v: &TExpr, failed: &mut bool| match ty {
-            None => ty = Some(v.ty),
-            Some(t) => match unify(t, v.ty) {
-                Some(u) => ty = Some(u),
-                None => {
-                    this.type_error(format!("the arms of 'case' must have one type: this one is {}, the first is {t}", v.ty), v.span);
-                    *failed = true;
-                }
-            },
-        };
         for (cond, value) in arms {
             let c = self.expr(cond);
             if let Some(c) = &c {
@@ -381,30 +383,43 @@ impl Checker {
             }
             let v = self.expr(value);
             if let Some(v) = &v {
-                unify_with(self, v, &mut failed);
+                failed |= !self.unify_arm(&mut ty, v);
             }
             match (c, v) {
                 (Some(c), Some(v)) => checked.push((c, v)),
                 _ => failed = true,
             }
         }
-        let otherwise = match otherwise {
-            Some(o) => match self.expr(o) {
-                Some(v) => {
-                    unify_with(self, &v, &mut failed);
-                    Some(Box::new(v))
-                }
-                None => {
-                    failed = true;
-                    None
-                }
-            },
-            None => None,
-        };
+        let mut last = None;
+        if let Some(o) = otherwise {
+            if let Some(v) = self.expr(o) {
+                failed |= !self.unify_arm(&mut ty, &v);
+                last = Some(Box::new(v));
+            } else {
+                failed = true;
+            }
+        }
         if failed {
             return None;
         }
-        Some(TExpr { kind: TExprKind::Case { arms: checked, otherwise }, ty: ty?, span })
+        Some(TExpr { kind: TExprKind::Case { arms: checked, otherwise: last }, ty: ty?, span })
+    }
+
+    /// Folds one arm's type into the type of the `case` so far; false (reported) if they clash.
+    fn unify_arm(&mut self, ty: &mut Option<Type>, arm: &TExpr) -> bool {
+        let Some(t) = *ty else {
+            *ty = Some(arm.ty);
+            return true;
+        };
+        if let Some(u) = unify(t, arm.ty) {
+            *ty = Some(u);
+            return true;
+        }
+        self.type_error(
+            format!("the arms of 'case' must have one type: this one is {}, the first is {t}", arm.ty),
+            arm.span,
+        );
+        false
     }
 
     /// A bare word: a player, a street, a hand type or a flop category.
@@ -438,7 +453,7 @@ impl Checker {
         if let Some(def) = lookup(word) {
             self.errors.push(
                 PqlError::type_error(format!("'{}' is a function: call it with parentheses", def.name), span)
-                    .with_hint(format!("e.g. {}", signature(def))),
+                    .with_hint(format!("e.g. {}", def.signature())),
             );
             return None;
         }
@@ -464,7 +479,10 @@ impl Checker {
         let Some(def) = lookup(&name.name) else {
             let word = &name.name;
             if SELECTORS.iter().any(|s| s.eq_ignore_ascii_case(word)) {
-                self.type_error(format!("'{word}' is a selector: it can only stand at the top of the select list"), name.span);
+                self.type_error(
+                    format!("'{word}' is a selector: it can only stand at the top of the select list"),
+                    name.span,
+                );
             } else {
                 match did_you_mean(word, catalog().iter().map(|f| f.name)) {
                     Some(m) => self.type_error(format!("unknown function '{word}' — did you mean '{m}'?"), name.span),
@@ -490,7 +508,7 @@ impl Checker {
             .collect();
         if !def.applies.allows(self.game) {
             self.type_error(
-                format!("{} does not apply to {}: it needs {}", def.name, self.game.name(), applicability_text(def.applies)),
+                format!("{} does not apply to {}: it is for {}", def.name, self.game.name(), def.applies.describe()),
                 name.span,
             );
             return None;
@@ -499,27 +517,21 @@ impl Checker {
             let n = def.params.len();
             self.errors.push(
                 PqlError::type_error(
-                    format!(
-                        "{} takes {n} argument{}, found {}",
-                        def.name,
-                        if n == 1 { "" } else { "s" },
-                        args.len()
-                    ),
+                    format!("{} takes {n} argument{}, found {}", def.name, if n == 1 { "" } else { "s" }, args.len()),
                     span,
                 )
-                .with_hint(signature(def)),
+                .with_hint(def.signature()),
             );
             return None;
         }
         let mut typed_args = Vec::with_capacity(args.len());
         let mut failed = false;
-        for (arg, param) in checked.into_iter().zip(def.params) {
+        for (i, (arg, param)) in checked.into_iter().zip(def.params).enumerate() {
             let Some(arg) = arg else {
                 failed = true;
                 continue;
             };
-            // toString converts any value.
-            let ok = def.func == Func::ToString || needs_literal(def.func, param.ty) || accepts(param.ty, arg.ty);
+            let ok = def.any_arg(i) || needs_literal(def.func, param.ty) || accepts(param.ty, arg.ty);
             if !ok {
                 let mut err = PqlError::type_error(
                     format!(
@@ -531,7 +543,7 @@ impl Checker {
                     ),
                     arg.span,
                 )
-                .with_hint(signature(def));
+                .with_hint(def.signature());
                 if param.ty == Type::Street && arg.ty == Type::String {
                     err = err.with_hint("write the street without quotes, e.g. flop");
                 }
@@ -556,7 +568,7 @@ impl Checker {
                     format!("argument '{param}' of {} must be a quoted string, found {}", def.name, checked.ty),
                     arg.span,
                 )
-                .with_hint(signature(def)),
+                .with_hint(def.signature()),
             );
             return None;
         };
@@ -575,10 +587,9 @@ impl Checker {
                 let mut chars = t.chars();
                 match (chars.next(), chars.next()) {
                     (Some(c), None) if parse_rank(c).is_some() => None,
-                    _ => Some((
-                        format!("toRank needs one rank (A K Q J T 9 8 7 6 5 4 3 2), found '{text}'"),
-                        s.content,
-                    )),
+                    _ => {
+                        Some((format!("toRank needs one rank (A K Q J T 9 8 7 6 5 4 3 2), found '{text}'"), s.content))
+                    }
                 }
             }
             Func::RateHiHand | Func::RateLoHand => match parse_cards(text) {
@@ -599,8 +610,12 @@ impl Checker {
                 if t.eq_ignore_ascii_case("full") || t.eq_ignore_ascii_case("6max") {
                     None
                 } else {
-                    let suggestion = did_you_mean(t, ["full", "6max"]).map_or(String::new(), |m| format!(" — did you mean '{m}'?"));
-                    Some((format!("handRankingFor needs the ordering 'full' or '6max', found '{text}'{suggestion}"), s.content))
+                    let suggestion =
+                        did_you_mean(t, ["full", "6max"]).map_or(String::new(), |m| format!(" — did you mean '{m}'?"));
+                    Some((
+                        format!("handRankingFor needs the ordering 'full' or '6max', found '{text}'{suggestion}"),
+                        s.content,
+                    ))
                 }
             }
             _ => None,
@@ -609,14 +624,12 @@ impl Checker {
             self.type_error(message, span);
             return None;
         }
-        Some(TExpr { kind: TExprKind::Str(TextLit { text: s.text.clone(), span: s.content }), ty: Type::String, span: arg.span })
+        Some(TExpr {
+            kind: TExprKind::Str(TextLit { text: s.text.clone(), span: s.content }),
+            ty: Type::String,
+            span: arg.span,
+        })
     }
-}
-
-/// `riverEquity(p: player) -> equity`, for hints.
-pub fn signature(def: &FunctionDef) -> String {
-    let params: Vec<String> = def.params.iter().map(|p| format!("{}: {}", p.name, p.ty)).collect();
-    format!("{}({}) -> {}", def.name, params.join(", "), def.returns)
 }
 
 /// "a player", "an equity", ... for messages.

@@ -172,22 +172,19 @@ impl Lexer<'_> {
     fn string(&mut self) {
         let start = self.pos;
         self.pos += 1;
-        match self.src[self.pos..].find('\'') {
-            Some(len) => {
-                let content = Span::new(self.pos, self.pos + len);
-                self.pos += len + 1;
-                self.push(TokenKind::Str { content }, start);
-            }
-            None => {
-                // Read the rest as the string so one missing quote gives one error.
-                let content = Span::new(self.pos, self.bytes.len());
-                self.pos = self.bytes.len();
-                self.errors.push(PqlError::syntax(
-                    "unterminated string: expected a closing quote (')",
-                    Span::new(start, start + 1),
-                ));
-                self.push(TokenKind::Str { content }, start);
-            }
+        if let Some(len) = self.src[self.pos..].find('\'') {
+            let content = Span::new(self.pos, self.pos + len);
+            self.pos += len + 1;
+            self.push(TokenKind::Str { content }, start);
+        } else {
+            // Read the rest as the string so one missing quote gives one error.
+            let content = Span::new(self.pos, self.bytes.len());
+            self.pos = self.bytes.len();
+            self.errors.push(PqlError::syntax(
+                "unterminated string: expected a closing quote (')",
+                Span::new(start, start + 1),
+            ));
+            self.push(TokenKind::Str { content }, start);
         }
     }
 

@@ -227,7 +227,7 @@ impl Parser<'_> {
         let selectors = self.select_list();
         let mut from = Vec::new();
         if self.eat_keyword(Keyword::From) || self.eat_misspelt(Keyword::From) {
-            from = self.from_list();
+            from = self.parse_from_list();
         } else {
             let found = self.found();
             self.error_with_hint(
@@ -348,11 +348,11 @@ impl Parser<'_> {
     }
 
     /// `key =` (a keyword used as a key is accepted here and rejected by the checker).
-    fn at_from_entry(&self) -> bool {
+    fn at_parse_from_entry(&self) -> bool {
         matches!(self.peek().kind, TokenKind::Ident | TokenKind::Keyword(_)) && self.peek_at(1).kind == TokenKind::Eq
     }
 
-    fn from_list(&mut self) -> Vec<FromItem> {
+    fn parse_from_list(&mut self) -> Vec<FromItem> {
         let mut items: Vec<FromItem> = Vec::new();
         loop {
             self.recovered();
@@ -367,7 +367,7 @@ impl Parser<'_> {
                 }
                 return items;
             }
-            if let Some(item) = self.from_item() {
+            if let Some(item) = self.parse_from_entry() {
                 items.push(item);
             }
             if self.eat(&TokenKind::Comma).is_some() {
@@ -380,7 +380,7 @@ impl Parser<'_> {
             let after = items.last().map_or_else(|| "the from entry".to_string(), |i| format!("{}=...", i.key.name));
             self.error(format!("expected ',' or 'where' after {after}, found {found}"), self.peek().span);
             // `hero='AA' villain='KK'` is a missing comma: carry on with the next entry.
-            if !self.at_from_entry() {
+            if !self.at_parse_from_entry() {
                 self.skip_to_recovery_point(true);
                 if self.eat(&TokenKind::Comma).is_none() {
                     return items;
@@ -401,9 +401,10 @@ impl Parser<'_> {
         true
     }
 
-    fn from_item(&mut self) -> Option<FromItem> {
+    fn parse_from_entry(&mut self) -> Option<FromItem> {
         let t = self.peek().clone();
-        let is_key = matches!(t.kind, TokenKind::Ident | TokenKind::Keyword(_)) && self.peek_at(1).kind == TokenKind::Eq
+        let is_key = matches!(t.kind, TokenKind::Ident | TokenKind::Keyword(_))
+            && self.peek_at(1).kind == TokenKind::Eq
             || t.kind == TokenKind::Ident;
         if !is_key {
             let found = self.found();
@@ -432,10 +433,7 @@ impl Parser<'_> {
             TokenKind::Ident | TokenKind::Int(_) | TokenKind::Double(_) => {
                 self.bump();
                 let written = self.text(v.span);
-                self.error(
-                    format!("the value of '{}' must be quoted: {}='{written}'", key.name, key.name),
-                    v.span,
-                );
+                self.error(format!("the value of '{}' must be quoted: {}='{written}'", key.name, key.name), v.span);
                 None
             }
             _ => {
@@ -457,7 +455,7 @@ impl Parser<'_> {
         Node { expr: Expr { kind, span }, depth }
     }
 
-    fn error_node(&self, span: Span) -> Node {
+    fn error_node(span: Span) -> Node {
         Node { expr: Expr { kind: ExprKind::Error, span }, depth: 1 }
     }
 
@@ -470,7 +468,7 @@ impl Parser<'_> {
         let n = if self.nesting > MAX_DEPTH {
             let t = self.bump();
             self.error(format!("expression nested too deeply (more than {MAX_DEPTH} levels)"), t.span);
-            self.error_node(t.span)
+            Self::error_node(t.span)
         } else {
             self.or()
         };
@@ -512,7 +510,7 @@ impl Parser<'_> {
         self.nesting += 1;
         let inner = if self.nesting > MAX_DEPTH {
             self.error(format!("expression nested too deeply (more than {MAX_DEPTH} levels)"), op);
-            self.error_node(op)
+            Self::error_node(op)
         } else {
             self.not()
         };
@@ -534,7 +532,13 @@ impl Parser<'_> {
                 );
             }
             let rhs = self.concat();
-            lhs = self.binary(op, op_span, lhs, rhs);
+            lhs = if chained {
+                // Already reported: keep the checker from typing `(a < b) < c`.
+                let span = lhs.expr.span.to(rhs.expr.span);
+                Self::error_node(span)
+            } else {
+                self.binary(op, op_span, lhs, rhs)
+            };
             chained = true;
         }
         lhs
@@ -586,7 +590,7 @@ impl Parser<'_> {
         self.nesting += 1;
         let inner = if self.nesting > MAX_DEPTH {
             self.error(format!("expression nested too deeply (more than {MAX_DEPTH} levels)"), op);
-            self.error_node(op)
+            Self::error_node(op)
         } else {
             self.unary()
         };
@@ -667,7 +671,7 @@ impl Parser<'_> {
                 if !recovery_point {
                     self.bump();
                 }
-                self.error_node(t.span)
+                Self::error_node(t.span)
             }
         }
     }
@@ -726,7 +730,7 @@ impl Parser<'_> {
         }
         let span = Span::new(start.start, self.last_end());
         if arms.is_empty() {
-            return self.error_node(span);
+            return Self::error_node(span);
         }
         self.node(ExprKind::Case { arms, otherwise }, span, depth)
     }
@@ -735,6 +739,7 @@ impl Parser<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fmt::Write;
 
     fn parse_ok(text: &str) -> Vec<Statement> {
         let (statements, errors) = parse_program(text);
@@ -743,10 +748,7 @@ mod tests {
     }
 
     fn where_expr(text: &str) -> Expr {
-        parse_ok(&format!("select count(true) from game='holdem' where {text}"))
-            .remove(0)
-            .where_clause
-            .expect("where")
+        parse_ok(&format!("select count(true) from game='holdem' where {text}")).remove(0).where_clause.expect("where")
     }
 
     /// Renders an expression fully parenthesised, to check precedence.
@@ -766,10 +768,10 @@ mod tests {
             ExprKind::Case { arms, otherwise } => {
                 let mut s = "case".to_string();
                 for (c, v) in arms {
-                    s += &format!(" when {} then {}", show(c), show(v));
+                    let _ = write!(s, " when {} then {}", show(c), show(v));
                 }
                 if let Some(o) = otherwise {
-                    s += &format!(" else {}", show(o));
+                    let _ = write!(s, " else {}", show(o));
                 }
                 s + " end"
             }
@@ -797,7 +799,10 @@ mod tests {
         let sel = &s.selectors[0];
         assert_eq!(&text[sel.expr.span.start..sel.expr.span.end], "riverEquity(hero)");
         assert_eq!(sel.alias.as_ref().unwrap().name, "eq");
-        assert_eq!(&text[s.from[0].value.as_ref().unwrap().content.start..s.from[0].value.as_ref().unwrap().content.end], "AKs");
+        assert_eq!(
+            &text[s.from[0].value.as_ref().unwrap().content.start..s.from[0].value.as_ref().unwrap().content.end],
+            "AKs"
+        );
         assert_eq!(&text[s.from[1].span.start..s.from[1].span.end], "villain='QQ+'");
     }
 
@@ -818,8 +823,9 @@ mod tests {
 
     #[test]
     fn recovers_to_report_several_errors() {
-        let (statements, errors) =
-            parse_program("select avg(riverEquity(hero), count(+) from hero=AA, villain='KK' where ; select max(1 from x='A'");
+        let (statements, errors) = parse_program(
+            "select avg(riverEquity(hero), count(+) from hero=AA, villain='KK' where ; select max(1 from x='A'",
+        );
         let messages: Vec<_> = errors.iter().map(|e| e.message.as_str()).collect();
         assert_eq!(
             messages,
