@@ -1,10 +1,28 @@
 //! Range languages (PQL-SPEC §5): generic, classic, named hold'em classes, stud hands,
-//! percentages, weights; board patterns and dead cards. (Being written: see the ranges helper;
-//! the signatures below are the contract the planner compiles against.)
+//! percentages, weights; board patterns and dead cards.
+//!
+//! A range text is split by `expr` into its `,` `:` `!` structure around leaves; each syntax module
+//! reads the leaves (`generic`, `classic` + `classes`, `stud`); flop-game ranges are evaluated as
+//! bitsets over every starting hand of the game (`universe`), so combining leaves is bit
+//! arithmetic and matching a term is a bitmask search (`matcher`).
+
+mod board;
+mod classes;
+mod classic;
+mod expr;
+mod generic;
+mod matcher;
+mod percent;
+mod stud;
+mod universe;
+
+pub use board::{parse_board, parse_dead, BoardRange};
+pub use percent::hand_percentile;
 
 use crate::cards::{Card, CardSet};
-use crate::error::PqlError;
+use crate::error::{PqlError, Span};
 use crate::games::Game;
+use universe::HandSet;
 
 /// How the ranges of a statement are read (`syntax='classic'`, the default, or `'generic'`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -38,6 +56,8 @@ pub struct Range {
     weights: Vec<u32>,
     weighted: bool,
     full: bool,
+    /// Flop games: each hand's number in the game's universe, increasing (parallel to `flop`).
+    indices: Vec<u32>,
 }
 
 impl Range {
@@ -85,57 +105,144 @@ impl Range {
 
     /// Whether a dealt hand (cards in dealing order; order ignored in flop games) is in the range.
     pub fn contains_hand(&self, cards: &[Card]) -> bool {
-        let _ = cards;
-        false
+        if self.game.is_stud() {
+            return stud::contains(&self.stud, cards);
+        }
+        let hand = CardSet::from_cards(cards.iter().copied());
+        if hand.len() as usize != cards.len() {
+            return false;
+        }
+        universe::universe(self.game).index_of(hand).is_some_and(|i| self.indices.binary_search(&(i as u32)).is_ok())
     }
 
     /// The hands as card strings (`AsKs`; stud `AsKd7c` with `*` for open positions).
     pub fn to_strings(&self) -> Vec<String> {
-        Vec::new()
-    }
-}
-
-/// A board pattern: the boards it allows, for sampling, and a matcher for `boardInRange`.
-#[derive(Clone, Debug)]
-pub struct BoardRange {
-    boards: Vec<Vec<Card>>,
-}
-
-impl BoardRange {
-    /// Every board the pattern allows, cards by position (flop, turn, river); all the same length.
-    pub fn boards(&self) -> &[Vec<Card>] {
-        &self.boards
+        if self.game.is_stud() {
+            self.stud.iter().map(stud::hand_string).collect()
+        } else {
+            self.flop.iter().map(ToString::to_string).collect()
+        }
     }
 
-    /// `boardInRange`: flop cards unordered, turn and river positional; a pattern longer than the
-    /// board never matches.
-    pub fn matches(&self, board: &[Card]) -> bool {
-        let _ = board;
-        false
+    /// The weight of a flop-game hand in this range (0 when it is not in the range).
+    pub fn weight_of(&self, hand: CardSet) -> u32 {
+        universe::universe(self.game)
+            .index_of(hand)
+            .and_then(|i| self.indices.binary_search(&(i as u32)).ok())
+            .map_or(0, |k| self.weights[k])
+    }
+
+    /// The hand a uniform number `u` in `[0, 1)` picks, in proportion to the weights: the
+    /// position in `flop_combos()` / `stud_hands()`. `None` for an empty range.
+    pub fn pick(&self, u: f64) -> Option<usize> {
+        let n = self.len();
+        if n == 0 {
+            return None;
+        }
+        if !self.weighted {
+            return Some(((u * n as f64) as usize).min(n - 1));
+        }
+        let total: u64 = self.weights.iter().map(|&w| u64::from(w)).sum();
+        let mut target = (u * total as f64) as u64;
+        for (i, &w) in self.weights.iter().enumerate() {
+            if target < u64::from(w) {
+                return Some(i);
+            }
+            target -= u64::from(w);
+        }
+        Some(n - 1)
+    }
+
+    fn from_flop_set(game: Game, set: &HandSet, weights: Option<&[u32]>) -> Range {
+        let uni = universe::universe(game);
+        let indices: Vec<u32> = set.iter().map(|i| i as u32).collect();
+        let flop = indices.iter().map(|&i| uni.hands[i as usize]).collect();
+        let weighted = weights.is_some();
+        let weights = match weights {
+            Some(w) => indices.iter().map(|&i| w[i as usize]).collect(),
+            None => vec![1; indices.len()],
+        };
+        let full = !weighted && indices.len() == uni.len();
+        Range { game, flop, stud: Vec::new(), weights, weighted, full, indices }
     }
 }
 
 /// Parses a player's range. Error spans are byte offsets into `text`.
 pub fn parse_range(text: &str, game: Game, syntax: Syntax) -> Result<Range, PqlError> {
-    let _ = (text, game, syntax);
-    Err(PqlError::range("ranges are being merged", crate::error::Span { start: 0, end: text.len() }))
+    let range = if game.is_stud() { stud::parse(text, game, syntax)? } else { parse_flop(text, game, syntax)? };
+    if range.is_empty() {
+        return Err(PqlError::range(format!("the range '{}' matches no hand", text.trim()), Span::new(0, text.len())));
+    }
+    Ok(range)
 }
 
-/// Parses a `board=` value or a `boardInRange` pattern (generic syntax in both modes).
-pub fn parse_board(text: &str, game: Game) -> Result<BoardRange, PqlError> {
-    let _ = (text, game);
-    Err(PqlError::range("boards are being merged", crate::error::Span { start: 0, end: text.len() }))
+fn parse_flop(text: &str, game: Game, syntax: Syntax) -> Result<Range, PqlError> {
+    let uni = universe::universe(game);
+    let classic_holdem = syntax == Syntax::Classic && game.hole_cards() == 2;
+    let parts = expr::parse(text, syntax == Syntax::Classic)?;
+    let mut leaf = |span: Span| -> Result<HandSet, PqlError> {
+        let leaf_text = &text[span.start..span.end];
+        if classic_holdem {
+            classic_leaf_set(leaf_text, span.start, game)
+        } else {
+            generic_leaf_set(leaf_text, span.start, game)
+        }
+    };
+    let all = || HandSet::full(uni.len());
+    let weighted = parts.iter().any(|p| p.weight.is_some());
+    let mut total = HandSet::empty(uni.len());
+    let mut weights = weighted.then(|| vec![0u32; uni.len()]);
+    for part in &parts {
+        let set = expr::eval(&part.node, &mut leaf, &all)?;
+        if let (Some(w), Some(pw)) = (weights.as_mut(), part.weight) {
+            // A hand matched by several parts takes the largest weight.
+            for i in set.iter() {
+                w[i] = w[i].max(pw);
+            }
+        }
+        total.union_with(&set);
+    }
+    Ok(Range::from_flop_set(game, &total, weights.as_deref()))
 }
 
-/// Parses `dead=`: the cards removed from the deck.
-pub fn parse_dead(text: &str, game: Game) -> Result<CardSet, PqlError> {
-    let _ = (text, game);
-    Err(PqlError::range("dead cards are being merged", crate::error::Span { start: 0, end: text.len() }))
+fn classic_leaf_set(text: &str, offset: usize, game: Game) -> Result<HandSet, PqlError> {
+    let uni = universe::universe(game);
+    match classic::parse_leaf(text, offset, game.deck().lowest_rank())? {
+        classic::ClassicLeaf::All => Ok(HandSet::full(uni.len())),
+        classic::ClassicLeaf::Percent { from, to, six_max } => {
+            percent::percent_set(game, from, to, six_max, Span::new(offset, offset + text.len()))
+        }
+        classic::ClassicLeaf::Patterns(p) => Ok(HandSet::from_predicate(uni, |h| p.iter().any(|p| p.matches(h)))),
+    }
 }
 
-/// `handRanking`: a flop-game starting hand's position in the game's ordering as a percentile
-/// in (0, 100]: `hand_percentile(..) <= 15` iff the hand is in `15%`.
-pub fn hand_percentile(game: Game, hand: CardSet, six_max: bool) -> f64 {
-    let _ = (game, hand, six_max);
-    100.0
+fn generic_leaf_set(text: &str, offset: usize, game: Game) -> Result<HandSet, PqlError> {
+    let uni = universe::universe(game);
+    let leaf = generic::parse_leaf(text, offset, generic::RankOrder { ace_low: false }, game.deck())?;
+    let span = Span::new(offset, offset + text.len());
+    let mut set = match &leaf.leaf {
+        generic::Leaf::All => HandSet::full(uni.len()),
+        generic::Leaf::Percent { from, to, six_max } => percent::percent_set(game, *from, *to, *six_max, span)?,
+        generic::Leaf::Terms(terms) => HandSet::from_predicate(uni, |h| terms.iter().any(|t| t.matches_hand(h))),
+    };
+    for (op, term) in &leaf.filters {
+        let f = HandSet::from_predicate(uni, |h| term.matches_hand(h));
+        match op {
+            generic::FilterOp::Inter => set.intersect_with(&f),
+            generic::FilterOp::Minus => set.minus_with(&f),
+        }
+    }
+    Ok(set)
+}
+
+impl expr::SetOps for HandSet {
+    fn union_with(&mut self, o: &Self) {
+        HandSet::union_with(self, o);
+    }
+    fn intersect_with(&mut self, o: &Self) {
+        HandSet::intersect_with(self, o);
+    }
+    fn minus_with(&mut self, o: &Self) {
+        HandSet::minus_with(self, o);
+    }
 }

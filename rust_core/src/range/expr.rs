@@ -1,0 +1,356 @@
+//! The combination layer shared by every range syntax: `,` union, `:` intersection, `!`
+//! difference, parentheses and `@` weights, around leaves (hands, classes, percentages) whose
+//! text the syntax modules read. `:`/`!` bind tighter than `,` and associate left to right.
+//! In the classic syntax the words `and`/`&`, `or`/`|` and `not` are synonyms.
+
+use crate::error::{PqlError, Span};
+
+/// A parsed range expression; leaves are spans of the range text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Node {
+    Leaf(Span),
+    Union(Vec<Node>),
+    Inter(Box<Node>, Box<Node>),
+    Minus(Box<Node>, Box<Node>),
+    /// `!X` or `not X` at the start of an operand: every hand except X.
+    Complement(Box<Node>),
+}
+
+/// A top-level comma-separated part with its optional weight.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Part {
+    pub node: Node,
+    pub weight: Option<u32>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tok {
+    Comma,
+    Colon,
+    Bang,
+    LParen,
+    RParen,
+    At(u32),
+    Leaf,
+}
+
+/// Characters that end a leaf (outside brackets).
+fn is_operator(c: char) -> bool {
+    matches!(c, ',' | ':' | '!' | '(' | ')' | '@' | '&' | '|')
+}
+
+fn lex(text: &str, words: bool) -> Result<Vec<(Tok, Span)>, PqlError> {
+    let bytes = text.as_bytes();
+    let mut toks: Vec<(Tok, Span)> = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        let c = text[i..].chars().next().unwrap_or(' ');
+        if c.is_whitespace() {
+            i += c.len_utf8();
+            continue;
+        }
+        let one = |t| (t, Span::new(i, i + 1));
+        match c {
+            ',' | '|' => toks.push(one(Tok::Comma)),
+            ':' | '&' => toks.push(one(Tok::Colon)),
+            '!' => toks.push(one(Tok::Bang)),
+            '(' => toks.push(one(Tok::LParen)),
+            ')' => toks.push(one(Tok::RParen)),
+            '@' => {
+                let start = i;
+                let mut j = i + 1;
+                while j < bytes.len() && bytes[j].is_ascii_digit() {
+                    j += 1;
+                }
+                let digits = &text[i + 1..j];
+                let span = Span::new(start, j.max(start + 1));
+                let weight: u32 = digits
+                    .parse()
+                    .map_err(|_| PqlError::range("expected a weight (an integer from 1 to 100) after '@'", span))?;
+                if !(1..=100).contains(&weight) {
+                    return Err(PqlError::range(
+                        format!("weight {weight} is out of range: weights are 1 to 100"),
+                        span,
+                    ));
+                }
+                toks.push((Tok::At(weight), span));
+                i = j;
+                continue;
+            }
+            _ => {
+                let start = i;
+                let mut depth = 0i32;
+                let mut j = i;
+                while j < text.len() {
+                    let d = text[j..].chars().next().unwrap_or(' ');
+                    if depth == 0 && (d.is_whitespace() || is_operator(d)) {
+                        break;
+                    }
+                    if d == '[' {
+                        depth += 1;
+                    } else if d == ']' {
+                        depth -= 1;
+                    }
+                    j += d.len_utf8();
+                }
+                let span = Span::new(start, j);
+                let word = &text[start..j];
+                let tok = if words && word.eq_ignore_ascii_case("and") {
+                    Tok::Colon
+                } else if words && word.eq_ignore_ascii_case("or") {
+                    Tok::Comma
+                } else if words && word.eq_ignore_ascii_case("not") {
+                    Tok::Bang
+                } else {
+                    Tok::Leaf
+                };
+                toks.push((tok, span));
+                i = j;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    if words {
+        merge_group_spans(text, &mut toks);
+    }
+    Ok(toks)
+}
+
+/// Classic `group2 to group5` / `group2 through group5`: one leaf covering the three words.
+fn merge_group_spans(text: &str, toks: &mut Vec<(Tok, Span)>) {
+    let mut out: Vec<(Tok, Span)> = Vec::with_capacity(toks.len());
+    let mut i = 0;
+    while i < toks.len() {
+        if i + 2 < toks.len()
+            && toks[i].0 == Tok::Leaf
+            && toks[i + 1].0 == Tok::Leaf
+            && toks[i + 2].0 == Tok::Leaf
+            && matches!(text[toks[i + 1].1.start..toks[i + 1].1.end].to_ascii_lowercase().as_str(), "to" | "through")
+        {
+            out.push((Tok::Leaf, toks[i].1.to(toks[i + 2].1)));
+            i += 3;
+        } else {
+            out.push(toks[i]);
+            i += 1;
+        }
+    }
+    *toks = out;
+}
+
+struct Parser<'a> {
+    text: &'a str,
+    toks: Vec<(Tok, Span)>,
+    pos: usize,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<(Tok, Span)> {
+        self.toks.get(self.pos).copied()
+    }
+
+    fn end_span(&self) -> Span {
+        Span::new(self.text.len(), self.text.len())
+    }
+
+    fn unexpected(&self, what: &str) -> PqlError {
+        match self.peek() {
+            Some((_, span)) => {
+                PqlError::range(format!("expected {what}, found '{}'", &self.text[span.start..span.end]), span)
+            }
+            None => PqlError::range(format!("expected {what}, found the end of the range"), self.end_span()),
+        }
+    }
+
+    fn parts(&mut self) -> Result<Vec<Part>, PqlError> {
+        let mut parts = Vec::new();
+        loop {
+            let start = self.peek().map_or(self.end_span(), |t| t.1);
+            let node = self.chain()?;
+            let mut weight = None;
+            let mut end = self.toks.get(self.pos.wrapping_sub(1)).map_or(start, |t| t.1);
+            if let Some((Tok::At(w), span)) = self.peek() {
+                weight = Some(w);
+                end = span;
+                self.pos += 1;
+            }
+            parts.push(Part { node, weight, span: start.to(end) });
+            match self.peek() {
+                None => break,
+                Some((Tok::Comma, _)) => self.pos += 1,
+                Some((Tok::Leaf, span)) => {
+                    return Err(PqlError::range(
+                        format!("expected ',', ':' or '!' before '{}'", &self.text[span.start..span.end]),
+                        span,
+                    ))
+                }
+                Some(_) => return Err(self.unexpected("',', ':', '!' or the end of the range")),
+            }
+        }
+        Ok(parts)
+    }
+
+    fn chain(&mut self) -> Result<Node, PqlError> {
+        let mut node = self.unary()?;
+        loop {
+            match self.peek() {
+                Some((Tok::Colon, _)) => {
+                    self.pos += 1;
+                    node = Node::Inter(Box::new(node), Box::new(self.unary()?));
+                }
+                Some((Tok::Bang, _)) => {
+                    self.pos += 1;
+                    node = Node::Minus(Box::new(node), Box::new(self.unary()?));
+                }
+                _ => return Ok(node),
+            }
+        }
+    }
+
+    fn unary(&mut self) -> Result<Node, PqlError> {
+        match self.peek() {
+            Some((Tok::Bang, _)) => {
+                self.pos += 1;
+                Ok(Node::Complement(Box::new(self.unary()?)))
+            }
+            Some((Tok::LParen, open)) => {
+                self.pos += 1;
+                let mut alts = vec![self.chain()?];
+                loop {
+                    match self.peek() {
+                        Some((Tok::Comma, _)) => {
+                            self.pos += 1;
+                            alts.push(self.chain()?);
+                        }
+                        Some((Tok::RParen, _)) => {
+                            self.pos += 1;
+                            break;
+                        }
+                        Some((Tok::At(_), span)) => {
+                            return Err(PqlError::range(
+                                "weights go on the top-level parts of a range, after the closing parenthesis",
+                                span,
+                            ))
+                        }
+                        None => return Err(PqlError::range("unclosed parenthesis", open)),
+                        Some(_) => return Err(self.unexpected("',', ':', '!' or ')'")),
+                    }
+                }
+                Ok(if alts.len() == 1 { alts.pop().expect("one") } else { Node::Union(alts) })
+            }
+            Some((Tok::Leaf, span)) => {
+                self.pos += 1;
+                Ok(Node::Leaf(span))
+            }
+            _ => Err(self.unexpected("a hand")),
+        }
+    }
+}
+
+/// Parses `text` into its top-level parts. `words`: the classic word operators.
+pub(crate) fn parse(text: &str, words: bool) -> Result<Vec<Part>, PqlError> {
+    let toks = lex(text, words)?;
+    if toks.is_empty() {
+        return Err(PqlError::range("empty range", Span::new(0, text.len())));
+    }
+    let mut p = Parser { text, toks, pos: 0 };
+    let parts = p.parts()?;
+    let weighted = parts.iter().filter(|p| p.weight.is_some()).count();
+    if weighted != 0 && weighted != parts.len() {
+        let bad = parts.iter().find(|p| p.weight.is_none()).expect("an unweighted part");
+        return Err(PqlError::range("weight every part of the range or none: this part has no '@' weight", bad.span)
+            .with_hint("write e.g. 'AA@10, KK@8'"));
+    }
+    Ok(parts)
+}
+
+/// A set algebra the expression is evaluated in (flop hands, stud hands).
+pub(crate) trait SetOps: Sized {
+    fn union_with(&mut self, o: &Self);
+    fn intersect_with(&mut self, o: &Self);
+    fn minus_with(&mut self, o: &Self);
+}
+
+/// Evaluates `node`, reading each leaf with `leaf`; `all` is every hand (for complements).
+pub(crate) fn eval<S: SetOps + Clone>(
+    node: &Node,
+    leaf: &mut dyn FnMut(Span) -> Result<S, PqlError>,
+    all: &dyn Fn() -> S,
+) -> Result<S, PqlError> {
+    Ok(match node {
+        Node::Leaf(span) => leaf(*span)?,
+        Node::Union(alts) => {
+            let mut acc = eval(&alts[0], leaf, all)?;
+            for a in &alts[1..] {
+                acc.union_with(&eval(a, leaf, all)?);
+            }
+            acc
+        }
+        Node::Inter(a, b) => {
+            let mut acc = eval(a, leaf, all)?;
+            acc.intersect_with(&eval(b, leaf, all)?);
+            acc
+        }
+        Node::Minus(a, b) => {
+            let mut acc = eval(a, leaf, all)?;
+            acc.minus_with(&eval(b, leaf, all)?);
+            acc
+        }
+        Node::Complement(a) => {
+            let mut acc = all();
+            acc.minus_with(&eval(a, leaf, all)?);
+            acc
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn leaves(text: &str, node: &Node) -> String {
+        match node {
+            Node::Leaf(s) => text[s.start..s.end].to_string(),
+            Node::Union(a) => format!("({})", a.iter().map(|n| leaves(text, n)).collect::<Vec<_>>().join(",")),
+            Node::Inter(a, b) => format!("[{}:{}]", leaves(text, a), leaves(text, b)),
+            Node::Minus(a, b) => format!("[{}!{}]", leaves(text, a), leaves(text, b)),
+            Node::Complement(a) => format!("~{}", leaves(text, a)),
+        }
+    }
+
+    fn show(text: &str, words: bool) -> String {
+        parse(text, words)
+            .unwrap()
+            .iter()
+            .map(|p| format!("{}{}", leaves(text, &p.node), p.weight.map_or(String::new(), |w| format!("@{w}"))))
+            .collect::<Vec<_>>()
+            .join(" ; ")
+    }
+
+    #[test]
+    fn precedence_and_grouping() {
+        assert_eq!(show("AA:xxyy, JJ!JJJ, KK", false), "[AA:xxyy] ; [JJ!JJJ] ; KK");
+        assert_eq!(show("A:B!C:D", false), "[[[A:B]!C]:D]");
+        assert_eq!(show("(AA,KK):xxyy@3", false), "[(AA,KK):xxyy]@3");
+        assert_eq!(show("K[2s,Jc,T], AA", false), "K[2s,Jc,T] ; AA");
+        assert_eq!(show("(AK | AA) & offsuit", true), "[(AK,AA):offsuit]");
+        assert_eq!(show("group2 to group5 and not suited", true), "[group2 to group5:~suited]");
+        assert_eq!(show("pair not QQ", true), "[pair!QQ]");
+    }
+
+    #[test]
+    fn errors_point_at_the_problem() {
+        let e = parse("AA@10, KK", false).unwrap_err();
+        assert_eq!(e.span, Some(Span::new(7, 9)));
+        let e = parse("AA@0", false).unwrap_err();
+        assert!(e.message.contains("1 to 100"), "{}", e.message);
+        let e = parse("(AA, KK", false).unwrap_err();
+        assert_eq!(e.span, Some(Span::new(0, 1)));
+        let e = parse("AA KK", false).unwrap_err();
+        assert_eq!(e.span, Some(Span::new(3, 5)));
+        assert!(parse("  ", false).unwrap_err().message.contains("empty"));
+        let e = parse("(AA@3, KK)", false).unwrap_err();
+        assert!(e.message.contains("top-level"), "{}", e.message);
+    }
+}

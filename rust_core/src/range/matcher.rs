@@ -1,0 +1,213 @@
+//! Matching a term's slots to distinct cards with bitmasks: each slot carries the set of cards it
+//! may take; variables bind a rank or a suit on first use, and different variables take different
+//! values. Backtracking over at most five hole cards, with identical slots taken in increasing
+//! card order so that `RRR` does not try every permutation of the same cards.
+
+use crate::cards::{Card, CardSet, Deck};
+
+pub(crate) const NO_VAR: u8 = u8::MAX;
+
+/// One card slot: the cards it may take, and the rank and suit variables it binds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Slot {
+    pub cards: CardSet,
+    pub rank_var: u8,
+    pub suit_var: u8,
+}
+
+impl Slot {
+    fn is_wild(&self) -> bool {
+        self.rank_var == NO_VAR
+            && self.suit_var == NO_VAR
+            && (self.cards == CardSet::FULL || self.cards == Deck::Short.cards())
+    }
+}
+
+/// A compiled term.
+#[derive(Clone, Debug)]
+pub(crate) struct Term {
+    /// The slots as written, for positional matching (boards).
+    positional: Vec<Slot>,
+    /// The constrained slots, most selective first, identical slots adjacent.
+    sorted: Vec<Slot>,
+    /// Whether `sorted[i]` is identical to `sorted[i - 1]`.
+    same_as_prev: Vec<bool>,
+    /// Slots that take any card and bind nothing: only their number matters.
+    wild: usize,
+}
+
+#[derive(Clone)]
+struct Bindings {
+    rank: [u8; 32],
+    rank_used: u16,
+    suit: [u8; 8],
+    suit_used: u8,
+}
+
+impl Bindings {
+    fn new() -> Bindings {
+        Bindings { rank: [NO_VAR; 32], rank_used: 0, suit: [NO_VAR; 8], suit_used: 0 }
+    }
+
+    /// Binds the slot's variables to `c` if consistent; returns what to undo.
+    #[inline]
+    fn bind(&mut self, s: &Slot, c: Card) -> Option<(bool, bool)> {
+        let mut new_rank = false;
+        if s.rank_var != NO_VAR {
+            let v = s.rank_var as usize;
+            if self.rank[v] == NO_VAR {
+                if self.rank_used & 1 << c.rank() != 0 {
+                    return None;
+                }
+                new_rank = true;
+            } else if self.rank[v] != c.rank() {
+                return None;
+            }
+        }
+        let mut new_suit = false;
+        if s.suit_var != NO_VAR {
+            let v = s.suit_var as usize;
+            if self.suit[v] == NO_VAR {
+                if self.suit_used & 1 << c.suit() != 0 {
+                    return None;
+                }
+                new_suit = true;
+            } else if self.suit[v] != c.suit() {
+                return None;
+            }
+        }
+        if new_rank {
+            self.rank[s.rank_var as usize] = c.rank();
+            self.rank_used |= 1 << c.rank();
+        }
+        if new_suit {
+            self.suit[s.suit_var as usize] = c.suit();
+            self.suit_used |= 1 << c.suit();
+        }
+        Some((new_rank, new_suit))
+    }
+
+    #[inline]
+    fn unbind(&mut self, s: &Slot, c: Card, undo: (bool, bool)) {
+        if undo.0 {
+            self.rank[s.rank_var as usize] = NO_VAR;
+            self.rank_used &= !(1 << c.rank());
+        }
+        if undo.1 {
+            self.suit[s.suit_var as usize] = NO_VAR;
+            self.suit_used &= !(1 << c.suit());
+        }
+    }
+}
+
+impl Term {
+    pub fn new(positional: Vec<Slot>) -> Term {
+        let mut sorted: Vec<Slot> = positional.iter().copied().filter(|s| !s.is_wild()).collect();
+        let wild = positional.len() - sorted.len();
+        sorted.sort_by_key(|s| (s.cards.len(), s.cards.bits(), s.rank_var, s.suit_var));
+        let same_as_prev = (0..sorted.len()).map(|i| i > 0 && sorted[i] == sorted[i - 1]).collect();
+        Term { positional, sorted, same_as_prev, wild }
+    }
+
+    pub fn len(&self) -> usize {
+        self.positional.len()
+    }
+
+    /// Whether the slots can be given distinct cards of `hand` (leftover cards are free).
+    pub fn matches_hand(&self, hand: CardSet) -> bool {
+        if (hand.len() as usize) < self.sorted.len() + self.wild {
+            return false;
+        }
+        if self.sorted.iter().any(|s| !s.cards.overlaps(hand)) {
+            return false;
+        }
+        let mut b = Bindings::new();
+        self.assign_sorted(0, hand, CardSet::EMPTY, 0, &mut b)
+    }
+
+    fn assign_sorted(&self, i: usize, hand: CardSet, used: CardSet, prev: u8, b: &mut Bindings) -> bool {
+        let Some(s) = self.sorted.get(i) else { return true };
+        let mut cand = s.cards.intersect(hand).minus(used).bits();
+        if self.same_as_prev[i] {
+            // Identical slots take their cards in increasing order.
+            cand &= !((2u64 << prev) - 1);
+        }
+        while cand != 0 {
+            let idx = cand.trailing_zeros() as u8;
+            cand &= cand - 1;
+            let c = Card::from_index(idx);
+            if let Some(undo) = b.bind(s, c) {
+                if self.assign_sorted(i + 1, hand, used.with(c), idx, b) {
+                    return true;
+                }
+                b.unbind(s, c, undo);
+            }
+        }
+        false
+    }
+
+    /// Positional matching: slot `i` takes a distinct card of `pools[i]` (the flop's cards for
+    /// the three flop slots, the turn card for the fourth, ...). `pools` is as long as the term.
+    pub fn matches_pools(&self, pools: &[CardSet]) -> bool {
+        let mut b = Bindings::new();
+        self.assign_positional(0, pools, CardSet::EMPTY, &mut b, &mut |_| true)
+    }
+
+    /// Calls `found` with every assignment of distinct cards from `pools` to the slots, in slot
+    /// order; stops early when `found` returns true.
+    pub fn for_each_assignment(&self, pools: &[CardSet], found: &mut dyn FnMut(&[Card]) -> bool) {
+        let mut b = Bindings::new();
+        let mut cards: Vec<Card> = Vec::with_capacity(self.positional.len());
+        self.enumerate(0, pools, CardSet::EMPTY, &mut b, &mut cards, found);
+    }
+
+    fn assign_positional(
+        &self,
+        i: usize,
+        pools: &[CardSet],
+        used: CardSet,
+        b: &mut Bindings,
+        found: &mut dyn FnMut(CardSet) -> bool,
+    ) -> bool {
+        let Some(s) = self.positional.get(i) else { return found(used) };
+        let mut cand = s.cards.intersect(pools[i]).minus(used).bits();
+        while cand != 0 {
+            let c = Card::from_index(cand.trailing_zeros() as u8);
+            cand &= cand - 1;
+            if let Some(undo) = b.bind(s, c) {
+                if self.assign_positional(i + 1, pools, used.with(c), b, found) {
+                    return true;
+                }
+                b.unbind(s, c, undo);
+            }
+        }
+        false
+    }
+
+    fn enumerate(
+        &self,
+        i: usize,
+        pools: &[CardSet],
+        used: CardSet,
+        b: &mut Bindings,
+        cards: &mut Vec<Card>,
+        found: &mut dyn FnMut(&[Card]) -> bool,
+    ) -> bool {
+        let Some(s) = self.positional.get(i) else { return found(cards) };
+        let mut cand = s.cards.intersect(pools[i]).minus(used).bits();
+        while cand != 0 {
+            let c = Card::from_index(cand.trailing_zeros() as u8);
+            cand &= cand - 1;
+            if let Some(undo) = b.bind(s, c) {
+                cards.push(c);
+                let stop = self.enumerate(i + 1, pools, used.with(c), b, cards, found);
+                cards.pop();
+                b.unbind(s, c, undo);
+                if stop {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
