@@ -305,6 +305,6 @@ mod tests {
         let e = parse_leaf("suitd", 0, 0).unwrap_err();
         assert_eq!(e.hint.as_deref(), Some("did you mean 'suited'?"));
         assert!(parse_leaf("AAs", 0, 0).is_err());
-        assert!(parse_leaf("AK-QJ", 0, 0).unwrap_err().message.contains("first card"));
+        assert!(parse_leaf("AK-QT", 0, 0).unwrap_err().message.contains("first card"));
     }
 }
