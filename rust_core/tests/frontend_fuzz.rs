@@ -1,0 +1,179 @@
+//! Property tests: whatever the text, `check_program` returns (no panic, no hang), and every
+//! error points inside the text. Inputs are random token streams and random mutations of valid
+//! queries (every catalogue example plus a few hand-written ones).
+
+use pql_core::functions::catalog;
+use pql_core::pql::{check_program, KEYWORDS};
+use proptest::prelude::*;
+
+const SEEDS: &[&str] = &[
+    "select avg(riverEquity(hero)) as eq, count(winsHi(hero)) from game='holdem', hero='AsKs', villain='QQ+' where handType(hero, flop) >= pair",
+    "select histogram(case when winsHi(hero) then 'win' when tiesHi(hero) then 'tie' else 'lose' end) from hero='AK', villain='QQ'",
+    "/* c */ select avg(-2 + .5 * 3 / (1 - 4)), histogram(toString(1) || 'x') -- end\nfrom game='razz', hero='A2', board='', dead='Ks';;",
+    "select count(not winsHi(hero) and (tiesHi(hero) or 1 <> 2)) from game='stud8', hero='(3-3-)45', villain='*'",
+];
+
+const WORDS: &[&str] = &[
+    "hero",
+    "villain",
+    "game",
+    "syntax",
+    "board",
+    "dead",
+    "flop",
+    "river",
+    "third",
+    "trips",
+    "flopset",
+    "avg",
+    "count",
+    "histogram",
+    "max",
+    "min",
+    "riverEquity",
+    "handType",
+    "winsHi",
+    "toCard",
+    "rateHiHand",
+    "inRange",
+    "case",
+    "x",
+];
+
+const SYMBOLS: &[&str] = &[
+    "(", ")", ",", ";", "=", "<>", "!=", "<", "<=", ">", ">=", "||", "+", "-", "*", "/", "'AA'", "'", "'As'", "3",
+    "0.5", ".5", "/*", "*/", "--", "\n", "#", "é", "\"", "|", "!", "''",
+];
+
+fn token() -> impl Strategy<Value = String> {
+    prop_oneof![
+        proptest::sample::select(KEYWORDS).prop_map(str::to_string),
+        proptest::sample::select(WORDS).prop_map(str::to_string),
+        proptest::sample::select(SYMBOLS).prop_map(str::to_string),
+        "[a-zA-Z_][a-zA-Z0-9_]{0,8}",
+        "[0-9]{1,25}",
+    ]
+}
+
+fn seeds() -> Vec<String> {
+    SEEDS.iter().map(|s| (*s).to_string()).chain(catalog().iter().map(|f| f.example.to_string())).collect()
+}
+
+#[derive(Clone, Debug)]
+enum Mutation {
+    DeleteChars(usize, usize),
+    InsertText(usize, String),
+    DeleteToken(usize),
+    SwapTokens(usize, usize),
+    DuplicateToken(usize),
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        (any::<usize>(), 1..6usize).prop_map(|(at, n)| Mutation::DeleteChars(at, n)),
+        (any::<usize>(), prop_oneof![token(), "[ -~]{1,3}"]).prop_map(|(at, t)| Mutation::InsertText(at, t)),
+        any::<usize>().prop_map(Mutation::DeleteToken),
+        (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Mutation::SwapTokens(a, b)),
+        any::<usize>().prop_map(Mutation::DuplicateToken),
+    ]
+}
+
+/// The nearest char boundary at or below `at`.
+fn boundary(text: &str, at: usize) -> usize {
+    let mut i = at.min(text.len());
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn apply(text: &str, m: &Mutation) -> String {
+    let mut words: Vec<&str> = text.split(' ').collect();
+    let n = words.len();
+    match m {
+        Mutation::DeleteChars(at, len) => {
+            let a = boundary(text, at % (text.len() + 1));
+            let b = boundary(text, a + len);
+            format!("{}{}", &text[..a], &text[b..])
+        }
+        Mutation::InsertText(at, t) => {
+            let a = boundary(text, at % (text.len() + 1));
+            format!("{}{t}{}", &text[..a], &text[a..])
+        }
+        Mutation::DeleteToken(i) => {
+            words.remove(i % n);
+            words.join(" ")
+        }
+        Mutation::SwapTokens(a, b) => {
+            words.swap(a % n, b % n);
+            words.join(" ")
+        }
+        Mutation::DuplicateToken(i) => {
+            let w = words[i % n];
+            words.insert(i % n, w);
+            words.join(" ")
+        }
+    }
+}
+
+/// The properties every input must satisfy.
+fn check_total(text: &str) -> Result<(), TestCaseError> {
+    match check_program(text) {
+        Ok(statements) => {
+            for s in statements {
+                prop_assert!(s.span.start <= s.span.end && s.span.end <= text.len());
+                prop_assert_eq!(text.get(s.span.start..s.span.end), Some(s.text.as_str()));
+                for p in &s.players {
+                    prop_assert_eq!(text.get(p.range.span.start..p.range.span.end), Some(p.range.text.as_str()));
+                }
+            }
+        }
+        Err(errors) => {
+            prop_assert!(!errors.is_empty());
+            for e in &errors {
+                let span = e.span.expect("front-end errors have a span");
+                prop_assert!(span.start <= span.end && span.end <= text.len(), "{:?} outside {:?}", e, text);
+                prop_assert!(text.is_char_boundary(span.start) && text.is_char_boundary(span.end));
+                prop_assert!(!e.message.is_empty());
+                prop_assert!(e.line_col(text).is_some());
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_token_streams_never_break_the_checker(tokens in proptest::collection::vec(token(), 0..40), glue in proptest::collection::vec(prop_oneof![Just(" "), Just(""), Just("\n")], 40)) {
+        let mut text = String::new();
+        for (t, g) in tokens.iter().zip(glue.iter().cycle()) {
+            text.push_str(t);
+            text.push_str(g);
+        }
+        check_total(&text)?;
+    }
+
+    #[test]
+    fn mutated_queries_never_break_the_checker(seed in any::<prop::sample::Index>(), mutations in proptest::collection::vec(mutation(), 1..4)) {
+        let all = seeds();
+        let mut text = all[seed.index(all.len())].clone();
+        for m in &mutations {
+            text = apply(&text, m);
+        }
+        check_total(&text)?;
+    }
+
+    #[test]
+    fn random_bytes_never_break_the_checker(text in "\\PC{0,60}") {
+        check_total(&text)?;
+    }
+}
+
+#[test]
+fn every_seed_is_valid() {
+    for s in seeds() {
+        assert!(check_program(&s).is_ok(), "{s}");
+    }
+}
