@@ -28,7 +28,14 @@ pub struct OmahaHole {
 
 impl OmahaHole {
     pub fn new(hole: CardSet) -> OmahaHole {
-        let cards: Vec<Card> = hole.iter().collect();
+        // A fixed array, not a Vec: this runs once per player per deal in the hot loop.
+        let mut cards = [Card::from_index(0); 5];
+        let mut len = 0;
+        for c in hole.iter().take(5) {
+            cards[len] = c;
+            len += 1;
+        }
+        let cards = &cards[..len];
         let mut pairs = [Pair::default(); 10];
         let mut n = 0;
         for i in 0..cards.len() {
@@ -67,7 +74,13 @@ pub struct OmahaBoard {
 
 impl OmahaBoard {
     pub fn new(board: CardSet) -> OmahaBoard {
-        let cards: Vec<Card> = board.iter().take(5).collect();
+        let mut cards = [Card::from_index(0); 5];
+        let mut len = 0;
+        for c in board.iter().take(5) {
+            cards[len] = c;
+            len += 1;
+        }
+        let cards = &cards[..len];
         let mut triple_keys = [0u32; 10];
         let mut n = 0;
         for_each_triple(cards.len(), |i, j, k| {
@@ -83,8 +96,13 @@ impl OmahaBoard {
             let lane = board.suit_mask(suit) as u32;
             if lane.count_ones() >= 3 {
                 flush_suit = suit;
-                let ranks: Vec<u32> = (0..13).filter(|r| lane & (1 << r) != 0).collect();
-                for_each_triple(ranks.len(), |i, j, k| {
+                let mut ranks = [0u32; 5];
+                let mut n_ranks = 0;
+                for r in (0..13).filter(|r| lane & (1 << r) != 0).take(5) {
+                    ranks[n_ranks] = r;
+                    n_ranks += 1;
+                }
+                for_each_triple(n_ranks, |i, j, k| {
                     flush_triples[n_flush] = (1 << ranks[i]) | (1 << ranks[j]) | (1 << ranks[k]);
                     n_flush += 1;
                 });

@@ -3,10 +3,12 @@
 //! per-deal [`Trial`], which caches what several selectors share.
 
 use super::expr::Expr;
+use super::source::HandSource;
 use super::trial::{HandSet, Trial};
 use super::value::Value;
+use crate::analysis::Lookahead;
 use crate::cards::{CardSet, Deck};
-use crate::eval::{five_card_hand_number, LO8_MASK};
+use crate::eval::{five_card_hand_number, HandType, LO8_MASK};
 use crate::games::Street;
 use crate::range::{hand_percentile, BoardRange, Range};
 use std::sync::Arc;
@@ -65,6 +67,35 @@ pub enum Builtin {
     MinRank(Expr),
     NthRank(Expr, Expr),
     RankCount(Expr),
+    // Nuts and outs.
+    NutHi(usize, Street),
+    NutHiForHandType(usize, Street),
+    NutHiOuts(usize, Street),
+    OutsToHandType(usize, Street, HandType),
+    NutLo(usize, Street),
+    NutLoOuts(usize, Street),
+    CardsPlay(usize, Street),
+    FlopHandCategory(usize),
+    // Equity against ranges.
+    HvREquity(usize, Street),
+    /// p against the given range (heads-up) instead of the other players.
+    HvPerceivedRangeEquity(usize, Street, Arc<HandSource>),
+    // Analysis (ANALYSIS.md).
+    Outs(usize, Street),
+    StraightDrawCount(usize, Street),
+    OpenEndedStraightDraw(usize, Street),
+    GutshotStraightDraw(usize, Street),
+    FlushDrawCount(usize, Street),
+    FlushDraw(usize, Street),
+    BackdoorFlushDraw(usize, Street),
+    HandStrength(usize, Street),
+    PositivePotential(usize, Street),
+    NegativePotential(usize, Street),
+    PositivePotential1(usize, Street),
+    NegativePotential1(usize, Street),
+    EffectiveHandStrength(usize, Street),
+    ShowdownHandStrength(usize, Street),
+    MaxHiRating(usize, Street),
     // Ranges and helpers.
     InRange(usize, Arc<HandSet>),
     /// Stud ranges fix cards by position, so membership asks the range.
@@ -174,6 +205,41 @@ impl Trial<'_> {
                 })
             }
             B::RankCount(e) => Value::Int(i64::from(ranks_arg(&e.eval(self)).count_ones())),
+            B::NutHi(p, s) => Value::Bool(self.nut_hi(*p, *s)),
+            B::NutHiForHandType(p, s) => Value::Bool(self.nut_hi_for_hand_type(*p, *s)),
+            B::NutHiOuts(p, s) => Value::Int(self.nut_hi_outs(*p, *s)),
+            B::OutsToHandType(p, s, t) => Value::Int(self.outs_to_hand_type(*p, *s, *t)),
+            B::NutLo(p, s) => Value::Bool(self.nut_lo(*p, *s)),
+            B::NutLoOuts(p, s) => Value::Int(self.nut_lo_outs(*p, *s)),
+            B::CardsPlay(p, s) => Value::Int(self.cards_play(*p, *s)),
+            B::FlopHandCategory(p) => Value::FlopCat(self.flop_category(*p) as u8),
+            B::HvREquity(p, s) => Value::Num(self.hvr_equity(*p, *s)),
+            B::HvPerceivedRangeEquity(p, s, range) => Value::Num(self.perceived_range_equity(*p, *s, range)),
+            B::Outs(p, s) => Value::Int(i64::from(self.draws(*p, *s).outs)),
+            B::StraightDrawCount(p, s) => Value::Int(i64::from(self.draws(*p, *s).straight)),
+            B::OpenEndedStraightDraw(p, s) => Value::Bool(self.draws(*p, *s).open_ended()),
+            B::GutshotStraightDraw(p, s) => Value::Bool(self.draws(*p, *s).gutshot()),
+            B::FlushDrawCount(p, s) => Value::Int(i64::from(self.draws(*p, *s).flush)),
+            B::FlushDraw(p, s) => Value::Bool(self.draws(*p, *s).flush > 0),
+            B::BackdoorFlushDraw(p, s) => Value::Bool(self.backdoor_flush_draw(*p, *s)),
+            B::HandStrength(p, s) => Value::Num(self.hand_strength(*p, *s)),
+            B::PositivePotential(p, s) => Value::Num(self.potential(*p, *s, Lookahead::River).positive),
+            B::NegativePotential(p, s) => Value::Num(self.potential(*p, *s, Lookahead::River).negative),
+            B::PositivePotential1(p, s) => Value::Num(self.potential(*p, *s, Lookahead::OneCard).positive),
+            B::NegativePotential1(p, s) => Value::Num(self.potential(*p, *s, Lookahead::OneCard).negative),
+            B::EffectiveHandStrength(p, s) => {
+                let hs = self.hand_strength(*p, *s);
+                Value::Num(hs + (1.0 - hs) * self.potential(*p, *s, Lookahead::River).positive)
+            }
+            B::ShowdownHandStrength(p, s) => {
+                let hs = self.hand_strength(*p, *s);
+                let pot = self.potential(*p, *s, Lookahead::River);
+                Value::Num(hs * (1.0 - pot.negative) + (1.0 - hs) * pot.positive)
+            }
+            B::MaxHiRating(p, s) => {
+                let mine = self.hi_rating(*p, *s);
+                Value::Bool((0..self.deal.players).all(|q| self.hi_rating(q, *s) <= mine))
+            }
             B::InRange(p, set) => Value::Bool(set.contains(self.deal.hole[*p])),
             B::UpCard(p, s) => {
                 let i = (s.cards_known().clamp(3, 6)) - 1;

@@ -15,6 +15,7 @@ pub mod showdown;
 pub mod source;
 pub mod trial;
 pub mod value;
+pub mod versus;
 
 /// The keyword of a flop category stored as its index.
 pub fn flop_category_name(i: u8) -> &'static str {

@@ -482,7 +482,7 @@ impl Plan {
     /// As [`Plan::trial`] for `times` deals known to give the same values.
     #[inline]
     pub fn trials(&self, deal: &Deal, weight: f64, times: u64, aggs: &mut [Aggregate], scratch: &mut Scratch) -> bool {
-        let mut t = Trial::new(deal, &self.spec.deck, scratch);
+        let mut t = Trial::new(deal, &self.spec.deck, scratch).with_sources(&self.spec.players);
         if let Some(w) = &self.filter {
             if !w.eval(&mut t).as_bool() {
                 return false;

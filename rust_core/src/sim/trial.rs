@@ -2,6 +2,7 @@
 
 use super::deal::{Deal, MAX_PLAYERS};
 use super::showdown::Showdown;
+use super::source::HandSource;
 use crate::cards::{Card, CardSet};
 use crate::eval::{rate_hi, HiRating, LoRating, OmahaBoard, OmahaHole};
 use crate::games::Street;
@@ -22,6 +23,10 @@ pub struct Scratch {
     hi: [[HiRating; 9]; MAX_PLAYERS],
     /// Bit `p * 9 + street`: `hi[p][street]` holds this deal's value.
     hi_valid: u128,
+    /// Results of the costly analysis functions on this deal, by [`memo_key`].
+    memo: Vec<(u32, [f64; 2])>,
+    /// Reusable buffer for opponent holdings.
+    pub(crate) holdings: Vec<crate::analysis::Holding>,
 }
 
 impl Default for Scratch {
@@ -31,8 +36,15 @@ impl Default for Scratch {
             showdown_valid: false,
             hi: [[HiRating::NONE; 9]; MAX_PLAYERS],
             hi_valid: 0,
+            memo: Vec::new(),
+            holdings: Vec::new(),
         }
     }
+}
+
+/// A memo key: what was computed (`kind`), for whom and on which street.
+pub fn memo_key(kind: u8, p: usize, street: Street) -> u32 {
+    (u32::from(kind) << 16) | ((p as u32) << 8) | street as u32
 }
 
 /// The deal and what has been computed about it so far.
@@ -40,14 +52,34 @@ pub struct Trial<'a> {
     pub deal: &'a Deal,
     /// The deck minus dead cards (for inner enumerations).
     pub deck: &'a [Card],
-    scratch: &'a mut Scratch,
+    /// Where each player's cards come from (ranges for `HvREquity`, hand strength and
+    /// potential); empty or missing seats count as random hands.
+    pub sources: &'a [HandSource],
+    pub(crate) scratch: &'a mut Scratch,
 }
 
 impl<'a> Trial<'a> {
     pub fn new(deal: &'a Deal, deck: &'a [Card], scratch: &'a mut Scratch) -> Trial<'a> {
         scratch.showdown_valid = false;
         scratch.hi_valid = 0;
-        Trial { deal, deck, scratch }
+        scratch.memo.clear();
+        Trial { deal, deck, sources: &[], scratch }
+    }
+
+    /// The players' hand sources (the plan's deal spec), for functions that look at ranges.
+    #[must_use]
+    pub fn with_sources(mut self, sources: &'a [HandSource]) -> Trial<'a> {
+        self.sources = sources;
+        self
+    }
+
+    /// A value computed earlier on this deal under `key`.
+    pub(crate) fn memo(&self, key: u32) -> Option<[f64; 2]> {
+        self.scratch.memo.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+    }
+
+    pub(crate) fn remember(&mut self, key: u32, value: [f64; 2]) {
+        self.scratch.memo.push((key, value));
     }
 
     /// The river (seventh street) showdown, computed once.
