@@ -87,5 +87,5 @@ pub fn draw_cards(cards: &[Card], k: usize, taken: CardSet, rng: &mut Rng) -> Ca
 /// A fixed random stream for the inner sample of one deal, so that a deal always gets the same
 /// answer (exhaustive runs stay deterministic).
 pub fn deal_rng(salt: u64, known: CardSet) -> Rng {
-    Rng::new(0x5EED_0F_A7A1 ^ salt, known.bits())
+    Rng::new(0x005E_ED0F_A7A1 ^ salt, known.bits())
 }

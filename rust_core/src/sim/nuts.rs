@@ -43,9 +43,31 @@ impl Trial<'_> {
         best
     }
 
+    /// Stud: the best rating (by `rate`) any other player could hold on `street`: its up cards
+    /// plus any down cards from the cards p cannot see (p sees every up card).
+    fn best_stud_opponent<R: Ord + Copy>(&self, p: usize, street: Street, floor: R, rate: impl Fn(CardSet) -> R) -> R {
+        let d = self.deal;
+        let mut seen = d.hand_at(p, street).union(d.dead);
+        for q in 0..d.players {
+            seen = seen.union(d.up_cards(q, street));
+        }
+        let unseen: Vec<Card> = self.deck.iter().copied().filter(|c| !seen.contains(*c)).collect();
+        let mut best = floor;
+        for q in (0..d.players).filter(|&q| q != p) {
+            let up = d.up_cards(q, street);
+            let down = street.cards_known().saturating_sub(up.len() as usize);
+            for_each_combination(&unseen, down, up, &mut |h| best = best.max(rate(h)));
+        }
+        best
+    }
+
     /// No hand an opponent could hold beats p's hi on `street` (ties allowed).
     pub fn nut_hi(&mut self, p: usize, street: Street) -> bool {
         let mine = self.hi_rating(p, street);
+        if self.deal.game.is_stud() {
+            let rules = self.deal.game.hi_rules();
+            return mine >= self.best_stud_opponent(p, street, HiRating::NONE, |h| rate_hi(h, rules));
+        }
         let unseen = self.unseen_by(p, street);
         mine >= Self::best_opponent_hi(self.deal.game, &unseen, self.deal.board_at(street), None)
     }
@@ -53,6 +75,14 @@ impl Trial<'_> {
     /// p holds the best possible hand of its own hand type.
     pub fn nut_hi_for_hand_type(&mut self, p: usize, street: Street) -> bool {
         let mine = self.hi_rating(p, street);
+        if self.deal.game.is_stud() {
+            let rules = self.deal.game.hi_rules();
+            let t = mine.hand_type();
+            return mine
+                >= self.best_stud_opponent(p, street, HiRating::NONE, |h| {
+                    Some(rate_hi(h, rules)).filter(|r| r.hand_type() == t).unwrap_or_default()
+                });
+        }
         let unseen = self.unseen_by(p, street);
         mine >= Self::best_opponent_hi(self.deal.game, &unseen, self.deal.board_at(street), Some(mine.hand_type()))
     }
@@ -69,9 +99,10 @@ impl Trial<'_> {
         }
     }
 
-    /// Next-street cards after which p holds the nuts.
+    /// Next-street cards after which p holds the nuts (flop games).
     pub fn nut_hi_outs(&mut self, p: usize, street: Street) -> i64 {
-        if street >= Street::River {
+        // Stud: the opponents' next cards are unknown too; not defined there.
+        if street >= Street::River || self.deal.game.is_stud() {
             return 0;
         }
         let d = self.deal;
@@ -89,7 +120,7 @@ impl Trial<'_> {
 
     /// Next-street cards that give p exactly hand type `t` and a better hand than now.
     pub fn outs_to_hand_type(&mut self, p: usize, street: Street, t: HandType) -> i64 {
-        if street >= Street::River || street == Street::Preflop {
+        if street == self.deal.game.last_street() || street == Street::Preflop {
             return 0;
         }
         let now = self.hi_rating(p, street);
@@ -117,6 +148,11 @@ impl Trial<'_> {
         let Some(mine) = self.lo_rating(p, street) else {
             return false;
         };
+        if self.deal.game.is_stud() {
+            let game = self.deal.game;
+            return self.best_stud_opponent(p, street, None, |h| crate::eval::rate_lo_for(game, h, CardSet::EMPTY))
+                <= Some(mine);
+        }
         let unseen = self.unseen_by(p, street);
         Self::best_opponent_lo(&unseen, self.deal.board_at(street)).is_none_or(|best| mine >= best)
     }

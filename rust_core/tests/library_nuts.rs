@@ -1,0 +1,394 @@
+//! Nuts, outs and the analysis functions on hand-built deals: PQL-SPEC's and ANALYSIS.md's
+//! examples, and cross-checks on random deals against slow reference implementations.
+
+use pql_core::cards::{parse_cards, Card, CardSet};
+use pql_core::eval::{best_five_hi, HandType, HiRating};
+use pql_core::games::{Game, Street};
+use pql_core::sim::deal::Deal;
+use pql_core::sim::library::Builtin;
+use pql_core::sim::rng::Rng;
+use pql_core::sim::showdown::Showdown;
+use pql_core::sim::source::{HandSource, SlotHand, WeightedList};
+use pql_core::sim::trial::{Scratch, Trial};
+use pql_core::sim::value::Value;
+
+fn cards(s: &str) -> CardSet {
+    parse_cards(s).unwrap()
+}
+
+/// A flop-game deal: `board` gives the known cards; the rest of the five are filled with cards
+/// nobody holds (they only matter on later streets).
+fn deal(game: Game, hands: &[&str], board: &str, dead: &str) -> Deal {
+    let mut d = Deal::new(game, hands.len());
+    let mut used = cards(dead).union(cards(board));
+    for (p, h) in hands.iter().enumerate() {
+        d.hole[p] = cards(h);
+        used = used.union(d.hole[p]);
+    }
+    let mut b: Vec<Card> = cards_in_order(board);
+    let mut filler = game.deck().cards().minus(used).iter();
+    while b.len() < 5 {
+        b.push(filler.next().unwrap());
+    }
+    d.board.copy_from_slice(&b);
+    d.dead = cards(dead);
+    d
+}
+
+fn cards_in_order(s: &str) -> Vec<Card> {
+    (0..s.len() / 2).map(|i| parse_cards(&s[2 * i..2 * i + 2]).unwrap().first().unwrap()).collect()
+}
+
+fn run<R>(d: &Deal, sources: &[HandSource], f: impl FnOnce(&mut Trial) -> R) -> R {
+    let deck = d.game.deck().cards().minus(d.dead).to_vec();
+    let mut scratch = Scratch::default();
+    let mut t = Trial::new(d, &deck, &mut scratch).with_sources(sources);
+    f(&mut t)
+}
+
+fn call(d: &Deal, b: &Builtin) -> Value {
+    run(d, &[], |t| t.call(b))
+}
+
+fn num(v: &Value) -> f64 {
+    v.as_f64()
+}
+
+#[test]
+fn spec_nut_hi_examples() {
+    let d = deal(Game::Holdem, &["Qs5s", "2c3d"], "JsKsAs", "");
+    assert_eq!(call(&d, &Builtin::NutHi(0, Street::Flop)), Value::Bool(true));
+    let d = deal(Game::Holdem, &["As2s", "2c3d"], "KsQsJs", "");
+    assert_eq!(call(&d, &Builtin::NutHi(0, Street::Flop)), Value::Bool(false));
+    let d = deal(Game::Holdem, &["As2s", "2c3d"], "KsQsJs", "Ts");
+    assert_eq!(call(&d, &Builtin::NutHi(0, Street::Flop)), Value::Bool(true));
+}
+
+#[test]
+fn spec_outs_to_hand_type_examples() {
+    let d = deal(Game::Holdem, &["JsTh", "2d3d"], "9h8s2c", "");
+    assert_eq!(call(&d, &Builtin::OutsToHandType(0, Street::Flop, HandType::Straight)), Value::Int(8));
+    let d = deal(Game::Holdem, &["JsTh", "2d3d"], "9h8s2c", "7s");
+    assert_eq!(call(&d, &Builtin::OutsToHandType(0, Street::Flop, HandType::Straight)), Value::Int(7));
+    let d = deal(Game::Holdem, &["Th9h", "AdAc"], "8h7h2c3c", "");
+    assert_eq!(call(&d, &Builtin::OutsToHandType(0, Street::Turn, HandType::Straight)), Value::Int(6));
+}
+
+#[test]
+fn spec_nut_hi_for_hand_type_example() {
+    let d = deal(Game::Holdem, &["AsKh", "2c3c"], "AdTd2d", "");
+    assert_eq!(call(&d, &Builtin::NutHiForHandType(0, Street::Flop)), Value::Bool(true));
+    // A-Q has a pair of aces too, but A-K is a better one.
+    let d = deal(Game::Holdem, &["AsQh", "2c3c"], "AdTd2d", "");
+    assert_eq!(call(&d, &Builtin::NutHiForHandType(0, Street::Flop)), Value::Bool(false));
+    assert_eq!(call(&d, &Builtin::NutHi(0, Street::Flop)), Value::Bool(false));
+}
+
+#[test]
+fn cards_play_and_flop_category() {
+    let d = deal(Game::Holdem, &["2c3d", "AsKs"], "AhKhQhJhTh", "");
+    assert_eq!(call(&d, &Builtin::CardsPlay(0, Street::River)), Value::Int(0));
+    let d = deal(Game::Holdem, &["AsKd", "2c3d"], "Ah7c2d", "");
+    assert_eq!(call(&d, &Builtin::FlopHandCategory(0)), Value::FlopCat(pql_core::eval::FlopHandCategory::TopPair as u8));
+}
+
+/// ANALYSIS.md: A♦Q♣ on 3♥4♣J♥ against one random opponent.
+#[test]
+fn analysis_example_through_the_engine() {
+    let d = deal(Game::Holdem, &["AdQc", "7s7d"], "3h4cJh", "");
+    let hs = num(&call(&d, &Builtin::HandStrength(0, Street::Flop)));
+    assert!((hs - 0.5851).abs() < 5e-5, "{hs}");
+    let ppot = num(&call(&d, &Builtin::PositivePotential(0, Street::Flop)));
+    let npot = num(&call(&d, &Builtin::NegativePotential(0, Street::Flop)));
+    let ppot1 = num(&call(&d, &Builtin::PositivePotential1(0, Street::Flop)));
+    assert!((ppot - 0.2083).abs() < 5e-5, "{ppot}");
+    assert!((npot - 0.2737).abs() < 5e-5, "{npot}");
+    assert!((ppot1 - 0.1083).abs() < 5e-5, "{ppot1}");
+    let ehs = num(&call(&d, &Builtin::EffectiveHandStrength(0, Street::Flop)));
+    assert!((ehs - (hs + (1.0 - hs) * ppot)).abs() < 1e-12);
+    // With two random opponents hand strength is HS₁ squared.
+    let d3 = deal(Game::Holdem, &["AdQc", "7s7d", "8s8d"], "3h4cJh", "");
+    let hs3 = num(&call(&d3, &Builtin::HandStrength(0, Street::Flop)));
+    assert!((hs3 - hs * hs).abs() < 1e-12);
+}
+
+/// Exact equity of `hand` against a uniformly random opponent: every holding, every completion.
+fn brute_equity_vs_random(game: Game, hand: CardSet, board: CardSet, weights: &dyn Fn(CardSet) -> f64) -> f64 {
+    let unseen: Vec<Card> = game.deck().cards().minus(hand).minus(board).iter().collect();
+    let need = 5 - board.len() as usize;
+    let (mut total, mut weight) = (0.0, 0.0);
+    for i in 0..unseen.len() {
+        for j in i + 1..unseen.len() {
+            let h = CardSet::EMPTY.with(unseen[i]).with(unseen[j]);
+            let w = weights(h);
+            if w == 0.0 {
+                continue;
+            }
+            let rest: Vec<Card> = unseen.iter().copied().filter(|c| !h.contains(*c)).collect();
+            each_subset(&rest, need, board, &mut |full| {
+                total += w * Showdown::new(game, &[hand, h], full).share(0);
+                weight += w;
+            });
+        }
+    }
+    total / weight
+}
+
+fn each_subset(cards: &[Card], k: usize, acc: CardSet, f: &mut dyn FnMut(CardSet)) {
+    if k == 0 {
+        f(acc);
+        return;
+    }
+    for i in 0..cards.len() {
+        each_subset(&cards[i + 1..], k - 1, acc.with(cards[i]), f);
+    }
+}
+
+/// Showdown hand strength heads-up with uniform weights equals the exact all-in equity against a
+/// random hand (ANALYSIS.md's self-check), and so does HvREquity against a random opponent.
+#[test]
+fn showdown_hand_strength_is_equity_against_a_random_hand() {
+    for (hand, board) in [("AdQc", "3h4cJh5s"), ("7h6h", "8h9cKd2h"), ("KsKd", "As7c2dQh")] {
+        let d = deal(Game::Holdem, &[hand, "2c2s"], board, "");
+        let exact = brute_equity_vs_random(Game::Holdem, cards(hand), cards(board), &|_| 1.0);
+        let shs = num(&call(&d, &Builtin::ShowdownHandStrength(0, Street::Turn)));
+        assert!((shs - exact).abs() < 1e-9, "{hand} on {board}: {shs} vs {exact}");
+        let hvr = num(&call(&d, &Builtin::HvREquity(0, Street::Turn)));
+        assert!((hvr - exact).abs() < 1e-9, "{hand} on {board}: HvR {hvr} vs {exact}");
+    }
+}
+
+#[test]
+fn showdown_hand_strength_on_the_flop_matches_exact_equity() {
+    let d = deal(Game::Holdem, &["AdQc", "2c2s"], "3h4cJh", "");
+    let exact = brute_equity_vs_random(Game::Holdem, cards("AdQc"), cards("3h4cJh"), &|_| 1.0);
+    let shs = num(&call(&d, &Builtin::ShowdownHandStrength(0, Street::Flop)));
+    assert!((shs - exact).abs() < 1e-9, "{shs} vs {exact}");
+    // HvREquity samples on the flop: within a few standard errors of 2,000 deals.
+    let hvr = num(&call(&d, &Builtin::HvREquity(0, Street::Flop)));
+    assert!((hvr - exact).abs() < 0.04, "{hvr} vs {exact}");
+}
+
+fn weighted_range(hands: &[(&str, u32)]) -> HandSource {
+    let items = hands.iter().map(|(h, _)| SlotHand::from_set(cards(h))).collect();
+    HandSource::Range(WeightedList::weighted(items, hands.iter().map(|&(_, w)| w).collect()))
+}
+
+#[test]
+fn equity_against_a_weighted_range() {
+    let range = [("AsAd", 10), ("KsKd", 5), ("QhJh", 1), ("7c7d", 3), ("AhKh", 2)];
+    let source = weighted_range(&range);
+    let weight_of = |h: CardSet| range.iter().find(|(x, _)| cards(x) == h).map_or(0.0, |&(_, w)| f64::from(w));
+    // p holds Ac: the AsAd combo is still possible, AhKh too; the turn is known.
+    let d = deal(Game::Holdem, &["Ac9c", "KsKd"], "9h8c2h3s", "");
+    let exact = brute_equity_vs_random(Game::Holdem, cards("Ac9c"), cards("9h8c2h3s"), &weight_of);
+    let got = run(&d, &[HandSource::Random, source.clone()], |t| num(&t.call(&Builtin::HvREquity(0, Street::Turn))));
+    assert!((got - exact).abs() < 1e-9, "{got} vs {exact}");
+    let perceived = std::sync::Arc::new(source);
+    let got = num(&call(&d, &Builtin::HvPerceivedRangeEquity(0, Street::Turn, perceived.clone())));
+    assert!((got - exact).abs() < 1e-9, "{got} vs {exact}");
+    // The flop is enumerated too (five hands × 45 × 44 / 2 completions).
+    let exact = brute_equity_vs_random(Game::Holdem, cards("Ac9c"), cards("9h8c2h"), &weight_of);
+    let got = num(&call(&d, &Builtin::HvPerceivedRangeEquity(0, Street::Flop, perceived)));
+    assert!((got - exact).abs() < 1e-9, "{got} vs {exact}");
+}
+
+#[test]
+fn hand_strength_against_a_weighted_range() {
+    let range = [("AsAd", 10), ("KsKd", 5), ("QhJh", 1), ("7c7d", 3)];
+    let d = deal(Game::Holdem, &["Ac9c", "KsKd"], "9h8c2h", "");
+    let hs = run(&d, &[HandSource::Random, weighted_range(&range)], |t| t.hand_strength(0, Street::Flop));
+    // p's pair of nines is ahead of Q-J (weight 1) and 7-7 (3), behind A-A (10) and K-K (5).
+    let expected = (1.0 + 3.0) / (10.0 + 5.0 + 1.0 + 3.0);
+    assert!((hs - expected).abs() < 1e-12, "{hs} vs {expected}");
+}
+
+#[test]
+fn draws_and_max_hi_rating() {
+    let d = deal(Game::Holdem, &["8h7h", "AsAd"], "6h5hKd", "");
+    assert_eq!(call(&d, &Builtin::FlushDrawCount(0, Street::Flop)), Value::Int(9));
+    assert_eq!(call(&d, &Builtin::FlushDraw(0, Street::Flop)), Value::Bool(true));
+    assert_eq!(call(&d, &Builtin::StraightDrawCount(0, Street::Flop)), Value::Int(6));
+    assert_eq!(call(&d, &Builtin::OpenEndedStraightDraw(0, Street::Flop)), Value::Bool(true));
+    assert_eq!(call(&d, &Builtin::GutshotStraightDraw(0, Street::Flop)), Value::Bool(false));
+    assert_eq!(call(&d, &Builtin::BackdoorFlushDraw(0, Street::Flop)), Value::Bool(false));
+    // Outs against aces: the nine hearts and the six other nines and fours (straight), minus
+    // none held by the aces: 15.
+    assert_eq!(call(&d, &Builtin::Outs(0, Street::Flop)), Value::Int(15));
+    assert_eq!(call(&d, &Builtin::MaxHiRating(1, Street::Flop)), Value::Bool(true));
+    assert_eq!(call(&d, &Builtin::MaxHiRating(0, Street::Flop)), Value::Bool(false));
+    // No draws on the river.
+    assert_eq!(call(&d, &Builtin::Outs(0, Street::River)), Value::Int(0));
+}
+
+// ---- Cross-checks against slow references on random deals. ----
+
+fn random_deal(game: Game, players: usize, rng: &mut Rng) -> Deal {
+    let mut deck: Vec<Card> = game.deck().cards().iter().collect();
+    for i in (1..deck.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        deck.swap(i, j);
+    }
+    let mut d = Deal::new(game, players);
+    let mut it = deck.into_iter();
+    for p in 0..players {
+        if game.is_stud() {
+            for i in 0..7 {
+                d.stud[p][i] = it.next().unwrap();
+            }
+            d.hole[p] = d.stud[p].iter().copied().collect();
+        } else {
+            d.hole[p] = (0..game.hole_cards()).map(|_| it.next().unwrap()).collect();
+        }
+    }
+    if !game.is_stud() {
+        for i in 0..5 {
+            d.board[i] = it.next().unwrap();
+        }
+    }
+    d
+}
+
+/// Best hi of `hole` with `board` by trying every five-card choice the game allows.
+fn slow_hi(game: Game, hole: CardSet, board: CardSet) -> HiRating {
+    best_five_hi(game, hole, board).map_or(HiRating::NONE, |(r, _)| r)
+}
+
+/// nutHi by brute force: every holding of the game's size an opponent could have.
+fn slow_nut_hi(d: &Deal, p: usize, street: Street) -> bool {
+    let board = d.board_at(street);
+    let mine = slow_hi(d.game, d.hole[p], board);
+    let unseen: Vec<Card> = d.game.deck().cards().minus(d.hole[p]).minus(board).minus(d.dead).iter().collect();
+    let mut nut = true;
+    each_subset(&unseen, 2, CardSet::EMPTY, &mut |h| {
+        // Omaha: the other holding cards do not matter for the best hand using two of them.
+        if slow_hi(d.game, h, board) > mine {
+            nut = false;
+        }
+    });
+    nut
+}
+
+#[test]
+fn nut_hi_matches_brute_force_on_random_deals() {
+    let mut rng = Rng::new(42, 0);
+    for game in [Game::Holdem, Game::OmahaHi, Game::ShortDeck] {
+        let mut nuts = 0;
+        for _ in 0..25 {
+            let d = random_deal(game, 2, &mut rng);
+            for street in [Street::Flop, Street::Turn, Street::River] {
+                let expected = slow_nut_hi(&d, 0, street);
+                nuts += usize::from(expected);
+                assert_eq!(call(&d, &Builtin::NutHi(0, street)), Value::Bool(expected), "{game:?} {d:?} {street}");
+            }
+        }
+        eprintln!("{game:?}: {nuts} nut hands of 75");
+    }
+}
+
+/// nutHiForHandType by brute force: no holding makes a better hand of p's type.
+fn slow_nut_for_type(d: &Deal, p: usize, street: Street) -> bool {
+    let board = d.board_at(street);
+    let mine = slow_hi(d.game, d.hole[p], board);
+    let unseen: Vec<Card> = d.game.deck().cards().minus(d.hole[p]).minus(board).minus(d.dead).iter().collect();
+    let mut nut = true;
+    each_subset(&unseen, 2, CardSet::EMPTY, &mut |h| {
+        let r = slow_hi(d.game, h, board);
+        if r.hand_type() == mine.hand_type() && r > mine {
+            nut = false;
+        }
+    });
+    nut
+}
+
+#[test]
+fn nut_hi_for_hand_type_matches_brute_force() {
+    let mut rng = Rng::new(43, 0);
+    for game in [Game::Holdem, Game::OmahaHi] {
+        let mut trues = 0;
+        for _ in 0..25 {
+            let d = random_deal(game, 2, &mut rng);
+            for street in [Street::Flop, Street::River] {
+                let expected = slow_nut_for_type(&d, 0, street);
+                trues += usize::from(expected);
+                assert_eq!(call(&d, &Builtin::NutHiForHandType(0, street)), Value::Bool(expected), "{d:?} {street}");
+            }
+        }
+        // Both answers occur, so the comparison means something.
+        assert!(trues > 0 && trues < 50, "{game:?}: {trues}");
+    }
+}
+
+/// outsToHandType by trying every card that can still come.
+fn slow_outs_to_type(d: &Deal, p: usize, street: Street, t: HandType) -> i64 {
+    let board = d.board_at(street);
+    let now = slow_hi(d.game, d.hole[p], board);
+    let mut used = d.dead.union(board);
+    for q in 0..d.players {
+        used = used.union(d.hole[q]);
+    }
+    d.game
+        .deck()
+        .cards()
+        .minus(used)
+        .iter()
+        .filter(|&c| {
+            let next = slow_hi(d.game, d.hole[p], board.with(c));
+            next.hand_type() == t && next > now
+        })
+        .count() as i64
+}
+
+#[test]
+fn outs_match_trying_every_card() {
+    let mut rng = Rng::new(7, 0);
+    for game in [Game::Holdem, Game::OmahaHi] {
+        for _ in 0..20 {
+            let d = random_deal(game, 3, &mut rng);
+            for street in [Street::Flop, Street::Turn] {
+                for t in [HandType::Pair, HandType::TwoPair, HandType::Straight, HandType::Flush, HandType::FullHouse] {
+                    let expected = slow_outs_to_type(&d, 1, street, t);
+                    assert_eq!(call(&d, &Builtin::OutsToHandType(1, street, t)), Value::Int(expected), "{d:?}");
+                }
+            }
+        }
+    }
+}
+
+/// nutHiOuts: the next cards after which p's hand is the nuts by brute force.
+#[test]
+fn nut_hi_outs_match_brute_force() {
+    let mut rng = Rng::new(9, 0);
+    for _ in 0..6 {
+        let d = random_deal(Game::Holdem, 2, &mut rng);
+        let board = d.board_at(Street::Flop);
+        let used = d.hole[0].union(d.hole[1]).union(board);
+        let mut expected = 0;
+        for c in Game::Holdem.deck().cards().minus(used).iter() {
+            let mut d2 = d.clone();
+            d2.board[3] = c;
+            if slow_nut_hi(&d2, 0, Street::Turn) {
+                expected += 1;
+            }
+        }
+        assert_eq!(call(&d, &Builtin::NutHiOuts(0, Street::Flop)), Value::Int(expected), "{d:?}");
+    }
+}
+
+#[test]
+fn stud_nut_hi_uses_the_visible_up_cards() {
+    let mut d = Deal::new(Game::StudHi, 2);
+    // p: trip aces by fifth street (Ah up); the opponent shows K-K-K up: quads are possible.
+    let p0 = ["As", "Ad", "Ah", "2c", "3d", "4s", "5s"];
+    let p1 = ["7c", "8c", "Kc", "Kd", "Kh", "9s", "Td"];
+    for i in 0..7 {
+        d.stud[0][i] = cards(p0[i]).first().unwrap();
+        d.stud[1][i] = cards(p1[i]).first().unwrap();
+    }
+    d.hole[0] = d.stud[0].iter().copied().collect();
+    d.hole[1] = d.stud[1].iter().copied().collect();
+    // Fifth street: the opponent's kings make trips (Ks is unseen: quads possible).
+    assert_eq!(call(&d, &Builtin::NutHi(0, Street::Fifth)), Value::Bool(false));
+    // Third street: the opponent shows one king; p's three aces are the nuts.
+    assert_eq!(call(&d, &Builtin::NutHi(0, Street::Third)), Value::Bool(true));
+}
