@@ -89,7 +89,10 @@ fn cards_play_and_flop_category() {
     let d = deal(Game::Holdem, &["2c3d", "AsKs"], "AhKhQhJhTh", "");
     assert_eq!(call(&d, &Builtin::CardsPlay(0, Street::River)), Value::Int(0));
     let d = deal(Game::Holdem, &["AsKd", "2c3d"], "Ah7c2d", "");
-    assert_eq!(call(&d, &Builtin::FlopHandCategory(0)), Value::FlopCat(pql_core::eval::FlopHandCategory::TopPair as u8));
+    assert_eq!(
+        call(&d, &Builtin::FlopHandCategory(0)),
+        Value::FlopCat(pql_core::eval::FlopHandCategory::TopPair as u8)
+    );
 }
 
 /// ANALYSIS.md: A♦Q♣ on 3♥4♣J♥ against one random opponent.
@@ -145,7 +148,7 @@ fn each_subset(cards: &[Card], k: usize, acc: CardSet, f: &mut dyn FnMut(CardSet
 }
 
 /// Showdown hand strength heads-up with uniform weights equals the exact all-in equity against a
-/// random hand (ANALYSIS.md's self-check), and so does HvREquity against a random opponent.
+/// random hand (ANALYSIS.md's self-check), and so does `HvREquity` against a random opponent.
 #[test]
 fn showdown_hand_strength_is_equity_against_a_random_hand() {
     for (hand, board) in [("AdQc", "3h4cJh5s"), ("7h6h", "8h9cKd2h"), ("KsKd", "As7c2dQh")] {
@@ -364,7 +367,7 @@ fn nut_hi_outs_match_brute_force() {
         let board = d.board_at(Street::Flop);
         let used = d.hole[0].union(d.hole[1]).union(board);
         let mut expected = 0;
-        for c in Game::Holdem.deck().cards().minus(used).iter() {
+        for c in Game::Holdem.deck().cards().minus(used) {
             let mut d2 = d.clone();
             d2.board[3] = c;
             if slow_nut_hi(&d2, 0, Street::Turn) {
