@@ -1,5 +1,17 @@
-# Type stubs for the Rust extension; checked against the module by mypy.stubtest in the tests.
-from typing import Any
+# Type stubs for the Rust extension; checked against the module by mypy.stubtest (tests/test_stubs.py).
+from typing import Any, final
+
+__all__ = [
+    "Program",
+    "RunHandle",
+    "__version__",
+    "evaluate",
+    "functions",
+    "game_streets",
+    "keywords",
+    "parse_range",
+    "rate_batch",
+]
 
 __version__: str
 
@@ -7,22 +19,25 @@ def evaluate(hole: str, board: str = "", game: str = "holdem") -> dict[str, dict
 def rate_batch(cards: bytes | list[int], hole: int, board: int, game: str = "holdem") -> list[int]: ...
 def functions() -> list[dict[str, Any]]: ...
 def keywords() -> dict[str, list[str]]: ...
+def game_streets() -> dict[str, list[str]]: ...
 def parse_range(text: str, game: str = "holdem", syntax: str | None = None) -> dict[str, Any]: ...
 
+@final
 class RunHandle:
     def poll(self, timeout: float) -> dict[str, Any] | None: ...
     def cancel(self) -> None: ...
 
+@final
 class Program:
-    def __init__(self, text: str) -> None: ...
+    def __new__(cls, text: str) -> Program: ...
     def statements(self) -> list[dict[str, Any]]: ...
     def start(
         self,
         index: int,
         trials: int,
-        seed: int | None,
-        exact: bool | None,
-        threads: int | None,
-        time_limit: float | None,
-        precision: float | None,
+        seed: int | None = None,
+        exact: bool | None = None,
+        threads: int | None = None,
+        time_limit: float | None = None,
+        precision: float | None = None,
     ) -> RunHandle: ...

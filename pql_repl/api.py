@@ -219,33 +219,51 @@ def run(
 
 @dataclass(frozen=True)
 class FunctionInfo:
-    """A catalogue entry: how to call a built-in function and what it returns."""
+    """A catalogue entry: how to call a built-in function, what it returns and where it applies."""
 
     name: str
+    #: (parameter name, type name) in call order; ``any`` marks an argument of any type.
     args: list[tuple[str, str]]
     returns: str
     doc: str
     example: str
-    games: str
+    #: Canonical names of the games the function applies to.
+    games: list[str]
+    #: ``original`` (the original PQL's functions) or ``ext`` (pql's extensions).
+    origin: str
+    #: ``riverEquity(player) -> equity``.
+    signature: str
 
-    @property
-    def signature(self) -> str:
-        params = ", ".join(f"{n}: {t}" for n, t in self.args)
-        return f"{self.name}({params}) -> {self.returns}"
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> FunctionInfo:
+        return cls(
+            name=d["name"],
+            args=[(a["name"], a["type"]) for a in d["args"]],
+            returns=d["returns"],
+            doc=d["doc"],
+            example=d["example"],
+            games=list(d["games"]),
+            origin=d["origin"],
+            signature=d["signature"],
+        )
 
 
 def functions() -> list[FunctionInfo]:
-    """The built-in function catalogue (the one source of truth for help and completion)."""
-    return [
-        FunctionInfo(f["name"], [tuple(a) for a in f["args"]], f["returns"], f["doc"], f["example"], f["games"])
-        for f in _core.functions()
-    ]
+    """The built-in function catalogue, aliases included (the one source of truth for help and
+    completion)."""
+    return [FunctionInfo.from_dict(f) for f in _core.functions()]
 
 
 def keywords() -> dict[str, list[str]]:
-    """Vocabulary for highlighting and completion: ``keywords``, ``selectors``, ``games``,
-    ``streets``, ``hand_types``, ``flop_categories``, ``reserved_keys``, ``syntaxes``."""
+    """Vocabulary for highlighting and completion: ``keywords``, ``selectors``, ``reserved_keys``,
+    ``games`` (names and aliases), ``streets``, ``hand_types`` and ``flop_categories`` (worst
+    first), ``syntaxes``, ``functions`` (names and aliases), ``range_keywords``."""
     return _core.keywords()
+
+
+def game_streets() -> dict[str, list[str]]:
+    """Every game name and alias mapped to its streets, first to last."""
+    return _core.game_streets()
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 //! Everything returned is plain data (dicts, lists, ints); the typed Python classes live in
 //! `pql_repl` so this glue stays thin.
 
+mod catalog;
 mod columns;
 mod errors;
 mod evaluate;
@@ -15,5 +16,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     evaluate::register(m)?;
     run::register(m)?;
+    catalog::register(m)?;
     Ok(())
 }

@@ -1,0 +1,138 @@
+//! The catalogue and the vocabulary for Python: `functions()`, `keywords()`, `game_streets()`,
+//! and `parse_range()` for `.range` and the range grid. Everything is read from the core's own
+//! tables, so help, completion and highlighting cannot drift from the checker.
+
+use super::errors::guarded;
+use super::evaluate::parse_game;
+use crate::error::{did_you_mean, PqlError, Span};
+use crate::eval::{FlopHandCategory, HandType};
+use crate::functions::{catalog, names};
+use crate::games::{Game, Street};
+use crate::pql::vocab::{KEYWORDS, RESERVED_KEYS, SELECTORS};
+use crate::range::{parse_range as parse_range_text, Syntax};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+/// Words of the classic hold'em range language beyond cards and ranks (PQL-SPEC §5.2).
+// Listed here, not in the range reader, only until the reader exports its own list.
+const RANGE_KEYWORDS: &[&str] = &[
+    "group1",
+    "group2",
+    "group3",
+    "group4",
+    "group5",
+    "group6",
+    "group7",
+    "group8",
+    "suited",
+    "offsuit",
+    "pair",
+    "connected",
+    "gap1",
+    "gap2",
+    "gap3",
+    "and",
+    "or",
+    "not",
+    "to",
+    "through",
+];
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(functions, m)?)?;
+    m.add_function(wrap_pyfunction!(keywords, m)?)?;
+    m.add_function(wrap_pyfunction!(game_streets, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_range, m)?)?;
+    Ok(())
+}
+
+/// One dict per catalogue entry (aliases included): name, args, returns, doc, example, games,
+/// origin, signature.
+#[pyfunction]
+fn functions(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+    let out = PyList::empty(py);
+    for f in catalog() {
+        let d = PyDict::new(py);
+        d.set_item("name", f.name)?;
+        let args = PyList::empty(py);
+        for (i, p) in f.params.iter().enumerate() {
+            let a = PyDict::new(py);
+            a.set_item("name", p.name)?;
+            a.set_item("type", f.param_type_name(i))?;
+            args.append(a)?;
+        }
+        d.set_item("args", args)?;
+        d.set_item("returns", f.returns.name())?;
+        d.set_item("doc", f.doc)?;
+        d.set_item("example", f.example)?;
+        d.set_item("games", f.applies.games().map(Game::name).collect::<Vec<_>>())?;
+        d.set_item("origin", f.origin.name())?;
+        d.set_item("signature", f.signature())?;
+        out.append(d)?;
+    }
+    Ok(out)
+}
+
+/// Every class of word of the language, each list in its natural order (hand types and flop
+/// categories worst first, as PQL-SPEC §3 lists them).
+#[pyfunction]
+fn keywords(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("keywords", KEYWORDS)?;
+    d.set_item("selectors", SELECTORS)?;
+    d.set_item("reserved_keys", RESERVED_KEYS)?;
+    d.set_item("games", Game::all_names().collect::<Vec<_>>())?;
+    d.set_item("streets", Street::ALL.map(Street::name))?;
+    d.set_item("hand_types", HandType::ALL.map(HandType::name))?;
+    d.set_item("flop_categories", FlopHandCategory::ALL.map(FlopHandCategory::name))?;
+    d.set_item("syntaxes", Syntax::ALL.map(Syntax::name))?;
+    d.set_item("functions", names().collect::<Vec<_>>())?;
+    d.set_item("range_keywords", RANGE_KEYWORDS)?;
+    Ok(d)
+}
+
+/// Every game name and alias -> the game's streets, first to last.
+#[pyfunction]
+fn game_streets(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    for g in Game::ALL {
+        let streets: Vec<&str> = g.streets().iter().map(|s| s.name()).collect();
+        for name in g.names() {
+            d.set_item(*name, &streets)?;
+        }
+    }
+    Ok(d)
+}
+
+fn parse_syntax(name: Option<&str>) -> Result<Syntax, PqlError> {
+    let Some(name) = name else {
+        return Ok(Syntax::default());
+    };
+    Syntax::from_name(name.trim()).ok_or_else(|| {
+        let mut e = PqlError::range(format!("unknown syntax '{name}'"), Span::new(0, name.len()));
+        if let Some(s) = did_you_mean(name, Syntax::ALL.map(Syntax::name)) {
+            e = e.with_hint(format!("did you mean '{s}'?"));
+        }
+        e
+    })
+}
+
+/// `{"game", "combos", "weights"}` for a range read as a player's range of `game` would be.
+/// Errors in the text carry line and column within it; the GIL is released while parsing.
+#[pyfunction]
+#[pyo3(signature = (text, game = "holdem", syntax = None))]
+fn parse_range<'py>(py: Python<'py>, text: &str, game: &str, syntax: Option<&str>) -> PyResult<Bound<'py, PyDict>> {
+    // A bad game or syntax argument has no place in `text`, so its error carries no position.
+    let unplaced = |e: PqlError| vec![PqlError { span: None, ..e }];
+    let (g, combos, weights) = guarded(py, text, || {
+        let g = parse_game(game).map_err(unplaced)?;
+        let s = parse_syntax(syntax).map_err(unplaced)?;
+        let range = py.detach(|| parse_range_text(text, g, s)).map_err(|e| vec![e])?;
+        Ok((g, range.to_strings(), range.weights().to_vec()))
+    })?;
+    let d = PyDict::new(py);
+    d.set_item("game", g.name())?;
+    d.set_item("combos", combos)?;
+    d.set_item("weights", weights)?;
+    Ok(d)
+}
