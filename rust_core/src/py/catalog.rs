@@ -8,35 +8,14 @@ use crate::error::{did_you_mean, PqlError, Span};
 use crate::eval::{FlopHandCategory, HandType};
 use crate::functions::{catalog, names};
 use crate::games::{Game, Street};
-use crate::pql::vocab::{KEYWORDS, RESERVED_KEYS, SELECTORS};
-use crate::range::{parse_range as parse_range_text, Syntax};
+use crate::pql::{KEYWORDS, RESERVED_KEYS, SELECTORS};
+use crate::range::{parse_range as parse_range_text, Syntax, CLASS_NAMES};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-/// Words of the classic hold'em range language beyond cards and ranks (PQL-SPEC §5.2).
-// Listed here, not in the range reader, only until the reader exports its own list.
-const RANGE_KEYWORDS: &[&str] = &[
-    "group1",
-    "group2",
-    "group3",
-    "group4",
-    "group5",
-    "group6",
-    "group7",
-    "group8",
-    "suited",
-    "offsuit",
-    "pair",
-    "connected",
-    "gap1",
-    "gap2",
-    "gap3",
-    "and",
-    "or",
-    "not",
-    "to",
-    "through",
-];
+/// Words that join named classes in the classic hold'em syntax (PQL-SPEC §5.2); the class names
+/// themselves come from the range reader.
+const RANGE_CONNECTIVES: &[&str] = &["and", "or", "not", "to", "through"];
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(functions, m)?)?;
@@ -87,7 +66,7 @@ fn keywords(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     d.set_item("flop_categories", FlopHandCategory::ALL.map(FlopHandCategory::name))?;
     d.set_item("syntaxes", Syntax::ALL.map(Syntax::name))?;
     d.set_item("functions", names().collect::<Vec<_>>())?;
-    d.set_item("range_keywords", RANGE_KEYWORDS)?;
+    d.set_item("range_keywords", [CLASS_NAMES, RANGE_CONNECTIVES].concat())?;
     Ok(d)
 }
 

@@ -17,6 +17,8 @@ mod stud;
 mod universe;
 
 pub use board::{parse_board, parse_dead, BoardRange};
+/// The named hold'em classes of the classic syntax (`group1`, `suited`, ...), for completion.
+pub(crate) use classes::NAMES as CLASS_NAMES;
 pub use percent::hand_percentile;
 
 use crate::cards::{Card, CardSet};
