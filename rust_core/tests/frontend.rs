@@ -476,6 +476,108 @@ const INVALID: &[(&str, ErrorKind, usize, usize, &str)] = &[
         12,
         "upCard does not apply to holdem: it is for stud games (studhi, stud8, razz)",
     ),
+    (
+        "select count(handType(hero, case when true then flop else river end) = pair) from hero='AA'",
+        ErrorKind::Type,
+        1,
+        29,
+        "argument 'street' of handType must name a street directly",
+    ),
+    (
+        "select count(hiRating(hero, river) > rateHiHand('As2s3s4s5s')) from game='shortdeck', hero='AA'",
+        ErrorKind::Type,
+        1,
+        50,
+        "2s is not in the deck of shortdeck",
+    ),
+    (
+        "select avg(1) from game='holdem', Game='omaha'",
+        ErrorKind::Type,
+        1,
+        35,
+        "duplicate key 'Game' in the from clause",
+    ),
+    (
+        "select avg(1) from hero='AA' where",
+        ErrorKind::Syntax,
+        1,
+        35,
+        "expected an expression, found the end of the query",
+    ),
+    (
+        "select avg(1) from hero=",
+        ErrorKind::Syntax,
+        1,
+        25,
+        "expected a quoted value after 'hero=', found the end of the query",
+    ),
+    (
+        "select avg(1) from bord='AsKsQs', hero='AA'",
+        ErrorKind::Type,
+        1,
+        20,
+        "unknown key 'bord' — did you mean 'board'?",
+    ),
+    (
+        "select count(winsHi('hero')) from hero='AA'",
+        ErrorKind::Type,
+        1,
+        21,
+        "argument 'player' of winsHi must be a player, found string",
+    ),
+    (
+        "select count(handType(hero, 'flop') = pair) from hero='AA'",
+        ErrorKind::Type,
+        1,
+        29,
+        "argument 'street' of handType must be a street, found string",
+    ),
+    ("select avg(foo(hero)) from hero='AA'", ErrorKind::Type, 1, 12, "unknown function 'foo'"),
+    (
+        "select avg(1) from hero='AA'; select",
+        ErrorKind::Syntax,
+        1,
+        37,
+        "expected a selector (avg, count, histogram, max or min), found the end of the query",
+    ),
+    ("select avg(1 +) from hero='AA'", ErrorKind::Syntax, 1, 15, "expected an expression, found ')'"),
+    (
+        "select avg((1 + 2) from hero='AA'",
+        ErrorKind::Syntax,
+        1,
+        20,
+        "expected ')' after the argument of avg, found 'from'",
+    ),
+    (
+        "select avg((1 + 2 from hero='AA'",
+        ErrorKind::Syntax,
+        1,
+        19,
+        "expected ')' to close the '(' at line 1, col 12, found 'from'",
+    ),
+    ("select avg(1) as from hero='AA'", ErrorKind::Syntax, 1, 18, "expected a name after 'as', found 'from'"),
+    ("select avg(1) from hero='AA' /* open", ErrorKind::Syntax, 1, 30, "unterminated comment: expected '*/'"),
+    (
+        "from hero='AA' select avg(1)",
+        ErrorKind::Syntax,
+        1,
+        1,
+        "expected 'select' at the start of a statement, found 'from'",
+    ),
+    (
+        "select avg(1) from hero='AA' wher winsHi(hero)",
+        ErrorKind::Syntax,
+        1,
+        30,
+        "unknown keyword 'wher' — did you mean 'where'?",
+    ),
+    (
+        "select avg(1) from 'AA'",
+        ErrorKind::Syntax,
+        1,
+        20,
+        "expected key='value' in the from clause, found the string 'AA'",
+    ),
 ];
 
 #[test]
@@ -515,9 +617,30 @@ fn several_errors_are_reported_at_once() {
 }
 
 #[test]
+fn one_statement_reports_several_syntax_errors() {
+    let text = "select avg(riverEquity(hero), count(+), max(1 2) from hero=AA, villain 'KK' where winsHi(hero) and";
+    let errors = check_program(text).unwrap_err();
+    let messages: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "expected ')' after the argument of avg, found ','",
+            "expected an expression, found '+'",
+            "expected ')' after the argument of max, found '2'",
+            "the value of 'hero' must be quoted: hero='AA'",
+            "expected '=' after 'villain', found the string 'KK'",
+            "expected an expression, found the end of the query",
+        ]
+    );
+    assert!(errors.iter().all(|e| e.kind == ErrorKind::Syntax));
+}
+
+#[test]
 fn errors_carry_hints() {
     let errors = check_program("select avg(1) from game='pokr', hero='AA'").unwrap_err();
     assert!(errors[0].hint.as_deref().unwrap().starts_with("games: holdem, shortdeck, 6plus"));
     let errors = check_program("select count(handType(hero)) from hero='AA'").unwrap_err();
     assert_eq!(errors[0].hint.as_deref(), Some("handType(player, street) -> handtype"));
+    let errors = check_program("select avg(1) from hero='AA',\n  HERO='KK'").unwrap_err();
+    assert_eq!(errors[0].hint.as_deref(), Some("'HERO' is already given at line 1, col 20"));
 }

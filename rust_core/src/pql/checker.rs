@@ -16,7 +16,7 @@ use crate::range::Syntax;
 
 /// Checks one parsed statement against the whole program text `source`.
 pub fn check_statement(source: &str, stmt: &ast::Statement) -> Result<CheckedStatement, Vec<PqlError>> {
-    let mut checker = Checker { game: Game::Holdem, players: Vec::new(), errors: Vec::new() };
+    let mut checker = Checker { source, game: Game::Holdem, players: Vec::new(), errors: Vec::new() };
     let (syntax, board, dead) = checker.resolve_from(&stmt.from);
     let selectors = checker.selectors(&stmt.selectors);
     let where_clause = stmt.where_clause.as_ref().and_then(|w| {
@@ -94,13 +94,18 @@ fn needs_literal(func: Func, param: Type) -> bool {
             ))
 }
 
-struct Checker {
+struct Checker<'a> {
+    source: &'a str,
     game: Game,
     players: Vec<PlayerDecl>,
     errors: Vec<PqlError>,
 }
 
-impl Checker {
+impl Checker<'_> {
+    fn position_of(&self, span: Span) -> Option<(usize, usize)> {
+        PqlError::type_error("", span).line_col(self.source)
+    }
+
     fn type_error(&mut self, message: impl Into<String>, span: Span) {
         self.errors.push(PqlError::type_error(message, span));
     }
@@ -127,7 +132,9 @@ impl Checker {
                         format!("duplicate key '{}' in the from clause", item.key.name),
                         item.key.span,
                     )
-                    .with_hint(format!("'{}' is already given at byte {}", item.key.name, first.start)),
+                    .with_hint(self.position_of(first).map_or_else(String::new, |(line, col)| {
+                        format!("'{}' is already given at line {line}, col {col}", item.key.name)
+                    })),
                 );
                 continue;
             }
@@ -548,6 +555,27 @@ impl Checker {
                     err = err.with_hint("write the street without quotes, e.g. flop");
                 }
                 self.errors.push(err);
+                failed = true;
+                continue;
+            }
+            // The planner resolves players and streets when it compiles, so they must be named.
+            let named = match param.ty {
+                Type::Player => matches!(arg.kind, TExprKind::Player(_)),
+                Type::Street => matches!(arg.kind, TExprKind::Street(_)),
+                _ => true,
+            };
+            if !named {
+                self.errors.push(
+                    PqlError::type_error(
+                        format!("argument '{}' of {} must name a {} directly", param.name, def.name, param.ty),
+                        arg.span,
+                    )
+                    .with_hint(if param.ty == Type::Street {
+                        "e.g. flop or river"
+                    } else {
+                        "e.g. hero"
+                    }),
+                );
                 failed = true;
                 continue;
             }
