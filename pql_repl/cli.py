@@ -1,11 +1,419 @@
-"""The ``pql`` command."""
+"""The ``pql`` command (DESIGN.md §4).
+
+``pql`` alone starts the full-screen app on a terminal and reads statements from stdin
+otherwise; ``pql --plain`` starts the line REPL; ``pql FILE ...`` and ``pql -c TEXT`` run
+scripts. Results go to stdout (or ``--output``), everything else to stderr.
+
+The terminal libraries are imported only when an interactive front end starts, so scripts start
+fast: this module must not import textual or prompt_toolkit at module level.
+"""
 
 from __future__ import annotations
 
+import argparse
+import os
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import TextIO
+
+from pql_repl.api import Query, StatementResult
+from pql_repl.config import ConfigError
+from pql_repl.errors import PqlCancelled, PqlError
+from pql_repl.output import FORMATS, ResultWriter
+from pql_repl.session import (
+    DotCommand,
+    Session,
+    SessionError,
+    parse_count,
+    parse_precision,
+    parse_seconds,
+    parse_seed,
+    split_statements,
+)
+
+EXIT_OK = 0
+EXIT_QUERY_ERROR = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+#: How deep `.read` may nest before we assume a script reads itself.
+MAX_READ_DEPTH = 16
+#: Runs shorter than this show no progress line.
+PROGRESS_DELAY = 0.5
+
+
+class Interrupted(Exception):
+    """Ctrl-C stopped the run (the running statement was cancelled)."""
+
+
+class ScriptError(Exception):
+    """A statement or dot-command failed; the message is already printed."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Command line
+
+
+def _option(parse: Callable[[str], object]) -> Callable[[str], object]:
+    """An argparse type from one of the session's value parsers, so both accept the same text."""
+
+    def convert(text: str) -> object:
+        try:
+            return parse(text)
+        except SessionError as e:
+            raise argparse.ArgumentTypeError(e.message) from None
+
+    convert.__name__ = parse.__name__.removeprefix("parse_")
+    return convert
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pql",
+        description="Answer poker questions written in PQL, exactly or by Monte Carlo simulation.",
+        epilog=(
+            "With no FILE and no -c: the full-screen app when stdin and stdout are terminals, "
+            "otherwise statements from stdin. Statements end with ';' or a blank line; lines "
+            "starting with '.' are dot-commands (.help lists them). Exit codes: 0 ok, 1 query "
+            "error, 2 usage error, 130 interrupted."
+        ),
+    )
+    parser.add_argument("files", nargs="*", metavar="FILE", help="scripts to run ('-' reads stdin)")
+    parser.add_argument(
+        "-c",
+        "--command",
+        action="append",
+        default=[],
+        metavar="TEXT",
+        help="statements or dot-commands to run (repeatable; run before any FILE)",
+    )
+    parser.add_argument("--plain", action="store_true", help="start the line-mode REPL")
+    parser.add_argument("--trials", type=_option(parse_count), metavar="N", help="Monte Carlo trials (600000)")
+    parser.add_argument("--seed", type=_option(parse_seed), metavar="S", help="random seed, for reproducible runs")
+    exact = parser.add_mutually_exclusive_group()
+    exact.add_argument("--exact", dest="exact", action="store_const", const="on", help="enumerate every deal")
+    exact.add_argument("--no-exact", dest="exact", action="store_const", const="off", help="always sample")
+    parser.add_argument("--threads", type=_option(parse_count), metavar="N", help="worker threads (all cores)")
+    parser.add_argument(
+        "--time-limit", type=_option(parse_seconds), metavar="SECONDS", help="stop each statement after this long"
+    )
+    parser.add_argument(
+        "--precision",
+        type=_option(parse_precision),
+        metavar="X",
+        help="stop once every standard error is below X",
+    )
+    parser.add_argument("--format", choices=FORMATS, help="how results are written (table)")
+    parser.add_argument("--output", metavar="FILE", help="write results to FILE instead of stdout")
+    parser.add_argument("--timer", action="store_true", help="show each statement's run time")
+    parser.add_argument("--version", action="version", version=f"pql {_version()}")
+    return parser
+
+
+def _version() -> str:
+    try:
+        return metadata.version("pql-repl")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _apply_options(session: Session, args: argparse.Namespace) -> None:
+    s = session.settings
+    for key in ("trials", "seed", "threads", "time_limit", "precision", "format", "output", "exact"):
+        value = getattr(args, key)
+        if value is not None:
+            setattr(s, key, value)
+    if args.timer:
+        s.timer = True
+
+
+# ---------------------------------------------------------------------------------------------
+# Progress on stderr
+
+
+class ProgressLine:
+    """``\\r``-updated progress (trials, share done, trials/s) on a terminal's stderr, shown only
+    once a statement has run for ``PROGRESS_DELAY`` seconds, and erased when it ends."""
+
+    def __init__(self, stream: TextIO, enabled: bool) -> None:
+        self.stream = stream
+        self.enabled = enabled
+        self._width = 0
+
+    def update(self, snap: StatementResult) -> None:
+        if not self.enabled or snap.elapsed < PROGRESS_DELAY:
+            return
+        rate = snap.attempted / snap.elapsed if snap.elapsed > 0 else 0.0
+        text = f"{snap.trials} trials  {100 * snap.progress:5.1f}%  {_si(rate)} trials/s"
+        self.stream.write("\r" + text.ljust(self._width))
+        self.stream.flush()
+        self._width = len(text)
+
+    def clear(self) -> None:
+        if self._width:
+            self.stream.write("\r" + " " * self._width + "\r")
+            self.stream.flush()
+            self._width = 0
+
+
+def _si(x: float) -> str:
+    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if x >= scale:
+            return f"{x / scale:.1f}{unit}"
+    return f"{x:.0f}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Running scripts
+
+
+@dataclass(frozen=True)
+class Source:
+    """A script's text and how to name it in messages (None for -c and stdin)."""
+
+    text: str
+    name: str | None = None
+
+
+class ScriptRunner:
+    """Runs the statements and dot-commands of scripts under one session, writing results in
+    the session's format to its output (both may change between statements)."""
+
+    def __init__(self, session: Session, stdout: TextIO, stderr: TextIO, progress: bool) -> None:
+        self.session = session
+        self.stdout = stdout
+        self.stderr = stderr
+        self.progress = ProgressLine(stderr, progress)
+        self._writer: ResultWriter | None = None
+        self._file: TextIO | None = None
+        self._target: tuple[str | None, str] | None = None
+        self.quit = False
+
+    # -- output ------------------------------------------------------------------------------
+
+    def writer(self) -> ResultWriter:
+        """The writer for the current ``.output`` and ``.format``, opening a file if needed."""
+        s = self.session.settings
+        target = (s.output, s.format)
+        if self._writer is None or target != self._target:
+            self.close_output()
+            stream = self.stdout
+            if s.output is not None:
+                try:
+                    self._file = open(s.output, "w", encoding="utf-8")  # noqa: SIM115 (closed in close_output)
+                except OSError as e:
+                    raise SessionError(f"cannot write to '{s.output}': {e.strerror or e}") from None
+                stream = self._file
+            self._writer = ResultWriter(stream, s.format, s.timer)
+            self._target = target
+        self._writer.timer = s.timer
+        return self._writer
+
+    def close_output(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+        if self._file is not None:
+            self._file.close()
+        self._writer, self._file, self._target = None, None, None
+
+    # -- scripts -----------------------------------------------------------------------------
+
+    def check(self, source: Source) -> list[Query | DotCommand]:
+        """Parse and check every statement of ``source`` before anything runs, so a mistake at
+        the end of a long script costs no simulation time. Prints every error it finds."""
+        plan: list[Query | DotCommand] = []
+        failed = False
+        for item in split_statements(source.text):
+            if isinstance(item, DotCommand):
+                plan.append(item)
+                continue
+            try:
+                plan.append(self.session.prepare(item, source.text))
+            except PqlError as e:
+                self.report(e, source)
+                failed = True
+        if failed:
+            raise ScriptError
+        return plan
+
+    def run(self, source: Source, plan: list[Query | DotCommand], depth: int = 0) -> None:
+        for item in plan:
+            if self.quit:
+                return
+            if isinstance(item, DotCommand):
+                self.command(item, source, depth)
+            else:
+                self.statement(item, source)
+
+    def command(self, item: DotCommand, source: Source, depth: int) -> None:
+        try:
+            result = self.session.handle(item.text)
+            if result.changed & {"output", "format"}:
+                self.writer()  # open the new destination now, so a bad path fails here
+            if result.output:
+                stream = self._file if self._file is not None else self.stdout
+                stream.write(result.output + "\n")
+                stream.flush()
+            if result.quit:
+                self.quit = True
+            if result.read is not None:
+                if depth >= MAX_READ_DEPTH:
+                    raise SessionError(f".read nested more than {MAX_READ_DEPTH} deep", "does a script read itself?")
+                try:
+                    sub = _read_file(result.read)
+                except (OSError, UnicodeDecodeError) as e:
+                    raise SessionError(f"cannot read '{result.read}': {e}") from None
+                self.run(sub, self.check(sub), depth + 1)
+        except (SessionError, PqlError) as e:
+            # A dot-command's own errors have no PQL position; name its line instead.
+            where = f"{source.name + ': ' if source.name else ''}line {item.line}: "
+            self.stderr.write(f"pql: {where}{e}\n")
+            raise ScriptError from None
+
+    def statement(self, query: Query, source: Source) -> None:
+        options = self.session.run_options()
+        try:
+            for snap in query.stream(**options):
+                if snap.done:
+                    self.progress.clear()
+                    self.writer().write(snap)
+                else:
+                    self.progress.update(snap)
+        except KeyboardInterrupt:
+            query.cancel()
+            self.progress.clear()
+            raise Interrupted from None
+        except PqlCancelled:
+            self.progress.clear()
+            raise Interrupted from None
+        except PqlError as e:
+            self.progress.clear()
+            self.report(e, source)
+            raise ScriptError from None
+
+    def report(self, error: PqlError, source: Source) -> None:
+        prefix = f"pql: {source.name}: " if source.name else "pql: "
+        for e in error.errors:
+            self.stderr.write(prefix + e.rendered + "\n")
+        self.stderr.flush()
+
+
+def _read_file(path: Path) -> Source:
+    text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
+    return Source(text, "<stdin>" if str(path) == "-" else str(path))
+
+
+def run_scripts(session: Session, sources: list[Source], stdout: TextIO, stderr: TextIO) -> int:
+    """Check every source, then run them in order; the exit code."""
+    runner = ScriptRunner(session, stdout, stderr, progress=stderr.isatty())
+    try:
+        try:
+            plans = []
+            failed = False
+            for source in sources:
+                try:
+                    plans.append(runner.check(source))
+                except ScriptError:
+                    failed = True
+            if failed:
+                return EXIT_QUERY_ERROR
+            if session.settings.output is not None:
+                runner.writer()  # fail on an unwritable --output before running anything
+            for source, plan in zip(sources, plans, strict=True):
+                runner.run(source, plan)
+                if runner.quit:
+                    break
+        finally:
+            runner.close_output()
+    except ScriptError:
+        return EXIT_QUERY_ERROR
+    except SessionError as e:
+        stderr.write(f"pql: {e}\n")
+        return EXIT_QUERY_ERROR
+    except (Interrupted, KeyboardInterrupt):
+        stderr.write("pql: interrupted\n")
+        return EXIT_INTERRUPTED
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------------------------
+# Interactive front ends (imported lazily: they pull in textual or prompt_toolkit)
+
+
+def _start_plain(session: Session) -> int:
+    try:
+        from pql_repl import repl  # noqa: PLC0415 (prompt_toolkit only when asked for)
+    except ImportError as e:
+        sys.stderr.write(f"pql: the line REPL is not available ({e}); run a script with pql FILE\n")
+        return EXIT_USAGE
+    return int(repl.main(session))
+
+
+def _start_app(session: Session) -> int:
+    try:
+        import pql_repl.tui.app  # noqa: F401, PLC0415 (textual only when asked for)
+    except ImportError:
+        return _start_plain(session)  # the full-screen app cannot start here; the line REPL may
+    from pql_repl import tui  # noqa: PLC0415
+
+    return int(tui.main(session))
+
+
+# ---------------------------------------------------------------------------------------------
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point; the full CLI arrives with the engine."""
-    print("pql: the query engine is not built yet", file=sys.stderr)
-    return 2
+    """Entry point of the ``pql`` command; returns the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # argparse exits on --help, --version and usage errors
+        return e.code if isinstance(e.code, int) else EXIT_USAGE
+    try:
+        session = Session.from_config()
+    except (ConfigError, SessionError) as e:
+        sys.stderr.write(f"pql: config: {e}\n")
+        return EXIT_USAGE
+    _apply_options(session, args)
+
+    sources = [Source(text) for text in args.command]
+    for name in args.files:
+        try:
+            sources.append(_read_file(Path(name)))
+        except (OSError, UnicodeDecodeError) as e:
+            reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+            sys.stderr.write(f"pql: cannot read '{name}': {reason}\n")
+            return EXIT_USAGE
+
+    if args.plain:
+        if sources:
+            parser.print_usage(sys.stderr)
+            sys.stderr.write("pql: --plain starts the interactive REPL; it takes no FILE or -c\n")
+            return EXIT_USAGE
+        return _guard(lambda: _start_plain(session))
+    if not sources:
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            return _guard(lambda: _start_app(session))
+        sources = [Source(sys.stdin.read())]
+
+    try:
+        return run_scripts(session, sources, sys.stdout, sys.stderr)
+    except BrokenPipeError:
+        # The reader went away (`pql ... | head`): stop quietly, and keep Python from
+        # complaining when it flushes stdout on exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+
+
+def _guard(start: Callable[[], int]) -> int:
+    try:
+        return start()
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

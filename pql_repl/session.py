@@ -518,6 +518,7 @@ COMMANDS: dict[str, _Command] = {
         "stop once every standard error is below X",
         _setter("precision", ".precision X|off"),
     ),
+    "theme": _Command(".theme NAME", "the full-screen app's colour theme", _setter("theme", ".theme NAME")),
     "read": _Command(".read FILE", "run the statements and commands of a file", Session._read),
     "functions": _Command(
         ".functions [PATTERN]",
