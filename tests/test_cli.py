@@ -1,0 +1,447 @@
+"""The ``pql`` command end to end: run as a process on the real engine, as a user would."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+AA_KK = (
+    "select avg(riverEquity(hero)) as hero, count(winsHi(villain)) as villainWins "
+    "from hero='AA', villain='KK'"
+)
+#: Small, fast Monte Carlo options; the seed makes runs repeatable.
+FAST = ["--trials", "20000", "--no-exact", "--seed", "1", "--threads", "1"]
+
+
+def pql(
+    *args: str, stdin: str | None = None, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pql_repl.cli", *args],
+        input=stdin if stdin is not None else "",
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env or os.environ.copy(),
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.fixture(autouse=True)
+def no_user_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keep the user's own config file and data dir out of the tests."""
+    monkeypatch.setenv("PQL_CONFIG", str(tmp_path / "no-config.toml"))
+    monkeypatch.setenv("PQL_DATA_DIR", str(tmp_path / "data"))
+
+
+def as_json(out: str) -> list[dict[str, object]]:
+    doc = json.loads(out)
+    assert list(doc) == ["statements"]
+    statements: list[dict[str, object]] = doc["statements"]
+    return statements
+
+
+# ---------------------------------------------------------------------------------------------
+# Formats
+
+
+def test_table_is_the_default() -> None:
+    r = pql("-c", AA_KK, *FAST)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("hero        | 0.8")
+    assert "±" in lines[0]
+    name, pct, count = (cell.strip() for cell in lines[1].split("|"))
+    assert name == "villainWins"
+    assert pct.endswith("%")
+    assert float(pct[:-1]) == pytest.approx(100 * int(count) / 20000, abs=0.005)
+    assert lines[-1] == "20000 trials"
+    assert r.stderr == ""
+
+
+def test_csv_has_a_header_and_one_row_per_statement() -> None:
+    r = pql("-c", AA_KK, "-c", AA_KK, *FAST, "--format", "csv")
+    assert r.returncode == 0, r.stderr
+    rows = list(csv.reader(io.StringIO(r.stdout)))
+    assert rows[0] == ["query", "trials", "hero", "villainWins"]
+    assert len(rows) == 3
+    for row in rows[1:]:
+        assert row[0] == AA_KK
+        assert row[1] == "20000"
+        hero, villain = float(row[2]), float(row[3])
+        assert 0.75 < hero < 0.88
+        assert 0.12 < villain < 0.25
+
+
+def test_json_is_the_documented_shape() -> None:
+    r = pql("-c", AA_KK, *FAST, "--format", "json")
+    assert r.returncode == 0, r.stderr
+    (st,) = as_json(r.stdout)
+    assert st["query"] == AA_KK
+    assert st["game"] == "holdem"
+    assert st["trials"] == 20000
+    assert st["accepted"] == 20000
+    assert st["exact"] is False
+    assert st["seed"] == 1
+    assert isinstance(st["elapsed_s"], float)
+    hero, wins = st["columns"]  # type: ignore[misc]
+    assert hero["name"] == "hero"
+    assert hero["selector"] == "avg"
+    assert 0 < hero["stderr"] < 0.01
+    assert wins["selector"] == "count"
+    assert wins["value"] == pytest.approx(wins["count"] / 20000)
+
+
+def test_exact_runs_say_so() -> None:
+    q = "select avg(riverEquity(hero)) from hero='AsAh', villain='KsKd', board='2c7d9h'"
+    r = pql("-c", q, "--exact")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert "±" not in lines[0]
+    assert lines[-1] == "990 trials, exact"  # 45 turns x 44 rivers / 2
+    (st,) = as_json(pql("-c", q, "--exact", "--format", "json").stdout)
+    assert st["exact"] is True
+    assert st["columns"][0]["stderr"] is None  # type: ignore[index]
+
+
+def test_histogram_rows() -> None:
+    q = "select histogram(handType(hero, river)) from hero='AA'"
+    r = pql("-c", q, *FAST)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == "HISTOGRAM 1"
+    buckets = lines[1:-1]
+    labels = [b.split("|")[0].strip() for b in buckets]
+    assert "pair" in labels
+    assert "highcard" not in labels  # a pocket pair always holds at least a pair
+    total = sum(int(b.split("|")[2]) for b in buckets)
+    assert total == 20000
+    assert sum(float(b.split("|")[1].strip()[:-1]) for b in buckets) == pytest.approx(100, abs=0.05)
+
+
+# ---------------------------------------------------------------------------------------------
+# Errors and exit codes
+
+
+def test_query_error_gives_line_column_and_caret() -> None:
+    q = "select avg(riverEquty(hero)) from hero='AA', villain='KK'"
+    r = pql("-c", q)
+    assert r.returncode == 1
+    assert r.stdout == ""
+    col = q.index("riverEquty") + 1
+    assert f"line 1, col {col}" in r.stderr
+    assert "riverEquity" in r.stderr  # the suggestion
+    caret = next(line for line in r.stderr.splitlines() if "^" in line)
+    assert caret.index("^") - 2 == q.index("riverEquty")  # under the name, after the two-space indent
+
+
+def test_errors_point_into_the_script_file(tmp_path: Path) -> None:
+    script = tmp_path / "bad.pql"
+    script.write_text(
+        "-- a good statement, then a bad one\n"
+        "select avg(riverEquity(hero)) from hero='AA', villain='KK';\n"
+        "\n"
+        "select count(winsHi(hero))\n"
+        "from hero='AA', villian='KK' where winsHi(villain);\n"
+    )
+    r = pql(str(script), *FAST)
+    assert r.returncode == 1
+    assert r.stdout == ""  # checked before anything ran
+    col = "from hero='AA', villian='KK' where winsHi(".index("villain") + 1
+    assert f"bad.pql: line 5, col {col}" in r.stderr
+
+
+def test_every_bad_statement_is_reported() -> None:
+    r = pql("-c", "select avg(nope(hero)) from hero='AA'", "-c", "select count(x from hero='AA'")
+    assert r.returncode == 1
+    assert r.stderr.count("line 1, col") >= 2
+
+
+def test_a_deal_that_cannot_happen_is_a_query_error() -> None:
+    r = pql("-c", "select avg(riverEquity(hero)) from hero='AsAh', villain='AsAh'", *FAST)
+    assert r.returncode == 1
+    assert r.stderr.startswith("pql: ")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--trials", "lots", "-c", AA_KK], "--trials"),
+        (["--trials", "0", "-c", AA_KK], "--trials"),
+        (["--format", "xml", "-c", AA_KK], "--format"),
+        (["--seed", "-3", "-c", AA_KK], "--seed"),
+        (["--bogus"], "unrecognized"),
+        (["--exact", "--no-exact", "-c", AA_KK], "not allowed"),
+        (["/nonexistent/script.pql"], "cannot read"),
+        (["--plain", "-c", AA_KK], "--plain"),
+    ],
+)
+def test_usage_errors_exit_2(args: list[str], message: str) -> None:
+    r = pql(*args)
+    assert r.returncode == 2
+    assert message in r.stderr
+    assert r.stdout == ""
+
+
+def test_bad_config_is_a_usage_error(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("trails = 5\n")
+    r = pql("-c", AA_KK, env={**os.environ, "PQL_CONFIG": str(config)})
+    assert r.returncode == 2
+    assert "unknown setting 'trails'" in r.stderr
+
+
+def test_help_and_version() -> None:
+    r = pql("--help")
+    assert r.returncode == 0
+    for option in [
+        "--trials",
+        "--seed",
+        "--exact",
+        "--threads",
+        "--time-limit",
+        "--format",
+        "--output",
+        "-c",
+    ]:
+        assert option in r.stdout
+    r = pql("--version")
+    assert r.returncode == 0
+    assert r.stdout.startswith("pql ")
+
+
+# ---------------------------------------------------------------------------------------------
+# Sources: -c, stdin, files, dot-commands
+
+
+def test_repeated_c_runs_in_order() -> None:
+    a = "select avg(riverEquity(hero)) as first from hero='AA', villain='KK'"
+    b = "select avg(riverEquity(hero)) as second from hero='QQ', villain='AK'"
+    (r1, r2) = as_json(pql("-c", a, "-c", b, *FAST, "--format", "json").stdout)
+    assert r1["columns"][0]["name"] == "first"  # type: ignore[index]
+    assert r2["columns"][0]["name"] == "second"  # type: ignore[index]
+
+
+def test_statements_from_stdin() -> None:
+    text = (
+        "select avg(riverEquity(hero)) as a from hero='AA', villain='KK'\n\n"
+        "/* a comment; with a semicolon */\n"
+        "select avg(riverEquity(hero)) as b from hero='KK', villain='AA';\n"
+    )
+    r = pql(*FAST, "--format", "json", stdin=text)
+    assert r.returncode == 0, r.stderr
+    a, b = as_json(r.stdout)
+    ea, eb = a["columns"][0]["value"], b["columns"][0]["value"]  # type: ignore[index]
+    assert ea + eb == pytest.approx(1, abs=0.02)
+    dash = pql("-", *FAST, "--format", "json", stdin=text)
+    assert len(as_json(dash.stdout)) == 2
+
+
+def test_dot_commands_in_a_script(tmp_path: Path) -> None:
+    script = tmp_path / "settings.pql"
+    script.write_text(
+        ".trials 3000\n"
+        ".seed 42\n"
+        ".exact off\n"
+        ".format json\n"
+        "select count(winsHi(hero)) from hero='AA', villain='KK';\n"
+        ".trials 4000\n"
+        "select count(winsHi(hero)) from hero='AA', villain='KK'\n"
+    )
+    r = pql(str(script))
+    assert r.returncode == 0, r.stderr
+    a, b = as_json(r.stdout)
+    assert (a["trials"], a["seed"], a["exact"]) == (3000, 42, False)
+    assert (b["trials"], b["seed"]) == (4000, 42)
+
+
+def test_dot_command_output_and_errors(tmp_path: Path) -> None:
+    r = pql("-c", ".help")
+    assert r.returncode == 0
+    assert ".trials N" in r.stdout
+    script = tmp_path / "typo.pql"
+    script.write_text("-- settings\n.trails 1000\n")
+    r = pql(str(script))
+    assert r.returncode == 1
+    assert "typo.pql: line 2: unknown command '.trails'" in r.stderr
+    assert "did you mean '.trials'?" in r.stderr
+
+
+def test_read_and_quit(tmp_path: Path) -> None:
+    (tmp_path / "inner.pql").write_text(
+        "select avg(riverEquity(hero)) as inner from hero='AA', villain='KK';\n"
+    )
+    (tmp_path / "outer.pql").write_text(
+        ".read inner.pql\n"
+        "select avg(riverEquity(hero)) as outer from hero='AA', villain='KK';\n"
+        ".quit\n"
+        "select avg(riverEquity(hero)) as never from hero='AA', villain='KK';\n"
+    )
+    r = pql("outer.pql", *FAST, "--format", "json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    names = [s["columns"][0]["name"] for s in as_json(r.stdout)]  # type: ignore[index]
+    assert names == ["inner", "outer"]
+
+
+def test_a_script_that_reads_itself_stops(tmp_path: Path) -> None:
+    (tmp_path / "loop.pql").write_text(".read loop.pql\n")
+    r = pql("loop.pql", cwd=tmp_path)
+    assert r.returncode == 1
+    assert "nested" in r.stderr
+
+
+def test_output_file(tmp_path: Path) -> None:
+    out = tmp_path / "results.csv"
+    r = pql("-c", AA_KK, *FAST, "--format", "csv", "--output", str(out))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == ""
+    rows = list(csv.reader(out.open()))
+    assert rows[0][:2] == ["query", "trials"]
+    assert len(rows) == 2
+
+
+def test_output_command_switches_destination(tmp_path: Path) -> None:
+    script = (
+        ".output a.txt\n"
+        "select avg(riverEquity(hero)) as one from hero='AA', villain='KK';\n"
+        ".output stdout\n"
+        "select avg(riverEquity(hero)) as two from hero='AA', villain='KK';\n"
+    )
+    r = pql(*FAST, stdin=script, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "a.txt").read_text().startswith("one ")
+    assert r.stdout.startswith("two ")
+
+
+def test_unwritable_output_is_an_error(tmp_path: Path) -> None:
+    r = pql("-c", AA_KK, *FAST, "--output", str(tmp_path / "missing-dir" / "x.txt"))
+    assert r.returncode == 1
+    assert "cannot write" in r.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# Run options
+
+
+def values(r: subprocess.CompletedProcess[str]) -> list[float]:
+    assert r.returncode == 0, r.stderr
+    return [c["value"] for s in as_json(r.stdout) for c in s["columns"]]  # type: ignore[attr-defined]
+
+
+def test_seeds_are_reproducible() -> None:
+    args = ["-c", AA_KK, "--trials", "20000", "--no-exact", "--format", "json"]
+    a = values(pql(*args, "--seed", "11"))
+    b = values(pql(*args, "--seed", "11"))
+    c = values(pql(*args, "--seed", "12"))
+    assert a == b
+    assert a != c
+
+
+def test_config_file_gives_defaults_and_options_override(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('trials = 3000\nseed = 5\nformat = "json"\nexact = "off"\n')
+    env = {**os.environ, "PQL_CONFIG": str(config)}
+    (st,) = as_json(pql("-c", AA_KK, env=env).stdout)
+    assert (st["trials"], st["seed"]) == (3000, 5)
+    (st,) = as_json(pql("-c", AA_KK, "--trials", "2000", env=env).stdout)
+    assert st["trials"] == 2000
+
+
+def test_time_limit_stops_a_long_run() -> None:
+    started = time.monotonic()
+    r = pql("-c", AA_KK, "--trials", "1e10", "--no-exact", "--threads", "1", "--time-limit", "0.5")
+    assert r.returncode == 0, r.stderr
+    assert time.monotonic() - started < 30
+    trials = int(r.stdout.splitlines()[-1].split()[0])
+    assert 0 < trials < 10**10
+
+
+def test_timer_adds_the_run_time() -> None:
+    r = pql("-c", AA_KK, *FAST, "--timer")
+    last = r.stdout.splitlines()[-1]
+    assert last.startswith("20000 trials in ")
+    assert last.endswith(" s")
+    assert math.isfinite(float(last.split()[-2]))
+
+
+# ---------------------------------------------------------------------------------------------
+# Interactivity without a terminal library
+
+
+def test_c_does_not_import_terminal_libraries() -> None:
+    code = (
+        "import sys\n"
+        "from pql_repl.cli import main\n"
+        f"code = main(['-c', {AA_KK!r}, '--trials', '2000', '--no-exact'])\n"
+        "assert code == 0, code\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'prompt_toolkit')))\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[-1] == "[]"
+
+
+def test_ctrl_c_cancels_and_exits_130() -> None:
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "pql_repl.cli",
+            "-c",
+            AA_KK,
+            "--trials",
+            "1e12",
+            "--no-exact",
+            "--threads",
+            "1",
+        ],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(1.5)  # past start-up, inside the run
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert "interrupted" in err
+    assert "Traceback" not in err
+    assert out == ""
+
+
+def test_progress_line_on_a_terminal() -> None:
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(
+        sys.executable,
+        [
+            "-m",
+            "pql_repl.cli",
+            "-c",
+            AA_KK,
+            "--trials",
+            "1e12",
+            "--no-exact",
+            "--threads",
+            "1",
+            "--time-limit",
+            "2",
+        ],
+        encoding="utf-8",
+        timeout=60,
+    )
+    child.expect(r"\r\d+ trials +\d+\.\d% +[\d.]+[kMG]? trials/s")
+    child.expect(r"\d+ trials\r?\n")  # the summary line of the final table
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

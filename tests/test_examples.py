@@ -1,0 +1,94 @@
+"""Every script in examples/ runs through ``pql`` and gives sane results."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import pql_repl as pql
+from pql_repl.session import Statement, split_statements
+
+EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("*.pql"))
+OPTIONS = ["--trials", "20000", "--seed", "1"]
+
+
+def run(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PQL_CONFIG": str(path.parent / "no-such-config.toml")}
+    return subprocess.run(
+        [sys.executable, "-m", "pql_repl.cli", str(path), *OPTIONS, *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=False,
+    )
+
+
+def test_there_are_examples() -> None:
+    assert len(EXAMPLES) >= 10
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_example_runs(path: Path) -> None:
+    statements = [s for s in split_statements(path.read_text()) if isinstance(s, Statement)]
+    assert statements, "an example with nothing to run"
+
+    r = run(path, "--format", "json")
+    assert r.returncode == 0, r.stderr
+    results = json.loads(r.stdout)["statements"]
+    assert len(results) == len(statements)
+    for statement, result in zip(statements, results, strict=True):
+        check_sane(statement.text, result)
+
+    # The table the user sees by default: one summary line per statement.
+    table = run(path)
+    assert table.returncode == 0, table.stderr
+    summaries = [line for line in table.stdout.splitlines() if re.fullmatch(r"\d+ trials.*", line)]
+    assert len(summaries) == len(statements)
+
+
+def check_sane(text: str, result: dict[str, object]) -> None:
+    trials = result["trials"]
+    assert isinstance(trials, int)
+    assert trials > 0
+    exact = result["exact"]
+    columns = result["columns"]
+    assert isinstance(columns, list)
+    for c in columns:
+        if c["selector"] in ("avg", "count"):
+            assert math.isfinite(c["value"]), c
+            assert (c["stderr"] is None) == exact, c
+        if c["selector"] == "count":
+            assert 0 <= c["value"] <= 1
+            assert c["count"] == pytest.approx(c["value"] * trials)
+        if c["selector"] == "histogram":
+            assert c["buckets"], c
+            assert sum(b["fraction"] for b in c["buckets"]) == pytest.approx(1)
+            assert sum(b["count"] for b in c["buckets"]) == pytest.approx(trials)
+
+    # When every player's riverEquity is selected, the shares make the whole pot.
+    (info,) = pql.prepare(text).statements
+    equity_columns = _equity_columns(text, columns)
+    if len(equity_columns) == len(info.players) > 1:
+        total = sum(c["value"] for c in equity_columns)
+        margin = 1e-9 if exact else 4 * math.sqrt(sum(c["stderr"] ** 2 for c in equity_columns)) + 4 / trials
+        assert total == pytest.approx(1, abs=margin)
+    for c in equity_columns:
+        assert -1e-12 <= c["value"] <= 1 + 1e-12
+
+
+def _equity_columns(text: str, columns: list[dict[str, object]]) -> list[dict[str, object]]:
+    """The columns that are ``avg(riverEquity(player))``, found by the selectors' order."""
+    selectors = re.findall(r"(?i)\b(avg|count|histogram|max|min)\s*\(\s*(\w+)", text)
+    return [
+        c
+        for c, (kind, inner) in zip(columns, selectors, strict=False)
+        if kind.lower() == "avg" and inner.lower() == "riverequity"
+    ]
