@@ -14,6 +14,7 @@ import argparse
 import importlib
 import os
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
@@ -148,15 +149,28 @@ class ProgressLine:
     """``\\r``-updated progress (trials, share done, trials/s) on a terminal's stderr, shown only
     once a statement has run for ``PROGRESS_DELAY`` seconds, and erased when it ends."""
 
+    #: Seconds between redraws: snapshots can arrive far faster than anyone reads.
+    INTERVAL = 0.1
+
     def __init__(self, stream: TextIO, enabled: bool) -> None:
         self.stream = stream
         self.enabled = enabled
         self._width = 0
+        self._started = time.monotonic()
+        self._drawn = 0.0
+
+    def start(self) -> None:
+        """A statement starts; its clock starts now."""
+        self._started = time.monotonic()
+        self._drawn = 0.0
 
     def update(self, snap: StatementResult) -> None:
-        if not self.enabled or snap.elapsed < PROGRESS_DELAY:
+        now = time.monotonic()
+        elapsed = now - self._started
+        if not self.enabled or elapsed < PROGRESS_DELAY or now - self._drawn < self.INTERVAL:
             return
-        rate = snap.attempted / snap.elapsed if snap.elapsed > 0 else 0.0
+        self._drawn = now
+        rate = snap.attempted / elapsed
         text = f"{snap.trials} trials  {100 * snap.progress:5.1f}%  {_si(rate)} trials/s"
         self.stream.write("\r" + text.ljust(self._width))
         self.stream.flush()
@@ -209,15 +223,17 @@ class ScriptRunner:
         s = self.session.settings
         target = (s.output, s.format)
         if self._writer is None or target != self._target:
-            self.close_output()
-            stream = self.stdout
-            if s.output is not None:
-                try:
-                    self._file = open(s.output, "w", encoding="utf-8")  # noqa: SIM115 (closed in close_output)
-                except OSError as e:
-                    raise SessionError(f"cannot write to '{s.output}': {e.strerror or e}") from None
-                stream = self._file
-            self._writer = ResultWriter(stream, s.format, s.timer)
+            if self._writer is not None:
+                self._writer.close()
+            # A new format on the same file keeps writing to it rather than truncating it.
+            if self._target is None or s.output != self._target[0]:
+                self._close_file()
+                if s.output is not None:
+                    try:
+                        self._file = open(s.output, "w", encoding="utf-8")  # noqa: SIM115 (closed in close_output)
+                    except OSError as e:
+                        raise SessionError(f"cannot write to '{s.output}': {e.strerror or e}") from None
+            self._writer = ResultWriter(self._file or self.stdout, s.format, s.timer)
             self._target = target
         self._writer.timer = s.timer
         return self._writer
@@ -225,9 +241,13 @@ class ScriptRunner:
     def close_output(self) -> None:
         if self._writer is not None:
             self._writer.close()
+        self._close_file()
+        self._writer, self._target = None, None
+
+    def _close_file(self) -> None:
         if self._file is not None:
             self._file.close()
-        self._writer, self._file, self._target = None, None, None
+            self._file = None
 
     # -- scripts -----------------------------------------------------------------------------
 
@@ -280,13 +300,17 @@ class ScriptRunner:
                     raise SessionError(f"cannot read '{result.read}': {e}") from None
                 self.run(sub, self.check(sub), depth + 1)
         except (SessionError, PqlError) as e:
-            # A dot-command's own errors have no PQL position; name its line instead.
+            # A dot-command's errors have no position in the script; name its line instead.
             where = f"{source.name + ': ' if source.name else ''}line {item.line}: "
-            self.stderr.write(f"pql: {where}{e}\n")
+            text = e.message if isinstance(e, PqlError) else str(e)
+            if isinstance(e, PqlError) and e.hint:
+                text += f"\n  hint: {e.hint}"
+            self.stderr.write(f"pql: {where}{text}\n")
             raise ScriptError from None
 
     def statement(self, query: Query, source: Source) -> None:
         options = self.session.run_options()
+        self.progress.start()
         try:
             for snap in query.stream(**options):
                 if snap.done:
@@ -333,7 +357,11 @@ def run_scripts(session: Session, sources: list[Source], stdout: TextIO, stderr:
             if failed:
                 return EXIT_QUERY_ERROR
             if session.settings.output is not None:
-                runner.writer()  # fail on an unwritable --output before running anything
+                try:
+                    runner.writer()  # an unwritable --output is a usage error, found before any run
+                except SessionError as e:
+                    stderr.write(f"pql: --output: {e}\n")
+                    return EXIT_USAGE
             for source, plan in zip(sources, plans, strict=True):
                 runner.run(source, plan)
                 if runner.quit:

@@ -127,23 +127,20 @@ def format_table(result: StatementResult, timer: bool = False, bar_char: str = B
     names = [("  " + r.name) if r.bucket else r.name for r in rows]
     # A histogram's title row has no cells, so it does not widen the name column.
     name_width = max((len(n) for n, r in zip(names, rows, strict=True) if r.cells), default=0)
-    # Bars are left-aligned and last; every other cell is a number, right-aligned.
-    widths: list[int] = []
-    for r in rows:
-        for i, cell in enumerate(r.cells):
-            if i == len(widths):
-                widths.append(0)
-            if not (r.bucket and i == len(r.cells) - 1):
-                widths[i] = max(widths[i], len(cell))
+    # Numbers are right-aligned with the numbers of their kind: lone values (avg, max, min)
+    # together, and percentages and counts (count rows and histogram buckets) in their columns.
+    lone = max((len(r.cells[0]) for r in rows if len(r.cells) == 1), default=0)
+    widths = [max((len(r.cells[i]) for r in rows if len(r.cells) > 1), default=0) for i in range(2)]
     lines = []
     for r, name in zip(rows, names, strict=True):
         if not r.cells:
             lines.append(name)
             continue
-        cells = [
-            cell if (r.bucket and i == len(r.cells) - 1) else cell.rjust(widths[i])
-            for i, cell in enumerate(r.cells)
-        ]
+        if len(r.cells) == 1:
+            value = r.cells[0]
+            cells = [value.rjust(lone) if value[:1].isdigit() or value[:1] == "-" else value]
+        else:
+            cells = [c.rjust(widths[i]) if i < 2 else c for i, c in enumerate(r.cells)]
         lines.append(" | ".join([name.ljust(name_width), *cells]).rstrip())
     lines.append(summary_line(result, timer))
     return "\n".join(lines)

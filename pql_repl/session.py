@@ -445,7 +445,8 @@ class Session:
             )
         parts = []
         for f in found:  # overloads share a name
-            parts.append(f"{f.signature}\n  {f.doc}\n  example: {f.example}\n  games: {f.games or 'all'}")
+            games = f.games if isinstance(f.games, str) else ", ".join(f.games)
+            parts.append(f"{f.signature}\n  {f.doc}\n  example: {f.example}\n  games: {games or 'all'}")
         return CommandResult(output="\n".join(parts))
 
     def _range(self, arg: str) -> CommandResult:

@@ -158,7 +158,8 @@ def test_errors_point_into_the_script_file(tmp_path: Path) -> None:
     r = pql(str(script), *FAST)
     assert r.returncode == 1
     assert r.stdout == ""  # checked before anything ran
-    col = "from hero='AA', villian='KK' where winsHi(".index("villain") + 1
+    line = "from hero='AA', villian='KK' where winsHi(villain);"
+    col = line.index("villain)") + 1
     assert f"bad.pql: line 5, col {col}" in r.stderr
 
 
@@ -326,8 +327,12 @@ def test_output_command_switches_destination(tmp_path: Path) -> None:
 
 def test_unwritable_output_is_an_error(tmp_path: Path) -> None:
     r = pql("-c", AA_KK, *FAST, "--output", str(tmp_path / "missing-dir" / "x.txt"))
-    assert r.returncode == 1
+    assert r.returncode == 2
     assert "cannot write" in r.stderr
+    r = pql(*FAST, stdin=f".output {tmp_path / 'missing-dir' / 'x.txt'}\n{AA_KK};\n")
+    assert r.returncode == 1
+    assert "line 1: cannot write" in r.stderr
+    assert r.stdout == ""
 
 
 # ---------------------------------------------------------------------------------------------
