@@ -379,7 +379,8 @@ class Session:
 
     def handle(self, line: str) -> CommandResult:
         """Run one dot-command line (``.trials 1000``); raises ``SessionError`` when it is
-        unknown or its argument is wrong."""
+        unknown or its argument is wrong, and ``PqlRangeError`` for a range ``.range`` cannot
+        read."""
         stripped = line.strip()
         if not stripped.startswith("."):
             raise SessionError(f"'{stripped}' is not a dot-command", "dot-commands start with '.'; try .help")
@@ -445,7 +446,7 @@ class Session:
             )
         parts = []
         for f in found:  # overloads share a name
-            games = f.games if isinstance(f.games, str) else ", ".join(f.games)
+            games = ", ".join(f.games)
             parts.append(f"{f.signature}\n  {f.doc}\n  example: {f.example}\n  games: {games or 'all'}")
         return CommandResult(output="\n".join(parts))
 

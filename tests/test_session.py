@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from pql_repl import PqlRangeError, functions
 from pql_repl.config import ConfigError, config_path, data_dir, load_config
 from pql_repl.session import (
     DotCommand,
@@ -222,6 +223,59 @@ def test_quit_read_and_show(tmp_path: Path) -> None:
     shown = s.handle(".show").output
     assert "seed        3" in shown
     assert "trials      600000" in shown
+
+
+def test_functions_lists_the_catalogue() -> None:
+    names = {f.name for f in functions()}
+    lines = Session().handle(".functions").output.splitlines()
+    assert {line.split()[0] for line in lines} == names
+    found = [line.split()[0] for line in Session().handle(".functions equity").output.splitlines()]
+    assert "riverEquity" in found
+    assert "HvHEquity" in found
+    assert all("equity" in name.lower() for name in found)
+    ending = [line.split()[0] for line in Session().handle(".functions *Equity").output.splitlines()]
+    assert ending
+    assert all(name.lower().endswith("equity") for name in ending)
+    with pytest.raises(SessionError, match="no function matches"):
+        Session().handle(".functions zzzz")
+
+
+def test_describe_shows_signature_doc_example_and_games() -> None:
+    (info,) = [f for f in functions() if f.name == "riverEquity"]
+    out = Session().handle(".describe RIVEREQUITY").output.splitlines()
+    assert out[0] == info.signature
+    assert out[1].strip() == info.doc
+    assert out[2].strip() == f"example: {info.example}"
+    assert "holdem" in out[3]
+    assert "razz" in out[3]
+    with pytest.raises(SessionError) as e:
+        Session().handle(".describe riverEquty")
+    assert e.value.hint == "did you mean 'riverEquity'?"
+
+
+@pytest.mark.parametrize(
+    ("line", "count"),
+    [
+        (".range holdem 'QQ+, AK'", 18 + 16),  # three pairs of 6 combos, and 16 ace-kings
+        (".range holdem AKs", 4),
+        (".range holdem '**'", 1326),
+        (".range omahahi 'AcAdKwKx' generic", 1),
+        (".range omahahi 'RRRR' generic", 13),
+    ],
+)
+def test_range_counts_hands(line: str, count: int) -> None:
+    out = Session().handle(line).output.splitlines()
+    noun = "hand" if count == 1 else "hands"
+    assert out[0].startswith(f"{count} {noun} (")
+    shown = out[1].split(" … ")[0].split()
+    assert len(shown) == min(count, 24)
+
+
+def test_range_errors_are_range_errors() -> None:
+    with pytest.raises(PqlRangeError):
+        Session().handle(".range holdem 'ZZ'")
+    with pytest.raises(SessionError, match="quote"):
+        Session().handle(".range holdem 'AK")
 
 
 # ---------------------------------------------------------------------------------------------
