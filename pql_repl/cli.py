@@ -435,6 +435,8 @@ def main(argv: list[str] | None = None) -> int:
     if not sources:
         if sys.stdin.isatty() and sys.stdout.isatty():
             return _guard(lambda: _start_app(session))
+        if sys.stdin.isatty():
+            sys.stderr.write("pql: reading statements from the terminal; end with Ctrl-D\n")
         sources = [Source(sys.stdin.read())]
 
     try:

@@ -186,18 +186,29 @@ class Settings:
         """``exact`` as the API takes it: True, False, or None to let the planner decide."""
         return {"on": True, "off": False}.get(self.exact)
 
+    def shown(self, key: str) -> str:
+        """One setting's value as a user would write it."""
+        match key:
+            case "seed":
+                return "off" if self.seed is None else str(self.seed)
+            case "threads":
+                return "all cores" if self.threads is None else str(self.threads)
+            case "output":
+                return self.output or "stdout"
+            case "timer":
+                return "on" if self.timer else "off"
+            case "time_limit":
+                return "off" if self.time_limit is None else f"{self.time_limit:g} s"
+            case "precision":
+                return "off" if self.precision is None else f"{self.precision:g}"
+            case "theme":
+                return self.theme or "default"
+            case _:
+                return str(getattr(self, key))
+
     def describe(self) -> str:
         """One line per setting, for ``.show``."""
-        shown = {
-            "seed": "off" if self.seed is None else str(self.seed),
-            "threads": "all cores" if self.threads is None else str(self.threads),
-            "output": self.output or "stdout",
-            "timer": "on" if self.timer else "off",
-            "time_limit": "off" if self.time_limit is None else f"{self.time_limit:g} s",
-            "precision": "off" if self.precision is None else f"{self.precision:g}",
-            "theme": self.theme or "default",
-        }
-        return "\n".join(f"{f.name:<11} {shown.get(f.name, getattr(self, f.name))}" for f in fields(self))
+        return "\n".join(f"{f.name:<11} {self.shown(f.name)}" for f in fields(self))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -402,9 +413,7 @@ class Session:
         if not arg:
             raise SessionError(f"missing value: {usage}")
         self.settings.apply(key, arg)
-        shown = self.settings.describe().splitlines()
-        note = next(x for x in shown if x.split()[0] == key)
-        return CommandResult(note=" ".join(note.split(maxsplit=1)), changed=frozenset({key}))
+        return CommandResult(note=f"{key} {self.settings.shown(key)}", changed=frozenset({key}))
 
     def _help(self, arg: str) -> CommandResult:
         if arg:
