@@ -636,6 +636,13 @@ fn one_statement_reports_several_syntax_errors() {
 }
 
 #[test]
+fn a_broken_from_clause_does_not_make_every_player_unknown() {
+    let errors = check_program("select avg(riverEquity(hero)), count(winsHi(villain))").unwrap_err();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].message, "expected 'from' after the select list, found the end of the query");
+}
+
+#[test]
 fn errors_carry_hints() {
     let errors = check_program("select avg(1) from game='pokr', hero='AA'").unwrap_err();
     assert!(errors[0].hint.as_deref().unwrap().starts_with("games: holdem, shortdeck, 6plus"));

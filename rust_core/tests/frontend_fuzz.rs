@@ -10,6 +10,7 @@ const SEEDS: &[&str] = &[
     "select avg(riverEquity(hero)) as eq, count(winsHi(hero)) from game='holdem', hero='AsKs', villain='QQ+' where handType(hero, flop) >= pair",
     "select histogram(case when winsHi(hero) then 'win' when tiesHi(hero) then 'tie' else 'lose' end) from hero='AK', villain='QQ'",
     "/* c */ select avg(-2 + .5 * 3 / (1 - 4)), histogram(toString(1) || 'x') -- end\nfrom game='razz', hero='A2', board='', dead='Ks';;",
+    "select count(toCard('Ks') = riverCard()), count(hiRating(hero, river) > rateHiHand('AsKsQsJsTs')) from hero='AA'",
     "select count(not winsHi(hero) and (tiesHi(hero) or 1 <> 2)) from game='stud8', hero='(3-3-)45', villain='*'",
 ];
 
@@ -42,7 +43,7 @@ const WORDS: &[&str] = &[
 
 const SYMBOLS: &[&str] = &[
     "(", ")", ",", ";", "=", "<>", "!=", "<", "<=", ">", ">=", "||", "+", "-", "*", "/", "'AA'", "'", "'As'", "3",
-    "0.5", ".5", "/*", "*/", "--", "\n", "#", "é", "\"", "|", "!", "''",
+    "0.5", ".5", "/*", "*/", "--", "\n", "#", "é", "\"", "|", "!", "''", "'é'", "'As2é'",
 ];
 
 fn token() -> impl Strategy<Value = String> {

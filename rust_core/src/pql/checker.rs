@@ -16,7 +16,13 @@ use crate::range::Syntax;
 
 /// Checks one parsed statement against the whole program text `source`.
 pub fn check_statement(source: &str, stmt: &ast::Statement) -> Result<CheckedStatement, Vec<PqlError>> {
-    let mut checker = Checker { source, game: Game::Holdem, players: Vec::new(), errors: Vec::new() };
+    let mut checker = Checker {
+        source,
+        game: Game::Holdem,
+        players: Vec::new(),
+        errors: Vec::new(),
+        quiet_names: stmt.has_syntax_errors,
+    };
     let (syntax, board, dead) = checker.resolve_from(&stmt.from);
     let selectors = checker.selectors(&stmt.selectors);
     let where_clause = stmt.where_clause.as_ref().and_then(|w| {
@@ -96,6 +102,9 @@ fn needs_literal(func: Func, param: Type) -> bool {
 
 struct Checker<'a> {
     source: &'a str,
+    /// After a syntax error the from clause may be incomplete, so an unknown name is more likely
+    /// a consequence than a mistake of its own: stay silent about it.
+    quiet_names: bool,
     game: Game,
     players: Vec<PlayerDecl>,
     errors: Vec<PqlError>,
@@ -464,6 +473,9 @@ impl Checker<'_> {
             );
             return None;
         }
+        if self.quiet_names {
+            return None;
+        }
         let mut candidates: Vec<&str> = self.players.iter().map(|p| p.name.as_str()).collect();
         candidates.extend(self.game.streets().iter().map(|s| s.name()));
         candidates.extend(HandType::ALL.iter().map(|t| t.name()));
@@ -600,15 +612,16 @@ impl Checker<'_> {
             );
             return None;
         };
-        let inner = |offset: usize, len: usize| {
-            let start = (s.content.start + offset).min(s.content.end);
-            Span::new(start, (start + len).min(s.content.end).max(start))
+        // The character at `offset` of the literal, as a span of the whole text.
+        let inner = |offset: usize| match s.text.get(offset..).and_then(|rest| rest.chars().next()) {
+            Some(c) => Span::new(s.content.start + offset, s.content.start + offset + c.len_utf8()),
+            None => s.content,
         };
         let text = s.text.as_str();
         let problem: Option<(String, Span)> = match def.func {
             Func::ToCard => parse_card(text.trim()).err().map(|e| {
                 let lead = text.len() - text.trim_start().len();
-                (format!("toCard needs one card such as 'As': {}", e.message), inner(lead + e.offset, 1))
+                (format!("toCard needs one card such as 'As': {}", e.message), inner(lead + e.offset))
             }),
             Func::ToRank => {
                 let t = text.trim();
@@ -621,7 +634,7 @@ impl Checker<'_> {
                 }
             }
             Func::RateHiHand | Func::RateLoHand => match parse_cards(text) {
-                Err(e) => Some((format!("{} needs 5 distinct cards: {}", def.name, e.message), inner(e.offset, 1))),
+                Err(e) => Some((format!("{} needs 5 distinct cards: {}", def.name, e.message), inner(e.offset))),
                 Ok(cards) if cards.len() != 5 => {
                     Some((format!("{} needs 5 distinct cards, found {} in '{text}'", def.name, cards.len()), s.content))
                 }
@@ -670,5 +683,43 @@ fn article(t: Type) -> String {
         format!("an {name}")
     } else {
         format!("a {name}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_widen_and_unify() {
+        assert_eq!(unify(Type::Integer, Type::CardCount), Some(Type::Integer));
+        assert_eq!(unify(Type::Integer, Type::Equity), Some(Type::Double));
+        assert_eq!(unify(Type::Fraction, Type::Fraction), Some(Type::Fraction));
+        assert_eq!(unify(Type::HandType, Type::HandType), Some(Type::HandType));
+        assert_eq!(unify(Type::HandType, Type::Integer), None);
+        assert!(accepts(Type::Numeric, Type::Fraction));
+        assert!(accepts(Type::Double, Type::Integer));
+        assert!(accepts(Type::Integer, Type::CardCount));
+        assert!(!accepts(Type::Integer, Type::Double));
+        assert!(!accepts(Type::Rank, Type::Card));
+    }
+
+    #[test]
+    fn ordered_types_follow_the_spec() {
+        for t in
+            [Type::Integer, Type::Equity, Type::Fraction, Type::Rank, Type::HandType, Type::HiRating, Type::LoRating]
+        {
+            assert!(is_ordered(t), "{t}");
+        }
+        for t in [Type::Boolean, Type::Card, Type::String, Type::Street, Type::Player, Type::RankSet] {
+            assert!(!is_ordered(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn articles_read_naturally() {
+        assert_eq!(article(Type::Equity), "an equity");
+        assert_eq!(article(Type::Player), "a player");
+        assert_eq!(article(Type::Numeric), "a number");
     }
 }
