@@ -405,6 +405,14 @@ def _start_app(session: Session) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``pql`` command; returns the exit code."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # outside a run (a run reports it itself)
+        sys.stderr.write("pql: interrupted\n")
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -431,10 +439,10 @@ def main(argv: list[str] | None = None) -> int:
             parser.print_usage(sys.stderr)
             sys.stderr.write("pql: --plain starts the interactive REPL; it takes no FILE or -c\n")
             return EXIT_USAGE
-        return _guard(lambda: _start_plain(session))
+        return _start_plain(session)
     if not sources:
         if sys.stdin.isatty() and sys.stdout.isatty():
-            return _guard(lambda: _start_app(session))
+            return _start_app(session)
         if sys.stdin.isatty():
             sys.stderr.write("pql: reading statements from the terminal; end with Ctrl-D\n")
         sources = [Source(sys.stdin.read())]
@@ -446,13 +454,6 @@ def main(argv: list[str] | None = None) -> int:
         # complaining when it flushes stdout on exit.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
-
-
-def _guard(start: Callable[[], int]) -> int:
-    try:
-        return start()
-    except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

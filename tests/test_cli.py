@@ -7,7 +7,6 @@ import io
 import json
 import math
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -398,31 +397,20 @@ def test_c_does_not_import_terminal_libraries() -> None:
 
 
 def test_ctrl_c_cancels_and_exits_130() -> None:
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "pql_repl.cli",
-            "-c",
-            AA_KK,
-            "--trials",
-            "1e12",
-            "--no-exact",
-            "--threads",
-            "1",
-        ],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "pql_repl.cli", "-c", AA_KK, "--trials", "1e12", "--no-exact", "--threads", "1"],
+        encoding="utf-8",
+        timeout=60,
     )
-    time.sleep(1.5)  # past start-up, inside the run
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130
-    assert "interrupted" in err
-    assert "Traceback" not in err
-    assert out == ""
+    child.expect("trials/s")  # the progress line: the run is under way
+    child.sendintr()
+    child.expect("pql: interrupted")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert "Traceback" not in (child.before or "")
 
 
 def test_progress_line_on_a_terminal() -> None:
