@@ -17,7 +17,6 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import TextIO
 
@@ -120,15 +119,25 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=FORMATS, help="how results are written (table)")
     parser.add_argument("--output", metavar="FILE", help="write results to FILE instead of stdout")
     parser.add_argument("--timer", action="store_true", help="show each statement's run time")
-    parser.add_argument("--version", action="version", version=f"pql {_version()}")
+    parser.add_argument("--version", action=_VersionAction, help="show the version and exit")
     return parser
 
 
-def _version() -> str:
-    try:
-        return metadata.version("pql-repl")
-    except metadata.PackageNotFoundError:
-        return "unknown"
+class _VersionAction(argparse.Action):
+    """``--version``, looking the version up only when asked (importlib.metadata is slow to load)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        from importlib import metadata  # noqa: PLC0415
+
+        try:
+            version = metadata.version("pql-repl")
+        except metadata.PackageNotFoundError:
+            version = "unknown"
+        sys.stdout.write(f"pql {version}\n")
+        parser.exit()
 
 
 def _apply_options(session: Session, args: argparse.Namespace) -> None:
