@@ -347,7 +347,7 @@ class ScriptRunner:
 
 
 def _read_file(path: Path) -> Source:
-    text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
+    text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8-sig")
     return Source(text, "<stdin>" if str(path) == "-" else str(path))
 
 

@@ -166,7 +166,7 @@ class Settings:
             case "exact":
                 self.exact = parse_choice(text, EXACT_MODES, "exact mode")
             case "threads":
-                self.threads = parse_count(text)
+                self.threads = None if text.lower() in ("auto", "all") else parse_count(text)
             case "format":
                 self.format = parse_choice(text, FORMATS, "format")
             case "output":
@@ -514,7 +514,7 @@ COMMANDS: dict[str, _Command] = {
         _setter("exact", ".exact on|off|auto"),
     ),
     "threads": _Command(
-        ".threads N", "worker threads (default: all cores)", _setter("threads", ".threads N")
+        ".threads N|auto", "worker threads (auto: all cores)", _setter("threads", ".threads N|auto")
     ),
     "format": _Command(
         ".format table|csv|json", "how results are written", _setter("format", ".format table|csv|json")

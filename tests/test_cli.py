@@ -371,6 +371,14 @@ def test_time_limit_stops_a_long_run() -> None:
     assert 0 < trials < 10**10
 
 
+def test_precision_stops_once_the_standard_errors_are_small() -> None:
+    r = pql("-c", AA_KK, "--trials", "1e9", "--no-exact", "--precision", "0.004", "--format", "json")
+    (st,) = as_json(r.stdout)
+    assert 1000 < st["trials"] < 10**9  # type: ignore[operator]
+    for column in st["columns"]:  # type: ignore[attr-defined]
+        assert column["stderr"] < 0.004
+
+
 def test_timer_adds_the_run_time() -> None:
     r = pql("-c", AA_KK, *FAST, "--timer")
     last = r.stdout.splitlines()[-1]

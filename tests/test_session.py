@@ -146,6 +146,8 @@ def test_setting_commands_change_the_run_options() -> None:
     }
     s.handle(".exact on")
     assert s.run_options()["exact"] is True
+    s.handle(".threads auto")
+    assert s.run_options()["threads"] is None
     s.handle(".exact AUTO")
     s.handle(".seed off")
     s.handle(".time_limit off")
