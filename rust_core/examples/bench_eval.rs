@@ -1,0 +1,102 @@
+//! Evaluator speed: evaluations per second on one core, per game, medians of several repeats.
+//! `cargo run --release -p pql_core --example bench_eval` (`BENCH_REPEATS=N` to change the repeats).
+//!
+//! Hands are dealt before timing into a flat array, so the timed loop is the evaluator and a
+//! sequential read of its input. Omaha rows time the whole evaluation from card sets, including
+//! splitting the hole and board into their subsets.
+
+use pql_core::cards::{Card, CardSet, Deck};
+use pql_core::eval::{omaha_hi, omaha_lo8, rate_hi, rate_hi_standard, rate_lo8, rate_razz, OmahaBoard, OmahaHole};
+use pql_core::games::HiRules;
+use pql_core::sim::rng::Rng;
+use std::hint::black_box;
+use std::time::Instant;
+
+/// Hands per repeat: large enough that a repeat takes tens of milliseconds, small enough that the
+/// inputs (16 bytes a hand) stay mostly in L2/L3.
+const HANDS: usize = 1 << 20;
+
+/// `count` random deals of `hole` then `board` distinct cards from `deck`.
+fn deal(deck: Deck, hole: usize, board: usize, count: usize, seed: u64) -> Vec<(CardSet, CardSet)> {
+    let cards: Vec<Card> = deck.cards().to_vec();
+    let mut rng = Rng::new(seed, 0);
+    let mut out = Vec::with_capacity(count);
+    let mut pool = cards.clone();
+    for _ in 0..count {
+        // Partial Fisher-Yates: the first hole + board slots become a uniform random sample.
+        for i in 0..hole + board {
+            let j = i + rng.below((pool.len() - i) as u64) as usize;
+            pool.swap(i, j);
+        }
+        let h = pool[..hole].iter().copied().collect();
+        let b = pool[hole..hole + board].iter().copied().collect();
+        out.push((h, b));
+    }
+    out
+}
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
+}
+
+/// Times `rate` over every hand `repeats` times; prints the median rate in millions per second.
+/// `goal` is the target in M evals/s, if it sets one.
+fn bench(
+    label: &str,
+    hands: &[(CardSet, CardSet)],
+    repeats: usize,
+    goal: Option<f64>,
+    rate: impl Fn(CardSet, CardSet) -> u32,
+) {
+    let mut rates = Vec::with_capacity(repeats);
+    let mut check = 0u64;
+    for _ in 0..repeats {
+        let t = Instant::now();
+        let mut acc = 0u64;
+        for &(h, b) in hands {
+            acc = acc.wrapping_add(u64::from(rate(black_box(h), black_box(b))));
+        }
+        let secs = t.elapsed().as_secs_f64();
+        check = black_box(acc);
+        rates.push(hands.len() as f64 / secs / 1e6);
+    }
+    let m = median(rates.clone());
+    let spread = rates.iter().copied().fold(f64::INFINITY, f64::min);
+    let verdict = match goal {
+        Some(g) if m >= g => format!("goal {g:>4.0} M/s  met"),
+        Some(g) => format!("goal {g:>4.0} M/s  NOT met"),
+        None => String::new(),
+    };
+    println!("{label:<34} {m:>8.1} M evals/s  (min {spread:>6.1})  {verdict}  [{:x}]", check & 0xFFFF);
+}
+
+fn main() {
+    let repeats = std::env::var("BENCH_REPEATS").ok().and_then(|s| s.parse().ok()).unwrap_or(7);
+    println!("pql_core evaluators, one core, median of {repeats} repeats over {HANDS} random hands\n");
+
+    let h5 = deal(Deck::Standard, 5, 0, HANDS, 1);
+    bench("hold'em hi, 5 cards", &h5, repeats, None, |h, _| rate_hi_standard(h).0);
+    let h6 = deal(Deck::Standard, 6, 0, HANDS, 2);
+    bench("hold'em hi, 6 cards", &h6, repeats, None, |h, _| rate_hi_standard(h).0);
+    let h7 = deal(Deck::Standard, 2, 5, HANDS, 3);
+    bench("hold'em hi, 7 cards", &h7, repeats, Some(150.0), |h, b| rate_hi_standard(h.union(b)).0);
+
+    let sd7 = deal(Deck::Short, 2, 5, HANDS, 4);
+    bench("short deck hi, 7 cards", &sd7, repeats, None, |h, b| rate_hi(h.union(b), HiRules::ShortDeck).0);
+    bench("short deck Triton, 7 cards", &sd7, repeats, None, |h, b| rate_hi(h.union(b), HiRules::Triton).0);
+
+    let o4 = deal(Deck::Standard, 4, 5, HANDS, 5);
+    bench("Omaha hi, 4 hole + 5 board", &o4, repeats, Some(20.0), |h, b| {
+        omaha_hi(&OmahaHole::new(h), &OmahaBoard::new(b)).0
+    });
+    let o5 = deal(Deck::Standard, 5, 5, HANDS, 6);
+    bench("Omaha hi, 5 hole + 5 board", &o5, repeats, None, |h, b| omaha_hi(&OmahaHole::new(h), &OmahaBoard::new(b)).0);
+    bench("Omaha lo8, 4 hole + 5 board", &o4, repeats, None, |h, b| {
+        omaha_lo8(&OmahaHole::new(h), &OmahaBoard::new(b)).map_or(0, |r| r.0)
+    });
+
+    let s7 = deal(Deck::Standard, 7, 0, HANDS, 7);
+    bench("razz (A-5 low), 7 cards", &s7, repeats, Some(100.0), |h, _| rate_razz(h).0);
+    bench("8-or-better low, 7 cards", &s7, repeats, None, |h, _| rate_lo8(h).map_or(0, |r| r.0));
+}
