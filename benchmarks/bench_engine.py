@@ -1,0 +1,185 @@
+"""Query engine speed beside eval7 and poker-equity, in one process, against the goals of issue 5.
+
+    python benchmarks/bench_engine.py [--repeats 5] [--quick]
+
+1. Exact AsAh vs KsKd preflop (all 1,712,304 boards): `pql_repl.run(..., exact=True)` against
+   poker-equity's exact mode (`exact_from_text`). Goal: at least 20x faster.
+2. Monte Carlo trials per second on one thread: hold'em heads-up against eval7's
+   `py_hand_vs_range_monte_carlo` (goal 5x); Omaha hi, Omaha hi/lo, stud and razz against
+   poker-equity's `chunk_from_text(..., threads=1)` (goal 5x).
+3. The default query (600,000 trials, all cores) of a hold'em heads-up equity: goal under 0.1 s.
+
+Times are wall-clock medians of several repeats of the whole call, parsing included, as a user
+sees them. Every row also prints both engines' answers, which must agree within sampling error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import eval7  # type: ignore[import-untyped]
+import poker_equity as pe  # type: ignore[import-untyped]
+from timing import machine, median_seconds, table
+
+import pql_repl as pql
+
+MC_TRIALS = 600_000
+HEADS_UP = "select avg(riverEquity(p1)) from game='holdem', p1='AsAh', p2='KsKd'"
+
+
+@dataclass(frozen=True)
+class Run:
+    """One comparison: a pql query and, when there is one, the peer's call for the same question."""
+
+    what: str
+    text: str
+    options: dict[str, Any]
+    peer: str = ""
+    peer_run: Callable[[], float] | None = None  # returns p1's equity
+    peer_trials: int = 0  # 0: an exact run, compared by time; else compared by trials per second
+    goal: str = ""
+    goal_met: Callable[[float, float | None], bool] = lambda _seconds, _ratio: True
+
+
+def measure(run: Run, repeats: int) -> list[str]:
+    """The table row: pql's figure, the peer's, the ratio, the goal and both answers."""
+    peer_eq = peer_seconds = None
+    if run.peer_run is not None:
+        peer_eq = run.peer_run()
+        peer_seconds = median_seconds(run.peer_run, repeats)
+    try:
+        first = pql.run(run.text, **run.options)[0]
+        seconds = median_seconds(lambda: pql.run(run.text, **run.options), repeats)
+    except pql.PqlError as e:
+        print(f"  {run.what}: pql cannot run it yet ({e.message})", file=sys.stderr)
+        first, seconds = None, None
+    by_rate = run.peer_trials > 0 or (first is not None and not first.exact)
+
+    def figure(secs: float | None, trials: int) -> str:
+        if secs is None:
+            return "-"
+        return f"{trials / secs / 1e6:.2f} M trials/s" if by_rate else f"{secs * 1e3:.1f} ms"
+
+    ratio = None
+    if seconds is not None and peer_seconds is not None and first is not None:
+        # Faster is better either way: time ratio for exact runs, trial-rate ratio for samples.
+        ratio = (peer_seconds / seconds) * (first.trials / run.peer_trials if run.peer_trials else 1.0)
+    ours_eq = first.columns[0].value if first is not None else None
+    goal = "-"
+    if run.goal and seconds is not None:
+        goal = f"{run.goal}: {'met' if run.goal_met(seconds, ratio) else 'NOT met'}"
+
+    def show(x: object) -> str:
+        return f"{x:.5f}" if isinstance(x, float) else "-"
+
+    answers = f"{show(ours_eq)} / {show(peer_eq)}" if run.peer else show(ours_eq)
+    return [
+        run.what,
+        figure(seconds, first.trials if first is not None else 0),
+        f"{figure(peer_seconds, run.peer_trials)} ({run.peer})" if run.peer else "-",
+        f"{ratio:.1f}x" if ratio is not None else "-",
+        goal,
+        answers,
+    ]
+
+
+def eval7_heads_up(trials: int) -> Callable[[], float]:
+    hero = [eval7.Card("As"), eval7.Card("Ah")]
+    villain = eval7.HandRange("KsKd")
+    return lambda: float(eval7.py_hand_vs_range_monte_carlo(hero, villain, [], trials))
+
+
+def poker_equity_exact() -> float:
+    result = pe.exact_from_text("holdem", ["AsAh", "KsKd"])
+    return float(result["players"][0]["equity"])
+
+
+def poker_equity_mc(variant: str, p1: str, p2: str, trials: int) -> Callable[[], float]:
+    return lambda: float(
+        pe.chunk_from_text(variant, [p1, p2], samples=trials, seed=1, threads=1)["players"][0]["equity"]
+    )
+
+
+def at_least(x: float) -> Callable[[float, float | None], bool]:
+    return lambda _seconds, ratio: ratio is not None and ratio >= x
+
+
+def runs(trials: int) -> list[Run]:
+    one_thread = {"trials": trials, "threads": 1, "seed": 1, "exact": False}
+    out = [
+        Run(
+            "exact AsAh vs KsKd, 1,712,304 boards, all threads",
+            HEADS_UP,
+            {"exact": True},
+            "poker-equity",
+            poker_equity_exact,
+            goal=">= 20x",
+            goal_met=at_least(20),
+        ),
+        Run(
+            "MC hold'em AsAh vs KsKd, 1 thread",
+            HEADS_UP,
+            one_thread,
+            "eval7",
+            eval7_heads_up(trials),
+            trials,
+            ">= 5x",
+            at_least(5),
+        ),
+    ]
+    # (label, pql game, poker-equity variant, p1, p2); stud hands: two down cards and the up card.
+    for label, game, variant, p1, p2 in [
+        ("hold'em", "holdem", "holdem", "AsAh", "KsKd"),
+        ("Omaha hi", "omahahi", "omaha", "AsAhKsKh", "QdJdTc9c"),
+        ("Omaha hi/lo", "omaha8", "omaha_hi_lo", "As2h3sKh", "QdJdTc9c"),
+        ("stud", "studhi", "stud", "AsAdKs", "QhQcJh"),
+        ("razz", "razz", "razz", "As2d3c", "4h5h6s"),
+    ]:
+        text = f"select avg(riverEquity(p1)) from game='{game}', p1='{p1}', p2='{p2}'"
+        goal = ("", at_least(0)) if game == "holdem" else (">= 5x", at_least(5))
+        out.append(
+            Run(
+                f"MC {label} {p1} vs {p2}, 1 thread",
+                text,
+                one_thread,
+                "poker-equity",
+                poker_equity_mc(variant, p1, p2, trials),
+                trials,
+                *goal,
+            )
+        )
+    out.append(
+        Run(
+            "default query (600,000 trials), all threads",
+            HEADS_UP,
+            {},
+            goal="< 100 ms",
+            goal_met=lambda seconds, _ratio: seconds < 0.1,
+        )
+    )
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--repeats", type=int, default=5, help="timed repeats per figure (median shown)")
+    parser.add_argument("--quick", action="store_true", help="few trials, to check the script runs")
+    args = parser.parse_args()
+    trials = 20_000 if args.quick else MC_TRIALS
+
+    print(f"Engine speed, median of {args.repeats} repeats; {machine()}\n")
+    rows = []
+    for run in runs(trials):
+        rows.append(measure(run, args.repeats))
+    header = ["run", "pql", "peer", "ratio", "goal", "p1 equity (pql / peer)"]
+    print(table(header, rows))
+
+
+if __name__ == "__main__":
+    main()
