@@ -57,7 +57,7 @@ def measure(run: Run, repeats: int) -> list[str]:
     except pql.PqlError as e:
         print(f"  {run.what}: pql cannot run it yet ({e.message})", file=sys.stderr)
         first, seconds = None, None
-    by_rate = run.peer_trials > 0 or (first is not None and not first.exact)
+    by_rate = run.peer_trials > 0
 
     def figure(secs: float | None, trials: int) -> str:
         if secs is None:
