@@ -133,7 +133,9 @@ fn hand_source(r: &range::Range) -> HandSource {
 }
 
 fn board_source(b: &range::BoardRange) -> BoardSource {
-    let boards: Vec<[u8; 5]> = b
+    // Flop cards are unordered: a flop that matches the pattern in several orders is still one
+    // board, so each is kept once (first three slots sorted), then turn and river by position.
+    let mut boards: Vec<[u8; 5]> = b
         .boards()
         .iter()
         .filter(|cards| !cards.is_empty())
@@ -142,9 +144,12 @@ fn board_source(b: &range::BoardRange) -> BoardSource {
             for (slot, c) in slots.iter_mut().zip(cards) {
                 *slot = c.index();
             }
+            slots[..3.min(cards.len())].sort_unstable();
             slots
         })
         .collect();
+    boards.sort_unstable();
+    boards.dedup();
     if boards.is_empty() {
         BoardSource::Random
     } else {
