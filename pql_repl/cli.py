@@ -93,31 +93,63 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--plain", action="store_true", help="start the line-mode REPL")
     parser.add_argument(
-        "--trials", type=_option(parse_count), metavar="N", help="Monte Carlo trials (600000)"
+        "--trials",
+        default=argparse.SUPPRESS,
+        type=_option(parse_count),
+        metavar="N",
+        help="Monte Carlo trials (600000)",
     )
     parser.add_argument(
-        "--seed", type=_option(parse_seed), metavar="S", help="random seed, for reproducible runs"
+        "--seed",
+        default=argparse.SUPPRESS,
+        type=_option(parse_seed),
+        metavar="S",
+        help="random seed, for reproducible runs",
     )
     exact = parser.add_mutually_exclusive_group()
-    exact.add_argument("--exact", dest="exact", action="store_const", const="on", help="enumerate every deal")
-    exact.add_argument("--no-exact", dest="exact", action="store_const", const="off", help="always sample")
+    exact.add_argument(
+        "--exact",
+        dest="exact",
+        default=argparse.SUPPRESS,
+        action="store_const",
+        const="on",
+        help="enumerate every deal",
+    )
+    exact.add_argument(
+        "--no-exact",
+        dest="exact",
+        default=argparse.SUPPRESS,
+        action="store_const",
+        const="off",
+        help="always sample",
+    )
     parser.add_argument(
-        "--threads", type=_option(parse_count), metavar="N", help="worker threads (all cores)"
+        "--threads",
+        default=argparse.SUPPRESS,
+        type=_option(parse_count),
+        metavar="N",
+        help="worker threads (all cores)",
     )
     parser.add_argument(
         "--time-limit",
+        default=argparse.SUPPRESS,
         type=_option(parse_seconds),
         metavar="SECONDS",
         help="stop each statement after this long",
     )
     parser.add_argument(
         "--precision",
+        default=argparse.SUPPRESS,
         type=_option(parse_precision),
         metavar="X",
         help="stop once every standard error is below X",
     )
-    parser.add_argument("--format", choices=FORMATS, help="how results are written (table)")
-    parser.add_argument("--output", metavar="FILE", help="write results to FILE instead of stdout")
+    parser.add_argument(
+        "--format", default=argparse.SUPPRESS, choices=FORMATS, help="how results are written (table)"
+    )
+    parser.add_argument(
+        "--output", default=argparse.SUPPRESS, metavar="FILE", help="write results to FILE instead of stdout"
+    )
     parser.add_argument("--timer", action="store_true", help="show each statement's run time")
     parser.add_argument("--version", action=_VersionAction, help="show the version and exit")
     return parser
@@ -140,14 +172,16 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
+#: Options that override a setting only when given (so `--seed off` can undo a config seed).
+SETTING_OPTIONS = ("trials", "seed", "threads", "time_limit", "precision", "format", "output", "exact")
+
+
 def _apply_options(session: Session, args: argparse.Namespace) -> None:
-    s = session.settings
-    for key in ("trials", "seed", "threads", "time_limit", "precision", "format", "output", "exact"):
-        value = getattr(args, key)
-        if value is not None:
-            setattr(s, key, value)
+    for key in SETTING_OPTIONS:
+        if hasattr(args, key):
+            setattr(session.settings, key, getattr(args, key))
     if args.timer:
-        s.timer = True
+        session.settings.timer = True
 
 
 # ---------------------------------------------------------------------------------------------

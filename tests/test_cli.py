@@ -360,6 +360,8 @@ def test_config_file_gives_defaults_and_options_override(tmp_path: Path) -> None
     assert (st["trials"], st["seed"]) == (3000, 5)
     (st,) = as_json(pql("-c", AA_KK, "--trials", "2000", env=env).stdout)
     assert st["trials"] == 2000
+    (st,) = as_json(pql("-c", AA_KK, "--seed", "off", env=env).stdout)
+    assert st["seed"] != 5  # a fresh seed (the engine reports the one it drew)
 
 
 def test_time_limit_stops_a_long_run() -> None:
