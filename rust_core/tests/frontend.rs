@@ -364,7 +364,7 @@ const INVALID: &[(&str, ErrorKind, usize, usize, &str)] = &[
         ErrorKind::Syntax,
         1,
         30,
-        "expected ',' or 'where' after hero=..., found 'villain'",
+        "expected ',' or 'where' after hero='AA', found 'villain'",
     ),
     ("select avg(1)", ErrorKind::Syntax, 1, 14, "expected 'from' after the select list, found the end of the query"),
     ("selct avg(1) from hero='AA'", ErrorKind::Syntax, 1, 1, "unknown keyword 'selct' — did you mean 'select'?"),
@@ -650,4 +650,19 @@ fn errors_carry_hints() {
     assert_eq!(errors[0].hint.as_deref(), Some("handType(player, street) -> handtype"));
     let errors = check_program("select avg(1) from hero='AA',\n  HERO='KK'").unwrap_err();
     assert_eq!(errors[0].hint.as_deref(), Some("'HERO' is already given at line 1, col 20"));
+}
+
+#[test]
+fn every_example_script_checks() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).expect("examples/") {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "pql") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert!(!check_ok(&text).is_empty(), "{}", path.display());
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "{checked} example scripts");
 }

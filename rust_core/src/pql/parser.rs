@@ -377,7 +377,7 @@ impl Parser<'_> {
                 return items;
             }
             let found = self.found();
-            let after = items.last().map_or_else(|| "the from entry".to_string(), |i| format!("{}=...", i.key.name));
+            let after = items.last().map_or_else(|| "the from entry".to_string(), |i| self.text(i.span).to_string());
             self.error(format!("expected ',' or 'where' after {after}, found {found}"), self.peek().span);
             // `hero='AA' villain='KK'` is a missing comma: carry on with the next entry.
             if !self.at_parse_from_entry() {
@@ -630,6 +630,7 @@ impl Parser<'_> {
                 self.bump();
                 let inner = self.node_expr();
                 if let Some(close) = self.eat(&TokenKind::RParen) {
+                    self.recovered();
                     let span = t.span.to(close.span);
                     Node { expr: Expr { kind: inner.expr.kind, span }, depth: inner.depth }
                 } else {
@@ -690,9 +691,13 @@ impl Parser<'_> {
                 if self.eat(&TokenKind::Comma).is_none() {
                     break;
                 }
+                // A comma between arguments is a safe place to resume reporting.
+                self.recovered();
             }
         }
-        if self.eat(&TokenKind::RParen).is_none() {
+        if self.eat(&TokenKind::RParen).is_some() {
+            self.recovered();
+        } else {
             let found = self.found();
             self.error(format!("expected ')' after the arguments of {}, found {found}", name.name), self.peek().span);
         }
@@ -839,6 +844,20 @@ mod tests {
         );
         assert_eq!(statements.len(), 2);
         assert!(statements.iter().all(|s| s.has_syntax_errors));
+    }
+
+    #[test]
+    fn arguments_are_recovery_points() {
+        let (_, errors) = parse_program("select avg(f(1 +, 2 *, (3 -) + 4)) from x='A'");
+        let messages: Vec<_> = errors.iter().map(|e| (e.message.as_str(), e.span.unwrap().start)).collect();
+        assert_eq!(
+            messages,
+            vec![
+                ("expected an expression, found ','", 16),
+                ("expected an expression, found ','", 21),
+                ("expected an expression, found ')'", 27),
+            ]
+        );
     }
 
     #[test]
