@@ -480,6 +480,7 @@ impl Checker<'_> {
         candidates.extend(self.game.streets().iter().map(|s| s.name()));
         candidates.extend(HandType::ALL.iter().map(|t| t.name()));
         candidates.extend(FlopHandCategory::ALL.iter().map(|c| c.name()));
+        candidates.extend(["true", "false"]);
         let message = match did_you_mean(word, candidates) {
             Some(m) => format!("unknown player or keyword '{word}' — did you mean '{m}'?"),
             None => format!("unknown player or keyword '{word}'"),

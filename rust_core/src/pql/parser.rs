@@ -134,8 +134,20 @@ impl Parser<'_> {
     }
 
     /// An identifier that looks like a misspelt `k` (`form` for `from`).
+    /// Close in spelling and starting with the same letter or made of the same letters, so
+    /// names such as `hero` are not taken for `then`.
     fn at_misspelt(&self, k: Keyword) -> bool {
-        self.peek().kind == TokenKind::Ident && did_you_mean(self.text(self.peek().span), [k.name()]).is_some()
+        if self.peek().kind != TokenKind::Ident {
+            return false;
+        }
+        let word = self.text(self.peek().span).to_ascii_lowercase();
+        let sorted = |w: &str| {
+            let mut b = w.as_bytes().to_vec();
+            b.sort_unstable();
+            b
+        };
+        did_you_mean(&word, [k.name()]).is_some()
+            && (word.as_bytes().first() == k.name().as_bytes().first() || sorted(&word) == sorted(k.name()))
     }
 
     // ---- errors and recovery -------------------------------------------------------------
@@ -709,9 +721,9 @@ impl Parser<'_> {
         let start = self.bump().span;
         let mut arms = Vec::new();
         let mut depth = 1;
-        while self.eat_keyword(Keyword::When) {
+        while self.eat_keyword(Keyword::When) || self.eat_misspelt(Keyword::When) {
             let cond = self.node_expr();
-            if !self.eat_keyword(Keyword::Then) {
+            if !self.eat_keyword(Keyword::Then) && !self.eat_misspelt(Keyword::Then) {
                 let found = self.found();
                 self.error(format!("expected 'then' after the condition of 'when', found {found}"), self.peek().span);
             }
@@ -724,12 +736,12 @@ impl Parser<'_> {
             self.error(format!("expected 'when' after 'case', found {found}"), self.peek().span);
         }
         let mut otherwise = None;
-        if self.eat_keyword(Keyword::Else) {
+        if self.eat_keyword(Keyword::Else) || self.eat_misspelt(Keyword::Else) {
             let e = self.node_expr();
             depth = depth.max(e.depth + 1);
             otherwise = Some(Box::new(e.expr));
         }
-        if !self.eat_keyword(Keyword::End) {
+        if !self.eat_keyword(Keyword::End) && !self.eat_misspelt(Keyword::End) {
             let found = self.found();
             self.error(format!("expected 'end' to close 'case', found {found}"), self.peek().span);
         }
@@ -844,6 +856,31 @@ mod tests {
         );
         assert_eq!(statements.len(), 2);
         assert!(statements.iter().all(|s| s.has_syntax_errors));
+    }
+
+    #[test]
+    fn misspelt_keywords_are_reported_and_read_as_meant() {
+        let (statements, errors) = parse_program("selct count(case wehn a thn 1 ese 2 edn = 1) form x='A' wher true");
+        let messages: Vec<_> = errors.iter().map(|e| e.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            vec![
+                "unknown keyword 'selct' — did you mean 'select'?",
+                "unknown keyword 'wehn' — did you mean 'when'?",
+                "unknown keyword 'thn' — did you mean 'then'?",
+                "unknown keyword 'ese' — did you mean 'else'?",
+                "unknown keyword 'edn' — did you mean 'end'?",
+                "unknown keyword 'form' — did you mean 'from'?",
+                "unknown keyword 'wher' — did you mean 'where'?",
+            ]
+        );
+        let s = &statements[0];
+        assert_eq!(show(&s.selectors[0].expr), "(case when a then 1 else 2 end Eq 1)");
+        assert_eq!(s.from.len(), 1);
+        assert!(s.where_clause.is_some());
+        // A name that merely resembles a keyword is not taken for it.
+        let (_, errors) = parse_program("select count(case when a hero end) from x='A'");
+        assert_eq!(errors[0].message, "expected 'then' after the condition of 'when', found 'hero'");
     }
 
     #[test]
