@@ -228,7 +228,7 @@ impl Lowering {
                 let arms = arms.iter().map(|(c, v)| (self.expr(c), self.expr(v))).collect();
                 Expr::Case(arms, otherwise.as_ref().map(|o| Box::new(self.expr(o))))
             }
-            TExprKind::Call { func, args } => self.call(*func, args, e.span),
+            TExprKind::Call { func, args } => self.call(*func, args),
         }
     }
 
@@ -288,7 +288,7 @@ impl Lowering {
     }
 
     #[allow(clippy::too_many_lines)]
-    fn call(&mut self, func: Func, args: &[TExpr], span: Span) -> Expr {
+    fn call(&mut self, func: Func, args: &[TExpr]) -> Expr {
         use Builtin as B;
         let c = Self::call_expr;
         match func {
@@ -473,16 +473,131 @@ impl Lowering {
                 let (p, s) = self.ps(args);
                 c(B::UpCard(p, s))
             }
+            Func::FlopHandCategory | Func::ExactFlopHandCategory | Func::MinFlopHandCategory => {
+                let p = self.player(&args[0]);
+                self.streets.insert(Street::Flop);
+                let v = c(B::FlopHandCategory(p));
+                match func {
+                    Func::ExactFlopHandCategory => Self::equal(v, self.expr(&args[1])),
+                    Func::MinFlopHandCategory => Self::at_least(v, self.expr(&args[1])),
+                    _ => v,
+                }
+            }
+            Func::CardsPlay => {
+                let (p, s) = self.ps(args);
+                c(B::CardsPlay(p, s))
+            }
+            // Nuts and outs: one pass over the opponents' possible holdings (about a thousand
+            // hands), times the next street's cards for the outs forms.
+            Func::NutHi | Func::NutHiForHandType | Func::NutLo => {
+                let (p, s) = self.ps(args);
+                self.inner_cost += 1_000.0;
+                c(match func {
+                    Func::NutHi => B::NutHi(p, s),
+                    Func::NutHiForHandType => B::NutHiForHandType(p, s),
+                    _ => B::NutLo(p, s),
+                })
+            }
+            Func::NutHiOuts | Func::NutLoOuts => {
+                let (p, s) = self.ps(args);
+                self.inner_cost += 45_000.0;
+                c(if func == Func::NutHiOuts { B::NutHiOuts(p, s) } else { B::NutLoOuts(p, s) })
+            }
+            Func::OutsToHandType | Func::MinOutsToHandType => {
+                let (p, s) = self.ps(args);
+                let t = if let TExprKind::HandType(t) = args[2].kind {
+                    t
+                } else {
+                    self.errors.push(PqlError::type_error("expected a hand type such as straight", args[2].span));
+                    crate::eval::HandType::HighCard
+                };
+                self.inner_cost += 45.0;
+                let v = c(B::OutsToHandType(p, s, t));
+                if func == Func::MinOutsToHandType {
+                    Self::at_least(v, self.expr(&args[3]))
+                } else {
+                    v
+                }
+            }
+            Func::HvREquity | Func::MinHvREquity => {
+                let (p, s) = self.ps(args);
+                self.inner_cost += super::versus::inner_cost_hvr(self.game, s);
+                let v = c(B::HvREquity(p, s));
+                if func == Func::MinHvREquity {
+                    Self::at_least(v, self.expr(&args[2]))
+                } else {
+                    v
+                }
+            }
+            Func::HvPerceivedRangeEquity | Func::MinHvPerceivedRangeEquity => {
+                let (p, s) = self.ps(args);
+                let Some(lit) = self.literal(&args[2]) else { return Expr::Const(Value::Bool(false)) };
+                let source = match range::parse_range(&lit.text, self.game, self.syntax) {
+                    Ok(r) => hand_source(&r),
+                    Err(e) => {
+                        self.errors.push(inside(e, lit));
+                        return Expr::Const(Value::Bool(false));
+                    }
+                };
+                self.inner_cost += super::versus::inner_cost_hvr(self.game, s);
+                let v = c(B::HvPerceivedRangeEquity(p, s, Arc::new(source)));
+                if func == Func::MinHvPerceivedRangeEquity {
+                    Self::at_least(v, self.expr(&args[3]))
+                } else {
+                    v
+                }
+            }
+            Func::Outs
+            | Func::StraightDrawCount
+            | Func::OpenEndedStraightDraw
+            | Func::GutshotStraightDraw
+            | Func::FlushDrawCount
+            | Func::FlushDraw => {
+                let (p, s) = self.ps(args);
+                self.inner_cost += 45.0;
+                c(match func {
+                    Func::Outs => B::Outs(p, s),
+                    Func::StraightDrawCount => B::StraightDrawCount(p, s),
+                    Func::OpenEndedStraightDraw => B::OpenEndedStraightDraw(p, s),
+                    Func::GutshotStraightDraw => B::GutshotStraightDraw(p, s),
+                    Func::FlushDrawCount => B::FlushDrawCount(p, s),
+                    _ => B::FlushDraw(p, s),
+                })
+            }
+            Func::BackdoorFlushDraw => {
+                let (p, s) = self.ps(args);
+                c(B::BackdoorFlushDraw(p, s))
+            }
+            Func::MaxHiRating => {
+                let (p, s) = self.ps(args);
+                c(B::MaxHiRating(p, s))
+            }
+            Func::HandStrength => {
+                let (p, s) = self.ps(args);
+                self.inner_cost += 1_000.0;
+                c(B::HandStrength(p, s))
+            }
+            Func::PositivePotential
+            | Func::NegativePotential
+            | Func::PositivePotential1
+            | Func::NegativePotential1
+            | Func::EffectiveHandStrength
+            | Func::ShowdownHandStrength => {
+                let (p, s) = self.ps(args);
+                let one_card = matches!(func, Func::PositivePotential1 | Func::NegativePotential1);
+                self.inner_cost += super::versus::inner_cost_potential(s, one_card);
+                c(match func {
+                    Func::PositivePotential => B::PositivePotential(p, s),
+                    Func::NegativePotential => B::NegativePotential(p, s),
+                    Func::PositivePotential1 => B::PositivePotential1(p, s),
+                    Func::NegativePotential1 => B::NegativePotential1(p, s),
+                    Func::EffectiveHandStrength => B::EffectiveHandStrength(p, s),
+                    _ => B::ShowdownHandStrength(p, s),
+                })
+            }
             Func::ToCard => self.card_literal(&args[0]),
             Func::ToRank => self.rank_literal(&args[0]),
             Func::ToString => c(B::ToString(self.expr(&args[0]))),
-            _ => {
-                self.errors.push(PqlError::type_error(
-                    format!("{} is in the catalogue but not implemented yet", func_name(func)),
-                    span,
-                ));
-                Expr::Const(Value::Bool(false))
-            }
         }
     }
 
@@ -526,8 +641,4 @@ impl Lowering {
         ));
         Expr::Const(Value::Bool(false))
     }
-}
-
-fn func_name(func: Func) -> &'static str {
-    crate::functions::catalog().iter().find(|f| f.func == func).map_or("this function", |f| f.name)
 }

@@ -29,6 +29,23 @@ pub const HVR_SAMPLES: u32 = 2_000;
 /// Rejected joint deals tolerated per sample before giving up (ranges that rarely fit).
 const HVR_MAX_ATTEMPTS: u32 = 100;
 
+/// About how many evaluations `HvREquity` costs per deal on `street`, for choosing exact runs.
+pub fn inner_cost_hvr(game: crate::games::Game, street: Street) -> f64 {
+    if street == game.last_street() {
+        f64::from(HVR_SAMPLES)
+    } else {
+        50_000.0
+    }
+}
+
+/// About how many evaluations a potential costs per deal looking from `street`.
+pub fn inner_cost_potential(street: Street, one_card: bool) -> f64 {
+    match street {
+        Street::Flop if !one_card => analysis::potential::POTENTIAL_BUDGET,
+        _ => 50_000.0,
+    }
+}
+
 const MEMO_HS: u8 = 1;
 const MEMO_POT_RIVER: u8 = 2;
 const MEMO_POT_ONE: u8 = 3;

@@ -1,0 +1,55 @@
+//! The nuts, outs, range-equity and analysis functions through the whole pipeline: PQL text,
+//! checker, planner, runner.
+
+use pql_core::sim::compile::compile_program;
+use pql_core::sim::runner::{start, RunOptions};
+use std::sync::Arc;
+
+/// Every selector's value (avg, or count as a fraction) of the first statement.
+fn run(text: &str, trials: u64) -> Vec<f64> {
+    let statements = compile_program(text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+    let plan = Arc::new(statements[0].plan.clone());
+    let opts = RunOptions { trials, seed: Some(5), threads: 2, ..RunOptions::default() };
+    let p = start(&plan, &opts).wait();
+    assert!(p.error.is_none(), "{text}: {:?}", p.error);
+    p.aggregates.iter().map(|a| a.estimate().map_or(f64::NAN, |e| e.0)).collect()
+}
+
+#[test]
+fn nut_hi_on_a_fixed_flop() {
+    let v = run("select count(nutHi(p1, flop)) from game='holdem', p1='Qs5s', p2='*', board='JsKsAs'", 200);
+    assert_eq!(v, [1.0]);
+    let v = run("select count(nutHi(p1, flop)) from game='holdem', p1='As2s', p2='*', board='KsQsJs'", 200);
+    assert_eq!(v, [0.0]);
+    let v = run("select count(nutHi(p1, flop)) from game='holdem', p1='As2s', p2='*', board='KsQsJs', dead='Ts'", 200);
+    assert_eq!(v, [1.0]);
+}
+
+#[test]
+fn outs_and_strength_through_the_planner() {
+    let v = run(
+        "select avg(outsToHandType(p1, flop, straight)), count(minOutsToHandType(p1, flop, straight, 8)) \
+         from game='holdem', p1='JsTh', p2='2d3d', board='9h8s2c'",
+        100,
+    );
+    assert_eq!(v, [8.0, 1.0]);
+    let v = run(
+        "select avg(handStrength(hero, flop)), avg(positivePotential(hero, flop)) \
+         from game='holdem', hero='AdQc', villain='*', board='3h4cJh'",
+        20,
+    );
+    assert!((v[0] - 0.5851).abs() < 5e-5 && (v[1] - 0.2083).abs() < 5e-5, "{v:?}");
+}
+
+#[test]
+fn perceived_range_equity_through_the_planner() {
+    // Aces against exactly kings on a known turn: one river card decides.
+    let v = run(
+        "select avg(HvPerceivedRangeEquity(p1, turn, 'KsKd')), avg(HvREquity(p1, turn)) \
+         from game='holdem', p1='AhAc', p2='KsKd', board='2c7d9hJs'",
+        50,
+    );
+    // The kings need Kh or Kc: 2 of the 44 river cards.
+    let expected = 42.0 / 44.0;
+    assert!((v[0] - expected).abs() < 1e-12 && (v[1] - expected).abs() < 1e-12, "{v:?}");
+}
