@@ -2,6 +2,23 @@
 //! clause keywords so one statement can report several errors, and every loop consumes a token
 //! or stops, so it always terminates. After a syntax error, further errors are suppressed until
 //! the next recovery point, which keeps one mistake from producing a cascade.
+//!
+//! ```text
+//! program    = [statement] {';' [statement]}
+//! statement  = 'select' selector {',' selector} [','] 'from' entry {',' entry} [','] ['where' expr]
+//! selector   = ('avg' | 'count' | 'histogram' | 'max' | 'min') '(' expr ')' ['as' name]
+//! entry      = key '=' string
+//! expr       = and {'or' and}
+//! and        = not {'and' not}
+//! not        = 'not' not | comparison
+//! comparison = concat [('=' | '<>' | '!=' | '<' | '<=' | '>' | '>=') concat]
+//! concat     = sum {'||' sum}
+//! sum        = product {('+' | '-') product}
+//! product    = unary {('*' | '/') unary}
+//! unary      = '-' unary | primary
+//! primary    = number | string | 'true' | 'false' | name | name '(' [expr {',' expr}] ')'
+//!            | '(' expr ')' | 'case' 'when' expr 'then' expr {'when' expr 'then' expr} ['else' expr] 'end'
+//! ```
 
 use super::ast::{Expr, ExprKind, FromItem, Ident, Selector, Statement, StrLit};
 use super::lexer::{tokenize, Keyword, Token, TokenKind};
@@ -222,9 +239,8 @@ impl Parser<'_> {
         if !self.eat_keyword(Keyword::Select) {
             let t = self.peek().clone();
             let word = self.text(t.span).to_string();
-            if t.kind == TokenKind::Ident && did_you_mean(&word, ["select"]).is_some() {
-                self.error(format!("unknown keyword '{word}' — did you mean 'select'?"), t.span);
-                self.bump();
+            if self.eat_misspelt(Keyword::Select) {
+                // Reported; read on as if `select` had been written.
             } else if t.kind == TokenKind::Ident && selector_of(&word).is_some() {
                 self.error(format!("expected 'select' at the start of a statement, found {}", self.found()), t.span);
             } else {
