@@ -178,3 +178,130 @@ fn every_seed_is_valid() {
         assert!(check_program(&s).is_ok(), "{s}");
     }
 }
+
+/// A random expression tree, rendered with as few parentheses as the precedence allows.
+#[derive(Clone, Debug)]
+enum Tree {
+    Leaf(String),
+    Call(Vec<Tree>),
+    Neg(Box<Tree>),
+    Not(Box<Tree>),
+    Bin(&'static str, Box<Tree>, Box<Tree>),
+}
+
+const OPS: &[(&str, u8)] = &[
+    ("or", 1),
+    ("and", 2),
+    ("=", 4),
+    ("<>", 4),
+    ("<", 4),
+    (">=", 4),
+    ("||", 5),
+    ("+", 6),
+    ("-", 6),
+    ("*", 7),
+    ("/", 7),
+];
+
+fn level(op: &str) -> u8 {
+    OPS.iter().find(|(o, _)| *o == op).map_or(0, |&(_, l)| l)
+}
+
+fn tree() -> impl Strategy<Value = Tree> {
+    let leaf = prop_oneof!["[a-e]".prop_map(Tree::Leaf), (0..100i64).prop_map(|n| Tree::Leaf(n.to_string()))];
+    leaf.prop_recursive(5, 40, 3, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..3).prop_map(Tree::Call),
+            inner.clone().prop_map(|t| Tree::Neg(Box::new(t))),
+            inner.clone().prop_map(|t| Tree::Not(Box::new(t))),
+            (proptest::sample::select(OPS), inner.clone(), inner).prop_map(|((op, _), l, r)| Tree::Bin(
+                op,
+                Box::new(l),
+                Box::new(r)
+            )),
+        ]
+    })
+}
+
+impl Tree {
+    /// Binding strength of the node's own operator (9 for atoms).
+    fn level(&self) -> u8 {
+        match self {
+            Tree::Leaf(_) | Tree::Call(_) => 9,
+            Tree::Neg(_) => 8,
+            Tree::Not(_) => 3,
+            Tree::Bin(op, ..) => level(op),
+        }
+    }
+
+    fn render(&self) -> String {
+        let wrap = |t: &Tree, parens: bool| if parens { format!("( {} )", t.render()) } else { t.render() };
+        match self {
+            Tree::Leaf(s) => s.clone(),
+            Tree::Call(args) => format!("f( {} )", args.iter().map(Tree::render).collect::<Vec<_>>().join(" , ")),
+            Tree::Neg(x) => format!("- {}", wrap(x, x.level() < 8)),
+            Tree::Not(x) => format!("not {}", wrap(x, x.level() < 3)),
+            Tree::Bin(op, l, r) => {
+                let p = level(op);
+                // Left-associative, and comparisons do not chain.
+                let left_parens = l.level() < p || (p == 4 && l.level() == 4);
+                format!("{} {op} {}", wrap(l, left_parens), wrap(r, r.level() <= p))
+            }
+        }
+    }
+
+    /// Fully parenthesised, as `show` prints the parsed tree.
+    fn expected(&self) -> String {
+        match self {
+            Tree::Leaf(s) => s.clone(),
+            Tree::Call(args) => format!("f({})", args.iter().map(Tree::expected).collect::<Vec<_>>().join(",")),
+            Tree::Neg(x) => format!("(-{})", x.expected()),
+            Tree::Not(x) => format!("(not {})", x.expected()),
+            Tree::Bin(op, l, r) => format!("({} {op} {})", l.expected(), r.expected()),
+        }
+    }
+}
+
+fn show(e: &pql_core::pql::ast::Expr) -> String {
+    use pql_core::pql::ast::ExprKind as K;
+    use pql_core::pql::typed::BinOp as B;
+    match &e.kind {
+        K::Int(v) => v.to_string(),
+        K::Name(n) => n.name.clone(),
+        K::Call { args, .. } => format!("f({})", args.iter().map(show).collect::<Vec<_>>().join(",")),
+        K::Neg(x) => format!("(-{})", show(x)),
+        K::Not(x) => format!("(not {})", show(x)),
+        K::Binary { op, lhs, rhs, .. } => {
+            let op = match op {
+                B::Or => "or",
+                B::And => "and",
+                B::Eq => "=",
+                B::Ne => "<>",
+                B::Lt => "<",
+                B::Ge => ">=",
+                B::Concat => "||",
+                B::Add => "+",
+                B::Sub => "-",
+                B::Mul => "*",
+                B::Div => "/",
+                other => panic!("{other:?} is never generated"),
+            };
+            format!("({} {op} {})", show(lhs), show(rhs))
+        }
+        other => format!("<{other:?}>"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    /// Printing a tree with minimal parentheses and parsing it back gives the same tree: the
+    /// parser follows the precedence and associativity of PQL-SPEC §1.
+    #[test]
+    fn precedence_round_trips(t in tree()) {
+        let text = format!("select count({}) from x='A'", t.render());
+        let (statements, errors) = pql_core::pql::parser::parse_program(&text);
+        prop_assert!(errors.is_empty(), "{}: {:?}", text, errors);
+        prop_assert_eq!(show(&statements[0].selectors[0].expr), t.expected(), "{}", text);
+    }
+}
