@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -448,3 +449,50 @@ def test_progress_line_on_a_terminal() -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Which front end starts (the front ends themselves are tested in test_repl.py and test_tui.py)
+
+
+def spawn_on_a_terminal(args: list[str], tmp_path: Path) -> Any:
+    pexpect = pytest.importorskip("pexpect")
+    env = {
+        **os.environ,
+        "PQL_DATA_DIR": str(tmp_path / "data"),
+        "PQL_CONFIG": str(tmp_path / "none.toml"),
+        "TERM": "xterm-256color",
+        "PROMPT_TOOLKIT_NO_CPR": "1",  # pexpect does not answer cursor position requests
+    }
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "pql_repl.cli", *args],
+        env=env,
+        encoding="utf-8",
+        timeout=120,
+        dimensions=(40, 120),
+    )
+
+
+def test_plain_starts_the_line_repl(tmp_path: Path) -> None:
+    pytest.importorskip("pql_repl.repl")
+    pexpect = pytest.importorskip("pexpect")
+    child = spawn_on_a_terminal(["--plain", "--trials", "2000"], tmp_path)
+    try:
+        child.expect_exact("pql> ")
+        child.send(".show\r")
+        child.expect(r"trials\s+2000")  # the options reach the REPL
+        child.send(".quit\r")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+
+
+def test_no_arguments_on_a_terminal_start_the_full_screen_app(tmp_path: Path) -> None:
+    pytest.importorskip("pql_repl.tui.app")
+    child = spawn_on_a_terminal([], tmp_path)
+    try:
+        child.expect_exact("\x1b[?1049h")  # the alternate screen
+    finally:
+        child.close(force=True)
