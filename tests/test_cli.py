@@ -479,7 +479,7 @@ def test_plain_starts_the_line_repl(tmp_path: Path) -> None:
     pexpect = pytest.importorskip("pexpect")
     child = spawn_on_a_terminal(["--plain", "--trials", "2000"], tmp_path)
     try:
-        child.expect_exact("pql> ")
+        child.expect_exact("pql>")
         child.send(".show\r")
         child.expect(r"trials\s+2000")  # the options reach the REPL
         child.send(".quit\r")
