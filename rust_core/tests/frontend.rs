@@ -666,3 +666,18 @@ fn every_example_script_checks() {
     }
     assert!(checked >= 10, "{checked} example scripts");
 }
+
+#[test]
+fn the_deepest_accepted_expression_checks_on_a_small_stack() {
+    // Nesting at the parser's limit must check without exhausting a 1 MiB stack (threads get 2).
+    let depth = pql_core::pql::parser::MAX_DEPTH as usize - 1;
+    for (open, close) in [("(", ")"), ("(-", ")"), ("f(", ")"), ("not (", ")")] {
+        let text = format!("select count({}true{}) from x='AA'", open.repeat(depth), close.repeat(depth));
+        let run = move || check_program(&text).map_err(|e| e[0].message.clone()).map(|s| s.len());
+        let handle = std::thread::Builder::new().stack_size(1 << 20).spawn(run);
+        let _ = handle.unwrap().join().unwrap();
+    }
+    let too_deep = format!("select avg({}1{}) from x='AA'", "(".repeat(500), ")".repeat(500));
+    let errors = check_program(&too_deep).unwrap_err();
+    assert_eq!(errors[0].message, "expression nested too deeply (more than 100 levels)");
+}

@@ -27,7 +27,7 @@ use super::vocab::SELECTORS;
 use crate::error::{did_you_mean, PqlError, Span};
 
 /// Deeper expressions are refused: the checker, the planner and `Drop` recurse over the tree.
-pub const MAX_DEPTH: u32 = 200;
+pub const MAX_DEPTH: u32 = 100;
 
 /// Parses every `;`-separated statement (empty ones are skipped). Errors are lexical and
 /// syntax errors in source order; statements with errors are still returned (flagged).
