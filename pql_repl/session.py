@@ -438,7 +438,9 @@ class Session:
             if not catalogue:
                 raise SessionError(f"no function matches '{arg}'", "try .functions with part of a name")
         width = max(len(f.name) for f in catalogue)
-        return CommandResult(output="\n".join(f"{f.name:<{width}}  {f.doc}" for f in catalogue))
+        # Extensions are marked so scripts meant for the original PQL can avoid them.
+        lines = [f"{f.name:<{width}}  {f.doc}{' (ext)' if f.origin == 'ext' else ''}" for f in catalogue]
+        return CommandResult(output="\n".join(lines))
 
     def _describe(self, arg: str) -> CommandResult:
         if not arg:
@@ -540,7 +542,9 @@ COMMANDS: dict[str, _Command] = {
         ".describe NAME", "a function's signature, doc, example and games", Session._describe
     ),
     "range": _Command(
-        ".range GAME 'RANGE'", "how many hands a range holds, and the first of them", Session._range
+        ".range GAME 'RANGE' [generic]",
+        "how many hands a range holds, and the first of them",
+        Session._range,
     ),
     "show": _Command(
         ".show", "the current settings", lambda s, _: CommandResult(output=s.settings.describe())

@@ -238,6 +238,9 @@ def test_functions_lists_the_catalogue() -> None:
     ending = [line.split()[0] for line in Session().handle(".functions *Equity").output.splitlines()]
     assert ending
     assert all(name.lower().endswith("equity") for name in ending)
+    marked = [line.split()[0] for line in lines if line.endswith(" (ext)")]
+    assert sorted(marked) == sorted(f.name for f in functions() if f.origin == "ext")
+    assert "handStrength" in marked
     with pytest.raises(SessionError, match="no function matches"):
         Session().handle(".functions zzzz")
 
