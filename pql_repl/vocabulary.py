@@ -1,0 +1,88 @@
+"""The words the REPLs know, read once from the Rust catalogue (DESIGN.md: one source of truth).
+
+The lexer, the completer and the help screen all read this; nothing here lists a keyword, game,
+street or function by hand.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+from pql_repl import _core
+from pql_repl.api import FunctionInfo, functions, keywords
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Every class of word of the language, lower-cased for case-insensitive lookups."""
+
+    keywords: tuple[str, ...]
+    selectors: tuple[str, ...]
+    reserved_keys: tuple[str, ...]
+    games: tuple[str, ...]
+    streets: tuple[str, ...]
+    hand_types: tuple[str, ...]
+    flop_categories: tuple[str, ...]
+    syntaxes: tuple[str, ...]
+    range_keywords: tuple[str, ...]
+    functions: tuple[FunctionInfo, ...]
+    #: game name (canonical and aliases, lower case) -> its streets in dealing order.
+    game_streets: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @functools.cached_property
+    def function_index(self) -> dict[str, FunctionInfo]:
+        return {f.name.lower(): f for f in self.functions}
+
+    @functools.cached_property
+    def constants(self) -> frozenset[str]:
+        """Bare words that are values: streets, hand types, flop categories."""
+        return frozenset(w.lower() for w in (*self.streets, *self.hand_types, *self.flop_categories))
+
+    def function(self, name: str) -> FunctionInfo | None:
+        return self.function_index.get(name.lower())
+
+    def streets_for(self, game: str | None) -> tuple[str, ...]:
+        """The streets of ``game`` (hold'em when None, every street when the game is unknown)."""
+        if game is None:
+            game = self.games[0] if self.games else ""
+        return self.game_streets.get(game.lower(), self.streets)
+
+
+def _lower(words: list[str] | None) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(w.lower() for w in words or []))
+
+
+def _game_streets(games: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    table = {g.lower(): tuple(s.lower() for s in streets) for g, streets in _core.game_streets().items()}
+    # Aliases (`plo`, `o8`) are games too: the range reader names the game each one stands for.
+    for name in games:
+        if name in table:
+            continue
+        try:
+            canonical = _core.parse_range("*", name, None)["game"].lower()
+        except Exception:  # an alias we cannot resolve keeps every street
+            continue
+        if canonical in table:
+            table[name] = table[canonical]
+    return table
+
+
+@functools.cache
+def vocabulary() -> Vocabulary:
+    """The vocabulary of the installed engine (cached: it never changes while running)."""
+    words = keywords()
+    games = _lower(words.get("games"))
+    return Vocabulary(
+        keywords=_lower(words.get("keywords")),
+        selectors=_lower(words.get("selectors")),
+        reserved_keys=_lower(words.get("reserved_keys")),
+        games=games,
+        streets=_lower(words.get("streets")),
+        hand_types=_lower(words.get("hand_types")),
+        flop_categories=_lower(words.get("flop_categories")),
+        syntaxes=_lower(words.get("syntaxes")),
+        range_keywords=tuple(dict.fromkeys(words.get("range_keywords") or [])),
+        functions=tuple(functions()),
+        game_streets=_game_streets(games),
+    )
