@@ -1,0 +1,265 @@
+"""``pql --plain``: the prompt_toolkit line REPL.
+
+The same lexer (through ``PygmentsLexer``) and completion engine as the full-screen app, the shared
+history file, suggestions from history, input until ``;`` (or a blank line), and a live progress
+bar at the bottom while a statement runs; Ctrl+C cancels the run and keeps the session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import threading
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.application import Application
+from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.history import FileHistory
+from prompt_toolkit.input import Input
+from prompt_toolkit.input.typeahead import store_typeahead
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.key_binding.key_processor import KeyPress
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import Layout, Window
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.lexers import PygmentsLexer
+from prompt_toolkit.output import Output
+
+from pql_repl.api import Query, StatementResult
+from pql_repl.completion import complete
+from pql_repl.errors import PqlCancelled, PqlError
+from pql_repl.history import history_path
+from pql_repl.lexer import PqlLexer
+from pql_repl.output import render
+from pql_repl.session import DotCommand, Session, SessionError, is_complete, split_statements
+
+PROMPT = "pql> "
+CONTINUATION = "...> "
+
+
+class PqlCompleter(Completer):
+    """prompt_toolkit face of ``pql_repl.completion.complete``."""
+
+    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
+        cursor = document.cursor_position
+        for c in complete(document.text, cursor)[:100]:
+            meta = c.display if c.kind == "function" else (c.doc or c.kind)
+            yield Completion(c.text, start_position=c.start - cursor, display_meta=meta)
+
+
+def input_complete(text: str) -> bool:
+    """Enter runs the input when it is a dot-command, ends with `;`, or ends with a blank line."""
+    stripped = text.strip()
+    if not stripped:
+        return True
+    if stripped.startswith(".") and "\n" not in stripped:
+        return True
+    ends = stripped.endswith(";") or text.endswith("\n")
+    return ends and is_complete(text)
+
+
+def _key_bindings() -> KeyBindings:
+    kb = KeyBindings()
+
+    @kb.add("enter")
+    def _enter(event: KeyPressEvent) -> None:
+        buffer = event.current_buffer
+        state = buffer.complete_state
+        if state is not None and state.current_completion is not None:
+            buffer.apply_completion(state.current_completion)
+            return
+        if input_complete(buffer.text):
+            buffer.validate_and_handle()
+        else:
+            buffer.insert_text("\n")
+
+    @kb.add("escape", "enter")
+    def _run_now(event: KeyPressEvent) -> None:
+        event.current_buffer.validate_and_handle()
+
+    return kb
+
+
+class PlainRepl:
+    """One line-mode session: read, run with live progress, print, repeat."""
+
+    def __init__(
+        self,
+        session: Session | None = None,
+        input: Input | None = None,
+        output: Output | None = None,
+        write: Callable[[str], Any] | None = None,
+    ) -> None:
+        self.session = session or Session.from_config()
+        self.input = input
+        self.output = output
+        self.write = write or sys.stdout.write
+        self.last: StatementResult | None = None
+        self.prompt = PromptSession[str](
+            PROMPT,
+            multiline=True,
+            prompt_continuation=CONTINUATION,
+            lexer=PygmentsLexer(PqlLexer),
+            completer=PqlCompleter(),
+            complete_while_typing=True,
+            history=FileHistory(str(history_path())),
+            auto_suggest=AutoSuggestFromHistory(),
+            key_bindings=_key_bindings(),
+            bottom_toolbar=self._toolbar,
+            input=input,
+            output=output,
+        )
+
+    def _toolbar(self) -> FormattedText:
+        s = self.session.settings
+        seed = "off" if s.seed is None else str(s.seed)
+        parts = f" trials {s.trials:,} · seed {seed} · exact {s.exact} · format {s.format}"
+        if self.last is not None:
+            parts += f" │ last: {self.last.trials:,} trials in {self.last.elapsed:.2f} s"
+        return FormattedText([("class:bottom-toolbar", parts + "  (F1/.help)")])
+
+    def run(self) -> int:
+        """The loop; returns the exit code."""
+        while True:
+            try:
+                text = self.prompt.prompt()
+            except KeyboardInterrupt:
+                continue
+            except EOFError:
+                return 0
+            if self.execute(text):
+                return 0
+
+    def execute(self, text: str) -> bool:
+        """Run the statements and dot-commands of ``text``; True when the user asked to quit."""
+        for item in split_statements(text):
+            if isinstance(item, DotCommand):
+                try:
+                    result = self.session.handle(item.text)
+                except (SessionError, PqlError) as e:
+                    self._error(str(e))
+                    return False
+                if result.output:
+                    self.write(result.output + "\n")
+                if result.note:
+                    self._error(result.note)
+                if result.quit:
+                    return True
+                if result.read is not None and self.execute(result.read.read_text(encoding="utf-8")):
+                    return True
+                continue
+            try:
+                query = self.session.prepare(item, text)
+            except PqlError as e:
+                self._error(str(e))
+                return False
+            final = self.run_query(query)
+            if final is None:
+                return False
+            self.last = final
+            self._print_result(final)
+        return False
+
+    def _print_result(self, result: StatementResult) -> None:
+        s = self.session.settings
+        fmt = s.format
+        rendered = render([result], fmt, s.timer)
+        if s.output:
+            with open(s.output, "a", encoding="utf-8") as f:
+                f.write(rendered)
+        else:
+            self.write(rendered)
+
+    def _error(self, message: str) -> None:
+        sys.stderr.write(message + "\n")
+        sys.stderr.flush()
+
+    def run_query(self, query: Query) -> StatementResult | None:
+        """Stream one statement with a progress line at the bottom; Ctrl+C cancels. The final or,
+        when cancelled, the last partial result; None after an error."""
+        progress = _Progress(query, self.session.run_options(), self.input, self.output)
+        progress.run()
+        if progress.error is not None:
+            self._error(progress.error)
+            return None
+        if progress.cancelled:
+            self._error("cancelled; showing what was computed")
+        return progress.result
+
+
+class _Progress:
+    """A one-line prompt_toolkit application showing a run's progress until it ends."""
+
+    def __init__(self, query: Query, options: dict[str, Any], input: Input | None, output: Output | None):
+        self.query = query
+        self.options = options
+        self.result: StatementResult | None = None
+        self.cancelled = False
+        self.error: str | None = None
+        self._typeahead: list[KeyPress] = []
+        kb = KeyBindings()
+
+        @kb.add("c-c")
+        def _cancel(event: KeyPressEvent) -> None:
+            query.cancel()
+
+        @kb.add(Keys.Any)
+        def _keep(event: KeyPressEvent) -> None:
+            # What is typed during a run belongs to the next prompt.
+            self._typeahead.extend(event.key_sequence)
+
+        self.app: Application[None] = Application(
+            layout=Layout(Window(FormattedTextControl(self._line), height=1, style="class:bottom-toolbar")),
+            key_bindings=kb,
+            input=input,
+            output=output,
+            erase_when_done=True,
+        )
+        self._input = self.app.input
+
+    def _line(self) -> FormattedText:
+        from pql_repl.tui.results import status_text
+
+        r = self.result
+        text = " starting…" if r is None else " " + status_text(r)
+        return FormattedText([("reverse", text.ljust(60) + "  Ctrl+C cancels ")])
+
+    def _stream(self, loop: asyncio.AbstractEventLoop) -> None:
+        try:
+            for snapshot in self.query.stream(batch=0.1, **self.options):
+                self.result = snapshot
+                self.app.invalidate()
+        except PqlCancelled:
+            self.cancelled = True
+        except PqlError as e:
+            self.error = str(e)
+        except Exception as e:  # the UI must come back whatever happened
+            self.error = f"internal error: {e}"
+        finally:
+            loop.call_soon_threadsafe(self._exit)
+
+    def _exit(self) -> None:
+        if self.app.is_running:
+            self.app.exit()
+
+    def run(self) -> None:
+        def start() -> None:
+            loop = asyncio.get_running_loop()
+            threading.Thread(target=self._stream, args=(loop,), daemon=True).start()
+
+        try:
+            self.app.run(pre_run=start)
+        except KeyboardInterrupt:
+            self.query.cancel()
+        if self._typeahead:
+            store_typeahead(self._input, self._typeahead)
+
+
+def main(session: Session | None = None) -> int:
+    """Run the line REPL on the terminal."""
+    return PlainRepl(session).run()

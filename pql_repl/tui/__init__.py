@@ -1,0 +1,16 @@
+"""The full-screen Textual REPL. Importing this package does not import Textual; ``main`` does."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pql_repl.session import Session
+
+
+def main(session: Session | None = None) -> int:
+    """Run the app until the user quits; the exit code for ``pql``."""
+    from pql_repl.tui.app import PqlApp
+
+    PqlApp(session).run()
+    return 0

@@ -1,0 +1,315 @@
+"""The full-screen pql app: editor on top, live results below, help on F1."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.widgets import Footer, Static
+from textual.worker import get_current_worker
+
+from pql_repl.api import Query, StatementResult
+from pql_repl.errors import PqlCancelled, PqlError
+from pql_repl.history import History, load_buffer, save_buffer
+from pql_repl.session import DotCommand, Session, SessionError, Statement, split_statements
+from pql_repl.tui.editor import CompletionList, QueryEditor, pql_theme
+from pql_repl.tui.results import ResultsPanel
+from pql_repl.tui.screens import HelpScreen, HistorySearch
+
+# How often the worker hands a snapshot to the UI: several times a second.
+SNAPSHOT_INTERVAL = 0.1
+CHECK_DELAY = 0.25
+
+
+class RunProgress(Message):
+    """A snapshot of the running statement, posted from the worker thread."""
+
+    def __init__(self, run_id: int, result: StatementResult) -> None:
+        super().__init__()
+        self.run_id = run_id
+        self.result = result
+
+    def can_replace(self, message: Message) -> bool:
+        # A backlog of partial snapshots collapses to the newest; a final one is never dropped.
+        return (
+            isinstance(message, RunProgress)
+            and message.run_id == self.run_id
+            and message.result.index == self.result.index
+            and not message.result.done
+        )
+
+
+class RunStarted(Message):
+    def __init__(self, run_id: int, query: str) -> None:
+        super().__init__()
+        self.run_id = run_id
+        self.query = query
+
+
+class RunEnded(Message):
+    """The run is over: finished, cancelled (``cancelled``) or failed (``error``)."""
+
+    def __init__(self, run_id: int, cancelled: bool = False, error: str | None = None) -> None:
+        super().__init__()
+        self.run_id = run_id
+        self.cancelled = cancelled
+        self.error = error
+
+
+class PqlApp(App[None]):
+    """pql's full-screen REPL."""
+
+    TITLE = "pql"
+    CSS_PATH = "app.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+enter,f5", "run", "Run", id="run"),
+        Binding("escape", "cancel", "Cancel", id="cancel"),
+        Binding("ctrl+c", "cancel", "Cancel", show=False, priority=True, id="cancel.ctrl_c"),
+        Binding("f1", "help", "Help", id="help"),
+        Binding("ctrl+r", "history_search", "History", id="history_search"),
+        Binding("ctrl+s", "export", "Export", id="export"),
+        Binding("ctrl+q", "quit", "Quit", id="quit"),
+    ]
+
+    def __init__(self, session: Session | None = None, history: History | None = None) -> None:
+        super().__init__()
+        self.session = session or Session.from_config()
+        self.history = history or History()
+        self._run_id = 0
+        self._query: Query | None = None
+        self.running = False
+        self._check_timer: Any = None
+        if self.session.settings.theme and self.session.settings.theme in self.available_themes:
+            self.theme = self.session.settings.theme
+
+    def compose(self) -> ComposeResult:
+        editor = QueryEditor(self.history, load_buffer(), id="editor")
+        editor.register_theme(pql_theme())
+        editor.theme = pql_theme().name
+        yield editor
+        yield Static("", id="error")
+        yield ResultsPanel(id="results")
+        yield CompletionList(id="completion")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        editor = self.editor
+        completion = self.query_one(CompletionList)
+        completion.display = False
+        editor.attach_completion(completion)
+        editor.move_cursor(editor.document.end)
+        editor.focus()
+        self.check_now()
+
+    @property
+    def editor(self) -> QueryEditor:
+        return self.query_one("#editor", QueryEditor)
+
+    @property
+    def results(self) -> ResultsPanel:
+        return self.query_one("#results", ResultsPanel)
+
+    # -- checking as you type ---------------------------------------------------------------
+
+    def on_query_editor_checked(self, _: QueryEditor.Checked) -> None:
+        if self._check_timer is not None:
+            self._check_timer.stop()
+        self._check_timer = self.set_timer(CHECK_DELAY, self.check_now)
+
+    def check_now(self) -> PqlError | None:
+        """Check every statement of the editor; mark the first error in place, before any run."""
+        text = self.editor.text
+        save_buffer(text)  # the buffer survives a crash or a killed terminal too
+        error: PqlError | None = None
+        for item in split_statements(text):
+            if isinstance(item, Statement):
+                try:
+                    self.session.prepare(item, text)
+                except PqlError as e:
+                    error = e
+                    break
+        message = self.query_one("#error", Static)
+        if error is None or error.line is None or error.col is None:
+            self.editor.mark_error(None)
+            message.update(f"[red]{_escape(str(error))}[/red]" if error else "")
+            return error
+        length = (error.span[1] - error.span[0]) if error.span else 1
+        self.editor.mark_error((error.line - 1, error.col - 1, max(1, length)))
+        hint = f" — {error.hint}" if error.hint else ""
+        message.update(f"[red]{error.line}:{error.col} {_escape(error.message)}{_escape(hint)}[/red]")
+        return error
+
+    # -- running ----------------------------------------------------------------------------
+
+    def on_query_editor_run_requested(self, _: QueryEditor.RunRequested) -> None:
+        self.action_run()
+
+    def action_run(self) -> None:
+        """Run the editor's statements and dot-commands in order (a new run replaces the old)."""
+        self.editor.hide_completions()
+        text = self.editor.text
+        if not text.strip():
+            return
+        self.history.append(text)
+        self.run_text(text)
+
+    def run_text(self, text: str) -> None:
+        items = split_statements(text)
+        statements: list[Statement] = []
+        for item in items:
+            if isinstance(item, DotCommand):
+                if statements:
+                    break  # commands after a statement wait: keep it simple, run statements first
+                if not self.run_command(item.text):
+                    return
+            else:
+                statements.append(item)
+        if not statements:
+            return
+        queries: list[tuple[str, Query]] = []
+        for statement in statements:
+            try:
+                queries.append((statement.text, self.session.prepare(statement, text)))
+            except PqlError as e:
+                self.check_now()
+                self.results.show_status(f"[red]error: {_escape(str(e))}[/red]")
+                return
+        self.cancel_run()
+        self._run_id += 1
+        self.running = True
+        self._run_worker(self._run_id, queries, self.session.run_options())
+
+    def run_command(self, line: str) -> bool:
+        """A dot-command from the editor; False when it failed or quit."""
+        try:
+            result = self.session.handle(line)
+        except (SessionError, PqlError) as e:
+            self.results.show_status(f"[red]{_escape(str(e))}[/red]")
+            return False
+        if result.quit:
+            self.exit()
+            return False
+        if result.read is not None:
+            self.run_text(result.read.read_text(encoding="utf-8"))
+        if "theme" in result.changed and self.session.settings.theme in self.available_themes:
+            self.theme = self.session.settings.theme or self.theme
+        if "output" in result.changed and self.session.settings.output and self.results.finished:
+            self.action_export()
+        if result.output:
+            self.results.add_history(result.output)
+        self.results.show_status(result.note or line)
+        return True
+
+    @work(thread=True, exclusive=True, group="run")
+    def _run_worker(self, run_id: int, queries: list[tuple[str, Query]], options: dict[str, Any]) -> None:
+        worker = get_current_worker()
+        for text, query in queries:
+            self._query = query
+            self.post_message(RunStarted(run_id, text))
+            try:
+                for snapshot in query.stream(batch=SNAPSHOT_INTERVAL, **options):
+                    if worker.is_cancelled:
+                        query.cancel()
+                    self.post_message(RunProgress(run_id, snapshot))
+            except PqlCancelled:
+                self.post_message(RunEnded(run_id, cancelled=True))
+                return
+            except PqlError as e:
+                self.post_message(RunEnded(run_id, error=str(e)))
+                return
+        self.post_message(RunEnded(run_id))
+
+    def on_run_started(self, message: RunStarted) -> None:
+        if message.run_id == self._run_id:
+            self.results.start(message.query)
+
+    def on_run_progress(self, message: RunProgress) -> None:
+        if message.run_id != self._run_id:
+            return
+        if message.result.done or message.result.cancelled:
+            self.results.finish(message.result)
+        else:
+            self.results.update_result(message.result)
+
+    def on_run_ended(self, message: RunEnded) -> None:
+        if message.run_id != self._run_id:
+            return
+        self.running = False
+        self._query = None
+        if message.error:
+            self.results.show_status(f"[red]error: {_escape(message.error)}[/red]")
+
+    def cancel_run(self) -> None:
+        query = self._query
+        if query is not None:
+            query.cancel()
+        self.workers.cancel_group(self, "run")
+
+    def action_cancel(self) -> None:
+        """Escape / Ctrl+C: stop the run, keeping what was computed."""
+        if self.editor.completing:
+            self.editor.hide_completions()
+            return
+        if self.running:
+            self.cancel_run()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Ctrl+C cancels only while running or completing; otherwise the editor copies.
+        if action == "cancel" and not (self.running or self.editor.completing):
+            return False
+        return True
+
+    # -- help, history, export ----------------------------------------------------------------
+
+    def key_bindings(self) -> list[tuple[str, str]]:
+        shown = [(b.key, b.description) for b in self._bindings_list() if b.description]
+        return [*shown, ("Enter after ;", "run"), ("Up/Down", "history (first/last line)"), ("Tab", "accept completion")]
+
+    def _bindings_list(self) -> list[Binding]:
+        return [b for b in self.BINDINGS if isinstance(b, Binding)]
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(self.key_bindings()))
+
+    def action_history_search(self) -> None:
+        def chosen(entry: str | None) -> None:
+            if entry:
+                self.editor.load_text(entry)
+                self.editor.move_cursor(self.editor.document.end)
+
+        self.push_screen(HistorySearch(self.history.search("")), chosen)
+
+    def action_export(self) -> None:
+        """Write the finished results to ``.output FILE`` (CSV or JSON by extension or ``.format``)."""
+        from pql_repl.output import render
+
+        results = self.results.finished
+        if not results:
+            self.notify("nothing to export yet", severity="warning")
+            return
+        path = Path(self.session.settings.output or f"pql-results.{_export_format(self.session)}")
+        try:
+            path.write_text(render(results, _export_format(self.session, path)), encoding="utf-8")
+        except OSError as e:
+            self.notify(f"cannot write {path}: {e.strerror}", severity="error")
+            return
+        self.notify(f"wrote {len(results)} result(s) to {path}")
+
+    def on_unmount(self) -> None:
+        self.cancel_run()
+
+
+def _export_format(session: Session, path: Path | None = None) -> str:
+    if path is not None and path.suffix.lower() in (".csv", ".json"):
+        return path.suffix.lower()[1:]
+    return "csv" if session.settings.format == "csv" else "json"
+
+
+def _escape(text: str) -> str:
+    from rich.markup import escape
+
+    return escape(text)

@@ -1,0 +1,251 @@
+"""The query editor: a TextArea that highlights PQL, offers completions in a dropdown, marks the
+checker's first error inline and browses the history with Up/Down at its first/last line."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rich.style import Style
+from textual import events
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import OptionList, TextArea
+from textual.widgets.option_list import Option
+from textual.widgets.text_area import TextAreaTheme
+
+from pql_repl import lexer
+from pql_repl.completion import Candidate, complete
+from pql_repl.history import History
+
+ERROR_HIGHLIGHT = "pql.error"
+_HIGHLIGHT_NAMES = {
+    lexer.KEYWORD: "keyword",
+    lexer.SELECTOR: "keyword.function",
+    lexer.FUNCTION: "function.call",
+    lexer.CONSTANT: "constant.builtin",
+    lexer.BOOLEAN: "boolean",
+    lexer.RESERVED_KEY: "yaml.field",
+    lexer.STRING: "string",
+    lexer.NUMBER: "number",
+    lexer.COMMENT: "comment",
+    lexer.OPERATOR: "operator",
+    lexer.DOT_COMMAND: "heading",
+    lexer.ERROR: ERROR_HIGHLIGHT,
+}
+
+
+def pql_theme(base: str = "monokai") -> TextAreaTheme:
+    """A built-in TextArea theme plus the style of the inline error marker."""
+    theme = TextAreaTheme.get_builtin_theme(base) or TextAreaTheme.get_builtin_theme("monokai")
+    assert theme is not None
+    styles = dict(theme.syntax_styles)
+    styles[ERROR_HIGHLIGHT] = Style(color="bright_white", bgcolor="red", underline=True, bold=True)
+    return replace(theme, name=f"pql-{base}", syntax_styles=styles)
+
+
+class CompletionList(OptionList):
+    """The dropdown under the cursor; the editor keeps the focus and drives it."""
+
+    can_focus = False
+
+
+class QueryEditor(TextArea):
+    """Multi-line PQL editor."""
+
+    BINDINGS = [  # noqa: RUF012 - Textual reads the class attribute
+        Binding("ctrl+space", "complete", "Complete", show=False, id="complete"),
+    ]
+
+    class RunRequested(Message):
+        """Enter after a complete statement (or on a dot-command line)."""
+
+    class Checked(Message):
+        """The text changed; the app checks it after a short pause."""
+
+    def __init__(self, history: History, text: str = "", *, id: str | None = None) -> None:
+        super().__init__(text, id=id, soft_wrap=True, tab_behavior="focus", show_line_numbers=True)
+        self.history = history
+        #: (row, column, length) of the checker's error, in characters.
+        self.error_at: tuple[int, int, int] | None = None
+        self.candidates: list[Candidate] = []
+        self._completion: CompletionList | None = None
+        self._accepted = False  # the next Changed comes from accepting a completion
+
+    # -- highlighting ---------------------------------------------------------------------
+
+    def _build_highlight_map(self) -> None:
+        """Highlights from the PQL tokens (TextArea wants byte columns per line)."""
+        self._line_cache.clear()
+        highlights = self._highlights
+        highlights.clear()
+        text = self.text
+        lines = text.split("\n")
+        line_starts = [0]
+        for line in lines[:-1]:
+            line_starts.append(line_starts[-1] + len(line) + 1)
+        row = 0
+        for tok in lexer.tokenize(text):
+            name = _HIGHLIGHT_NAMES.get(tok.kind)
+            if name is None:
+                continue
+            start, end = tok.start, tok.end
+            while row + 1 < len(line_starts) and line_starts[row + 1] <= start:
+                row += 1
+            r = row
+            while start < end and r < len(lines):
+                line = lines[r]
+                col_start = start - line_starts[r]
+                col_end = min(end - line_starts[r], len(line))
+                if col_end > col_start:
+                    highlights[r].append((_bytes(line, col_start), _bytes(line, col_end), name))
+                r += 1
+                if r < len(lines):
+                    start = line_starts[r]
+        if self.error_at is not None:
+            r, col, length = self.error_at
+            if r < len(lines):
+                line = lines[r]
+                col = min(col, len(line))
+                end = max(col + 1, min(col + length, len(line)))
+                highlights[r].append((_bytes(line, col), _bytes(line, end) if end <= len(line) else None, ERROR_HIGHLIGHT))
+
+    def mark_error(self, at: tuple[int, int, int] | None) -> None:
+        if at != self.error_at:
+            self.error_at = at
+            self._build_highlight_map()
+            self.refresh()
+
+    # -- completion -----------------------------------------------------------------------
+
+    @property
+    def cursor_offset(self) -> int:
+        row, col = self.cursor_location
+        lines = self.text.split("\n")
+        return sum(len(line) + 1 for line in lines[:row]) + col
+
+    def attach_completion(self, dropdown: CompletionList) -> None:
+        self._completion = dropdown
+
+    @property
+    def completing(self) -> bool:
+        return self._completion is not None and self._completion.display
+
+    def action_complete(self) -> None:
+        self.show_completions(force=True)
+
+    def show_completions(self, force: bool = False) -> None:
+        """Fill the dropdown with what fits at the cursor (only when something was typed, unless forced)."""
+        dropdown = self._completion
+        if dropdown is None:
+            return
+        text, cursor = self.text, self.cursor_offset
+        before = text[:cursor]
+        typed_word = bool(before) and (before[-1].isalnum() or before[-1] in "_$.'(")
+        self.candidates = complete(text, cursor) if (force or typed_word) else []
+        # A lone exact match of what was typed is not worth a dropdown.
+        if not self.candidates or (
+            not force and len(self.candidates) == 1 and self.candidates[0].match == "exact"
+        ):
+            self.hide_completions()
+            return
+        dropdown.clear_options()
+        dropdown.add_options(
+            [Option(_option_label(c), id=str(i)) for i, c in enumerate(self.candidates[:50])]
+        )
+        dropdown.highlighted = 0
+        x, y = self.cursor_screen_offset
+        dropdown.styles.offset = (max(0, x - 2), y + 1)
+        dropdown.display = True
+
+    def hide_completions(self) -> None:
+        if self._completion is not None:
+            self._completion.display = False
+        self.candidates = []
+
+    def accept_completion(self, index: int | None = None) -> None:
+        dropdown = self._completion
+        if dropdown is None or not self.candidates:
+            return
+        index = dropdown.highlighted if index is None else index
+        candidate = self.candidates[index or 0]
+        cursor = self.cursor_offset
+        start = self.document.get_location_from_index(candidate.start)
+        end = self.document.get_location_from_index(cursor)
+        self._accepted = True
+        self.replace(candidate.text, start, end)
+        self.hide_completions()
+
+    # -- keys -------------------------------------------------------------------------------
+
+    async def _on_key(self, event: events.Key) -> None:
+        if self.completing and event.key in ("tab", "enter", "escape"):
+            event.stop()
+            event.prevent_default()
+            if event.key == "escape":
+                self.hide_completions()
+            else:
+                self.accept_completion()
+            return
+        if event.key == "enter" and self._enter_runs():
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.RunRequested())
+            return
+        await super()._on_key(event)
+
+    def _enter_runs(self) -> bool:
+        """Enter runs when the cursor ends a `;`-terminated buffer, or sits on a dot-command line."""
+        from pql_repl.session import is_complete
+
+        text = self.text
+        before, after = text[: self.cursor_offset], text[self.cursor_offset :]
+        if after.strip():
+            return False
+        line = before[before.rfind("\n") + 1 :]
+        if line.lstrip().startswith("."):
+            return True
+        return before.rstrip().endswith(";") and is_complete(before)
+
+    def action_cursor_up(self, select: bool = False) -> None:
+        if self.completing and self._completion is not None:
+            self._completion.action_cursor_up()
+            return
+        if not select and self.cursor_location[0] == 0:
+            entry = self.history.previous(self.text)
+            if entry is not None:
+                self._load(entry)
+            return
+        super().action_cursor_up(select)
+
+    def action_cursor_down(self, select: bool = False) -> None:
+        if self.completing and self._completion is not None:
+            self._completion.action_cursor_down()
+            return
+        if not select and self.cursor_location[0] == self.document.line_count - 1:
+            entry = self.history.next()
+            if entry is not None:
+                self._load(entry)
+            return
+        super().action_cursor_down(select)
+
+    def _load(self, text: str) -> None:
+        self.load_text(text)
+        self.move_cursor(self.document.end)
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        if self._accepted:
+            self._accepted = False
+        else:
+            self.show_completions()
+        self.post_message(self.Checked())
+
+
+def _option_label(c: Candidate) -> str:
+    from rich.markup import escape
+
+    detail = c.display if c.display != c.text else c.doc
+    return f"{escape(c.text)} [dim]{escape(c.kind)}  {escape(detail)}[/dim]" if detail else escape(c.text)
+
+
+def _bytes(line: str, col: int) -> int:
+    return len(line[:col].encode("utf-8"))

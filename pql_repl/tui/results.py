@@ -1,0 +1,161 @@
+"""The results panel: a live table updated in place while a run streams, a status line, and the
+scrollable history of finished runs."""
+
+from __future__ import annotations
+
+import math
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import DataTable, Static
+
+from pql_repl.api import Column, StatementResult
+
+BAR_WIDTH = 24
+_EIGHTHS = " ▏▎▍▌▋▊▉"
+COLUMNS = (("name", "selector"), ("value", "value"), ("ci", "± 95%"), ("bar", "distribution"))
+
+
+def bar(fraction: float, width: int = BAR_WIDTH) -> str:
+    """A horizontal bar of ``fraction`` (0..1) of ``width`` cells, in eighths of a cell."""
+    eighths = round(max(0.0, min(1.0, fraction)) * width * 8)
+    full, part = divmod(eighths, 8)
+    return ("█" * full + (_EIGHTHS[part] if part else "")).ljust(width)
+
+
+def ci(result: StatementResult, stderr: float | None, percent: bool = False) -> str:
+    """``± 1.96·stderr`` (the 95% half-width), or '' for exact results."""
+    if result.exact or stderr is None:
+        return ""
+    half = 1.96 * stderr
+    return f"± {half * 100:.2f}%" if percent else f"± {half:.4f}"
+
+
+def format_value(value: float | str | None) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.4f}" if value == value else "NaN"
+    return str(value)
+
+
+def result_rows(result: StatementResult) -> list[tuple[str, tuple[str, str, str, str]]]:
+    """(row key, cells) for every selector, and one row per histogram bucket."""
+    rows: list[tuple[str, tuple[str, str, str, str]]] = []
+    for column in result.columns:
+        rows.extend(_column_rows(result, column))
+    return rows
+
+
+def _column_rows(result: StatementResult, column: Column) -> list[tuple[str, tuple[str, str, str, str]]]:
+    key = column.name
+    if column.selector == "histogram":
+        rows = [(key, (column.name, "", "", ""))]
+        for b in column.buckets:
+            # A bucket's share is a proportion: its standard error is sqrt(p(1-p)/n).
+            stderr = math.sqrt(b.fraction * (1 - b.fraction) / result.accepted) if result.accepted else None
+            cells = (f"  {b.label}", f"{b.fraction * 100:.2f}%", ci(result, stderr, percent=True), bar(b.fraction))
+            rows.append((f"{key}\x00{b.label}", cells))
+        return rows
+    if column.selector == "count":
+        fraction = float(column.value) if isinstance(column.value, float | int) else 0.0
+        count = f" ({int(column.count):,})" if column.count is not None else ""
+        cells = (column.name, f"{fraction * 100:.2f}%{count}", ci(result, column.stderr, True), bar(fraction))
+        return [(key, cells)]
+    return [(key, (column.name, format_value(column.value), ci(result, column.stderr), ""))]
+
+
+def status_text(result: StatementResult) -> str:
+    """``running · 120,000 trials · 1.2M trials/s · 0.10 s`` (or done / exact / cancelled)."""
+    state = "cancelled" if result.cancelled else ("done" if result.done else "running")
+    if result.exact:
+        state += " · exact"
+    rate = result.trials / result.elapsed if result.elapsed > 0 else 0.0
+    parts = [state, f"{result.trials:,} trials", f"{_si(rate)} trials/s", f"{result.elapsed:.2f} s"]
+    if not result.done and not result.cancelled:
+        parts.append(f"{result.progress * 100:.0f}%")
+    return " · ".join(parts)
+
+
+def _si(x: float) -> str:
+    for factor, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if x >= factor:
+            return f"{x / factor:.1f}{suffix}"
+    return f"{x:.0f}"
+
+
+def result_table(result: StatementResult) -> Table:
+    """A finished result as a rich table for the history."""
+    table = Table(title=result.query.strip(), title_justify="left", expand=False, show_edge=False)
+    for _, label in COLUMNS:
+        table.add_column(label)
+    for _, cells in result_rows(result):
+        table.add_row(*cells)
+    table.caption = status_text(result)
+    table.caption_justify = "left"
+    return table
+
+
+class ResultsPanel(Vertical):
+    """Live table of the run in progress, its status line, and finished runs above it."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._row_keys: list[str] = []
+        self.last: StatementResult | None = None
+        self.finished: list[StatementResult] = []
+
+    def compose(self) -> ComposeResult:
+        yield VerticalScroll(id="history")
+        yield Static("ready", id="status")
+        table: DataTable[str] = DataTable(id="live", cursor_type="row", zebra_stripes=True)
+        for key, label in COLUMNS:
+            table.add_column(label, key=key)
+        yield table
+
+    @property
+    def table(self) -> DataTable[str]:
+        return self.query_one("#live", DataTable)
+
+    def show_status(self, text: str) -> None:
+        self.query_one("#status", Static).update(text)
+
+    def start(self, query: str) -> None:
+        """A new statement starts: the previous one moves to the history, the live table empties."""
+        if self.last is not None:
+            self.add_history(result_table(self.last))
+        self.table.clear()
+        self._row_keys = []
+        self.last = None
+        self.show_status(f"running · {query.strip().splitlines()[0] if query.strip() else ''}")
+
+    def update_result(self, result: StatementResult) -> None:
+        """Show a snapshot: cells change in place; rows are rebuilt only when new ones appear."""
+        self.last = result
+        rows = result_rows(result)
+        keys = [k for k, _ in rows]
+        table = self.table
+        with self.app.batch_update():
+            if keys != self._row_keys:
+                table.clear()
+                for key, cells in rows:
+                    table.add_row(*cells, key=key)
+                self._row_keys = keys
+            else:
+                for key, cells in rows:
+                    for (column_key, _), cell in zip(COLUMNS, cells, strict=True):
+                        if table.get_cell(key, column_key) != cell:
+                            table.update_cell(key, column_key, cell)
+            self.show_status(status_text(result))
+
+    def finish(self, result: StatementResult) -> None:
+        """The statement ended (done or cancelled); it stays in the live table until the next run."""
+        self.update_result(result)
+        self.finished.append(result)
+
+    def add_history(self, renderable: Table | Text | str) -> None:
+        history = self.query_one("#history", VerticalScroll)
+        history.mount(Static(renderable, classes="history-entry"))
+        history.scroll_end(animate=False)
