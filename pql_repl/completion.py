@@ -15,25 +15,9 @@ from dataclasses import dataclass
 
 from pql_repl.api import FunctionInfo
 from pql_repl.lexer import COMMENT, PUNCT, SPACE, STRING, WORD, Token, scan
+from pql_repl.output import FORMATS
+from pql_repl.session import COMMANDS, EXACT_MODES
 from pql_repl.vocabulary import Vocabulary, vocabulary
-
-#: Dot-commands (DESIGN.md §4) and what they do; the session executes them.
-DOT_COMMANDS: dict[str, str] = {
-    ".help": "show help",
-    ".trials": ".trials N - Monte Carlo trials per statement",
-    ".seed": ".seed N|off - fix the random seed",
-    ".exact": ".exact on|off|auto - exhaustive enumeration",
-    ".threads": ".threads N - worker threads",
-    ".precision": ".precision X - stop once every standard error is below X",
-    ".format": ".format table|csv|json - result format",
-    ".read": ".read FILE - run a script",
-    ".output": ".output FILE|stdout - where results (and exports) go",
-    ".functions": ".functions [pattern] - list the built-in functions",
-    ".describe": ".describe NAME - one function: signature, doc, example",
-    ".range": ".range GAME 'RANGE' - the hands of a range",
-    ".timer": ".timer on|off - show elapsed time",
-    ".quit": "leave",
-}
 
 
 @dataclass(frozen=True)
@@ -72,7 +56,7 @@ def complete(text: str, cursor: int | None = None, vocab: Vocabulary | None = No
     dot = re.fullmatch(r"\s*(\.[A-Za-z]*)", line_before)
     if dot:
         prefix = dot.group(1)
-        options = [(name, "dot_command", name, doc) for name, doc in DOT_COMMANDS.items()]
+        options = [(f".{name}", "dot_command", c.usage, c.summary) for name, c in COMMANDS.items()]
         return _rank(options, prefix, cursor - len(prefix))
     command = re.match(r"\s*(\.[A-Za-z]+)\s", line_before)
     if command:
@@ -104,11 +88,11 @@ def _complete_command_argument(
     elif command == ".range" and len(line_before.split()) <= 2:
         options = [(g, "game", g, "game") for g in vocab.games]
     elif command in (".exact",):
-        options = [(w, "keyword", w, "") for w in ("on", "off", "auto")]
+        options = [(w, "keyword", w, "") for w in EXACT_MODES]
     elif command in (".timer",):
         options = [(w, "keyword", w, "") for w in ("on", "off")]
     elif command == ".format":
-        options = [(w, "keyword", w, "") for w in ("table", "csv", "json")]
+        options = [(w, "keyword", w, "") for w in FORMATS]
     return _rank(options, word, cursor - len(word))
 
 

@@ -8,10 +8,9 @@ overrides the directory (tests use a temporary one).
 from __future__ import annotations
 
 import datetime
-import os
 from pathlib import Path
 
-import platformdirs
+from pql_repl import config
 
 HISTORY_FILE = "history"
 BUFFER_FILE = "buffer.pql"
@@ -19,8 +18,7 @@ BUFFER_FILE = "buffer.pql"
 
 def data_dir() -> Path:
     """Where history and the last editor buffer live (created on first use)."""
-    override = os.environ.get("PQL_DATA_DIR")
-    path = Path(override) if override else Path(platformdirs.user_data_dir("pql", appauthor=False))
+    path = config.data_dir()
     path.mkdir(parents=True, exist_ok=True)
     return path
 

@@ -11,6 +11,6 @@ if TYPE_CHECKING:
 
 def main(session: Session | None = None) -> int:
     """Run the line REPL until ``.quit`` or Ctrl+D; the exit code for ``pql --plain``."""
-    from pql_repl.repl.plain import main as run_plain
+    from pql_repl.repl.plain import main as run_plain  # noqa: PLC0415 - start fast without it
 
     return run_plain(session)

@@ -36,6 +36,7 @@ from pql_repl.errors import PqlCancelled, PqlError
 from pql_repl.history import history_path
 from pql_repl.lexer import PqlLexer
 from pql_repl.output import render
+from pql_repl.repl.progress import status_text
 from pql_repl.session import DotCommand, Session, SessionError, is_complete, split_statements
 
 PROMPT = "pql> "
@@ -223,8 +224,6 @@ class _Progress:
         self._input = self.app.input
 
     def _line(self) -> FormattedText:
-        from pql_repl.tui.results import status_text
-
         r = self.result
         text = " starting…" if r is None else " " + status_text(r)
         return FormattedText([("reverse", text.ljust(60) + "  Ctrl+C cancels ")])

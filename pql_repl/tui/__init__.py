@@ -10,7 +10,7 @@ if TYPE_CHECKING:
 
 def main(session: Session | None = None) -> int:
     """Run the app until the user quits; the exit code for ``pql``."""
-    from pql_repl.tui.app import PqlApp
+    from pql_repl.tui.app import PqlApp  # noqa: PLC0415 - start fast without Textual
 
     PqlApp(session).run()
     return 0

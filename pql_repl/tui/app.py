@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rich.markup import escape
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -15,6 +16,7 @@ from textual.worker import get_current_worker
 from pql_repl.api import Query, StatementResult
 from pql_repl.errors import PqlCancelled, PqlError
 from pql_repl.history import History, load_buffer, save_buffer
+from pql_repl.output import render
 from pql_repl.session import DotCommand, Session, SessionError, Statement, split_statements
 from pql_repl.tui.editor import CompletionList, QueryEditor, pql_theme
 from pql_repl.tui.results import ResultsPanel
@@ -259,15 +261,18 @@ class PqlApp(App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Ctrl+C cancels only while running or completing; otherwise the editor copies.
-        if action == "cancel" and not (self.running or self.editor.completing):
-            return False
-        return True
+        return not (action == "cancel" and not (self.running or self.editor.completing))
 
     # -- help, history, export ----------------------------------------------------------------
 
     def key_bindings(self) -> list[tuple[str, str]]:
         shown = [(b.key, b.description) for b in self._bindings_list() if b.description]
-        return [*shown, ("Enter after ;", "run"), ("Up/Down", "history (first/last line)"), ("Tab", "accept completion")]
+        return [
+            *shown,
+            ("Enter after ;", "run"),
+            ("Up/Down", "history (first/last line)"),
+            ("Tab", "accept completion"),
+        ]
 
     def _bindings_list(self) -> list[Binding]:
         return [b for b in self.BINDINGS if isinstance(b, Binding)]
@@ -285,8 +290,6 @@ class PqlApp(App[None]):
 
     def action_export(self) -> None:
         """Write the finished results to ``.output FILE`` (CSV or JSON by extension or ``.format``)."""
-        from pql_repl.output import render
-
         results = self.results.finished
         if not results:
             self.notify("nothing to export yet", severity="warning")
@@ -310,6 +313,4 @@ def _export_format(session: Session, path: Path | None = None) -> str:
 
 
 def _escape(text: str) -> str:
-    from rich.markup import escape
-
     return escape(text)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from rich.markup import escape
 from rich.style import Style
 from textual import events
 from textual.binding import Binding
@@ -16,6 +17,7 @@ from textual.widgets.text_area import TextAreaTheme
 from pql_repl import lexer
 from pql_repl.completion import Candidate, complete
 from pql_repl.history import History
+from pql_repl.session import is_complete
 
 ERROR_HIGHLIGHT = "pql.error"
 _HIGHLIGHT_NAMES = {
@@ -63,10 +65,10 @@ class QueryEditor(TextArea):
         """The text changed; the app checks it after a short pause."""
 
     def __init__(self, history: History, text: str = "", *, id: str | None = None) -> None:
-        super().__init__(text, id=id, soft_wrap=True, tab_behavior="focus", show_line_numbers=True)
-        self.history = history
         #: (row, column, length) of the checker's error, in characters.
         self.error_at: tuple[int, int, int] | None = None
+        super().__init__(text, id=id, soft_wrap=True, tab_behavior="focus", show_line_numbers=True)
+        self.query_history = history
         self.candidates: list[Candidate] = []
         self._completion: CompletionList | None = None
         self._accepted = False  # the next Changed comes from accepting a completion
@@ -107,7 +109,9 @@ class QueryEditor(TextArea):
                 line = lines[r]
                 col = min(col, len(line))
                 end = max(col + 1, min(col + length, len(line)))
-                highlights[r].append((_bytes(line, col), _bytes(line, end) if end <= len(line) else None, ERROR_HIGHLIGHT))
+                highlights[r].append(
+                    (_bytes(line, col), _bytes(line, end) if end <= len(line) else None, ERROR_HIGHLIGHT)
+                )
 
     def mark_error(self, at: tuple[int, int, int] | None) -> None:
         if at != self.error_at:
@@ -122,6 +126,12 @@ class QueryEditor(TextArea):
         row, col = self.cursor_location
         lines = self.text.split("\n")
         return sum(len(line) + 1 for line in lines[:row]) + col
+
+    def location_of(self, offset: int) -> tuple[int, int]:
+        """(row, column) of a character offset into the text."""
+        before = self.text[:offset]
+        row = before.count("\n")
+        return row, offset - (before.rfind("\n") + 1)
 
     def attach_completion(self, dropdown: CompletionList) -> None:
         self._completion = dropdown
@@ -169,8 +179,7 @@ class QueryEditor(TextArea):
         index = dropdown.highlighted if index is None else index
         candidate = self.candidates[index or 0]
         cursor = self.cursor_offset
-        start = self.document.get_location_from_index(candidate.start)
-        end = self.document.get_location_from_index(cursor)
+        start, end = self.location_of(candidate.start), self.location_of(cursor)
         self._accepted = True
         self.replace(candidate.text, start, end)
         self.hide_completions()
@@ -195,8 +204,6 @@ class QueryEditor(TextArea):
 
     def _enter_runs(self) -> bool:
         """Enter runs when the cursor ends a `;`-terminated buffer, or sits on a dot-command line."""
-        from pql_repl.session import is_complete
-
         text = self.text
         before, after = text[: self.cursor_offset], text[self.cursor_offset :]
         if after.strip():
@@ -211,7 +218,7 @@ class QueryEditor(TextArea):
             self._completion.action_cursor_up()
             return
         if not select and self.cursor_location[0] == 0:
-            entry = self.history.previous(self.text)
+            entry = self.query_history.previous(self.text)
             if entry is not None:
                 self._load(entry)
             return
@@ -222,7 +229,7 @@ class QueryEditor(TextArea):
             self._completion.action_cursor_down()
             return
         if not select and self.cursor_location[0] == self.document.line_count - 1:
-            entry = self.history.next()
+            entry = self.query_history.next()
             if entry is not None:
                 self._load(entry)
             return
@@ -241,8 +248,6 @@ class QueryEditor(TextArea):
 
 
 def _option_label(c: Candidate) -> str:
-    from rich.markup import escape
-
     detail = c.display if c.display != c.text else c.doc
     return f"{escape(c.text)} [dim]{escape(c.kind)}  {escape(detail)}[/dim]" if detail else escape(c.text)
 

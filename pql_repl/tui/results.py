@@ -12,6 +12,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
 from pql_repl.api import Column, StatementResult
+from pql_repl.repl.progress import status_text
 
 BAR_WIDTH = 24
 _EIGHTHS = " ▏▎▍▌▋▊▉"
@@ -37,7 +38,7 @@ def format_value(value: float | str | None) -> str:
     if value is None:
         return ""
     if isinstance(value, float):
-        return f"{value:.4f}" if value == value else "NaN"
+        return "NaN" if math.isnan(value) else f"{value:.4f}"
     return str(value)
 
 
@@ -56,7 +57,12 @@ def _column_rows(result: StatementResult, column: Column) -> list[tuple[str, tup
         for b in column.buckets:
             # A bucket's share is a proportion: its standard error is sqrt(p(1-p)/n).
             stderr = math.sqrt(b.fraction * (1 - b.fraction) / result.accepted) if result.accepted else None
-            cells = (f"  {b.label}", f"{b.fraction * 100:.2f}%", ci(result, stderr, percent=True), bar(b.fraction))
+            cells = (
+                f"  {b.label}",
+                f"{b.fraction * 100:.2f}%",
+                ci(result, stderr, percent=True),
+                bar(b.fraction),
+            )
             rows.append((f"{key}\x00{b.label}", cells))
         return rows
     if column.selector == "count":
@@ -65,25 +71,6 @@ def _column_rows(result: StatementResult, column: Column) -> list[tuple[str, tup
         cells = (column.name, f"{fraction * 100:.2f}%{count}", ci(result, column.stderr, True), bar(fraction))
         return [(key, cells)]
     return [(key, (column.name, format_value(column.value), ci(result, column.stderr), ""))]
-
-
-def status_text(result: StatementResult) -> str:
-    """``running · 120,000 trials · 1.2M trials/s · 0.10 s`` (or done / exact / cancelled)."""
-    state = "cancelled" if result.cancelled else ("done" if result.done else "running")
-    if result.exact:
-        state += " · exact"
-    rate = result.trials / result.elapsed if result.elapsed > 0 else 0.0
-    parts = [state, f"{result.trials:,} trials", f"{_si(rate)} trials/s", f"{result.elapsed:.2f} s"]
-    if not result.done and not result.cancelled:
-        parts.append(f"{result.progress * 100:.0f}%")
-    return " · ".join(parts)
-
-
-def _si(x: float) -> str:
-    for factor, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if x >= factor:
-            return f"{x / factor:.1f}{suffix}"
-    return f"{x:.0f}"
 
 
 def result_table(result: StatementResult) -> Table:

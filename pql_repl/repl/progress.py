@@ -1,0 +1,24 @@
+"""The one-line progress summary both REPLs show while a statement runs."""
+
+from __future__ import annotations
+
+from pql_repl.api import StatementResult
+
+
+def status_text(result: StatementResult) -> str:
+    """``running · 120,000 trials · 1.2M trials/s · 0.10 s`` (or done / exact / cancelled)."""
+    state = "cancelled" if result.cancelled else ("done" if result.done else "running")
+    if result.exact:
+        state += " · exact"
+    rate = result.trials / result.elapsed if result.elapsed > 0 else 0.0
+    parts = [state, f"{result.trials:,} trials", f"{_si(rate)} trials/s", f"{result.elapsed:.2f} s"]
+    if not result.done and not result.cancelled:
+        parts.append(f"{result.progress * 100:.0f}%")
+    return " · ".join(parts)
+
+
+def _si(x: float) -> str:
+    for factor, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if x >= factor:
+            return f"{x / factor:.1f}{suffix}"
+    return f"{x:.0f}"
