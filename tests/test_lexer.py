@@ -15,7 +15,8 @@ EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("*.pql"))
 
 CORPUS = [
     "select avg(riverEquity(hero)) from hero='AA', villain='KK'",
-    "SELECT count(winsHi(hero)) AS wins FROM game='omaha8', hero='A2**', villain='15%' WHERE nutLo(hero, flop);",
+    "SELECT count(winsHi(hero)) AS wins FROM game='omaha8', hero='A2**', villain='15%'"
+    " WHERE nutLo(hero, flop);",
     "select histogram(handType(p1, river)) from game='razz', p1='(3-2-)45678' -- razz\n",
     "/* multi\nline */ select max(boardSuitCount(turn)) from board='AhKh2c'",
     "select avg(case when pocketPair(hero) then 1 else 0 end) from hero='*'",

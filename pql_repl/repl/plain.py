@@ -101,6 +101,8 @@ class PlainRepl:
         self.output = output
         self.write = write or sys.stdout.write
         self.last: StatementResult | None = None
+        #: The run in progress (or the last one).
+        self.progress: _Progress | None = None
         self.prompt = PromptSession[str](
             PROMPT,
             multiline=True,
@@ -183,7 +185,7 @@ class PlainRepl:
     def run_query(self, query: Query) -> StatementResult | None:
         """Stream one statement with a progress line at the bottom; Ctrl+C cancels. The final or,
         when cancelled, the last partial result; None after an error."""
-        progress = _Progress(query, self.session.run_options(), self.input, self.output)
+        progress = self.progress = _Progress(query, self.session.run_options(), self.input, self.output)
         progress.run()
         if progress.error is not None:
             self._error(progress.error)

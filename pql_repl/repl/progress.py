@@ -5,13 +5,16 @@ from __future__ import annotations
 from pql_repl.api import StatementResult
 
 
-def status_text(result: StatementResult) -> str:
-    """``running · 120,000 trials · 1.2M trials/s · 0.10 s`` (or done / exact / cancelled)."""
+def status_text(result: StatementResult, timing: bool = True) -> str:
+    """``running · 120,000 trials · 1.2M trials/s · 0.10 s`` (or done / exact / cancelled);
+    without ``timing`` the clock-dependent parts are left out (reproducible screenshots)."""
     state = "cancelled" if result.cancelled else ("done" if result.done else "running")
     if result.exact:
         state += " · exact"
     rate = result.trials / result.elapsed if result.elapsed > 0 else 0.0
-    parts = [state, f"{result.trials:,} trials", f"{_si(rate)} trials/s", f"{result.elapsed:.2f} s"]
+    parts = [state, f"{result.trials:,} trials"]
+    if timing:
+        parts += [f"{_si(rate)} trials/s", f"{result.elapsed:.2f} s"]
     if not result.done and not result.cancelled:
         parts.append(f"{result.progress * 100:.0f}%")
     return " · ".join(parts)

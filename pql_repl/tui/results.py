@@ -73,14 +73,14 @@ def _column_rows(result: StatementResult, column: Column) -> list[tuple[str, tup
     return [(key, (column.name, format_value(column.value), ci(result, column.stderr), ""))]
 
 
-def result_table(result: StatementResult) -> Table:
+def result_table(result: StatementResult, timing: bool = True) -> Table:
     """A finished result as a rich table for the history."""
     table = Table(title=result.query.strip(), title_justify="left", expand=False, show_edge=False)
     for _, label in COLUMNS:
         table.add_column(label)
     for _, cells in result_rows(result):
         table.add_row(*cells)
-    table.caption = status_text(result)
+    table.caption = status_text(result, timing)
     table.caption_justify = "left"
     return table
 
@@ -93,6 +93,8 @@ class ResultsPanel(Vertical):
         self._row_keys: list[str] = []
         self.last: StatementResult | None = None
         self.finished: list[StatementResult] = []
+        #: Show elapsed time and speed (off for reproducible screenshots).
+        self.timing = True
 
     def compose(self) -> ComposeResult:
         yield VerticalScroll(id="history")
@@ -112,7 +114,7 @@ class ResultsPanel(Vertical):
     def start(self, query: str) -> None:
         """A new statement starts: the previous one moves to the history, the live table empties."""
         if self.last is not None:
-            self.add_history(result_table(self.last))
+            self.add_history(result_table(self.last, self.timing))
         self.table.clear()
         self._row_keys = []
         self.last = None
@@ -135,7 +137,7 @@ class ResultsPanel(Vertical):
                     for (column_key, _), cell in zip(COLUMNS, cells, strict=True):
                         if table.get_cell(key, column_key) != cell:
                             table.update_cell(key, column_key, cell)
-            self.show_status(status_text(result))
+            self.show_status(status_text(result, self.timing))
 
     def finish(self, result: StatementResult) -> None:
         """The statement ended (done or cancelled); it stays in the live table until the next run."""

@@ -1,0 +1,134 @@
+"""The prompt_toolkit line REPL driven through a pipe input, running real queries."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from pql_repl.completion import complete
+from pql_repl.history import read_entries
+from pql_repl.repl.plain import PlainRepl, PqlCompleter, input_complete
+
+QUERY = "select avg(riverEquity(hero)) as eq, count(winsHi(hero)) as wins from hero='AA', villain='KK';"
+
+
+@pytest.fixture(autouse=True)
+def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("PQL_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("PQL_CONFIG", str(tmp_path / "no-config.toml"))
+    return tmp_path / "data"
+
+
+@pytest.fixture
+def pipe() -> Iterator[PipeInput]:
+    with create_pipe_input() as p:
+        yield p
+
+
+def start(repl: PlainRepl) -> tuple[threading.Thread, list[int]]:
+    code: list[int] = []
+    thread = threading.Thread(target=lambda: code.append(repl.run()), daemon=True)
+    thread.start()
+    return thread, code
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def test_enter_runs_only_complete_input() -> None:
+    assert input_complete(".trials 10")
+    assert input_complete("select avg(1) from h='AA';")
+    assert input_complete("select avg(1)\nfrom h='AA'\n")
+    assert not input_complete("select avg(1)")
+    assert not input_complete("select avg(1) from h='AA;")
+
+
+def test_completer_is_the_shared_engine() -> None:
+    text = "select avg(riverEq"
+    got = [c.text for c in PqlCompleter().get_completions(Document(text), CompleteEvent())]
+    assert got == [c.text for c in complete(text)][: len(got)]
+    assert got[0] == "riverEquity"
+
+
+def test_runs_a_multi_line_query_and_dot_commands(pipe: PipeInput, data: Path) -> None:
+    out: list[str] = []
+    repl = PlainRepl(input=pipe, output=DummyOutput(), write=out.append)
+    thread, code = start(repl)
+    pipe.send_text(".trials 2000\r.seed 7\r")
+    # Enter before the `;` continues the statement on a new line.
+    pipe.send_text(QUERY.replace(" from", "\r from") + "\r")
+    wait_for(lambda: repl.last is not None)
+    pipe.send_text(".quit\r")
+    thread.join(60)
+    assert code == [0]
+    text = "".join(out)
+    assert "eq" in text
+    assert "wins" in text
+    assert "2000 trials" in text
+    assert repl.last is not None
+    assert repl.last.trials == 2000
+    assert repl.last.column("eq").value is not None
+    assert 0.75 < float(repl.last.column("eq").value or 0) < 0.9
+    assert any("riverEquity" in e for e in read_entries(data / "history"))
+
+
+def test_seeded_runs_repeat(pipe: PipeInput) -> None:
+    out: list[str] = []
+    repl = PlainRepl(input=pipe, output=DummyOutput(), write=out.append)
+    thread, _ = start(repl)
+    pipe.send_text(".trials 3000\r.seed 11\r.exact off\r" + QUERY + "\r")
+    wait_for(lambda: repl.last is not None)
+    first = repl.last
+    repl.last = None
+    pipe.send_text(QUERY + "\r")
+    wait_for(lambda: repl.last is not None)
+    pipe.send_text(".quit\r")
+    thread.join(60)
+    assert first is not None
+    assert repl.last is not None
+    assert repl.last.column("eq").value == first.column("eq").value
+
+
+def test_ctrl_c_cancels_a_run_and_keeps_the_session(pipe: PipeInput) -> None:
+    out: list[str] = []
+    repl = PlainRepl(input=pipe, output=DummyOutput(), write=out.append)
+    thread, code = start(repl)
+    pipe.send_text(".trials 2000000000\r.exact off\r" + QUERY + "\r")
+    # Cancel once the run has produced a snapshot (its progress line is up by then).
+    wait_for(lambda: repl.progress is not None and repl.progress.result is not None)
+    pipe.send_text("\x03")
+    wait_for(lambda: repl.last is not None)
+    assert repl.last is not None
+    assert repl.last.cancelled
+    assert 0 < repl.last.trials < 2_000_000_000
+    # The session goes on.
+    pipe.send_text(".trials 1000\r" + QUERY + "\r")
+    wait_for(lambda: repl.last is not None and not repl.last.cancelled)
+    pipe.send_text(".quit\r")
+    thread.join(60)
+    assert code == [0]
+    assert repl.last.trials == 1000
+
+
+def test_errors_keep_the_session(pipe: PipeInput, capsys: pytest.CaptureFixture[str]) -> None:
+    out: list[str] = []
+    repl = PlainRepl(input=pipe, output=DummyOutput(), write=out.append)
+    thread, code = start(repl)
+    pipe.send_text("select avg(riverEquty(hero)) from hero='AA';\r.nonsense\r.quit\r")
+    thread.join(60)
+    assert code == [0]
+    err = capsys.readouterr().err
+    assert "riverEquty" in err
+    assert "nonsense" in err

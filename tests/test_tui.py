@@ -1,0 +1,288 @@
+"""The Textual app driven like a user with Pilot, on the real engine with small seeded runs."""
+
+from __future__ import annotations
+
+import csv
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+from textual.message import Message
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Static
+
+from pql_repl.history import History
+from pql_repl.session import Session
+from pql_repl.tui.app import PqlApp, RunProgress
+from pql_repl.tui.editor import ERROR_HIGHLIGHT
+from pql_repl.tui.screens import HelpScreen, HistorySearch
+from pql_repl.vocabulary import vocabulary
+
+QUERY = "select avg(riverEquity(hero)) as eq, count(winsHi(hero)) as wins from hero='AA', villain='KK';"
+EXACT_QUERY = (
+    "select avg(riverEquity(hero)) as eq, histogram(handType(hero, river)) as hands\n"
+    "from hero='AhAd', villain='KsKc', board='Qh7c2d';"
+)
+SIZE = (110, 36)
+
+
+@pytest.fixture(autouse=True)
+def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("PQL_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("PQL_CONFIG", str(tmp_path / "no-config.toml"))
+    return tmp_path / "data"
+
+
+def make_app(**settings: Any) -> PqlApp:
+    session = Session()
+    for key, value in settings.items():
+        session.settings.apply(key, value)
+    return PqlApp(session, History())
+
+
+async def wait_until(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        await pilot.pause(0.05)
+
+
+async def set_text(pilot: Pilot[Any], app: PqlApp, text: str) -> None:
+    app.editor.load_text(text)
+    app.editor.move_cursor(app.editor.document.end)
+    await pilot.pause()
+
+
+def cells(app: PqlApp) -> dict[str, list[str]]:
+    table: DataTable[str] = app.results.table
+    return {str(key.value): [str(c) for c in table.get_row(key)] for key in table.rows}
+
+
+@pytest.mark.asyncio
+async def test_type_a_query_run_it_and_the_table_fills() -> None:
+    app = make_app(trials=4000, seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*QUERY)
+        await pilot.pause()
+        assert app.editor.text == QUERY
+        await pilot.press("enter")  # Enter after `;` runs
+        await wait_until(pilot, lambda: bool(app.results.finished) and not app.running)
+        result = app.results.finished[-1]
+        assert result.trials == 4000
+        rows = cells(app)
+        assert set(rows) == {"eq", "wins"}
+        eq = result.column("eq").value
+        assert isinstance(eq, float)
+        assert rows["eq"][1] == f"{eq:.4f}"
+        assert rows["eq"][2].startswith("± ")
+        assert rows["wins"][1].endswith(f"({int(result.column('wins').count or 0):,})")
+        assert "█" in rows["wins"][3]
+        status = str(app.query_one("#status", Static).render())
+        assert "done" in status
+        assert "4,000 trials" in status
+        assert "trials/s" in status
+
+
+@pytest.mark.asyncio
+async def test_live_updates_in_place_then_cancel_keeps_results() -> None:
+    app = make_app(trials=2_000_000_000, exact="off", seed=5)
+    snapshots: list[RunProgress] = []
+
+    def hook(message: Message) -> None:
+        if isinstance(message, RunProgress):
+            snapshots.append(message)
+
+    async with app.run_test(size=SIZE, message_hook=hook) as pilot:
+        await set_text(pilot, app, QUERY)
+        await pilot.press("f5")
+        await wait_until(pilot, lambda: len(snapshots) >= 3 and app.results.table.row_count == 2)
+        table = app.results.table
+        keys_before = list(table.rows)
+        await wait_until(pilot, lambda: len(snapshots) >= 5)
+        # Rows are the same objects: cells were updated, the table was not rebuilt.
+        assert list(table.rows) == keys_before
+        trials = [m.result.trials for m in snapshots]
+        assert trials == sorted(trials)
+        assert trials[-1] > trials[0]
+        assert app.running
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not app.running)
+        last = app.results.finished[-1]
+        assert last.cancelled
+        assert 0 < last.trials < 2_000_000_000
+        assert set(cells(app)) == {"eq", "wins"}
+        assert "cancelled" in str(app.query_one("#status", Static).render())
+
+
+@pytest.mark.asyncio
+async def test_a_new_run_moves_the_previous_one_to_the_history() -> None:
+    app = make_app(trials=1000, seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(2):
+            await set_text(pilot, app, QUERY)
+            await pilot.press("f5")
+            await wait_until(pilot, lambda: not app.running and app.results.last is not None)
+            await pilot.pause(0.1)
+        await wait_until(pilot, lambda: len(app.results.finished) == 2)
+        entries = app.query(".history-entry")
+        assert len(entries) == 1
+
+
+@pytest.mark.asyncio
+async def test_completion_entries_at_several_positions() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        editor = app.editor
+        await pilot.press(*"select avg(riv")
+        await pilot.pause()
+        assert editor.completing
+        assert editor.candidates[0].text == "riverEquity"
+        await pilot.press("tab")
+        assert editor.text == "select avg(riverEquity"
+        assert not editor.completing
+
+        text = "select avg(riverEquity()) from hero='AA', villain='KK'"
+        await set_text(pilot, app, text)
+        editor.move_cursor(editor.location_of(text.index("()") + 1))
+        await pilot.press("ctrl+space")
+        assert [c.text for c in editor.candidates] == ["hero", "villain"]
+        await pilot.press("down", "enter")
+        assert editor.text == text.replace("()", "(villain)")
+
+        await set_text(pilot, app, "select avg(1) from game='ra")
+        await pilot.press("z")
+        await pilot.pause()
+        assert editor.candidates[0].text == "razz"
+        await pilot.press("escape")
+        assert not editor.completing
+
+        await set_text(pilot, app, "")
+        await pilot.press(".", "t", "r")
+        assert editor.candidates[0].text == ".trials"
+
+
+@pytest.mark.asyncio
+async def test_error_marked_at_the_checkers_column_before_running() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        text = "select avg(riverEquity(hero))\nfrom hero='AA'\nwhere pairedBoard(flopp)"
+        await set_text(pilot, app, text)
+        await wait_until(pilot, lambda: app.editor.error_at is not None)
+        row, col, _ = app.editor.error_at or (0, 0, 0)
+        assert (row, col) == (2, len("where pairedBoard("))
+        marks = [h for h in app.editor._highlights[row] if h[2] == ERROR_HIGHLIGHT]
+        assert marks
+        assert marks[0][0] == col
+        message = str(app.query_one("#error", Static).render())
+        assert "3:19" in message
+        assert "flopp" in message
+        # Fixing it clears the mark.
+        await set_text(pilot, app, text.replace("flopp", "flop"))
+        await wait_until(pilot, lambda: app.editor.error_at is None)
+
+
+@pytest.mark.asyncio
+async def test_history_and_buffer_survive_a_restart(data: Path) -> None:
+    app = make_app(trials=500, seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await set_text(pilot, app, QUERY)
+        await pilot.press("f5")
+        await wait_until(pilot, lambda: bool(app.results.finished) and not app.running)
+        await set_text(pilot, app, "select count(pairedBoard(flop)) from h='KK'")
+        await pilot.pause(0.5)
+    again = make_app()
+    async with again.run_test(size=SIZE) as pilot:
+        assert again.editor.text == "select count(pairedBoard(flop)) from h='KK'"
+        assert again.history.entries[-1] == QUERY
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert isinstance(again.screen, HistorySearch)
+        await pilot.press(*"winsHi", "enter")
+        await pilot.pause()
+        assert again.editor.text == QUERY
+        # Up on the first line browses the history too.
+        await set_text(pilot, again, "draft")
+        await pilot.press("up")
+        assert again.editor.text == QUERY
+        await pilot.press("down")
+        assert again.editor.text == "draft"
+
+
+@pytest.mark.asyncio
+async def test_help_lists_every_catalogue_function_and_game() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        renderable = app.screen.query_one("#help-text", Static).render()
+        console = Console(width=160, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+        console.print(renderable)
+        shown = console.export_text()
+        vocab = vocabulary()
+        for f in vocab.functions:
+            assert f.name in shown, f.name
+            assert f.doc.split()[0] in shown
+        for game in vocab.games:
+            assert game in shown
+        assert "F5" in shown.upper()
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+@pytest.mark.asyncio
+async def test_describe_and_settings_by_dot_commands() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await set_text(pilot, app, ".describe riverEquity")
+        await pilot.press("enter")
+        await pilot.pause()
+        info = vocabulary().function("riverEquity")
+        assert info is not None
+        entries = app.query(".history-entry")
+        assert any(info.signature in str(e.render()) for e in entries)
+        await set_text(pilot, app, ".trials 1234")
+        await pilot.press("enter")
+        assert app.session.settings.trials == 1234
+
+
+@pytest.mark.asyncio
+async def test_export_results_as_csv_and_json(tmp_path: Path) -> None:
+    app = make_app(trials=1000, seed=4)
+    async with app.run_test(size=SIZE) as pilot:
+        await set_text(pilot, app, QUERY)
+        await pilot.press("f5")
+        await wait_until(pilot, lambda: bool(app.results.finished) and not app.running)
+        csv_path = tmp_path / "out.csv"
+        await set_text(pilot, app, f".output {csv_path}")
+        await pilot.press("enter")
+        await pilot.pause()
+        rows = list(csv.reader(csv_path.read_text().splitlines()))
+        assert rows[0] == ["query", "trials", "eq", "wins"]
+        assert rows[1][1] == "1000"
+        assert 0.7 < float(rows[1][2]) < 0.9
+        json_path = tmp_path / "out.json"
+        app.session.settings.apply("output", str(json_path))
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        doc = json.loads(json_path.read_text())
+        assert doc["statements"][0]["trials"] == 1000
+        assert [c["name"] for c in doc["statements"][0]["columns"]] == ["eq", "wins"]
+
+
+def test_snapshot_of_a_finished_exact_run(snap_compare: Any) -> None:
+    app = make_app(exact="on", seed=1)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        app.editor.cursor_blink = False
+        app.results.timing = False
+        await set_text(pilot, app, EXACT_QUERY)
+        await pilot.press("f5")
+        await wait_until(pilot, lambda: bool(app.results.finished) and not app.running)
+        await pilot.pause(0.2)
+
+    assert snap_compare(app, run_before=run_before, terminal_size=SIZE)
