@@ -219,7 +219,7 @@ async def test_help_lists_every_catalogue_function_and_game() -> None:
         await pilot.press("f1")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        renderable = app.screen.query_one("#help-text", Static).render()
+        renderable = app.screen.query_one("#help-text", Static).content
         console = Console(width=160, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
         console.print(renderable)
         shown = console.export_text()
@@ -244,7 +244,7 @@ async def test_describe_and_settings_by_dot_commands() -> None:
         info = vocabulary().function("riverEquity")
         assert info is not None
         entries = app.query(".history-entry")
-        assert any(info.signature in str(e.render()) for e in entries)
+        assert any(info.signature in str(e.content) for e in entries)
         await set_text(pilot, app, ".trials 1234")
         await pilot.press("enter")
         assert app.session.settings.trials == 1234

@@ -60,8 +60,10 @@ def input_complete(text: str) -> bool:
         return True
     if stripped.startswith(".") and "\n" not in stripped:
         return True
-    ends = stripped.endswith(";") or text.endswith("\n")
-    return ends and is_complete(text)
+    if text.endswith("\n"):
+        # Enter on an empty last line: that blank line ends the statement.
+        return is_complete(text + "\n")
+    return stripped.endswith(";") and is_complete(text)
 
 
 def _key_bindings() -> KeyBindings:

@@ -68,7 +68,7 @@ class PqlApp(App[None]):
     TITLE = "pql"
     CSS_PATH = "app.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+enter,f5", "run", "Run", id="run"),
+        Binding("f5,ctrl+enter", "run", "Run", id="run"),
         Binding("escape", "cancel", "Cancel", id="cancel"),
         Binding("ctrl+c", "cancel", "Cancel", show=False, priority=True, id="cancel.ctrl_c"),
         Binding("f1", "help", "Help", id="help"),

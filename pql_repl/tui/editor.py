@@ -248,8 +248,10 @@ class QueryEditor(TextArea):
 
 
 def _option_label(c: Candidate) -> str:
-    detail = c.display if c.display != c.text else c.doc
-    return f"{escape(c.text)} [dim]{escape(c.kind)}  {escape(detail)}[/dim]" if detail else escape(c.text)
+    """``nutHi(player: player, street: street) -> boolean`` for functions, ``flop  street`` else."""
+    if c.kind == "function":
+        return f"{escape(c.display)}  [dim]{escape(c.doc)}[/dim]" if c.doc else escape(c.display)
+    return f"{escape(c.text)}  [dim]{escape(c.kind.replace('_', ' '))}[/dim]"
 
 
 def _bytes(line: str, col: int) -> int:

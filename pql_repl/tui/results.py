@@ -146,5 +146,6 @@ class ResultsPanel(Vertical):
 
     def add_history(self, renderable: Table | Text | str) -> None:
         history = self.query_one("#history", VerticalScroll)
+        history.add_class("has-entries")
         history.mount(Static(renderable, classes="history-entry"))
         history.scroll_end(animate=False)
