@@ -9,8 +9,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 
-from pql_repl import _core
-from pql_repl.api import FunctionInfo, functions, keywords
+from pql_repl.api import FunctionInfo, functions, game_streets, keywords
 
 
 @dataclass(frozen=True)
@@ -53,21 +52,6 @@ def _lower(words: list[str] | None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(w.lower() for w in words or []))
 
 
-def _game_streets(games: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
-    table = {g.lower(): tuple(s.lower() for s in streets) for g, streets in _core.game_streets().items()}
-    # Aliases (`plo`, `o8`) are games too: the range reader names the game each one stands for.
-    for name in games:
-        if name in table:
-            continue
-        try:
-            canonical = _core.parse_range("*", name, None)["game"].lower()
-        except Exception:  # an alias we cannot resolve keeps every street
-            continue
-        if canonical in table:
-            table[name] = table[canonical]
-    return table
-
-
 @functools.cache
 def vocabulary() -> Vocabulary:
     """The vocabulary of the installed engine (cached: it never changes while running)."""
@@ -84,5 +68,6 @@ def vocabulary() -> Vocabulary:
         syntaxes=_lower(words.get("syntaxes")),
         range_keywords=tuple(dict.fromkeys(words.get("range_keywords") or [])),
         functions=tuple(functions()),
-        game_streets=_game_streets(games),
+        # Aliases (`plo`, `o8`) are keys too.
+        game_streets={g.lower(): tuple(s.lower() for s in streets) for g, streets in game_streets().items()},
     )

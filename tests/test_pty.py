@@ -35,13 +35,13 @@ def test_plain_repl_in_a_pty(tmp_path: Path) -> None:
         dimensions=(40, 120),
     )
     try:
-        child.expect_exact("pql> ")
+        child.expect_exact("pql>")
         child.send(".trials 3000\r")
-        child.expect_exact("pql> ")
+        child.expect_exact("pql>")
         child.send("select avg(riverEquity(hero)) as heroeq from hero='AA', villain='KK';\r")
         child.expect(r"heroeq\s*\|\s*0\.[78]\d*")
         child.expect_exact("3000 trials")
-        child.expect_exact("pql> ")
+        child.expect_exact("pql>")
         child.send(".quit\r")
         child.expect(pexpect.EOF)
     finally:

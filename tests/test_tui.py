@@ -137,7 +137,7 @@ async def test_completion_entries_at_several_positions() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         editor = app.editor
-        await pilot.press(*"select avg(riv")
+        await pilot.press(*"select avg(riverEq")
         await pilot.pause()
         assert editor.completing
         assert editor.candidates[0].text == "riverEquity"

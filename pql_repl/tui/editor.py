@@ -71,7 +71,7 @@ class QueryEditor(TextArea):
         self.query_history = history
         self.candidates: list[Candidate] = []
         self._completion: CompletionList | None = None
-        self._accepted = False  # the next Changed comes from accepting a completion
+        self._typing = False  # the next Changed comes from a key press
 
     # -- highlighting ---------------------------------------------------------------------
 
@@ -180,13 +180,15 @@ class QueryEditor(TextArea):
         candidate = self.candidates[index or 0]
         cursor = self.cursor_offset
         start, end = self.location_of(candidate.start), self.location_of(cursor)
-        self._accepted = True
         self.replace(candidate.text, start, end)
         self.hide_completions()
 
     # -- keys -------------------------------------------------------------------------------
 
     async def _on_key(self, event: events.Key) -> None:
+        if self.completing and event.key == "enter" and self._highlighted_is_typed():
+            # The word is already complete: Enter means a new line (or run), not "accept".
+            self.hide_completions()
         if self.completing and event.key in ("tab", "enter", "escape"):
             event.stop()
             event.prevent_default()
@@ -195,12 +197,22 @@ class QueryEditor(TextArea):
             else:
                 self.accept_completion()
             return
+        # Only typing opens the dropdown, not text loaded from the history or by the app.
+        self._typing = event.is_printable or event.key in ("backspace", "delete")
         if event.key == "enter" and self._enter_runs():
             event.stop()
             event.prevent_default()
             self.post_message(self.RunRequested())
             return
         await super()._on_key(event)
+
+    def _highlighted_is_typed(self) -> bool:
+        dropdown = self._completion
+        if dropdown is None or dropdown.highlighted is None or not self.candidates:
+            return False
+        candidate = self.candidates[dropdown.highlighted]
+        typed = self.text[candidate.start : self.cursor_offset]
+        return typed.lower() == candidate.text.lower()
 
     def _enter_runs(self) -> bool:
         """Enter runs when the cursor ends a `;`-terminated buffer, or sits on a dot-command line."""
@@ -240,9 +252,8 @@ class QueryEditor(TextArea):
         self.move_cursor(self.document.end)
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
-        if self._accepted:
-            self._accepted = False
-        else:
+        if self._typing:
+            self._typing = False
             self.show_completions()
         self.post_message(self.Checked())
 
