@@ -1,6 +1,6 @@
-"""The line REPL in a real pseudo-terminal: start it, run a query, quit.
+"""Both REPLs in a real pseudo-terminal through the ``pql`` command: start, run a query, quit.
 
-Generous timeouts and waits on output (never on sleeps) keep it steady on a loaded CI machine.
+Generous timeouts and waits on output (never on sleeps) keep them steady on a loaded CI machine.
 """
 
 from __future__ import annotations
@@ -8,16 +8,18 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 pexpect = pytest.importorskip("pexpect")
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pty")
 
 TIMEOUT = 120
+QUERY = "select avg(riverEquity(hero)) as heroeq from hero='AA', villain='KK';"
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pty")
-def test_plain_repl_in_a_pty(tmp_path: Path) -> None:
+def spawn(args: list[str], tmp_path: Path) -> Any:
     env = {
         **os.environ,
         "PQL_DATA_DIR": str(tmp_path / "data"),
@@ -26,19 +28,23 @@ def test_plain_repl_in_a_pty(tmp_path: Path) -> None:
         # No cursor position requests: pexpect does not answer them.
         "PROMPT_TOOLKIT_NO_CPR": "1",
     }
-    child = pexpect.spawn(
+    return pexpect.spawn(
         sys.executable,
-        ["-m", "pql_repl.repl"],
+        ["-m", "pql_repl.cli", *args],
         env=env,
         encoding="utf-8",
         timeout=TIMEOUT,
         dimensions=(40, 120),
     )
+
+
+def test_plain_repl_runs_a_query_in_a_pty(tmp_path: Path) -> None:
+    child = spawn(["--plain"], tmp_path)
     try:
         child.expect_exact("pql>")
         child.send(".trials 3000\r")
         child.expect_exact("pql>")
-        child.send("select avg(riverEquity(hero)) as heroeq from hero='AA', villain='KK';\r")
+        child.send(QUERY + "\r")
         child.expect(r"heroeq\s*\|\s*0\.[78]\d*")
         child.expect_exact("3000 trials")
         child.expect_exact("pql>")
@@ -48,3 +54,20 @@ def test_plain_repl_in_a_pty(tmp_path: Path) -> None:
         child.close(force=True)
     assert child.exitstatus == 0
     assert "heroeq" in (tmp_path / "data" / "history").read_text()
+
+
+def test_full_screen_app_runs_a_query_in_a_pty(tmp_path: Path) -> None:
+    child = spawn(["--trials", "2000", "--seed", "3"], tmp_path)
+    try:
+        child.expect_exact("\x1b[?1049h")  # the alternate screen
+        child.expect_exact("Help")  # the footer is drawn: the app takes keys now
+        child.send(QUERY)
+        child.send("\r")  # Enter after `;` runs
+        child.expect_exact("done · 2,000 trials")
+        child.send("\x11")  # Ctrl+Q
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+    assert "heroeq" in (tmp_path / "data" / "history").read_text()
+    assert (tmp_path / "data" / "buffer.pql").read_text() == QUERY

@@ -119,6 +119,23 @@ async def test_live_updates_in_place_then_cancel_keeps_results() -> None:
 
 
 @pytest.mark.asyncio
+async def test_ctrl_c_cancels_a_run_and_otherwise_leaves_the_app_alone() -> None:
+    app = make_app(trials=2_000_000_000, exact="off")
+    async with app.run_test(size=SIZE) as pilot:
+        await set_text(pilot, app, QUERY)
+        await pilot.press("f5")
+        await wait_until(pilot, lambda: app.results.last is not None)
+        await pilot.press("ctrl+c")
+        await wait_until(pilot, lambda: not app.running)
+        assert app.results.finished[-1].cancelled
+        # Idle, Ctrl+C neither quits nor touches the text.
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert app.is_running
+        assert app.editor.text == QUERY
+
+
+@pytest.mark.asyncio
 async def test_a_new_run_moves_the_previous_one_to_the_history() -> None:
     app = make_app(trials=1000, seed=1)
     async with app.run_test(size=SIZE) as pilot:
@@ -265,11 +282,18 @@ async def test_export_results_as_csv_and_json(tmp_path: Path) -> None:
         assert rows[0] == ["query", "trials", "eq", "wins"]
         assert rows[1][1] == "1000"
         assert 0.7 < float(rows[1][2]) < 0.9
+        # While `.output` is in force, every finished run lands in the file too.
+        await set_text(pilot, app, QUERY)
+        await pilot.press("f5")
+        await wait_until(pilot, lambda: len(app.results.finished) == 2 and not app.running)
+        await pilot.pause()
+        assert len(list(csv.reader(csv_path.read_text().splitlines()))) == 3
         json_path = tmp_path / "out.json"
         app.session.settings.apply("output", str(json_path))
         await pilot.press("ctrl+s")
         await pilot.pause()
         doc = json.loads(json_path.read_text())
+        assert len(doc["statements"]) == 2
         assert doc["statements"][0]["trials"] == 1000
         assert [c["name"] for c in doc["statements"][0]["columns"]] == ["eq", "wins"]
 

@@ -126,7 +126,7 @@ class PlainRepl:
         parts = f" trials {s.trials:,} · seed {seed} · exact {s.exact} · format {s.format}"
         if self.last is not None:
             parts += f" │ last: {self.last.trials:,} trials in {self.last.elapsed:.2f} s"
-        return FormattedText([("class:bottom-toolbar", parts + "  (F1/.help)")])
+        return FormattedText([("class:bottom-toolbar", parts + "  · .help")])
 
     def run(self) -> int:
         """The loop; returns the exit code."""

@@ -193,7 +193,7 @@ class PqlApp(App[None]):
             self.results.show_status(f"[red]{_escape(str(e))}[/red]")
             return False
         if result.quit:
-            self.exit()
+            self.leave()
             return False
         if result.read is not None:
             self.run_text(result.read.read_text(encoding="utf-8"))
@@ -234,6 +234,9 @@ class PqlApp(App[None]):
             return
         if message.result.done or message.result.cancelled:
             self.results.finish(message.result)
+            if self.session.settings.output:
+                # `.output FILE` is in force: the file follows every finished statement.
+                self.action_export(quiet=True)
         else:
             self.results.update_result(message.result)
 
@@ -288,7 +291,7 @@ class PqlApp(App[None]):
 
         self.push_screen(HistorySearch(self.history.search("")), chosen)
 
-    def action_export(self) -> None:
+    def action_export(self, quiet: bool = False) -> None:
         """Write the finished results to ``.output FILE`` (CSV or JSON by extension or ``.format``)."""
         results = self.results.finished
         if not results:
@@ -300,7 +303,17 @@ class PqlApp(App[None]):
         except OSError as e:
             self.notify(f"cannot write {path}: {e.strerror}", severity="error")
             return
-        self.notify(f"wrote {len(results)} result(s) to {path}")
+        if not quiet:
+            self.notify(f"wrote {len(results)} result(s) to {path}")
+
+    async def action_quit(self) -> None:
+        self.leave()
+
+    def leave(self) -> None:
+        """Quit, keeping the editor's text for the next session."""
+        save_buffer(self.editor.text)
+        self.cancel_run()
+        self.exit()
 
     def on_unmount(self) -> None:
         self.cancel_run()
