@@ -485,6 +485,8 @@ impl Lowering {
             }
             Func::CardsPlay => {
                 let (p, s) = self.ps(args);
+                // Every five-card choice is rated to find the one using the fewest hole cards.
+                self.inner_cost += 100.0;
                 c(B::CardsPlay(p, s))
             }
             // Nuts and outs: one pass over the opponents' possible holdings (about a thousand
