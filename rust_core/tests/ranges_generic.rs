@@ -59,8 +59,10 @@ fn lone_star_and_wildcards_are_full() {
 
 /// Counts hands of `k` cards from the 52-card deck satisfying `pred` on (rank, suit) pairs, with
 /// ranks 0 = deuce .. 12 = ace: an independent brute force for the expectations below.
-fn brute(k: usize, pred: impl Fn(&[(u8, u8)]) -> bool) -> usize {
-    fn rec(start: u8, k: usize, cur: &mut Vec<(u8, u8)>, pred: &dyn Fn(&[(u8, u8)]) -> bool, n: &mut usize) {
+type Hand = [(u8, u8)];
+
+fn brute(k: usize, pred: impl Fn(&Hand) -> bool) -> usize {
+    fn rec(start: u8, k: usize, cur: &mut Vec<(u8, u8)>, pred: &dyn Fn(&Hand) -> bool, n: &mut usize) {
         if cur.len() == k {
             *n += usize::from(pred(cur));
             return;

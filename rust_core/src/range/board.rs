@@ -76,7 +76,7 @@ pub fn parse_board(text: &str, game: Game) -> Result<BoardRange, PqlError> {
     if text.trim().is_empty() {
         return Ok(BoardRange { boards: vec![Vec::new()], terms: Vec::new(), cards: 0 });
     }
-    let parts = expr::parse(text, false)?;
+    let parts = expr::parse(text, false, false)?;
     let mut spans = Vec::new();
     for p in &parts {
         if p.weight.is_some() {

@@ -40,7 +40,24 @@ fn is_operator(c: char) -> bool {
     matches!(c, ',' | ':' | '!' | '(' | ')' | '@' | '&' | '|')
 }
 
-fn lex(text: &str, words: bool) -> Result<Vec<(Tok, Span)>, PqlError> {
+/// Stud hands use parentheses inside a hand (`(3-3-)45678`): a `(` whose group holds only hand
+/// characters is part of the leaf, not an expression parenthesis. Returns the end of such a group.
+fn hand_group_end(text: &str, open: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    for (i, c) in text[open + 1..].char_indices() {
+        match c {
+            ')' if depth == 0 => return (i > 0).then_some(open + 1 + i + 1),
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            ',' if depth > 0 => {}
+            c if c.is_whitespace() || is_operator(c) => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+fn lex(text: &str, words: bool, stud: bool) -> Result<Vec<(Tok, Span)>, PqlError> {
     let bytes = text.as_bytes();
     let mut toks: Vec<(Tok, Span)> = Vec::new();
     let mut i = 0;
@@ -55,7 +72,7 @@ fn lex(text: &str, words: bool) -> Result<Vec<(Tok, Span)>, PqlError> {
             ',' | '|' => toks.push(one(Tok::Comma)),
             ':' | '&' => toks.push(one(Tok::Colon)),
             '!' => toks.push(one(Tok::Bang)),
-            '(' => toks.push(one(Tok::LParen)),
+            '(' if !(stud && hand_group_end(text, i).is_some()) => toks.push(one(Tok::LParen)),
             ')' => toks.push(one(Tok::RParen)),
             '@' => {
                 let start = i;
@@ -84,6 +101,12 @@ fn lex(text: &str, words: bool) -> Result<Vec<(Tok, Span)>, PqlError> {
                 let mut j = i;
                 while j < text.len() {
                     let d = text[j..].chars().next().unwrap_or(' ');
+                    if depth == 0 && d == '(' && stud {
+                        if let Some(end) = hand_group_end(text, j) {
+                            j = end;
+                            continue;
+                        }
+                    }
                     if depth == 0 && (d.is_whitespace() || is_operator(d)) {
                         break;
                     }
@@ -249,8 +272,9 @@ impl Parser<'_> {
 }
 
 /// Parses `text` into its top-level parts. `words`: the classic word operators.
-pub(crate) fn parse(text: &str, words: bool) -> Result<Vec<Part>, PqlError> {
-    let toks = lex(text, words)?;
+/// `stud`: parentheses that hold only hand characters belong to the hand (no-pair groups).
+pub(crate) fn parse(text: &str, words: bool, stud: bool) -> Result<Vec<Part>, PqlError> {
+    let toks = lex(text, words, stud)?;
     if toks.is_empty() {
         return Err(PqlError::range("empty range", Span::new(0, text.len())));
     }
@@ -320,7 +344,7 @@ mod tests {
     }
 
     fn show(text: &str, words: bool) -> String {
-        parse(text, words)
+        parse(text, words, false)
             .unwrap()
             .iter()
             .map(|p| format!("{}{}", leaves(text, &p.node), p.weight.map_or(String::new(), |w| format!("@{w}"))))
@@ -337,20 +361,26 @@ mod tests {
         assert_eq!(show("(AK | AA) & offsuit", true), "[(AK,AA):offsuit]");
         assert_eq!(show("group2 to group5 and not suited", true), "[group2 to group5:~suited]");
         assert_eq!(show("pair not QQ", true), "[pair!QQ]");
+        let stud = |t: &str| {
+            let parts = parse(t, false, true).unwrap();
+            parts.iter().map(|p| leaves(t, &p.node)).collect::<Vec<_>>().join(" ; ")
+        };
+        assert_eq!(stud("(3-3-)45678, 45(6-7-)"), "(3-3-)45678 ; 45(6-7-)");
+        assert_eq!(stud("(AA, KK):A"), "[(AA,KK):A]");
     }
 
     #[test]
     fn errors_point_at_the_problem() {
-        let e = parse("AA@10, KK", false).unwrap_err();
+        let e = parse("AA@10, KK", false, false).unwrap_err();
         assert_eq!(e.span, Some(Span::new(7, 9)));
-        let e = parse("AA@0", false).unwrap_err();
+        let e = parse("AA@0", false, false).unwrap_err();
         assert!(e.message.contains("1 to 100"), "{}", e.message);
-        let e = parse("(AA, KK", false).unwrap_err();
+        let e = parse("(AA, KK", false, false).unwrap_err();
         assert_eq!(e.span, Some(Span::new(0, 1)));
-        let e = parse("AA KK", false).unwrap_err();
+        let e = parse("AA KK", false, false).unwrap_err();
         assert_eq!(e.span, Some(Span::new(3, 5)));
-        assert!(parse("  ", false).unwrap_err().message.contains("empty"));
-        let e = parse("(AA@3, KK)", false).unwrap_err();
+        assert!(parse("  ", false, false).unwrap_err().message.contains("empty"));
+        let e = parse("(AA@3, KK)", false, false).unwrap_err();
         assert!(e.message.contains("top-level"), "{}", e.message);
     }
 }

@@ -113,6 +113,14 @@ impl Term {
         self.positional.len()
     }
 
+    /// The cards of a one-slot term without variables (a stud card position).
+    pub fn single_slot_cards(&self) -> Option<CardSet> {
+        match self.positional.as_slice() {
+            [s] if s.rank_var == NO_VAR && s.suit_var == NO_VAR => Some(s.cards),
+            _ => None,
+        }
+    }
+
     /// Whether the slots can be given distinct cards of `hand` (leftover cards are free).
     pub fn matches_hand(&self, hand: CardSet) -> bool {
         if (hand.len() as usize) < self.sorted.len() + self.wild {

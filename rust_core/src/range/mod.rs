@@ -12,7 +12,7 @@ mod classic;
 mod expr;
 mod generic;
 mod matcher;
-mod percent;
+pub mod percent;
 mod stud;
 mod universe;
 
@@ -181,7 +181,7 @@ pub fn parse_range(text: &str, game: Game, syntax: Syntax) -> Result<Range, PqlE
 fn parse_flop(text: &str, game: Game, syntax: Syntax) -> Result<Range, PqlError> {
     let uni = universe::universe(game);
     let classic_holdem = syntax == Syntax::Classic && game.hole_cards() == 2;
-    let parts = expr::parse(text, syntax == Syntax::Classic)?;
+    let parts = expr::parse(text, syntax == Syntax::Classic, false)?;
     let mut leaf = |span: Span| -> Result<HandSet, PqlError> {
         let leaf_text = &text[span.start..span.end];
         if classic_holdem {
