@@ -171,6 +171,75 @@ fn top_up(game: Game, players: usize, keys: &[u64], rare: &[usize], t: &mut Tall
     }
 }
 
+/// Pseudo-samples of the group mean added to each class (0: no smoothing). Omaha classes get a
+/// few hundred samples each in the time budget; pulling each towards the mean of its coarser
+/// group (see `group_key`) orders neighbours better than the raw means.
+fn prior_weight(game: Game) -> f64 {
+    match game.hole_cards() {
+        2 => 0.0,
+        4 => 50.0,
+        _ => 150.0,
+    }
+}
+
+/// A coarser grouping of classes: the ranks held, and for each suit (largest first) how many
+/// cards it has and, when two or more, its highest rank (the flush draw's strength).
+fn group_key(hand: CardSet) -> u128 {
+    let mut key = 0u128;
+    for r in 0..13u8 {
+        key = key << 3 | u128::from(hand.rank_count(r));
+    }
+    let mut suits: Vec<(u32, u16)> = (0..4)
+        .map(|s| {
+            let m = hand.suit_mask(s);
+            let top = if m.count_ones() >= 2 { 16 - m.leading_zeros() as u16 } else { 0 };
+            (m.count_ones(), top)
+        })
+        .collect();
+    suits.sort_unstable_by(|a, b| b.cmp(a));
+    for (n, top) in suits {
+        key = key << 8 | u128::from(n) << 5 | u128::from(top);
+    }
+    key
+}
+
+/// A much coarser grouping, for groups too small to steady themselves (rare suit patterns): the
+/// pair structure, the highest rank, and the suit counts with each suited group's highest rank.
+fn super_key(hand: CardSet) -> u128 {
+    let mut counts: Vec<u32> = (0..13u8).map(|r| hand.rank_count(r)).filter(|&c| c > 0).collect();
+    counts.sort_unstable();
+    let shape = counts.iter().fold(0u128, |k, &c| k << 3 | u128::from(c));
+    let high = 16 - u128::from(hand.rank_mask().leading_zeros() as u16);
+    (shape << 4 | high) << 32 | (group_key(hand) & 0xFFFF_FFFF)
+}
+
+/// Each class's equity: its own mean, pulled towards its group's mean by `prior_weight`; the
+/// group's mean is itself pulled towards its supergroup's mean.
+fn shrunk_equity(game: Game, keys: &[u64], t: &Tally) -> Vec<f64> {
+    let k = prior_weight(game);
+    let sums = |f: &dyn Fn(CardSet) -> u128| {
+        let ks: Vec<u128> = keys.iter().map(|&key| f(representative(key))).collect();
+        let mut m: std::collections::HashMap<u128, (f64, f64)> = std::collections::HashMap::new();
+        for (i, g) in ks.iter().enumerate() {
+            let e = m.entry(*g).or_default();
+            e.0 += t.share[i];
+            e.1 += f64::from(t.count[i]);
+        }
+        (ks, m)
+    };
+    let (gk, groups) = sums(&group_key);
+    let (sk, supers) = sums(&super_key);
+    (0..keys.len())
+        .map(|i| {
+            let (ss, sn) = supers[&sk[i]];
+            let super_mean = ss / sn.max(1.0);
+            let (gs, gn) = groups[&gk[i]];
+            let group_mean = (gs + 3.0 * k * super_mean) / (gn + 3.0 * k).max(1.0);
+            (t.share[i] + k * group_mean) / (f64::from(t.count[i]) + k).max(1.0)
+        })
+        .collect()
+}
+
 /// A hand of the class with `key` (suits in the key's order: the first mask is clubs, ...).
 fn representative(key: u64) -> CardSet {
     let mut bits = 0u64;
@@ -198,7 +267,7 @@ fn main() {
             // Classes the random deals rarely reach get trials of their own.
             let rare: Vec<usize> = (0..keys.len()).filter(|&i| t.count[i] < MIN_SAMPLES).collect();
             top_up(game, players, &keys, &rare, &mut t);
-            let equity: Vec<f64> = (0..keys.len()).map(|i| t.share[i] / f64::from(t.count[i].max(1))).collect();
+            let equity = shrunk_equity(game, &keys, &t);
             let mut order: Vec<usize> = (0..keys.len()).collect();
             order.sort_by(|&a, &b| equity[b].total_cmp(&equity[a]).then(keys[b].cmp(&keys[a])));
             let width = entry_width(keys.len());
@@ -206,7 +275,7 @@ fn main() {
             std::fs::write(dir.join(ordering_file(game, six_max)), bytes).expect("write the ordering");
             let samples: u64 = t.count.iter().map(|&c| u64::from(c)).sum();
             eprintln!(
-                "{} {}: {} classes, {} samples (min {}), {} topped up, {:.1}s; best {} ({:.3}), worst {} ({:.3})",
+                "{} {}: {} classes, {} samples (min {}), {} topped up, {:.1}s; best {} ({:.3}), {}, {}; worst {} ({:.3})",
                 game.name(),
                 if six_max { "6max" } else { "full" },
                 keys.len(),
@@ -216,6 +285,8 @@ fn main() {
                 started.elapsed().as_secs_f64(),
                 representative(keys[order[0]]),
                 equity[order[0]],
+                representative(keys[order[1]]),
+                representative(keys[order[2]]),
                 representative(keys[*order.last().expect("classes")]),
                 equity[*order.last().expect("classes")],
             );

@@ -218,3 +218,29 @@ fn errors_point_into_the_range() {
     let e = parse_range("AA$xx", Game::OmahaHi, Syntax::Generic).unwrap_err();
     assert_eq!(e.span.map(|s| s.start), Some(2));
 }
+
+#[test]
+fn picking_follows_the_weights() {
+    use pql_core::sim::rng::Rng;
+    let r = parse_range("AA@10, KK@5, QQ@1", Game::Holdem, Syntax::Generic).unwrap();
+    let total: u32 = r.weights().iter().sum();
+    let draws = 160_000;
+    let mut seen = vec![0u32; r.len()];
+    let mut rng = Rng::new(11, 0);
+    for _ in 0..draws {
+        seen[r.pick(rng.unit()).unwrap()] += 1;
+    }
+    // Chi-square with 17 degrees of freedom; 40.79 is the 0.1% critical value.
+    let chi2: f64 = seen
+        .iter()
+        .zip(r.weights())
+        .map(|(&o, &w)| {
+            let e = f64::from(draws) * f64::from(w) / f64::from(total);
+            (f64::from(o) - e).powi(2) / e
+        })
+        .sum();
+    assert!(chi2 < 40.79, "chi-square {chi2}");
+    let u = parse_range("AK", Game::Holdem, Syntax::Generic).unwrap();
+    assert_eq!(u.pick(0.0), Some(0));
+    assert_eq!(u.pick(0.999_999), Some(15));
+}
