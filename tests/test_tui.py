@@ -150,6 +150,31 @@ async def test_a_new_run_moves_the_previous_one_to_the_history() -> None:
 
 
 @pytest.mark.asyncio
+async def test_settings_apply_to_the_statements_that_follow_them() -> None:
+    app = make_app(seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await set_text(pilot, app, f".trials 1000\n{QUERY}\n.trials 2000\n{QUERY}\n")
+        await pilot.press("f5")
+        await wait_until(pilot, lambda: len(app.results.finished) == 2 and not app.running)
+        assert [r.trials for r in app.results.finished] == [1000, 2000]
+        assert len(app.query(".history-entry")) == 1
+
+
+@pytest.mark.asyncio
+async def test_running_an_invalid_query_marks_the_error_and_runs_nothing() -> None:
+    app = make_app(trials=1000)
+    async with app.run_test(size=SIZE) as pilot:
+        text = "select avg(riverEquity(hero)) from hero='AA', villain='KK' where scoops(nobody);"
+        await set_text(pilot, app, text)
+        await pilot.press("f5")
+        await wait_until(pilot, lambda: not app.running and app.editor.error_at is not None)
+        assert app.editor.error_at is not None
+        assert app.editor.error_at[:2] == (0, text.index("nobody"))
+        assert "error" in str(app.query_one("#status", Static).render())
+        assert not app.results.finished
+
+
+@pytest.mark.asyncio
 async def test_completion_entries_at_several_positions() -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

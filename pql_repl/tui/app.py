@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -17,7 +18,7 @@ from pql_repl.api import Query, StatementResult
 from pql_repl.errors import PqlCancelled, PqlError
 from pql_repl.history import History, load_buffer, save_buffer
 from pql_repl.output import render
-from pql_repl.session import DotCommand, Session, SessionError, Statement, split_statements
+from pql_repl.session import CommandResult, Session, SessionError, Statement, split_statements
 from pql_repl.tui.editor import CompletionList, QueryEditor, pql_theme
 from pql_repl.tui.results import ResultsPanel
 from pql_repl.tui.screens import HelpScreen, HistorySearch
@@ -60,6 +61,35 @@ class RunEnded(Message):
         self.run_id = run_id
         self.cancelled = cancelled
         self.error = error
+
+
+class CheckDone(Message):
+    """The checker's verdict on ``text`` (None: no error)."""
+
+    def __init__(self, text: str, error: PqlError | None) -> None:
+        super().__init__()
+        self.text = text
+        self.error = error
+
+
+@dataclass(frozen=True)
+class PendingRun:
+    """A statement to run, the text it comes from (for error positions) and its run options."""
+
+    statement: Statement
+    source: str
+    options: dict[str, Any]
+
+
+def first_error(session: Session, text: str) -> PqlError | None:
+    """The first error the checker finds in the statements of ``text``."""
+    for item in split_statements(text):
+        if isinstance(item, Statement):
+            try:
+                session.prepare(item, text)
+            except PqlError as e:
+                return e
+    return None
 
 
 class PqlApp(App[None]):
@@ -122,28 +152,31 @@ class PqlApp(App[None]):
             self._check_timer.stop()
         self._check_timer = self.set_timer(CHECK_DELAY, self.check_now)
 
-    def check_now(self) -> PqlError | None:
-        """Check every statement of the editor; mark the first error in place, before any run."""
+    def check_now(self) -> None:
+        """Check the editor's text in the background (reading a big range takes a moment)."""
         text = self.editor.text
         save_buffer(text)  # the buffer survives a crash or a killed terminal too
-        error: PqlError | None = None
-        for item in split_statements(text):
-            if isinstance(item, Statement):
-                try:
-                    self.session.prepare(item, text)
-                except PqlError as e:
-                    error = e
-                    break
+        self._check_worker(text)
+
+    @work(thread=True, exclusive=True, group="check")
+    def _check_worker(self, text: str) -> None:
+        self.post_message(CheckDone(text, first_error(self.session, text)))
+
+    def on_check_done(self, message: CheckDone) -> None:
+        if message.text == self.editor.text:
+            self.show_error(message.error)
+
+    def show_error(self, error: PqlError | None) -> None:
+        """Mark the checker's first error in place (before any run) and explain it below."""
         message = self.query_one("#error", Static)
         if error is None or error.line is None or error.col is None:
             self.editor.mark_error(None)
             message.update(f"[red]{_escape(str(error))}[/red]" if error else "")
-            return error
+            return
         length = (error.span[1] - error.span[0]) if error.span else 1
         self.editor.mark_error((error.line - 1, error.col - 1, max(1, length)))
         hint = f" — {error.hint}" if error.hint else ""
         message.update(f"[red]{error.line}:{error.col} {_escape(error.message)}{_escape(hint)}[/red]")
-        return error
 
     # -- running ----------------------------------------------------------------------------
 
@@ -160,43 +193,39 @@ class PqlApp(App[None]):
         self.run_text(text)
 
     def run_text(self, text: str) -> None:
-        items = split_statements(text)
-        statements: list[Statement] = []
-        for item in items:
-            if isinstance(item, DotCommand):
-                if statements:
-                    break  # commands after a statement wait: keep it simple, run statements first
-                if not self.run_command(item.text):
-                    return
-            else:
-                statements.append(item)
-        if not statements:
+        """Dot-commands apply at once, in order; each statement runs with the settings in force
+        where it stands, one after the other in a worker."""
+        runs: list[PendingRun] = []
+        if not self._collect(text, runs) or not runs:
             return
-        queries: list[tuple[str, Query]] = []
-        for statement in statements:
-            try:
-                queries.append((statement.text, self.session.prepare(statement, text)))
-            except PqlError as e:
-                self.check_now()
-                self.results.show_status(f"[red]error: {_escape(str(e))}[/red]")
-                return
         self.cancel_run()
         self._run_id += 1
         self.running = True
-        self._run_worker(self._run_id, queries, self.session.run_options())
+        self.results.show_status("checking…")
+        self._run_worker(self._run_id, runs)
 
-    def run_command(self, line: str) -> bool:
-        """A dot-command from the editor; False when it failed or quit."""
+    def _collect(self, text: str, runs: list[PendingRun]) -> bool:
+        for item in split_statements(text):
+            if isinstance(item, Statement):
+                runs.append(PendingRun(item, text, self.session.run_options()))
+                continue
+            result = self.run_command(item.text)
+            if result is None:
+                return False
+            if result.read is not None and not self._collect(result.read.read_text(encoding="utf-8"), runs):
+                return False
+        return True
+
+    def run_command(self, line: str) -> CommandResult | None:
+        """A dot-command from the editor; None when it failed or quit."""
         try:
             result = self.session.handle(line)
         except (SessionError, PqlError) as e:
             self.results.show_status(f"[red]{_escape(str(e))}[/red]")
-            return False
+            return None
         if result.quit:
             self.leave()
-            return False
-        if result.read is not None:
-            self.run_text(result.read.read_text(encoding="utf-8"))
+            return None
         if "theme" in result.changed and self.session.settings.theme in self.available_themes:
             self.theme = self.session.settings.theme or self.theme
         if "output" in result.changed and self.session.settings.output and self.results.finished:
@@ -204,16 +233,24 @@ class PqlApp(App[None]):
         if result.output:
             self.results.add_history(result.output)
         self.results.show_status(result.note or line)
-        return True
+        return result
 
     @work(thread=True, exclusive=True, group="run")
-    def _run_worker(self, run_id: int, queries: list[tuple[str, Query]], options: dict[str, Any]) -> None:
+    def _run_worker(self, run_id: int, runs: list[PendingRun]) -> None:
         worker = get_current_worker()
-        for text, query in queries:
-            self._query = query
-            self.post_message(RunStarted(run_id, text))
+        for run in runs:
             try:
-                for snapshot in query.stream(batch=SNAPSHOT_INTERVAL, **options):
+                query = self.session.prepare(run.statement, run.source)
+            except PqlError as e:
+                self.post_message(CheckDone(run.source, e))  # marked if the editor still holds it
+                self.post_message(RunEnded(run_id, error=str(e)))
+                return
+            if worker.is_cancelled:
+                return
+            self._query = query
+            self.post_message(RunStarted(run_id, run.statement.text))
+            try:
+                for snapshot in query.stream(batch=SNAPSHOT_INTERVAL, **run.options):
                     if worker.is_cancelled:
                         query.cancel()
                     self.post_message(RunProgress(run_id, snapshot))
