@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pql_repl import _core
+from pql_repl.errors import PqlCancelled
 
 DEFAULT_TRIALS = 600_000
 
@@ -50,7 +51,9 @@ class Column:
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"name": self.name, "selector": self.selector}
         if self.selector == "histogram":
-            d["buckets"] = [{"label": b.label, "count": b.count, "fraction": b.fraction} for b in self.buckets]
+            d["buckets"] = [
+                {"label": b.label, "count": b.count, "fraction": b.fraction} for b in self.buckets
+            ]
             return d
         d["value"] = self.value
         if self.selector == "count":
@@ -149,6 +152,7 @@ class Query:
 
     def stream(
         self,
+        *,
         trials: int = DEFAULT_TRIALS,
         seed: int | None = None,
         exact: bool | None = None,
@@ -192,8 +196,6 @@ class Query:
 
 
 def _cancelled() -> Exception:
-    from pql_repl.errors import PqlCancelled
-
     return PqlCancelled("cancelled")
 
 
@@ -204,6 +206,7 @@ def prepare(text: str) -> Query:
 
 def run(
     text: str,
+    *,
     trials: int = DEFAULT_TRIALS,
     seed: int | None = None,
     exact: bool | None = None,

@@ -6,7 +6,8 @@ from __future__ import annotations
 class PqlError(Exception):
     """Base class: ``message``, 1-based ``line``/``col``, byte ``span``, optional ``hint``."""
 
-    def __init__(
+    # Positional, because the Rust boundary builds these from a tuple.
+    def __init__(  # noqa: PLR0917
         self,
         message: str,
         line: int | None = None,

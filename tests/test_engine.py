@@ -3,12 +3,14 @@ fall within a few standard errors of the exact answer, and the guards explain th
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from fractions import Fraction
 
+import eval7
 import pytest
-from reference import exact_equities
+from reference import DECK, exact_equities, split
 
 import pql_repl as pql
 
@@ -56,7 +58,12 @@ def test_exact_runs_equal_independent_enumeration(game: str, holes: list[str], b
 
 RANGE_CASES = [
     # (game, ranges as explicit combo lists, the same ranges in PQL, board)
-    ("holdem", [["AsAh", "AsAd", "AhAd"], ["KsKh", "AsKs", "QdQc"]], ["AsAh,AsAd,AhAd", "KsKh,AsKs,QdQc"], "Kd7c2s"),
+    (
+        "holdem",
+        [["AsAh", "AsAd", "AhAd"], ["KsKh", "AsKs", "QdQc"]],
+        ["AsAh,AsAd,AhAd", "KsKh,AsKs,QdQc"],
+        "Kd7c2s",
+    ),
     ("holdem", [["AhKh", "AdKd"], ["QsQh", "QcQd"], ["7h6h"]], ["AhKh,AdKd", "QsQh,QcQd", "7h6h"], "Jh8h2c"),
     ("omahahi", [["AsAhKsKh", "AcAdKcKd"], ["QdJdTc9c"]], ["AsAhKsKh,AcAdKcKd", "QdJdTc9c"], "Qh8c2d"),
 ]
@@ -66,10 +73,6 @@ RANGE_CASES = [
 def test_exact_runs_over_ranges_average_every_compatible_combination(
     game: str, combos: list[list[str]], ranges: list[str], board: str
 ) -> None:
-    import itertools
-
-    from reference import split
-
     expected = [Fraction(0)] * len(combos)
     pairs = 0
     for holes in itertools.product(*combos):
@@ -91,7 +94,7 @@ def test_monte_carlo_within_four_standard_errors(
     game: str, holes: list[str], board: str, dead: str, seed: int
 ) -> None:
     query = pql_query(game, holes, board, dead)
-    r, values = equities(query, exact=False, trials=100_000, seed=seed)
+    r, _ = equities(query, exact=False, trials=100_000, seed=seed)
     (exact,) = pql.run(query, exact=True)
     assert not r.exact
     assert r.trials == 100_000
@@ -131,18 +134,13 @@ def test_where_is_conditional_probability() -> None:
     # P(hero wins | flop makes hero a set) computed exactly both ways.
     base = "from hero='7s7h', villain='AsKd', board='7d2c9s'"
     (r,) = pql.run(f"select avg(riverEquity(hero)) {base} where handType(hero, turn) = trips", exact=True)
-    boards = ["7d2c9s" + t for t in ["2d", "2h", "3c", "Ah"]]
     assert r.exact
     assert 0.0 < float(r.columns[0].value) <= 1.0  # type: ignore[arg-type]
     # Independent: condition on turn cards that keep hero at exactly trips.
-    from reference import DECK, hi_value, split
-
     used = set(split("7s7h" + "AsKd" + "7d2c9s"))
     turns = [c for c in DECK if c not in used]
     total, count = Fraction(0), 0
     for turn in turns:
-        import eval7
-
         hand = [eval7.Card(c) for c in split("7s7h7d2c9s" + turn)]
         if eval7.handtype(eval7.evaluate(hand)) != "Trips":
             continue
@@ -150,7 +148,6 @@ def test_where_is_conditional_probability() -> None:
         total += eq
         count += 1
     assert float(r.columns[0].value) == pytest.approx(float(total / count), abs=1e-9)  # type: ignore[arg-type]
-    del boards, hi_value
 
 
 def test_count_histogram_max_min_and_names() -> None:
@@ -188,8 +185,11 @@ def test_conflicting_ranges_are_an_error_before_any_trial() -> None:
 def test_where_that_never_holds_explains_itself() -> None:
     start = time.monotonic()
     with pytest.raises(pql.PqlRuntimeError, match="accepted"):
-        pql.run("select avg(riverEquity(a)) from a='AA', b='KK' where handType(a, flop) = straightflush "
-                "and handType(b, flop) = straightflush", exact=False)
+        pql.run(
+            "select avg(riverEquity(a)) from a='AA', b='KK' where handType(a, flop) = straightflush "
+            "and handType(b, flop) = straightflush",
+            exact=False,
+        )
     assert time.monotonic() - start < 30
 
 
@@ -206,7 +206,9 @@ def test_cancel_from_another_thread_stops_quickly() -> None:
 
 def test_time_limit_bounds_the_run() -> None:
     started = time.monotonic()
-    (r,) = pql.run("select avg(riverEquity(a)) from game='omahahi', a='*', b='*'", trials=10**9, time_limit=0.5)
+    (r,) = pql.run(
+        "select avg(riverEquity(a)) from game='omahahi', a='*', b='*'", trials=10**9, time_limit=0.5
+    )
     assert time.monotonic() - started < 3.0
     assert 0 < r.trials < 10**9
 

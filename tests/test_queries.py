@@ -33,7 +33,8 @@ def test_constants_and_case_without_else() -> None:
     # Deals no arm matched have no value: the average is over the matched deals only.
     assert r.column("wins_only").value == 1
     all_deals = r.column("all_deals").value
-    assert isinstance(all_deals, float) and 0 < all_deals < 1
+    assert isinstance(all_deals, float)
+    assert 0 < all_deals < 1
 
 
 def test_min_and_exact_hand_type_equal_independent_enumeration() -> None:
@@ -46,7 +47,8 @@ def test_min_and_exact_hand_type_equal_independent_enumeration() -> None:
         "select count(minHandType(p1, river, fullhouse)), count(exactHandType(p1, river, twopair)), "
         f"count(handType(p1, river) >= fullhouse) from game='holdem', p1='{hole}', board='{flop}'"
     )
-    assert r.exact and r.trials == len(types)
+    assert r.exact
+    assert r.trials == len(types)
     assert r.columns[0].value == pytest.approx(full_or_better, abs=1e-12)
     assert r.columns[1].value == pytest.approx(two_pair, abs=1e-12)
     assert r.columns[2].value == r.columns[0].value
@@ -76,24 +78,42 @@ def test_board_pattern_deals_exactly_the_matching_flops() -> None:
         if a[0] in firsts and b[0] in seconds and c[0] in thirds and len({a, b, c}) == 3
     }
     flops = {f for f in flops if not f & set(split(hole))}
-    r = one(f"select count(pairedBoard(flop)) from game='holdem', p1='{hole}', board='[K-T][9-7][8-5]'", exact=True)
+    r = one(
+        f"select count(pairedBoard(flop)) from game='holdem', p1='{hole}', board='[K-T][9-7][8-5]'",
+        exact=True,
+    )
     # Each matching flop once (flop cards are unordered), times every turn and river.
     assert r.trials == len(flops) * 47 * 46 // 2
     paired = sum(len({c[0] for c in f}) < 3 for f in flops) / len(flops)
     assert r.columns[0].value == pytest.approx(paired, abs=1e-12)
     # boardInRange deals turn and river by position; every deal matches its own pattern.
-    r = one(f"select count(boardInRange('[K-T][9-7][8-5]')) from game='holdem', p1='{hole}', board='[K-T][9-7][8-5]'")
-    assert r.exact and r.columns[0].value == 1
+    r = one(
+        "select count(boardInRange('[K-T][9-7][8-5]')) "
+        f"from game='holdem', p1='{hole}', board='[K-T][9-7][8-5]'"
+    )
+    assert r.exact
+    assert r.columns[0].value == 1
 
 
 def test_histogram_labels_read_naturally() -> None:
     r = one(
-        "select histogram(fractionalRiverEquity(p1)), histogram(riverEquity(p1)), histogram(handType(p1, river)) "
+        "select histogram(fractionalRiverEquity(p1)), histogram(riverEquity(p1)), "
+        "histogram(handType(p1, river)) "
         "from game='holdem', p1='AsKs', p2='AhKh', board='Qd7c2s'"
     )
     assert [b.label for b in r.columns[0].buckets] == ["1/2", "1"]
     assert [b.label for b in r.columns[1].buckets] == ["50-51%", "99-100%"]
-    order = ["highcard", "pair", "twopair", "trips", "straight", "flush", "fullhouse", "quads", "straightflush"]
+    order = [
+        "highcard",
+        "pair",
+        "twopair",
+        "trips",
+        "straight",
+        "flush",
+        "fullhouse",
+        "quads",
+        "straightflush",
+    ]
     labels = [b.label for b in r.columns[2].buckets]
     assert labels == sorted(labels, key=order.index)
     assert sum(b.count for b in r.columns[2].buckets) == r.trials
@@ -105,7 +125,9 @@ def test_short_deck_orders_flush_above_full_house_in_histograms() -> None:
     assert labels.index("flush") > labels.index("fullhouse")
 
 
-@pytest.mark.parametrize(("pattern", "matches"), [("AKK", False), ("AKJ3K", False), ("KJAK3", True), ("AKJ", True)])
+@pytest.mark.parametrize(
+    ("pattern", "matches"), [("AKK", False), ("AKJ3K", False), ("KJAK3", True), ("AKJ", True)]
+)
 def test_board_in_range_examples_of_the_spec(pattern: str, matches: bool) -> None:
     r = one(f"select count(boardInRange('{pattern}')) from game='holdem', board='AsKdJhKc3s'")
     assert r.trials == 1
