@@ -18,6 +18,7 @@ mod universe;
 
 pub use board::{parse_board, parse_dead, BoardRange};
 /// The named hold'em classes of the classic syntax (`group1`, `suited`, ...), for completion.
+#[cfg(feature = "python")]
 pub(crate) use classes::NAMES as CLASS_NAMES;
 pub use percent::hand_percentile;
 
