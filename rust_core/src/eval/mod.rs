@@ -10,7 +10,7 @@ mod omaha;
 mod tables;
 
 pub use best_five::{best_five_hi, best_five_hi_fewest, best_five_lo};
-pub use five::{five_card_hand_number, DISTINCT_FIVE};
+pub use five::{five_card_hand_number, FiveCardTables, DISTINCT_FIVE, FIVE, RANK_KEYS};
 pub use flop_category::FlopHandCategory;
 pub use hi::{rate_hi, rate_hi_standard};
 pub use lo::{ace_low_mask, rate_lo8, rate_razz, LO8_MASK};

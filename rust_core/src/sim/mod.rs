@@ -7,6 +7,7 @@ pub mod deal;
 pub mod expr;
 pub mod library;
 pub mod nuts;
+pub mod omaha_equity;
 pub mod outcome;
 pub mod plan;
 pub mod rng;

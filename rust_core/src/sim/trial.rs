@@ -25,6 +25,7 @@ pub struct Scratch {
     hi_valid: u128,
     /// Results of the costly analysis functions on this deal, by [`memo_key`].
     memo: Vec<(u32, [f64; 2])>,
+    omaha: super::omaha_equity::OmahaScratch,
     /// Reusable buffer for opponent holdings.
     pub(crate) holdings: Vec<crate::analysis::Holding>,
 }
@@ -37,6 +38,7 @@ impl Default for Scratch {
             hi: [[HiRating::NONE; 9]; MAX_PLAYERS],
             hi_valid: 0,
             memo: Vec::new(),
+            omaha: super::omaha_equity::OmahaScratch::default(),
             holdings: Vec::new(),
         }
     }
@@ -142,6 +144,11 @@ impl<'a> Trial<'a> {
         let remaining: Vec<Card> = self.deck.iter().copied().filter(|c| !used.contains(*c)).collect();
         let need = 5 - known_board.len() as usize;
         let hands = &d.hole[..d.players];
+        if let Some(e) =
+            super::omaha_equity::omaha_equity(d.game, hands, p, known_board, &remaining, &mut self.scratch.omaha)
+        {
+            return e;
+        }
         let mut total = 0.0;
         let mut n = 0u64;
         for_each_combination(&remaining, need, known_board, &mut |board| {
