@@ -135,3 +135,227 @@ def _stud_completions(rest: list[str], need: list[int]) -> Iterable[list[tuple[s
         left = [c for c in rest if c not in first]
         for others in _stud_completions(left, need[1:]):
             yield [first, *others]
+
+
+# ---------------------------------------------------------------------------------------------
+# Fast references for the function library tests (test_library_reference.py). Hi hands are
+# eval7 (standard rules) or pokerkit's short-deck five-card order; lows follow the A-5 rules
+# written out below and are checked against pokerkit in the tests.
+
+HAND_TYPES = (
+    "highcard",
+    "pair",
+    "twopair",
+    "trips",
+    "straight",
+    "flush",
+    "fullhouse",
+    "quads",
+    "straightflush",
+)
+#: Hand types weakest first under each rule (PQL-SPEC §3).
+TYPE_ORDER = {
+    "standard": HAND_TYPES,
+    "short": (
+        "highcard",
+        "pair",
+        "twopair",
+        "trips",
+        "straight",
+        "fullhouse",
+        "flush",
+        "quads",
+        "straightflush",
+    ),
+    "triton": (
+        "highcard",
+        "pair",
+        "twopair",
+        "straight",
+        "trips",
+        "fullhouse",
+        "flush",
+        "quads",
+        "straightflush",
+    ),
+}
+HI_RULE = {
+    "holdem": "standard",
+    "shortdeck": "short",
+    "shortdeck_triton": "triton",
+    "omahahi": "standard",
+    "omaha8": "standard",
+    "omahahi5": "standard",
+    "omaha85": "standard",
+    "studhi": "standard",
+    "stud8": "standard",
+}
+OMAHA = {"omahahi", "omaha8", "omahahi5", "omaha85"}
+STUD = {"studhi", "stud8", "razz"}
+_EVAL7_TYPE = {
+    "High Card": "highcard",
+    "Pair": "pair",
+    "Two Pair": "twopair",
+    "Trips": "trips",
+    "Straight": "straight",
+    "Flush": "flush",
+    "Full House": "fullhouse",
+    "Quads": "quads",
+    "Straight Flush": "straightflush",
+}
+_PK_TYPE = {
+    "HIGH_CARD": "highcard",
+    "ONE_PAIR": "pair",
+    "TWO_PAIR": "twopair",
+    "THREE_OF_A_KIND": "trips",
+    "STRAIGHT": "straight",
+    "FLUSH": "flush",
+    "FULL_HOUSE": "fullhouse",
+    "FOUR_OF_A_KIND": "quads",
+    "STRAIGHT_FLUSH": "straightflush",
+}
+
+#: A hi strength: (the type's position under the rule, a strength within the type). Hands of
+#: fewer than five cards (stud's early streets, hold'em before the flop) are rated by their rank
+#: groups only, as (type position, ranks by group size then rank).
+HiValue = tuple[int, object]
+
+
+def rank_value(card: str) -> int:
+    return RANKS.index(card[0])
+
+
+def _groups(cards: Sequence[str]) -> list[tuple[int, int]]:
+    """(count, rank) of each rank present, largest group first, then highest rank."""
+    ranks = [rank_value(c) for c in cards]
+    return sorted(((ranks.count(r), r) for r in set(ranks)), reverse=True)
+
+
+def _partial_type(cards: Sequence[str]) -> str:
+    counts = [n for n, _ in _groups(cards)]
+    if counts[0] == 4:
+        return "quads"
+    if counts[0] == 3:
+        return "fullhouse" if len(counts) > 1 and counts[1] >= 2 else "trips"
+    if counts[0] == 2:
+        return "twopair" if len(counts) > 1 and counts[1] == 2 else "pair"
+    return "highcard"
+
+
+@cache
+def _short_deck_table() -> dict[tuple[tuple[int, ...], bool], tuple[str, int]]:
+    """Every distinct short-deck five (ranks, one suit or not) -> (type, strength), in
+    pokerkit's own order."""
+    hands = []
+    for multiset in itertools.combinations_with_replacement(range(4, 13), 5):
+        if any(multiset.count(r) > 4 for r in multiset):
+            continue
+        variants = [False, True] if len(set(multiset)) == 5 else [False]
+        for suited in variants:
+            cards = "".join(RANKS[r] + (SUITS[0] if suited else SUITS[i % 4]) for i, r in enumerate(multiset))
+            hands.append(((multiset, suited), ShortDeckHoldemHand(cards)))
+    hands.sort(key=lambda h: h[1].entry.index)
+    table: dict[tuple[tuple[int, ...], bool], tuple[str, int]] = {}
+    level = 0
+    for i, (key, hand) in enumerate(hands):
+        if i > 0 and hands[i - 1][1] < hand:
+            level += 1
+        assert i == 0 or not hand < hands[i - 1][1]
+        table[key] = (_PK_TYPE[hand.entry.label.name], level)
+    return table
+
+
+_EVAL7_CARD = {c: eval7.Card(c) for c in DECK}
+
+
+def five_hi(cards: Sequence[str], rule: str) -> HiValue:
+    """The hi strength of exactly five cards under `rule` ('standard', 'short', 'triton')."""
+    if rule == "standard":
+        v = eval7.evaluate([_EVAL7_CARD[c] for c in cards])
+        return (TYPE_ORDER[rule].index(_EVAL7_TYPE[eval7.handtype(v)]), v)
+    key = (tuple(sorted(rank_value(c) for c in cards)), len({c[1] for c in cards}) == 1)
+    name, level = _short_deck_table()[key]
+    return (TYPE_ORDER[rule].index(name), level)
+
+
+def best_hi(game: str, own: Sequence[str], board: Sequence[str] = ()) -> HiValue:
+    """p's best hi with `own` cards and `board`: any five (two hole and three board in Omaha)."""
+    rule = HI_RULE[game]
+    if game in OMAHA and len(board) >= 3:
+        return max(
+            five_hi([*two, *three], rule)
+            for two in itertools.combinations(own, 2)
+            for three in itertools.combinations(board, 3)
+        )
+    cards = [*own] if game in OMAHA else [*own, *board]
+    if len(cards) < 5:
+        return (TYPE_ORDER[rule].index(_partial_type(cards)), tuple(_groups(cards)))
+    if rule == "standard":
+        return (
+            five_hi(cards, rule)
+            if len(cards) <= 7
+            else max(five_hi(f, rule) for f in itertools.combinations(cards, 5))
+        )
+    return max(five_hi(f, rule) for f in itertools.combinations(cards, 5))
+
+
+def hi_type(game: str, value: HiValue) -> str:
+    return TYPE_ORDER[HI_RULE[game]][value[0]]
+
+
+def hi_fives(game: str, own: Sequence[str], board: Sequence[str]) -> Iterable[tuple[str, ...]]:
+    """Every legal five-card hi hand of p."""
+    if game in OMAHA:
+        for two in itertools.combinations(own, 2):
+            for three in itertools.combinations(board, 3):
+                yield (*two, *three)
+    else:
+        yield from itertools.combinations([*own, *board], 5)
+
+
+@cache
+def five_card_numbers() -> dict[int, int]:
+    """eval7 value -> its number among the 7462 distinct five-card hands (1 = royal flush)."""
+    values = set()
+    for multiset in itertools.combinations_with_replacement(range(13), 5):
+        if any(multiset.count(r) > 4 for r in multiset):
+            continue
+        values.add(eval7.evaluate([eval7.Card(RANKS[r] + SUITS[i % 4]) for i, r in enumerate(multiset)]))
+        if len(set(multiset)) == 5:
+            values.add(eval7.evaluate([eval7.Card(RANKS[r] + "s") for r in multiset]))
+    assert len(values) == 7462
+    return {v: i + 1 for i, v in enumerate(sorted(values, reverse=True))}
+
+
+ACE_LOW = "A23456789TJQK"
+
+
+def _lo_rank(card: str) -> int:
+    return ACE_LOW.index(card[0]) + 1
+
+
+def lo_key(cards: Sequence[str], *, eight: bool) -> tuple[int, ...] | None:
+    """A-5 low of five cards as a key where smaller is better: the shape (pairs and worse are
+    worse), then the ranks from the top, ace low; None when 8-or-better is asked and the five
+    are not five distinct ranks 8 or lower. Straights and flushes do not count."""
+    ranks = [_lo_rank(c) for c in cards]
+    groups = sorted(((ranks.count(r), r) for r in set(ranks)), reverse=True)
+    if eight and (len(groups) < 5 or max(ranks) > 8):
+        return None
+    return (*[n for n, _ in groups], *[r for _, r in groups])
+
+
+def best_lo(game: str, own: Sequence[str], board: Sequence[str] = ()) -> tuple[int, ...] | None:
+    """p's best low (smaller key is better), None without a qualifying one (or fewer than
+    five cards)."""
+    eight = game != "razz"
+    if game in OMAHA:
+        fives: Iterable[tuple[str, ...]] = (
+            (*two, *three)
+            for two in itertools.combinations(own, 2)
+            for three in itertools.combinations(board, 3)
+        )
+    else:
+        fives = itertools.combinations(own, 5)
+    keys = [k for k in (lo_key(f, eight=eight) for f in fives) if k is not None]
+    return min(keys) if keys else None
