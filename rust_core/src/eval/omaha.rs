@@ -7,55 +7,80 @@ use super::five::{FIVE, RANK_KEYS};
 use super::lo::{ace_low, LO8_MASK};
 use super::tables::keep_low;
 use super::{HiRating, LoRating};
-use crate::cards::{Card, CardSet};
+use crate::cards::CardSet;
 
-#[derive(Clone, Copy, Default)]
-struct Pair {
-    key: u32,
-    /// The pair's suit when suited, else 4.
-    suit: u8,
-    /// Both ranks as a 13-bit mask (for flushes).
-    ranks: u32,
-    /// Ace-low mask of a pair of two distinct ranks eight or lower, else 0.
-    lo: u32,
+/// Index pairs and triples of up to five cards, ordered so that those of the first `n` cards come
+/// first: the subsets of `n` cards are a prefix of `C(n, 2)` or `C(n, 3)` entries.
+const PAIRS: [(usize, usize); 10] = [(0, 1), (0, 2), (1, 2), (0, 3), (1, 3), (2, 3), (0, 4), (1, 4), (2, 4), (3, 4)];
+const TRIPLES: [(usize, usize, usize); 10] =
+    [(0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3), (0, 1, 4), (0, 2, 4), (1, 2, 4), (0, 3, 4), (1, 3, 4), (2, 3, 4)];
+
+const fn pairs_of(n: usize) -> usize {
+    n * n.saturating_sub(1) / 2
 }
 
-/// A hole hand of 4 or 5 cards as its two-card subsets.
+const fn triples_of(n: usize) -> usize {
+    n * n.saturating_sub(1) * n.saturating_sub(2) / 6
+}
+
+/// `RANK_KEYS` padded to sixteen entries, so a card index masked with 15 needs no bounds check.
+const KEY_OF_RANK: [u32; 16] = {
+    let mut t = [0u32; 16];
+    let mut r = 0;
+    while r < 13 {
+        t[r] = RANK_KEYS[r];
+        r += 1;
+    }
+    t
+};
+
+/// The rank keys of the first five cards of a set and how many there are. Eight slots so that
+/// indices masked with 7 need no bounds checks.
+#[inline]
+fn keys_of(set: CardSet) -> ([u32; 8], usize) {
+    let mut keys = [0u32; 8];
+    let mut bits = set.bits();
+    let mut len = 0;
+    while bits != 0 && len < 5 {
+        keys[len] = KEY_OF_RANK[(bits.trailing_zeros() & 15) as usize];
+        bits &= bits - 1;
+        len += 1;
+    }
+    (keys, len)
+}
+
+/// The lowest five set bits of a mask, one per entry, and how many there are.
+#[inline]
+fn bits_of(mask: u32) -> ([u32; 8], usize) {
+    let mut bits = [0u32; 8];
+    let mut rest = mask;
+    let mut len = 0;
+    while rest != 0 && len < 5 {
+        bits[len] = rest & rest.wrapping_neg();
+        rest &= rest - 1;
+        len += 1;
+    }
+    (bits, len)
+}
+
+/// A hole hand of 2 to 5 cards: the rank-key sums of its two-card subsets (all the unsuited hi
+/// needs) and the cards, from which the rarer flush and low questions are answered.
 pub struct OmahaHole {
-    pairs: [Pair; 10],
+    keys: [u32; 10],
     n: usize,
+    cards: CardSet,
 }
 
 impl OmahaHole {
     pub fn new(hole: CardSet) -> OmahaHole {
-        // A fixed array, not a Vec: this runs once per player per deal in the hot loop.
-        let mut cards = [Card::from_index(0); 5];
-        let mut len = 0;
-        for c in hole.iter().take(5) {
-            cards[len] = c;
-            len += 1;
+        // Fixed arrays, not Vecs: this runs once per player per deal in the hot loop.
+        let (card_keys, len) = keys_of(hole);
+        let n = pairs_of(len);
+        let mut keys = [0u32; 10];
+        for (key, &(i, j)) in keys.iter_mut().zip(&PAIRS[..n]) {
+            *key = card_keys[i & 7] + card_keys[j & 7];
         }
-        let cards = &cards[..len];
-        let mut pairs = [Pair::default(); 10];
-        let mut n = 0;
-        for i in 0..cards.len() {
-            for j in i + 1..cards.len() {
-                if n == pairs.len() {
-                    break;
-                }
-                let (a, b) = (cards[i], cards[j]);
-                let lo_a = ace_low(1 << a.rank());
-                let lo_b = ace_low(1 << b.rank());
-                pairs[n] = Pair {
-                    key: RANK_KEYS[a.rank() as usize] + RANK_KEYS[b.rank() as usize],
-                    suit: if a.suit() == b.suit() { a.suit() } else { 4 },
-                    ranks: (1 << a.rank()) | (1 << b.rank()),
-                    lo: if lo_a != lo_b && (lo_a | lo_b) & !LO8_MASK == 0 { lo_a | lo_b } else { 0 },
-                };
-                n += 1;
-            }
-        }
-        OmahaHole { pairs, n }
+        OmahaHole { keys, n, cards: hole }
     }
 }
 
@@ -74,21 +99,19 @@ pub struct OmahaBoard {
 
 impl OmahaBoard {
     pub fn new(board: CardSet) -> OmahaBoard {
-        let mut cards = [Card::from_index(0); 5];
-        let mut len = 0;
-        for c in board.iter().take(5) {
-            cards[len] = c;
-            len += 1;
-        }
-        let cards = &cards[..len];
+        let (keys, len) = keys_of(board);
+        let n = triples_of(len);
         let mut triple_keys = [0u32; 10];
-        let mut n = 0;
-        for_each_triple(cards.len(), |i, j, k| {
-            triple_keys[n] = RANK_KEYS[cards[i].rank() as usize]
-                + RANK_KEYS[cards[j].rank() as usize]
-                + RANK_KEYS[cards[k].rank() as usize];
-            n += 1;
-        });
+        if len == 5 {
+            // The river, by far the commonest: shared partial sums instead of thirty additions.
+            let [a, b, c, d, e] = [keys[0], keys[1], keys[2], keys[3], keys[4]];
+            let (ab, cd, ce, de) = (a + b, c + d, c + e, d + e);
+            triple_keys = [ab + c, ab + d, a + cd, b + cd, ab + e, a + ce, b + ce, a + de, b + de, c + de];
+        } else {
+            for (key, &(i, j, k)) in triple_keys.iter_mut().zip(&TRIPLES[..n]) {
+                *key = keys[i & 7] + keys[j & 7] + keys[k & 7];
+            }
+        }
         let mut flush_suit = 4;
         let mut flush_triples = [0u32; 10];
         let mut n_flush = 0;
@@ -96,16 +119,11 @@ impl OmahaBoard {
             let lane = board.suit_mask(suit) as u32;
             if lane.count_ones() >= 3 {
                 flush_suit = suit;
-                let mut ranks = [0u32; 5];
-                let mut n_ranks = 0;
-                for r in (0..13).filter(|r| lane & (1 << r) != 0).take(5) {
-                    ranks[n_ranks] = r;
-                    n_ranks += 1;
+                let (bits, len) = bits_of(lane);
+                n_flush = triples_of(len);
+                for (triple, &(i, j, k)) in flush_triples.iter_mut().zip(&TRIPLES[..n_flush]) {
+                    *triple = bits[i & 7] | bits[j & 7] | bits[k & 7];
                 }
-                for_each_triple(n_ranks, |i, j, k| {
-                    flush_triples[n_flush] = (1 << ranks[i]) | (1 << ranks[j]) | (1 << ranks[k]);
-                    n_flush += 1;
-                });
             }
         }
         OmahaBoard {
@@ -119,30 +137,23 @@ impl OmahaBoard {
     }
 }
 
-fn for_each_triple(len: usize, mut f: impl FnMut(usize, usize, usize)) {
-    for i in 0..len {
-        for j in i + 1..len {
-            for k in j + 1..len {
-                f(i, j, k);
-            }
-        }
-    }
-}
-
 /// The best Omaha hi hand (exactly two hole and three board cards). `HiRating::NONE` with fewer
 /// than three board cards.
 pub fn omaha_hi(hole: &OmahaHole, board: &OmahaBoard) -> HiRating {
     let t = &*FIVE;
     let mut best = 0u16;
     for &tk in &board.triple_keys[..board.n] {
-        for p in &hole.pairs[..hole.n] {
-            best = best.max(t.by_key[(tk + p.key) as usize]);
+        for &pk in &hole.keys[..hole.n] {
+            best = best.max(t.by_key[(tk + pk) as usize]);
         }
     }
     if board.flush_suit < 4 {
-        for p in hole.pairs[..hole.n].iter().filter(|p| p.suit == board.flush_suit) {
+        // Pairs of the hole's cards of the board's flush suit, as rank masks.
+        let (bits, len) = bits_of(u32::from(hole.cards.suit_mask(board.flush_suit)));
+        for &(i, j) in &PAIRS[..pairs_of(len)] {
+            let ranks = bits[i & 7] | bits[j & 7];
             for &tr in &board.flush_triples[..board.n_flush] {
-                best = best.max(t.flush[(tr | p.ranks) as usize]);
+                best = best.max(t.flush[(tr | ranks) as usize]);
             }
         }
     }
@@ -153,10 +164,13 @@ pub fn omaha_hi(hole: &OmahaHole, board: &OmahaBoard) -> HiRating {
 /// board ranks).
 pub fn omaha_lo8(hole: &OmahaHole, board: &OmahaBoard) -> Option<LoRating> {
     let mut best = u32::MAX;
-    for p in hole.pairs[..hole.n].iter().filter(|p| p.lo != 0) {
-        let rest = board.lo & !p.lo;
+    // Two distinct low ranks of the hole: the pairs of bits of its low rank mask.
+    let (bits, len) = bits_of(ace_low(u32::from(hole.cards.rank_mask())) & LO8_MASK);
+    for &(i, j) in &PAIRS[..pairs_of(len)] {
+        let two = bits[i & 7] | bits[j & 7];
+        let rest = board.lo & !two;
         if rest.count_ones() >= 3 {
-            best = best.min(p.lo | keep_low(rest, 3));
+            best = best.min(two | keep_low(rest, 3));
         }
     }
     (best != u32::MAX).then(|| LoRating::from_low_mask(best))
