@@ -108,16 +108,21 @@ def classify(tokens: list[Token], vocab: Vocabulary | None = None) -> list[Token
     selectors = frozenset(vocab.selectors)
     reserved = frozenset(vocab.reserved_keys)
     out: list[Token] = []
+    previous: Token | None = None
     for i, tok in enumerate(tokens):
         if tok.kind != WORD:
             out.append(tok)
+            if tok.kind not in (SPACE, COMMENT):
+                previous = tok
             continue
         word = tok.text.lower()
         following = _next_significant(tokens, i)
         called = following is not None and following.text == "("
-        if word in ("true", "false"):
+        if previous is not None and previous.text.lower() == "as":
+            kind = NAME  # a column name, whatever word it is (`as equity`)
+        elif word in ("true", "false"):
             kind = BOOLEAN
-        elif word in selectors and (called or word not in keywords):
+        elif called and word in selectors:
             kind = SELECTOR
         elif called and vocab.function(word) is not None:
             kind = FUNCTION
@@ -125,12 +130,11 @@ def classify(tokens: list[Token], vocab: Vocabulary | None = None) -> list[Token
             kind = RESERVED_KEY
         elif word in keywords:
             kind = KEYWORD
-        elif vocab.function(word) is not None:
-            kind = FUNCTION
         elif word in vocab.constants:
             kind = CONSTANT
         else:
             kind = NAME
+        previous = tok
         out.append(Token(kind, tok.start, tok.text))
     return out
 

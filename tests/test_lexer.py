@@ -85,6 +85,12 @@ def test_case_insensitive_words() -> None:
     assert kind_of("select count(x = FLOP)", "FLOP") is Name.Constant
 
 
+def test_column_names_after_as_are_names() -> None:
+    text = "select avg(equity(hero, flop)) as equity, count(1) as flop from hero='AA'"
+    assert [t for t, v in tokens(text) if v == "equity"] == [Name.Function, Name.Variable]
+    assert [t for t, v in tokens(text) if v == "flop"] == [Name.Constant, Name.Variable]
+
+
 def test_unknown_function_call_is_not_a_builtin() -> None:
     assert kind_of("select avg(riverEquty(h))", "riverEquty") is Name.Variable
 

@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
 from pql_repl.history import History
-from pql_repl.session import Session
+from pql_repl.session import COMMANDS, Session
 from pql_repl.tui.app import PqlApp, RunProgress
 from pql_repl.tui.editor import ERROR_HIGHLIGHT
 from pql_repl.tui.screens import HelpScreen, HistorySearch
@@ -272,6 +272,8 @@ async def test_help_lists_every_catalogue_function_and_game() -> None:
         for game in vocab.games:
             assert game in shown
         assert "F5" in shown.upper()
+        for name in COMMANDS:
+            assert f".{name}" in shown
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
 
@@ -321,6 +323,21 @@ async def test_export_results_as_csv_and_json(tmp_path: Path) -> None:
         assert len(doc["statements"]) == 2
         assert doc["statements"][0]["trials"] == 1000
         assert [c["name"] for c in doc["statements"][0]["columns"]] == ["eq", "wins"]
+
+
+@pytest.mark.asyncio
+async def test_theme_and_defaults_from_the_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('theme = "nord"\ntrials = 1500\nseed = 9\n')
+    monkeypatch.setenv("PQL_CONFIG", str(config))
+    app = PqlApp()
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.theme == "nord"
+        await set_text(pilot, app, QUERY)
+        await pilot.press("f5")
+        await wait_until(pilot, lambda: bool(app.results.finished) and not app.running)
+        assert app.results.finished[-1].trials == 1500
+        assert app.results.finished[-1].seed == 9
 
 
 def test_snapshot_of_a_finished_exact_run(snap_compare: Any) -> None:

@@ -10,6 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from pql_repl.session import COMMANDS
 from pql_repl.vocabulary import vocabulary
 
 RANGE_CHEATSHEET = """\
@@ -34,8 +35,7 @@ def help_markdown(bindings: list[tuple[str, str]]) -> str:
     parts += [f"| `{key}` | {action} |" for key, action in bindings]
     parts += [
         "",
-        "Statements end with `;` (Enter after `;` runs them). Dot-commands (`.trials 100000`, `.seed 7`,",
-        "`.describe riverEquity`, `.output results.csv`, `.help`) run on their own line.",
+        "Statements end with `;` (Enter after `;` runs them); dot-commands run on their own line.",
         "",
         "## Games",
         "",
@@ -44,6 +44,8 @@ def help_markdown(bindings: list[tuple[str, str]]) -> str:
     ]
     for game in vocab.games:
         parts.append(f"| `{game}` | {' '.join(vocab.streets_for(game))} |")
+    parts += ["", "## Dot-commands", "", "| command | what it does |", "| --- | --- |"]
+    parts += [f"| `{c.usage}` | {c.summary} |" for c in COMMANDS.values()]
     parts += ["", "## Ranges", "", RANGE_CHEATSHEET, "## Functions", ""]
     for f in vocab.functions:
         parts += [f"### {f.name}", "", f"`{f.signature}`", "", f.doc, "", f"Example: `{f.example}`", ""]
