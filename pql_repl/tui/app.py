@@ -154,6 +154,8 @@ class PqlApp(App[None]):
 
     def check_now(self) -> None:
         """Check the editor's text in the background (reading a big range takes a moment)."""
+        if not self.is_running or not self.query("#editor"):
+            return  # the timer fired while the app is closing
         text = self.editor.text
         save_buffer(text)  # the buffer survives a crash or a killed terminal too
         self._check_worker(text)
@@ -163,7 +165,7 @@ class PqlApp(App[None]):
         self.post_message(CheckDone(text, first_error(self.session, text)))
 
     def on_check_done(self, message: CheckDone) -> None:
-        if message.text == self.editor.text:
+        if self.query("#editor") and message.text == self.editor.text:
             self.show_error(message.error)
 
     def show_error(self, error: PqlError | None) -> None:
@@ -301,7 +303,9 @@ class PqlApp(App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Ctrl+C cancels only while running or completing; otherwise the editor copies.
-        return not (action == "cancel" and not (self.running or self.editor.completing))
+        if action != "cancel":
+            return True
+        return self.running or (bool(self.query("#editor")) and self.editor.completing)
 
     # -- help, history, export ----------------------------------------------------------------
 
@@ -353,6 +357,8 @@ class PqlApp(App[None]):
         self.exit()
 
     def on_unmount(self) -> None:
+        if self._check_timer is not None:
+            self._check_timer.stop()
         self.cancel_run()
 
 

@@ -17,6 +17,8 @@ from pql_repl.repl.progress import status_text
 BAR_WIDTH = 24
 _EIGHTHS = " ▏▎▍▌▋▊▉"
 COLUMNS = (("name", "selector"), ("value", "value"), ("ci", "± 95%"), ("bar", "distribution"))
+#: Fixed widths: live updates do not make the table jitter as numbers grow.
+WIDTHS = {"name": 28, "value": 20, "ci": 10, "bar": BAR_WIDTH}
 
 
 def bar(fraction: float, width: int = BAR_WIDTH) -> str:
@@ -101,7 +103,7 @@ class ResultsPanel(Vertical):
         yield Static("ready", id="status")
         table: DataTable[str] = DataTable(id="live", cursor_type="row", zebra_stripes=True)
         for key, label in COLUMNS:
-            table.add_column(label, key=key)
+            table.add_column(label, key=key, width=WIDTHS[key])
         yield table
 
     @property
