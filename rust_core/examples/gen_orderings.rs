@@ -16,13 +16,22 @@ use pql_core::sim::rng::Rng;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-/// Seconds of simulation per ordering, before scaling, by game.
+/// The most seconds of simulation per ordering, before scaling, by game.
 fn budget(game: Game) -> f64 {
     match game {
-        Game::Holdem => 12.0,
-        Game::ShortDeck => 8.0,
-        Game::OmahaHi | Game::Omaha8 => 30.0,
-        _ => 60.0,
+        Game::Holdem => 15.0,
+        Game::ShortDeck => 10.0,
+        Game::OmahaHi | Game::Omaha8 => 40.0,
+        _ => 80.0,
+    }
+}
+
+/// Samples per class aimed at (a quiet machine reaches them within the budget).
+fn samples_per_class(game: Game) -> u64 {
+    match game.hole_cards() {
+        2 => 400_000,
+        4 => 2_500,
+        _ => 450,
     }
 }
 
@@ -72,8 +81,8 @@ fn deck(game: Game) -> Vec<Card> {
     game.deck().cards().iter().collect()
 }
 
-/// Random deals for `seconds` of wall time on two threads.
-fn simulate(game: Game, players: usize, keys: &[u64], seconds: f64, seed: u64) -> Tally {
+/// Random deals on two threads until `target_samples` class samples or `seconds` of wall time.
+fn simulate(game: Game, players: usize, keys: &[u64], seconds: f64, target_samples: u64, seed: u64) -> Tally {
     let threads = 2;
     let k = game.hole_cards();
     let results: Vec<Tally> = std::thread::scope(|s| {
@@ -88,7 +97,9 @@ fn simulate(game: Game, players: usize, keys: &[u64], seconds: f64, seed: u64) -
                     let start = Instant::now();
                     let limit = Duration::from_secs_f64(seconds);
                     let mut trials = 0u64;
-                    while !trials.is_multiple_of(256) || start.elapsed() < limit {
+                    // Stop at the sample target, or at the time cap on a busy machine.
+                    let target = target_samples / (threads * players) as u64;
+                    while !trials.is_multiple_of(256) || (trials < target && start.elapsed() < limit) {
                         trials += 1;
                         let need = players * k + 5;
                         for i in 0..need {
@@ -263,7 +274,8 @@ fn main() {
             let started = Instant::now();
             let players = if six_max { 6 } else { 9 };
             let seconds = budget(game) * scale;
-            let mut t = simulate(game, players, &keys, seconds, 0x5EED);
+            let target = samples_per_class(game) * keys.len() as u64;
+            let mut t = simulate(game, players, &keys, seconds, target, 0x5EED);
             // Classes the random deals rarely reach get trials of their own.
             let rare: Vec<usize> = (0..keys.len()).filter(|&i| t.count[i] < MIN_SAMPLES).collect();
             top_up(game, players, &keys, &rare, &mut t);

@@ -13,7 +13,7 @@ use crate::cards::{parse_rank, Rank};
 use crate::error::{PqlError, Span};
 
 /// The class words, for suggestions.
-pub(crate) const NAMES: &[&str] = &[
+pub const NAMES: &[&str] = &[
     "group1",
     "group2",
     "group3",

@@ -1,5 +1,11 @@
 //! The generic syntax (PQL-SPEC §5.1): terms of card slots with ranks, suits, rank and suit
-//! variables, spans, lists and macros, and the bitmask matcher that tests a hand against a term.
+//! variables, spans, lists and macros, compiled into `matcher::Term`s.
+//!
+//! Decisions where the spec is silent: letters are case-insensitive (`r` is `R`, `S` is spades);
+//! "a value written explicitly" is a single rank or suit of a slot (`A`, `Ks`), not the members of
+//! a span or list, so `[A-K]R` lets R be a queen but `AR` never lets R be an ace; an unbracketed
+//! `+`/`-` on a term of several cards is a lockstep span (`AT+` is only AT: write `A[T+]` for a
+//! kicker span); a suit after a bracket applies to the whole list (`[A-T]s`).
 
 use super::matcher::{Slot, Term, NO_VAR};
 use crate::cards::{parse_rank, parse_suit, CardSet, Deck, Rank, Suit, ACE};

@@ -18,8 +18,7 @@ mod universe;
 
 pub use board::{parse_board, parse_dead, BoardRange};
 /// The named hold'em classes of the classic syntax (`group1`, `suited`, ...), for completion.
-#[cfg(feature = "python")]
-pub(crate) use classes::NAMES as CLASS_NAMES;
+pub use classes::NAMES as CLASS_NAMES;
 pub use percent::hand_percentile;
 
 use crate::cards::{Card, CardSet};
@@ -228,12 +227,14 @@ fn generic_leaf_set(text: &str, offset: usize, game: Game) -> Result<HandSet, Pq
         generic::Leaf::Percent { from, to, six_max } => percent::percent_set(game, *from, *to, *six_max, span)?,
         generic::Leaf::Terms(terms) => HandSet::from_predicate(uni, |h| terms.iter().any(|t| t.matches_hand(h))),
     };
+    // Suffix macros only test the hands already in the set.
     for (op, term) in &leaf.filters {
-        let f = HandSet::from_predicate(uni, |h| term.matches_hand(h));
-        match op {
-            generic::FilterOp::Inter => set.intersect_with(&f),
-            generic::FilterOp::Minus => set.minus_with(&f),
+        let keep = *op == generic::FilterOp::Inter;
+        let mut filtered = HandSet::empty(uni.len());
+        for i in set.iter().filter(|&i| term.matches_hand(uni.hands[i]) == keep) {
+            filtered.insert(i);
         }
+        set = filtered;
     }
     Ok(set)
 }

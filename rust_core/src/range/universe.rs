@@ -130,7 +130,6 @@ impl HandSet {
         s
     }
 
-    #[cfg(test)]
     pub fn insert(&mut self, i: usize) {
         self.words[i / 64] |= 1 << (i % 64);
     }
