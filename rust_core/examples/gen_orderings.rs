@@ -21,7 +21,7 @@ fn budget(game: Game) -> f64 {
     match game {
         Game::Holdem => 15.0,
         Game::ShortDeck => 10.0,
-        Game::OmahaHi | Game::Omaha8 => 40.0,
+        Game::OmahaHi | Game::Omaha8 => 45.0,
         _ => 80.0,
     }
 }
@@ -30,7 +30,7 @@ fn budget(game: Game) -> f64 {
 fn samples_per_class(game: Game) -> u64 {
     match game.hole_cards() {
         2 => 400_000,
-        4 => 2_500,
+        4 => 6_000,
         _ => 450,
     }
 }
