@@ -49,7 +49,8 @@ def format_estimate(value: float | str | None, stderr: float | None) -> str:
     half = 1.96 * stderr
     if half <= 0 or not math.isfinite(half):
         return f"{format_number(value)} ± 0"
-    decimals = min(10, max(0, 1 - math.floor(math.log10(half))))
+    # Two significant digits of the margin, but no more than six decimals.
+    decimals = min(6, max(0, 1 - math.floor(math.log10(half))))
     return f"{value:.{decimals}f} ± {half:.{decimals}f}"
 
 
@@ -127,20 +128,15 @@ def format_table(result: StatementResult, timer: bool = False, bar_char: str = B
     names = [("  " + r.name) if r.bucket else r.name for r in rows]
     # A histogram's title row has no cells, so it does not widen the name column.
     name_width = max((len(n) for n, r in zip(names, rows, strict=True) if r.cells), default=0)
-    # Numbers are right-aligned with the numbers of their kind: lone values (avg, max, min)
-    # together, and percentages and counts (count rows and histogram buckets) in their columns.
-    lone = max((len(r.cells[0]) for r in rows if len(r.cells) == 1), default=0)
+    # Percentages and counts (count rows and histogram buckets) are right-aligned in their
+    # columns; lone values (avg, max, min) stay left, next to their names.
     widths = [max((len(r.cells[i]) for r in rows if len(r.cells) > 1), default=0) for i in range(2)]
     lines = []
     for r, name in zip(rows, names, strict=True):
         if not r.cells:
             lines.append(name)
             continue
-        if len(r.cells) == 1:
-            value = r.cells[0]
-            cells = [value.rjust(lone) if value[:1].isdigit() or value[:1] == "-" else value]
-        else:
-            cells = [c.rjust(widths[i]) if i < 2 else c for i, c in enumerate(r.cells)]
+        cells = [c.rjust(widths[i]) if i < 2 and len(r.cells) > 1 else c for i, c in enumerate(r.cells)]
         lines.append(" | ".join([name.ljust(name_width), *cells]).rstrip())
     lines.append(summary_line(result, timer))
     return "\n".join(lines)

@@ -66,6 +66,9 @@ def test_avg_shows_the_95_percent_margin_to_two_digits() -> None:
     # 1.96 * 0.0004 = 0.000784
     assert format_estimate(0.8521, 0.0004) == "0.85210 ± 0.00078"
     assert format_estimate(0.85, 0.004) == "0.8500 ± 0.0078"
+    assert format_estimate(123.4, 2.0) == "123.4 ± 3.9"
+    assert format_estimate(1234.5, 20.0) == "1234 ± 39"
+    assert format_estimate(0.2, 1e-9) == "0.200000 ± 0.000000"  # six decimals at most
     assert format_table(result([AVG])).splitlines()[0] == "hero | 0.85210 ± 0.00078"
 
 
