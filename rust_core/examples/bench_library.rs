@@ -38,5 +38,5 @@ fn main() {
     bench("select avg(HvREquity(hero, flop)) from game='holdem', hero='AKs', villain='QQ+,AK'", 20_000, 1);
     bench("select avg(handStrength(hero, flop)) from game='holdem', hero='AKs', villain='*'", 20_000, 1);
     bench("select avg(positivePotential(hero, turn)) from game='holdem', hero='AKs', villain='*'", 2_000, 1);
-    bench("select avg(nutHi(hero, flop)) from game='omahahi', hero='AA**', villain='*'", 20_000, 1);
+    bench("select count(nutHi(hero, flop)) from game='omahahi', hero='AA**', villain='*'", 20_000, 1);
 }

@@ -5,6 +5,7 @@ pub mod aggregate;
 pub mod compile;
 pub mod deal;
 pub mod expr;
+pub mod holdem_equity;
 pub mod library;
 pub mod nuts;
 pub mod omaha_equity;

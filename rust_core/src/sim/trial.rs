@@ -26,6 +26,7 @@ pub struct Scratch {
     /// Results of the costly analysis functions on this deal, by [`memo_key`].
     memo: Vec<(u32, [f64; 2])>,
     omaha: super::omaha_equity::OmahaScratch,
+    holdem: super::holdem_equity::HoldemScratch,
     /// Reusable buffer for opponent holdings.
     pub(crate) holdings: Vec<crate::analysis::Holding>,
 }
@@ -39,6 +40,7 @@ impl Default for Scratch {
             hi_valid: 0,
             memo: Vec::new(),
             omaha: super::omaha_equity::OmahaScratch::default(),
+            holdem: super::holdem_equity::HoldemScratch::default(),
             holdings: Vec::new(),
         }
     }
@@ -146,6 +148,11 @@ impl<'a> Trial<'a> {
         let hands = &d.hole[..d.players];
         if let Some(e) =
             super::omaha_equity::omaha_equity(d.game, hands, p, known_board, &remaining, &mut self.scratch.omaha)
+        {
+            return e;
+        }
+        if let Some(e) =
+            super::holdem_equity::holdem_equity(d.game, hands, p, known_board, &remaining, &mut self.scratch.holdem)
         {
             return e;
         }
