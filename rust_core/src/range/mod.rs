@@ -60,6 +60,8 @@ pub struct Range {
     full: bool,
     /// Flop games: each hand's number in the game's universe, increasing (parallel to `flop`).
     indices: Vec<u32>,
+    /// Stud games: the hands by their known positions, for `contains_hand`.
+    stud_index: Option<std::sync::Arc<stud::StudIndex>>,
 }
 
 impl Range {
@@ -108,7 +110,7 @@ impl Range {
     /// Whether a dealt hand (cards in dealing order; order ignored in flop games) is in the range.
     pub fn contains_hand(&self, cards: &[Card]) -> bool {
         if self.game.is_stud() {
-            return stud::contains(&self.stud, cards);
+            return self.stud_index.as_ref().is_some_and(|i| i.contains(cards));
         }
         let hand = CardSet::from_cards(cards.iter().copied());
         if hand.len() as usize != cards.len() {
@@ -165,7 +167,12 @@ impl Range {
             None => vec![1; indices.len()],
         };
         let full = !weighted && indices.len() == uni.len();
-        Range { game, flop, stud: Vec::new(), weights, weighted, full, indices }
+        Range { game, flop, stud: Vec::new(), weights, weighted, full, indices, stud_index: None }
+    }
+
+    fn with_stud_index(mut self) -> Range {
+        self.stud_index = Some(std::sync::Arc::new(stud::StudIndex::new(&self.stud)));
+        self
     }
 }
 

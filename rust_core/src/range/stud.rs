@@ -14,6 +14,7 @@ use super::{Range, Syntax};
 use crate::cards::{parse_rank, parse_suit, Card, CardSet, Deck};
 use crate::error::{PqlError, Span};
 use crate::games::Game;
+use std::collections::HashSet;
 
 pub(crate) type StudHand = [Option<Card>; 7];
 
@@ -248,15 +249,106 @@ pub(crate) fn parse(text: &str, game: Game, syntax: Syntax) -> Result<Range, Pql
         weighted,
         full,
         indices: Vec::new(),
-    })
+        stud_index: None,
+    }
+    .with_stud_index())
 }
 
-/// Whether dealt `cards` (dealing order) are one of `hands`.
-pub(crate) fn contains(hands: &[StudHand], cards: &[Card]) -> bool {
-    let at = |i: usize, want: Option<Card>| want.is_none_or(|w| cards.get(i) == Some(&w));
-    hands.iter().any(|h| (2..7).all(|i| at(i, h[i])) && ((at(0, h[0]) && at(1, h[1])) || (at(0, h[1]) && at(1, h[0]))))
+/// Stud hands grouped by which positions they fix, each group a hash set of those cards, so that
+/// `inRange` on a dealt hand costs a few lookups instead of a scan of the range.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct StudIndex {
+    groups: Vec<(u8, HashSet<[u8; 7]>)>,
+}
+
+const OPEN: u8 = u8::MAX;
+
+fn known_mask(h: &StudHand) -> u8 {
+    h.iter().enumerate().fold(0u8, |m, (i, c)| if c.is_some() { m | 1 << i } else { m })
+}
+
+impl StudIndex {
+    pub fn new(hands: &[StudHand]) -> StudIndex {
+        let mut groups: Vec<(u8, HashSet<[u8; 7]>)> = Vec::new();
+        for h in hands {
+            let mask = known_mask(h);
+            let key = h.map(|c| c.map_or(OPEN, Card::index));
+            match groups.iter_mut().find(|g| g.0 == mask) {
+                Some(g) => {
+                    g.1.insert(key);
+                }
+                None => groups.push((mask, HashSet::from([key]))),
+            }
+        }
+        StudIndex { groups }
+    }
+
+    /// Whether dealt `cards` (dealing order, possibly fewer than seven) are one of the hands.
+    pub fn contains(&self, cards: &[Card]) -> bool {
+        self.groups.iter().any(|(mask, set)| {
+            if (0..7).any(|i| mask & 1 << i != 0 && i >= cards.len()) {
+                return false;
+            }
+            let mut key = [OPEN; 7];
+            for i in 2..7 {
+                if mask & 1 << i != 0 {
+                    key[i] = cards[i].index();
+                }
+            }
+            // Hands keep their known down cards first, in increasing card order.
+            match mask & 3 {
+                3 => {
+                    let (a, b) = (cards[0].index(), cards[1].index());
+                    (key[0], key[1]) = (a.min(b), a.max(b));
+                    set.contains(&key)
+                }
+                1 => [cards[0], cards[1]].iter().any(|c| {
+                    key[0] = c.index();
+                    set.contains(&key)
+                }),
+                _ => set.contains(&key),
+            }
+        })
+    }
 }
 
 pub(crate) fn hand_string(hand: &StudHand) -> String {
     hand.iter().map(|c| c.map_or("*".to_string(), |c| c.to_string())).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::rng::Rng;
+
+    /// The plain definition: positions 2..7 equal where known, the down cards either way round.
+    fn scan(hands: &[StudHand], cards: &[Card]) -> bool {
+        let at = |i: usize, want: Option<Card>| want.is_none_or(|w| cards.get(i) == Some(&w));
+        hands
+            .iter()
+            .any(|h| (2..7).all(|i| at(i, h[i])) && ((at(0, h[0]) && at(1, h[1])) || (at(0, h[1]) && at(1, h[0]))))
+    }
+
+    #[test]
+    fn the_index_agrees_with_the_definition() {
+        let game = Game::StudHi;
+        let r = super::super::parse_range("As, *Kd, AK, (3-3-)4, **Q, 2c3c4c5c6c7c8c", game, Syntax::Classic).unwrap();
+        let index = StudIndex::new(r.stud_hands());
+        let deck: Vec<Card> = game.deck().cards().iter().collect();
+        let mut rng = Rng::new(3, 0);
+        let mut hits = 0;
+        for n in 0..20_000 {
+            let mut d = deck.clone();
+            for i in 0..7 {
+                let j = i + rng.below((d.len() - i) as u64) as usize;
+                d.swap(i, j);
+            }
+            let len = 3 + n % 5;
+            let dealt = &d[..len];
+            let want = scan(r.stud_hands(), dealt);
+            hits += usize::from(want);
+            assert_eq!(index.contains(dealt), want, "{dealt:?}");
+        }
+        assert!(hits > 1000, "{hits}");
+    }
 }
