@@ -347,7 +347,13 @@ def lo_key(cards: Sequence[str], *, eight: bool) -> tuple[int, ...] | None:
 
 def best_lo(game: str, own: Sequence[str], board: Sequence[str] = ()) -> tuple[int, ...] | None:
     """p's best low (smaller key is better), None without a qualifying one (or fewer than
-    five cards)."""
+    five cards). Lows ignore suits, so the answer is cached by ranks."""
+    ranks = "".join(sorted(c[0] for c in own)), "".join(sorted(c[0] for c in board))
+    return _best_lo_of_ranks(game, *ranks)
+
+
+@cache
+def _best_lo_of_ranks(game: str, own: str, board: str) -> tuple[int, ...] | None:
     eight = game != "razz"
     if game in OMAHA:
         fives: Iterable[tuple[str, ...]] = (

@@ -18,6 +18,7 @@ import pytest
 from reference import (
     DECK,
     HI_RULE,
+    OMAHA,
     RANKS,
     SHORT_DECK,
     STUD,
@@ -28,6 +29,7 @@ from reference import (
     five_hi,
     hi_fives,
     hi_type,
+    lo_value,
     shares,
 )
 
@@ -171,6 +173,10 @@ class Checker:
 def check_deals(
     game: str, count: int, seed: int, fill: Callable[[Checker], None], players: int | None = None
 ) -> None:
+    if HOLE.get(game) == 5:
+        # Five-card Omaha hands cost pql ~15 ms each to read as ranges; fewer deals keep the
+        # file fast.
+        count = max(5, count * 2 // 5)
     for deal in deals(game, count, seed, players):
         c = Checker(deal)
         fill(c)
@@ -286,3 +292,425 @@ def test_hi_strength_functions(game: str) -> None:
             c.count(f"hiRating(p1, {street}) = hiRating(p2, {street})", his[0] == his[1])
 
     check_deals(game, 60 if HOLE.get(game) == 5 else 100, 2, fill)
+
+
+# --- flush cards, pocket pairs -----------------------------------------------------------------
+
+
+def flush_cards(game: str, own: Sequence[str], board: Sequence[str]) -> int:
+    """The most cards of one suit p can use toward a flush: Omaha at most two hole and three
+    board cards; only suits p holds a card of count (a four-flush board alone is not p's)."""
+    best = 0
+    for suit in "cdhs":
+        h = sum(c[1] == suit for c in own)
+        b = sum(c[1] == suit for c in board)
+        if h:
+            best = max(best, min(h, 2) + min(b, 3) if game in OMAHA else h + b)
+    return best
+
+
+@pytest.mark.parametrize("game", HI_GAMES)
+def test_flush_cards_pocket_pairs_and_overpairs(game: str) -> None:
+    def fill(c: Checker) -> None:
+        d = c.deal
+        for p in d.players:
+            name = f"p{p + 1}"
+            pocket = d.hands[p][:2] if game in STUD else d.hands[p]
+            c.count(f"pocketPair({name})", len(rank_set(pocket)) < len(pocket))
+            for street in streets_of(game):
+                own, board = d.own(p, street), d.board_at(street)
+                n = flush_cards(game, own, board)
+                c.count(f"fourFlush({name}, {street})", n == 4)
+                c.count(f"threeFlush({name}, {street})", n == 3)
+                if game not in STUD:
+                    pairs = {r for r in rank_set(own) if sum(RANKS.index(x[0]) == r for x in own) >= 2}
+                    over = any(r > max(rank_set(board)) for r in pairs)
+                    c.count(f"overpair({name}, {street})", over)
+
+    check_deals(game, 100, 3, fill)
+
+
+# --- board texture -----------------------------------------------------------------------------
+
+
+def straight_possible(board: Sequence[str], game: str) -> bool:
+    """Three board ranks inside one straight's five ranks (A-2-3-4-5 counts; short deck's
+    lowest straight is A-6-7-8-9 and it has no ranks below six)."""
+    ranks = rank_set(board)
+    low = 4 if game.startswith("shortdeck") else 0
+    windows = [set(range(lo, lo + 5)) for lo in range(low, 9)]
+    windows.append({12, *range(low, low + 4)})
+    return any(len(ranks & w) >= 3 for w in windows)
+
+
+@pytest.mark.parametrize("game", FLOP_GAMES)
+def test_board_texture(game: str) -> None:
+    def fill(c: Checker) -> None:
+        d = c.deal
+        c.label("turnCard()", d.board[3])
+        c.label("riverCard()", d.board[4])
+        for street in FLOP_STREETS:
+            board = d.board_at(street)
+            suits = {x[1] for x in board}
+            ranks = [RANKS.index(x[0]) for x in board]
+            most = max(sum(x[1] == s for x in board) for s in suits)
+            c.label(f"boardRanks({street})", rank_label(set(ranks)))
+            c.label(f"duplicatedBoardRanks({street})", rank_label({r for r in ranks if ranks.count(r) > 1}))
+            c.avg(f"boardSuitCount({street})", len(suits))
+            c.count(f"rainbowBoard({street})", len(suits) == len(board))
+            c.count(f"twoToneBoard({street})", len(suits) == 2)
+            c.count(f"monotoneBoard({street})", len(suits) == 1)
+            c.count(f"flushingBoard({street})", most >= 3)
+            c.count(f"pairedBoard({street})", len(set(ranks)) < len(ranks))
+            c.count(f"straightBoard({street})", straight_possible(board, game))
+
+    check_deals(game, 150, 4, fill)
+
+
+# --- rank sets ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ALL_GAMES)
+def test_rank_sets(game: str) -> None:
+    """handRanks and friends, and maxRank/minRank/nthRank/rankCount on the sets they give;
+    stud: upCard on third to sixth street."""
+    rng = random.Random(f"ranks-{game}")
+
+    def fill(c: Checker) -> None:
+        d = c.deal
+        for p in d.players:
+            name = f"p{p + 1}"
+            for street in streets_of(game):
+                own, board = d.own(p, street), d.board_at(street)
+                mine = rank_set(own)
+                ranks = [RANKS.index(x[0]) for x in own]
+                c.label(f"handRanks({name}, {street})", rank_label(mine))
+                c.label(
+                    f"duplicatedHandRanks({name}, {street})",
+                    rank_label({r for r in ranks if ranks.count(r) > 1}),
+                )
+                ordered = sorted(mine, reverse=True)
+                n = rng.randint(1, 5)
+                c.label(f"maxRank(handRanks({name}, {street}))", RANKS[ordered[0]])
+                c.label(f"minRank(handRanks({name}, {street}))", RANKS[ordered[-1]])
+                c.label(
+                    f"nthRank({n}, handRanks({name}, {street}))",
+                    RANKS[ordered[n - 1]] if n <= len(ordered) else "",
+                )
+                c.avg(f"rankCount(handRanks({name}, {street}))", len(mine))
+                if game in STUD:
+                    if street != "seventh":
+                        c.label(f"upCard({name}, {street})", d.hands[p][STUD_STREETS[street] - 1])
+                    continue
+                on_board = rank_set(board)
+                distinct = sorted(on_board, reverse=True)
+                c.label(f"intersectingHandRanks({name}, {street})", rank_label(mine & on_board))
+                c.label(f"nonIntersectingHandRanks({name}, {street})", rank_label(mine - on_board))
+                c.avg(f"handBoardIntersections({name}, {street})", sum(r in on_board for r in ranks))
+                c.count(f"hasTopBoardRank({name}, {street})", distinct[0] in mine)
+                c.count(f"hasSecondBoardRank({name}, {street})", len(distinct) > 1 and distinct[1] in mine)
+                c.label(f"nthRank(2, boardRanks({street}))", RANKS[distinct[1]] if len(distinct) > 1 else "")
+
+    check_deals(game, 60, 5, fill)
+
+
+# --- lows --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", LO_GAMES)
+def test_low_functions(game: str) -> None:
+    """loRating comparisons, madeLo, bestLoRating on every street with five cards or more, and
+    the Omaha board's low cards."""
+
+    def fill(c: Checker) -> None:
+        d = c.deal
+        for street, known in streets_of(game).items():
+            board = d.board_at(street)
+            los = [best_lo(game, d.own(p, street), board) for p in d.players]
+            if known >= 5:
+                qualified = [x for x in los if x is not None]
+                for p in d.players:
+                    name = f"p{p + 1}"
+                    c.count(f"madeLo({name}, {street})", los[p] is not None)
+                    c.count(
+                        f"bestLoRating({name}, {street})", los[p] is not None and los[p] == min(qualified)
+                    )
+                for a, b in itertools.permutations(d.players, 2):
+                    x, y = los[a], los[b]
+                    better = x is not None and (y is None or x < y)
+                    c.count(f"loRating(p{a + 1}, {street}) > loRating(p{b + 1}, {street})", better)
+                c.count(f"loRating(p1, {street}) = loRating(p2, {street})", los[0] == los[1])
+            if game in OMAHA:
+                low = {"A23456789TJQK".index(x[0]) for x in board if x[0] in "A2345678"}
+                c.avg(f"boardLoCardCount({street})", len(low))
+                c.count(f"boardAllowsMadeLo({street})", len(low) >= 3)
+                c.count(f"boardHasOneDistinctLoCard({street})", len(low) == 1)
+                c.count(f"boardHasTwoDistinctLoCards({street})", len(low) == 2)
+
+    check_deals(game, 100, 6, fill)
+
+
+def test_low_reference_agrees_with_pokerkit() -> None:
+    """The A-5 low rules of reference.py order hands as pokerkit does (8-or-better and razz)."""
+    rng = random.Random(7)
+    for game in ("omaha8", "stud8", "razz"):
+        hands = []
+        for _ in range(150):
+            cards = rng.sample(DECK, 9 if game in OMAHA else 7)
+            own, board = (cards[:4], cards[4:]) if game in OMAHA else (cards, [])
+            hands.append((best_lo(game, own, board), lo_value(game, "".join(own), "".join(board))))
+        for (mine_a, pk_a), (mine_b, pk_b) in itertools.combinations(hands, 2):
+            assert (mine_a is None) == (pk_a is None)
+            if mine_a is not None and mine_b is not None:
+                assert (mine_a < mine_b) == (pk_a > pk_b)
+                assert (mine_a == mine_b) == (pk_a == pk_b)
+
+
+# --- flop hand categories ----------------------------------------------------------------------
+
+FLOP_CATEGORIES = (
+    "flopnothing",
+    "flopunderpair",
+    "flopthirdpair",
+    "floppocket23",
+    "flopsecondpair",
+    "floppocket12",
+    "floptoppair",
+    "flopoverpair",
+    "flopbottomtwo",
+    "floptopandbottom",
+    "floptoptwo",
+    "floptrips",
+    "flopset",
+    "flopstraight",
+    "flopflush",
+    "flopfullhouse",
+    "flopquads",
+    "flopstraightflush",
+)
+
+
+def flop_category(game: str, two: Sequence[str], flop: Sequence[str]) -> str:
+    """Two hole cards on a flop, by the names' plain meaning. Made hands of five cards first;
+    then pocket pairs by how many flop cards are above them (0 over, 1 between the first and
+    second card, 2 between the second and third, 3 under) or a set; then hole cards pairing
+    flop cards: trips when the flop pairs that rank, otherwise by the position of the paired
+    card among the flop's cards high to low (top, second, third; two of them: top two, top and
+    bottom, bottom two)."""
+    kind = hi_type(
+        game, best_hi(game, two, flop) if game not in OMAHA else five_hi([*two, *flop], HI_RULE[game])
+    )
+    if kind in ("straightflush", "quads", "fullhouse", "flush", "straight"):
+        return "flop" + kind
+    cards = sorted((RANKS.index(x[0]) for x in flop), reverse=True)
+    a, b = (RANKS.index(x[0]) for x in two)
+    if a == b:
+        if a in cards:
+            return "flopset"
+        return ["flopoverpair", "floppocket12", "floppocket23", "flopunderpair"][sum(r > a for r in cards)]
+    hits = sorted({cards.index(r) for r in (a, b) if r in cards})
+    if len(hits) == 1 and cards.count(cards[hits[0]]) >= 2:
+        return "floptrips"
+    names = {
+        (): "flopnothing",
+        (0,): "floptoppair",
+        (1,): "flopsecondpair",
+        (2,): "flopthirdpair",
+        (0, 1): "floptoptwo",
+        (0, 2): "floptopandbottom",
+        (1, 2): "flopbottomtwo",
+    }
+    return names[tuple(hits)]
+
+
+@pytest.mark.parametrize("game", FLOP_GAMES)
+def test_flop_hand_category(game: str) -> None:
+    """flopHandCategory (Omaha: the best over the hand's two-card holdings) and its exact/min
+    forms."""
+    rng = random.Random(f"flopcat-{game}")
+
+    def fill(c: Checker) -> None:
+        d = c.deal
+        flop = d.board_at("flop")
+        for p in d.players:
+            name = f"p{p + 1}"
+            want = max(
+                (flop_category(game, two, flop) for two in itertools.combinations(d.hands[p], 2)),
+                key=FLOP_CATEGORIES.index,
+            )
+            c.label(f"flopHandCategory({name})", want)
+            other = rng.choice(FLOP_CATEGORIES)
+            c.count(f"exactFlopHandCategory({name}, {other})", want == other)
+            c.count(
+                f"minFlopHandCategory({name}, {other})",
+                FLOP_CATEGORIES.index(want) >= FLOP_CATEGORIES.index(other),
+            )
+
+    check_deals(game, 150 if HOLE[game] == 2 else 60, 8, fill)
+
+
+# --- nuts and outs -----------------------------------------------------------------------------
+
+
+def beaten_by_some_holding(
+    game: str, unseen: Sequence[str], board: Sequence[str], mine: object, kind: str | None = None
+) -> bool:
+    """Whether any hand an opponent could hold from `unseen` beats `mine` (only hands of type
+    `kind` when given). Omaha: any two unseen cards can be completed to a whole hand and its
+    best hi uses two of its cards, so two-card holdings are every hand that matters."""
+    for two in itertools.combinations(unseen, 2):
+        v = best_hi(game, two, board)
+        if v > mine and (kind is None or hi_type(game, v) == kind):  # type: ignore[operator]
+            return True
+    return False
+
+
+def beaten_lo(game: str, unseen: Sequence[str], board: Sequence[str], mine: tuple[int, ...]) -> bool:
+    for two in itertools.combinations(unseen, 2):
+        v = best_lo(game, two, board)
+        if v is not None and v < mine:
+            return True
+    return False
+
+
+def stud_opponent_values(d: Deal, p: int, street: str, rate: Callable[[list[str]], object]) -> list[object]:
+    """Stud, from p's side: every hand another player could hold on `street` (its up cards and
+    any down cards p cannot see; p sees every up card)."""
+    seen = set(d.own(p, street)) | set(d.dead)
+    for q in d.players:
+        seen |= set(d.up_cards(q, street))
+    unseen = [x for x in DECK if x not in seen]
+    out = []
+    for q in d.players:
+        if q == p:
+            continue
+        up = d.up_cards(q, street)
+        for down in itertools.combinations(unseen, STUD_STREETS[street] - len(up)):
+            out.append(rate([*down, *up]))
+    return out
+
+
+def unseen_by(d: Deal, p: int, street: str, extra: Sequence[str] = ()) -> list[str]:
+    known = set(d.own(p, street)) | set(d.board_at(street)) | set(d.dead) | set(extra)
+    return [x for x in deck_of(d.game) if x not in known]
+
+
+def undealt(d: Deal, street: str) -> list[str]:
+    """Cards that can still come after `street`: no player's cards, no board card, no dead card."""
+    known = set(d.board_at(street)) | set(d.dead)
+    for q in d.players:
+        known |= set(d.own(q, street))
+    return [x for x in deck_of(d.game) if x not in known]
+
+
+NUT_DEALS = {
+    "holdem": 40,
+    "shortdeck": 15,
+    "shortdeck_triton": 15,
+    "omahahi": 12,
+    "omaha8": 12,
+    "omahahi5": 6,
+    "omaha85": 6,
+}
+
+
+@pytest.mark.parametrize("game", FLOP_GAMES)
+def test_nut_hi_and_outs_flop_games(game: str) -> None:
+    """nutHi, nutHiForHandType (every opponent holding enumerated), nutHiOuts and
+    outsToHandType (every next card) on the flop, turn and river."""
+    order = TYPE_ORDER[HI_RULE[game]]
+    rng = random.Random(f"nuts-{game}")
+
+    def fill(c: Checker) -> None:
+        d = c.deal
+        for street in FLOP_STREETS:
+            board = d.board_at(street)
+            for p in list(d.players)[:2]:
+                name = f"p{p + 1}"
+                mine = best_hi(game, d.hands[p], board)
+                unseen = unseen_by(d, p, street)
+                c.count(f"nutHi({name}, {street})", not beaten_by_some_holding(game, unseen, board, mine))
+                c.count(
+                    f"nutHiForHandType({name}, {street})",
+                    not beaten_by_some_holding(game, unseen, board, mine, hi_type(game, mine)),
+                )
+            if street == "river":
+                c.avg(f"nutHiOuts(p1, {street})", 0)
+                continue
+            mine = best_hi(game, d.hands[0], board)
+            nut_outs = 0
+            by_type = dict.fromkeys(order, 0)
+            for card in undealt(d, street):
+                nxt = [*board, card]
+                value = best_hi(game, d.hands[0], nxt)
+                if value > mine:
+                    by_type[hi_type(game, value)] += 1
+                if not beaten_by_some_holding(game, unseen_by(d, 0, street, [card]), nxt, value):
+                    nut_outs += 1
+            c.avg(f"nutHiOuts(p1, {street})", nut_outs)
+            for kind in {rng.choice(order), max(by_type, key=by_type.__getitem__)}:
+                c.avg(f"outsToHandType(p1, {street}, {kind})", by_type[kind])
+
+    check_deals(game, NUT_DEALS[game], 9, fill)
+
+
+@pytest.mark.parametrize("game", ["omaha8", "omaha85"])
+def test_nut_lo_and_outs_omaha(game: str) -> None:
+    def fill(c: Checker) -> None:
+        d = c.deal
+        for street in FLOP_STREETS:
+            board = d.board_at(street)
+            for p in list(d.players)[:2]:
+                mine = best_lo(game, d.hands[p], board)
+                nut = mine is not None and not beaten_lo(game, unseen_by(d, p, street), board, mine)
+                c.count(f"nutLo(p{p + 1}, {street})", nut)
+            if street == "river":
+                continue
+            outs = 0
+            for card in undealt(d, street):
+                nxt = [*board, card]
+                mine = best_lo(game, d.hands[0], nxt)
+                if mine is not None and not beaten_lo(game, unseen_by(d, 0, street, [card]), nxt, mine):
+                    outs += 1
+            c.avg(f"nutLoOuts(p1, {street})", outs)
+
+    check_deals(game, 15 if game == "omaha8" else 8, 10, fill)
+
+
+@pytest.mark.parametrize("game", STUD_GAMES)
+def test_nuts_and_outs_stud(game: str) -> None:
+    """Stud: nutHi/nutHiForHandType/nutLo given every up card, outsToHandType on third to sixth
+    street."""
+    rng = random.Random(f"studnuts-{game}")
+
+    def fill(c: Checker) -> None:
+        d = c.deal
+        for street in rng.sample(list(STUD_STREETS), 2):
+            own = d.own(0, street)
+            if game != "razz":
+                mine = best_hi(game, own)
+                others = stud_opponent_values(d, 0, street, lambda h: best_hi(game, h))
+                c.count(f"nutHi(p1, {street})", all(v <= mine for v in others))  # type: ignore[operator]
+                same = [v for v in others if hi_type(game, v) == hi_type(game, mine)]  # type: ignore[arg-type]
+                c.count(f"nutHiForHandType(p1, {street})", all(v <= mine for v in same))  # type: ignore[operator]
+                if street != "seventh":
+                    # Below five cards a hand is its rank groups; whether a fifth card "improves"
+                    # a four-card hand of the same type is moot, so early streets ask only for
+                    # types above the current one.
+                    order = TYPE_ORDER["standard"]
+                    now = order.index(hi_type(game, mine))
+                    early = len(own) < 5
+                    kind = rng.choice(order[now + 1 :] if early and now < len(order) - 1 else order)
+                    count = 0
+                    for card in undealt(d, street):
+                        v = best_hi(game, [*own, card])
+                        if hi_type(game, v) == kind and (order.index(kind) > now if early else v > mine):  # type: ignore[operator]
+                            count += 1
+                    if not early or order.index(kind) > now:
+                        c.avg(f"outsToHandType(p1, {street}, {kind})", count)
+            if game != "studhi" and STUD_STREETS[street] >= 5:
+                lo = best_lo(game, own)
+                others = stud_opponent_values(d, 0, street, lambda h: best_lo(game, h))
+                c.count(f"nutLo(p1, {street})", lo is not None and all(v is None or v >= lo for v in others))  # type: ignore[operator]
+
+    check_deals(game, 8 if game == "razz" else 15, 11, fill, players=2)

@@ -228,10 +228,12 @@ pub fn flop_category_of(two: CardSet, flop: CardSet, game: Game) -> FlopHandCate
         if position(pr).is_some() {
             return F::Set;
         }
-        return match board_ranks.iter().filter(|&&b| b > pr).count() {
+        // Flop cards above the pair, counted card by card as the names count positions: 9-9
+        // on K-K-7 sits between the second and third cards.
+        return match flop.iter().filter(|c| c.rank() > pr).count() {
             0 => F::Overpair,
             1 => F::Pocket12,
-            2 if board_ranks.len() == 3 => F::Pocket23,
+            2 => F::Pocket23,
             _ => F::Underpair,
         };
     }
@@ -272,6 +274,9 @@ mod tests {
         assert_eq!(cat("QsQd", "Kh7c2d"), F::Pocket12);
         assert_eq!(cat("5s5d", "Kh7c2d"), F::Pocket23);
         assert_eq!(cat("5s5d", "Kh7c6d"), F::Underpair);
+        assert_eq!(cat("9s9d", "KhKc7d"), F::Pocket23);
+        assert_eq!(cat("9s9d", "Kh7c7d"), F::Pocket12);
+        assert_eq!(cat("5s5d", "KhKc7d"), F::Underpair);
         assert_eq!(cat("7s7d", "Kh7c2d"), F::Set);
         assert_eq!(cat("Ks7d", "Kh7c2d"), F::TopTwo);
         assert_eq!(cat("Ks2d", "Kh7c2d"), F::TopAndBottom);
