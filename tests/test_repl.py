@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
+from prompt_toolkit.history import FileHistory
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
@@ -132,3 +133,24 @@ def test_errors_keep_the_session(pipe: PipeInput, capsys: pytest.CaptureFixture[
     err = capsys.readouterr().err
     assert "riverEquty" in err
     assert "nonsense" in err
+
+
+def test_ctrl_r_finds_a_query_of_an_earlier_session(pipe: PipeInput, data: Path) -> None:
+    data.mkdir(parents=True, exist_ok=True)
+    FileHistory(str(data / "history")).store_string(QUERY)
+    FileHistory(str(data / "history")).store_string(".show")
+    out: list[str] = []
+    repl = PlainRepl(input=pipe, output=DummyOutput(), write=out.append)
+    repl.session.settings.apply("trials", 1500)
+    thread, code = start(repl)
+    # Ctrl+R, type part of the old query, Enter takes it, Enter runs it.
+    pipe.send_text("\x12winsHi")
+    pipe.send_text("\r")
+    pipe.send_text("\r")
+    wait_for(lambda: repl.last is not None)
+    pipe.send_text(".quit\r")
+    thread.join(60)
+    assert code == [0]
+    assert repl.last is not None
+    assert repl.last.trials == 1500
+    assert [c.name for c in repl.last.columns] == ["eq", "wins"]

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from textual.command import CommandList, CommandPalette
 from textual.message import Message
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
@@ -292,6 +293,23 @@ async def test_describe_and_settings_by_dot_commands() -> None:
         await set_text(pilot, app, ".trials 1234")
         await pilot.press("enter")
         assert app.session.settings.trials == 1234
+
+
+@pytest.mark.asyncio
+async def test_command_palette_describes_a_function() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"describe nutHiOuts")
+        commands = app.screen.query_one(CommandList)
+        await wait_until(pilot, lambda: commands.option_count == 1 and commands.highlighted == 0)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: bool(app.query(".history-entry")))
+        info = vocabulary().function("nutHiOuts")
+        assert info is not None
+        assert info.signature in str(app.query(".history-entry").last().content)
 
 
 @pytest.mark.asyncio

@@ -18,6 +18,8 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
+from prompt_toolkit.enums import DEFAULT_BUFFER
+from prompt_toolkit.filters import has_focus
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.history import FileHistory
 from prompt_toolkit.input import Input
@@ -69,7 +71,8 @@ def input_complete(text: str) -> bool:
 def _key_bindings() -> KeyBindings:
     kb = KeyBindings()
 
-    @kb.add("enter")
+    # Only in the query itself: in Ctrl+R search, Enter keeps its meaning (take the match).
+    @kb.add("enter", filter=has_focus(DEFAULT_BUFFER))
     def _enter(event: KeyPressEvent) -> None:
         buffer = event.current_buffer
         state = buffer.complete_state
@@ -81,7 +84,7 @@ def _key_bindings() -> KeyBindings:
         else:
             buffer.insert_text("\n")
 
-    @kb.add("escape", "enter")
+    @kb.add("escape", "enter", filter=has_focus(DEFAULT_BUFFER))
     def _run_now(event: KeyPressEvent) -> None:
         event.current_buffer.validate_and_handle()
 

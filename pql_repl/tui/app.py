@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -10,6 +11,7 @@ from rich.markup import escape
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.command import Provider
 from textual.message import Message
 from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
@@ -20,6 +22,7 @@ from pql_repl.history import History, load_buffer, save_buffer
 from pql_repl.output import render
 from pql_repl.session import CommandResult, Session, SessionError, Statement, split_statements
 from pql_repl.tui.editor import CompletionList, QueryEditor, pql_theme
+from pql_repl.tui.palette import PqlCommands
 from pql_repl.tui.results import ResultsPanel
 from pql_repl.tui.screens import HelpScreen, HistorySearch
 
@@ -97,6 +100,7 @@ class PqlApp(App[None]):
 
     TITLE = "pql"
     CSS_PATH = "app.tcss"
+    COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = App.COMMANDS | {PqlCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f5,ctrl+enter", "run", "Run", id="run"),
         Binding("escape", "cancel", "Cancel", id="cancel"),

@@ -1,0 +1,42 @@
+"""Command palette (Ctrl+P) entries: the app's actions and a ``describe`` for every function."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from pql_repl.vocabulary import vocabulary
+
+if TYPE_CHECKING:
+    from pql_repl.tui.app import PqlApp
+
+
+class PqlCommands(Provider):
+    """Actions by name, and ``describe NAME`` for each catalogue function."""
+
+    def _entries(self) -> list[tuple[str, Callable[[], object], str]]:
+        app: PqlApp = self.app  # type: ignore[assignment]
+        entries: list[tuple[str, Callable[[], object], str]] = [
+            ("Run the query", app.action_run, "F5 / Enter after ;"),
+            ("Cancel the run", app.action_cancel, "Escape / Ctrl+C"),
+            ("Export the results", app.action_export, "CSV or JSON, to the .output file"),
+            ("Search the history", app.action_history_search, "Ctrl+R"),
+            ("Help", app.action_help, "F1"),
+        ]
+        for f in vocabulary().functions:
+            entries.append((f"describe {f.name}", partial(app.run_command, f".describe {f.name}"), f.doc))
+        return entries
+
+    async def discover(self) -> Hits:
+        for name, callback, help_text in self._entries()[:5]:
+            yield DiscoveryHit(name, callback, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, callback, help_text in self._entries():
+            score = matcher.match(name)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name), callback, help=help_text)
