@@ -62,6 +62,8 @@ pub struct Range {
     indices: Vec<u32>,
     /// Stud games: the hands by their known positions, for `contains_hand`.
     stud_index: Option<std::sync::Arc<stud::StudIndex>>,
+    /// Running weight totals, made on the first weighted `pick`.
+    cumulative: std::sync::OnceLock<Vec<u64>>,
 }
 
 impl Range {
@@ -146,15 +148,19 @@ impl Range {
         if !self.weighted {
             return Some(((u * n as f64) as usize).min(n - 1));
         }
-        let total: u64 = self.weights.iter().map(|&w| u64::from(w)).sum();
-        let mut target = (u * total as f64) as u64;
-        for (i, &w) in self.weights.iter().enumerate() {
-            if target < u64::from(w) {
-                return Some(i);
-            }
-            target -= u64::from(w);
-        }
-        Some(n - 1)
+        // The first hand whose running weight total passes the target.
+        let cumulative = self.cumulative.get_or_init(|| {
+            self.weights
+                .iter()
+                .scan(0u64, |acc, &w| {
+                    *acc += u64::from(w);
+                    Some(*acc)
+                })
+                .collect()
+        });
+        let total = *cumulative.last().expect("a hand");
+        let target = ((u * total as f64) as u64).min(total - 1);
+        Some(cumulative.partition_point(|&c| c <= target))
     }
 
     fn from_flop_set(game: Game, set: &HandSet, weights: Option<&[u32]>) -> Range {
@@ -167,7 +173,17 @@ impl Range {
             None => vec![1; indices.len()],
         };
         let full = !weighted && indices.len() == uni.len();
-        Range { game, flop, stud: Vec::new(), weights, weighted, full, indices, stud_index: None }
+        Range {
+            game,
+            flop,
+            stud: Vec::new(),
+            weights,
+            weighted,
+            full,
+            indices,
+            stud_index: None,
+            cumulative: std::sync::OnceLock::new(),
+        }
     }
 
     fn with_stud_index(mut self) -> Range {

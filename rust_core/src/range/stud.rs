@@ -250,6 +250,7 @@ pub(crate) fn parse(text: &str, game: Game, syntax: Syntax) -> Result<Range, Pql
         full,
         indices: Vec::new(),
         stud_index: None,
+        cumulative: std::sync::OnceLock::new(),
     }
     .with_stud_index())
 }
