@@ -58,7 +58,7 @@ fn open_positions_and_full_ranges() {
     assert!(r.is_full());
     assert_eq!(r.stud_hands()[0], [None; 7]);
     let r = range("AsKs", Game::StudHi);
-    assert_eq!(r.to_strings(), vec!["KsAs*****".to_string()]);
+    assert_eq!(r.to_strings(), vec!["AsKs*****".to_string()]);
     assert!(r.contains_hand(&cards("AsKs2c3c4c5c6c")));
     assert!(r.contains_hand(&cards("KsAs2c3c4c5c6c")));
     assert!(!r.contains_hand(&cards("AsKh2c3c4c5c6c")));

@@ -313,8 +313,15 @@ impl StudIndex {
     }
 }
 
+/// The hand in dealing order, `*` where open; known down cards higher rank first (`AsKs*****`).
 pub(crate) fn hand_string(hand: &StudHand) -> String {
-    hand.iter().map(|c| c.map_or("*".to_string(), |c| c.to_string())).collect()
+    let mut h = *hand;
+    if let (Some(a), Some(b)) = (h[0], h[1]) {
+        if (b.rank(), b.suit()) > (a.rank(), a.suit()) {
+            h.swap(0, 1);
+        }
+    }
+    h.iter().map(|c| c.map_or("*".to_string(), |c| c.to_string())).collect()
 }
 
 #[cfg(test)]
