@@ -11,8 +11,10 @@
    enumeration when it is small enough, as here), and the same forced to 600,000 Monte Carlo
    trials on all cores: goal under 0.1 s.
 
-Times are wall-clock medians of several repeats of the whole call, parsing included, as a user
-sees them. Every row also prints both engines' answers, which must agree within sampling error.
+Times are medians of several repeats of the whole call, parsing included: wall-clock for the
+runs on all threads, CPU time of the process for the one-thread rows (so that on a busy machine
+waiting for a core does not count, for pql and the peer alike). Every row also prints both
+engines' answers, which must agree within sampling error.
 """
 
 from __future__ import annotations
@@ -50,12 +52,13 @@ class Run:
 def measure(run: Run, repeats: int) -> list[str]:
     """The table row: pql's figure, the peer's, the ratio, the goal and both answers."""
     peer_eq = peer_seconds = None
+    cpu = run.options.get("threads") == 1
     if run.peer_run is not None:
         peer_eq = run.peer_run()
-        peer_seconds = median_seconds(run.peer_run, repeats)
+        peer_seconds = median_seconds(run.peer_run, repeats, cpu=cpu)
     try:
         first = pql.run(run.text, **run.options)[0]
-        seconds = median_seconds(lambda: pql.run(run.text, **run.options), repeats)
+        seconds = median_seconds(lambda: pql.run(run.text, **run.options), repeats, cpu=cpu)
     except pql.PqlError as e:
         print(f"  {run.what}: pql cannot run it yet ({e.message})", file=sys.stderr)
         first, seconds = None, None
@@ -186,7 +189,8 @@ def main() -> None:
     args = parser.parse_args()
     trials = 20_000 if args.quick else MC_TRIALS
 
-    print(f"Engine speed, median of {args.repeats} repeats; {machine()}\n")
+    print(f"Engine speed, median of {args.repeats} repeats (1-thread rows per second of CPU time)")
+    print(f"{machine()}\n")
     rows = []
     for run in runs(trials):
         rows.append(measure(run, args.repeats))
