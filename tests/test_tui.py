@@ -11,15 +11,18 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from rich.table import Table
 from textual.command import CommandList, CommandPalette
 from textual.message import Message
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
+from pql_repl.api import parse_range
 from pql_repl.history import History
 from pql_repl.session import COMMANDS, Session
 from pql_repl.tui.app import PqlApp, RunProgress
 from pql_repl.tui.editor import ERROR_HIGHLIGHT
+from pql_repl.tui.range_grid import class_shares, hand_class, range_grid
 from pql_repl.tui.screens import HelpScreen, HistorySearch
 from pql_repl.vocabulary import vocabulary
 
@@ -370,3 +373,32 @@ def test_snapshot_of_a_finished_exact_run(snap_compare: Any) -> None:
         await pilot.pause(0.2)
 
     assert snap_compare(app, run_before=run_before, terminal_size=SIZE)
+
+
+def test_range_grid_shades_the_share_of_each_class() -> None:
+    deck = parse_range("**", "holdem")
+    shares = class_shares(parse_range("QQ+@100, AKs@100, AQo@50, JTs@100", "holdem"), deck)
+    assert len(shares) == 169
+    assert shares["AA"] == shares["AKs"] == shares["JTs"] == 1.0
+    assert shares["AKo"] == 0.0
+    assert shares["JJ"] == 0.0
+    # Weights count relative to the heaviest hand.
+    assert shares["AQo"] == pytest.approx(0.5)
+    assert hand_class("KdAc") == "AKo"
+    assert hand_class("7h7c") == "77"
+    assert range_grid("AA", "omaha") is None
+    short = range_grid("AA", "shortdeck")
+    assert short is not None
+    assert len(short.columns) == 9
+
+
+@pytest.mark.asyncio
+async def test_range_command_shows_the_grid() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await set_text(pilot, app, ".range holdem 'QQ+, AKs'")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: len(app.query(".history-entry")) == 2)
+        grid = app.query(".history-entry").last().content
+        assert isinstance(grid, Table)
+        assert len(grid.columns) == 13

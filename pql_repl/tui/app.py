@@ -23,6 +23,7 @@ from pql_repl.output import render
 from pql_repl.session import CommandResult, Session, SessionError, Statement, split_statements
 from pql_repl.tui.editor import CompletionList, QueryEditor, pql_theme
 from pql_repl.tui.palette import PqlCommands
+from pql_repl.tui.range_grid import grid_for_command
 from pql_repl.tui.results import ResultsPanel
 from pql_repl.tui.screens import HelpScreen, HistorySearch
 
@@ -238,6 +239,13 @@ class PqlApp(App[None]):
             self.action_export()
         if result.output:
             self.results.add_history(result.output)
+        if line.strip().lower().startswith(".range"):
+            try:
+                grid = grid_for_command(line)
+            except PqlError:
+                grid = None  # the session already said what is wrong
+            if grid is not None:
+                self.results.add_history(grid)
         self.results.show_status(result.note or line)
         return result
 

@@ -147,6 +147,7 @@ class ResultsPanel(Vertical):
         self.finished.append(result)
 
     def add_history(self, renderable: Table | Text | str) -> None:
+        """Add a finished result, a command's output or a range grid to the history."""
         history = self.query_one("#history", VerticalScroll)
         history.add_class("has-entries")
         history.mount(Static(renderable, classes="history-entry"))
