@@ -13,6 +13,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.command import Provider
 from textual.message import Message
+from textual.timer import Timer
 from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
@@ -119,7 +120,7 @@ class PqlApp(App[None]):
         self._run_id = 0
         self._query: Query | None = None
         self.running = False
-        self._check_timer: Any = None
+        self._check_timer: Timer | None = None
         if self.session.settings.theme and self.session.settings.theme in self.available_themes:
             self.theme = self.session.settings.theme
 
@@ -327,6 +328,8 @@ class PqlApp(App[None]):
             *shown,
             ("Enter after ;", "run"),
             ("Up/Down", "history (first/last line)"),
+            ("Ctrl+Space", "complete"),
+            ("Ctrl+P", "command palette"),
             ("Tab", "accept completion"),
         ]
 
