@@ -25,8 +25,8 @@ pub struct Scratch {
     hi_valid: u128,
     /// Results of the costly analysis functions on this deal, by [`memo_key`].
     memo: Vec<(u32, [f64; 2])>,
-    omaha: super::omaha_equity::OmahaScratch,
-    holdem: super::holdem_equity::HoldemScratch,
+    pub(crate) omaha: super::omaha_equity::OmahaScratch,
+    pub(crate) holdem: super::holdem_equity::HoldemScratch,
     /// Reusable buffer for opponent holdings.
     pub(crate) holdings: Vec<crate::analysis::Holding>,
 }

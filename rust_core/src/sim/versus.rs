@@ -12,6 +12,8 @@
 //!   potential: see `analysis::potential`.
 
 use super::deal::Deal;
+use super::holdem_equity::holdem_equity;
+use super::omaha_equity::omaha_equity;
 use super::showdown::Showdown;
 use super::source::{binomial, HandSource, SlotHand, WeightedList};
 use super::trial::{for_each_combination, memo_key, Trial};
@@ -282,7 +284,7 @@ impl Trial<'_> {
                         random_holdings(&unseen, k, &mut rng, &mut holdings);
                     }
                 }
-                let e = exact_equity(d, hand, board, &holdings, &unseen, need);
+                let e = exact_equity(d, hand, board, &holdings, &unseen, need, self.scratch);
                 self.scratch.holdings = holdings;
                 return e;
             }
@@ -319,15 +321,42 @@ fn range_holdings(list: &WeightedList<SlotHand>, known: CardSet, rng: &mut Rng, 
 }
 
 /// Weighted average share of p (`hand`) against each holding over every completion of the
-/// board from `unseen`.
-fn exact_equity(d: &Deal, hand: CardSet, board: CardSet, holdings: &[Holding], unseen: &[Card], need: usize) -> f64 {
+/// board from `unseen` (by the rank-table fast paths from the flop and turn).
+fn exact_equity(
+    d: &Deal,
+    hand: CardSet,
+    board: CardSet,
+    holdings: &[Holding],
+    unseen: &[Card],
+    need: usize,
+    scratch: &mut super::trial::Scratch,
+) -> f64 {
     let (mut total, mut weight) = (0.0, 0.0);
-    for_each_combination(unseen, need, board, &mut |full| {
-        for h in holdings.iter().filter(|h| !h.cards.overlaps(full)) {
-            total += h.weight * Showdown::new(d.game, &[hand, h.cards], full).share(0);
-            weight += h.weight;
+    let mut rest = [Card::from_index(0); 52];
+    for h in holdings {
+        let mut len = 0;
+        for &c in unseen.iter().filter(|c| !h.cards.contains(**c)) {
+            rest[len] = c;
+            len += 1;
         }
-    });
+        let hands = [hand, h.cards];
+        let fast = holdem_equity(d.game, &hands, 0, board, &rest[..len], &mut scratch.holdem)
+            .or_else(|| omaha_equity(d.game, &hands, 0, board, &rest[..len], &mut scratch.omaha));
+        let share = fast.unwrap_or_else(|| {
+            let (mut sum, mut n) = (0.0, 0.0);
+            for_each_combination(&rest[..len], need, board, &mut |full| {
+                sum += Showdown::new(d.game, &hands, full).share(0);
+                n += 1.0;
+            });
+            if n > 0.0 {
+                sum / n
+            } else {
+                0.0
+            }
+        });
+        total += h.weight * share;
+        weight += h.weight;
+    }
     if weight > 0.0 {
         total / weight
     } else {
