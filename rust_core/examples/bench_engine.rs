@@ -62,7 +62,11 @@ fn main() {
     let exact = |o: &RunOptions| RunOptions { exact: Some(true), ..o.clone() };
     let mc = |o: &RunOptions| RunOptions { exact: Some(false), seed: Some(1), ..o.clone() };
     let aa_kk = equity_plan(Game::Holdem, vec![fixed("AsAh"), fixed("KsKd")]);
-    // `PROFILE_EXACT=1`: only the single-threaded exact run, for a profiler.
+    // `PROFILE_EXACT=1` / `PROFILE_MC=1`: one single-threaded run, for a profiler.
+    if std::env::var_os("PROFILE_MC").is_some() {
+        time("MC 600k AsAh vs KsKd, 1 thread", &aa_kk, &mc(&one), 15);
+        return;
+    }
     if std::env::var_os("PROFILE_EXACT").is_some() {
         time("exact AsAh vs KsKd, 1 thread", &aa_kk, &exact(&one), 9);
         return;

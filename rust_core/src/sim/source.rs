@@ -58,6 +58,10 @@ impl<T> WeightedList<T> {
 
     #[inline]
     pub fn sample(&self, rng: &mut Rng) -> usize {
+        // A fixed hand (the most common range) needs no random number.
+        if self.items.len() == 1 {
+            return 0;
+        }
         if self.cumulative.is_empty() {
             return rng.below(self.items.len() as u64) as usize;
         }
