@@ -395,3 +395,23 @@ fn stud_nut_hi_uses_the_visible_up_cards() {
     // Third street: the opponent shows one king; p's three aces are the nuts.
     assert_eq!(call(&d, &Builtin::NutHi(0, Street::Third)), Value::Bool(true));
 }
+
+#[test]
+fn stud_hand_strength_sees_the_up_cards() {
+    let mut d = Deal::new(Game::StudHi, 2);
+    let p0 = ["As", "Ad", "7h", "2c", "3d", "4s", "5s"];
+    let p1 = ["8c", "9c", "Kc", "Jd", "Th", "9s", "Td"];
+    for i in 0..7 {
+        d.stud[0][i] = cards(p0[i]).first().unwrap();
+        d.stud[1][i] = cards(p1[i]).first().unwrap();
+    }
+    d.hole[0] = d.stud[0].iter().copied().collect();
+    d.hole[1] = d.stud[1].iter().copied().collect();
+    let hs = num(&call(&d, &Builtin::HandStrength(0, Street::Third)));
+    // Third street: p has aces with a seven; the opponent shows Kc. Of its C(48, 2) possible
+    // down cards (52 minus p's three and the Kc), p is behind K-K (three kings: 3 holdings) and
+    // Ah-Ac (aces with a king: 1 holding), and ahead of everything else.
+    let total = 48.0 * 47.0 / 2.0;
+    let expected = (total - 4.0) / total;
+    assert!((hs - expected).abs() < 1e-12, "{hs} vs {expected}");
+}

@@ -111,6 +111,14 @@ impl Trial<'_> {
             let src = self.source(q);
             let id = src.filter(|s| matches!(s, HandSource::Range(_))).map(std::ptr::from_ref);
             let hs1 = match last {
+                _ if d.game.is_stud() => {
+                    // Stud: the opponent's up cards are seen; its down cards are any unseen.
+                    let up = d.up_cards(q, street);
+                    let down = hand.len().saturating_sub(up.len()) as usize;
+                    holdings.clear();
+                    for_each_combination(&unseen, down, up, &mut |cards| holdings.push(Holding { cards, weight: 1.0 }));
+                    analysis::tally(&rater, mine, &holdings).strength()
+                }
                 Some((prev, v)) if prev == id => v,
                 _ => {
                     self.holdings_from(src, known, &unseen, hand.len() as usize, &mut rng, &mut holdings);
