@@ -714,3 +714,255 @@ def test_nuts_and_outs_stud(game: str) -> None:
                 c.count(f"nutLo(p1, {street})", lo is not None and all(v is None or v >= lo for v in others))  # type: ignore[operator]
 
     check_deals(game, 8 if game == "razz" else 15, 11, fill, players=2)
+
+
+# --- analysis functions (ANALYSIS.md) ----------------------------------------------------------
+
+DRAW_GAMES = ["holdem", "shortdeck", "shortdeck_triton"]
+
+
+def best_five(game: str, own: Sequence[str], board: Sequence[str]) -> list[str]:
+    cards = [*own, *board]
+    if len(cards) < 5:
+        return cards
+    return list(max(itertools.combinations(cards, 5), key=lambda f: five_hi(f, HI_RULE[game])))
+
+
+def hand_class(game: str, own: Sequence[str], board: Sequence[str]) -> tuple[int, int]:
+    """(type, leading rank) as outs compare hands: the pair, the higher pair, the trips, the
+    straight's top (five in a wheel), the flush's or high card's top card, the full house's
+    trips, the quads."""
+    value = best_hi(game, own, board)
+    kind = hi_type(game, value)
+    five = best_five(game, own, board)
+    ranks = sorted((RANKS.index(x[0]) for x in five), reverse=True)
+    groups = sorted(((ranks.count(r), r) for r in set(ranks)), reverse=True)
+    lead = groups[0][1]
+    if kind in ("straight", "straightflush"):
+        wheel = {12, 0, 1, 2, 3} if not game.startswith("shortdeck") else {12, 4, 5, 6, 7}
+        lead = max(r for r in ranks if r != 12) if set(ranks) == wheel else ranks[0]
+    return (TYPE_ORDER[HI_RULE[game]].index(kind), lead)
+
+
+@pytest.mark.parametrize("game", DRAW_GAMES)
+def test_outs_and_draw_counts(game: str) -> None:
+    """outs, straightDrawCount, flushDrawCount (and the booleans built on them) and
+    backdoorFlushDraw on the flop and turn. Unseen cards are the deck less every player's cards,
+    the board and the dead cards (ANALYSIS.md)."""
+    order = TYPE_ORDER[HI_RULE[game]]
+
+    def fill(c: Checker) -> None:
+        d = c.deal
+        for street in ("flop", "turn"):
+            board = d.board_at(street)
+            for p in d.players:
+                name = f"p{p + 1}"
+                own = d.hands[p]
+                others = [d.hands[q] for q in d.players if q != p]
+                now_value = best_hi(game, own, board)
+                now_class = hand_class(game, own, board)
+                outs = straight = flush = 0
+                for card in undealt(d, street):
+                    nxt = [*board, card]
+                    value = best_hi(game, own, nxt)
+                    kind = hi_type(game, value)
+                    # On the flop the board and the card are four cards: they never make a
+                    # straight or a flush, so for those the types decide.
+                    alone = best_hi(game, [], nxt)
+                    beats_board = value[0] > alone[0] or (
+                        value[0] == alone[0] and len(nxt) == 5 and value > alone
+                    )  # type: ignore[operator]
+                    cls = hand_class(game, own, nxt)
+                    if (
+                        cls > now_class
+                        and cls > hand_class(game, [], nxt)
+                        and all(value > best_hi(game, o, nxt) for o in others)  # type: ignore[operator]
+                    ):
+                        outs += 1
+                    if beats_board and kind == "straight" and now_value[0] < order.index("straight"):
+                        straight += 1
+                    if (
+                        beats_board
+                        and kind in ("flush", "straightflush")
+                        and now_value[0] < order.index("flush")
+                    ):
+                        flush += 1
+                c.avg(f"outs({name}, {street})", outs)
+                c.avg(f"straightDrawCount({name}, {street})", straight)
+                c.avg(f"flushDrawCount({name}, {street})", flush)
+                c.count(f"flushDraw({name}, {street})", flush > 0)
+                c.count(f"openEndedStraightDraw({name}, {street})", straight > 4)
+                c.count(f"gutshotStraightDraw({name}, {street})", 1 <= straight <= 4)
+                backdoor = street == "flop" and any(
+                    (h := sum(x[1] == s for x in own)) >= 1 and h + sum(x[1] == s for x in board) == 3
+                    for s in "cdhs"
+                )
+                c.count(f"backdoorFlushDraw({name}, {street})", backdoor)
+
+    check_deals(game, 80 if game == "holdem" else 40, 12, fill)
+
+
+def random_range(rng: random.Random, cards: Sequence[str], size: int) -> dict[tuple[str, str], int]:
+    """A weighted range of explicit two-card hands drawn from `cards`."""
+    combos = list(itertools.combinations(cards, 2))
+    return {hand: rng.randint(1, 5) for hand in rng.sample(combos, size)}
+
+
+def range_text(hands: dict[tuple[str, str], int]) -> str:
+    return ",".join(f"{a}{b}@{w}" for (a, b), w in hands.items())
+
+
+def strength_and_potential(
+    game: str, own: Sequence[str], board: Sequence[str], holdings: dict[tuple[str, str], int], ahead: int
+) -> tuple[float, float, float]:
+    """HS1, PPOT and NPOT by ANALYSIS.md's formulas, every holding and board completion
+    enumerated (`ahead` cards to come)."""
+    deck = deck_of(game)
+    known = set(own) | set(board)
+    tally = {"a": 0.0, "t": 0.0, "b": 0.0}
+    hp = {(x, y): 0.0 for x in "atb" for y in "atb"}
+
+    def state(mine: object, theirs: object) -> str:
+        return "a" if mine > theirs else "t" if mine == theirs else "b"  # type: ignore[operator]
+
+    for hand, w in holdings.items():
+        if known & set(hand):
+            continue
+        now = state(best_hi(game, own, board), best_hi(game, hand, board))
+        tally[now] += w
+        rest = [x for x in deck if x not in known and x not in hand]
+        for extra in itertools.combinations(rest, ahead):
+            final_board = [*board, *extra]
+            hp[now, state(best_hi(game, own, final_board), best_hi(game, hand, final_board))] += w
+    total = sum(tally.values())
+    hs = (tally["a"] + tally["t"] / 2) / total
+    rows = {x: sum(hp[x, y] for y in "atb") for x in "atb"}
+    ppot_den = rows["b"] + rows["t"] / 2
+    npot_den = rows["a"] + rows["t"] / 2
+    ppot = (hp["b", "a"] + hp["b", "t"] / 2 + hp["t", "a"] / 2) / ppot_den if ppot_den else 0.0
+    npot = (hp["a", "b"] + hp["t", "b"] / 2 + hp["a", "t"] / 2) / npot_den if npot_den else 0.0
+    return hs, ppot, npot
+
+
+@pytest.mark.parametrize("game", DRAW_GAMES)
+def test_hand_strength_and_potential_against_weighted_ranges(game: str) -> None:
+    """handStrength, positive/negativePotential (two cards ahead from the flop, one from the
+    turn), their one-card forms, effective and showdown hand strength, heads-up against a weighted
+    range of explicit hands (the opponent's actual hand does not matter, so the answer is the
+    same in every deal of the run)."""
+    rng = random.Random(f"hs-{game}")
+    for _ in range(4 if game == "holdem" else 2):
+        cards = rng.sample(deck_of(game), 7)
+        own, board = cards[:2], cards[2:]
+        rest = [x for x in deck_of(game) if x not in cards]
+        villain = random_range(rng, rest, 12)
+        deal = Deal(game, [own, ["*"]], board)
+        selectors: dict[str, str] = {}
+        expected: dict[str, float] = {}
+        for street, look in (("flop", 2), ("turn", 1), ("river", 0)):
+            b = board[: FLOP_STREETS[street]]
+            hs, ppot, npot = strength_and_potential(game, own, b, villain, look)
+            _, ppot1, npot1 = strength_and_potential(game, own, b, villain, min(look, 1))
+            for name, value in {
+                "handStrength": hs,
+                "positivePotential": ppot,
+                "negativePotential": npot,
+                "positivePotential1": ppot1,
+                "negativePotential1": npot1,
+                "effectiveHandStrength": hs + (1 - hs) * ppot,
+                "showdownHandStrength": hs * (1 - npot) + (1 - hs) * ppot,
+            }.items():
+                key = f"s{len(selectors)}"
+                selectors[key] = f"avg({name}(p1, {street}))"
+                expected[key] = value
+        text = deal.query(selectors).replace("p2='*'", f"p2='{range_text(villain)}'")
+        (r,) = pql.run(text, seed=1, threads=1, exact=True)
+        for c in r.columns:
+            assert c.value == pytest.approx(expected[c.name], abs=1e-9), (deal, villain, selectors[c.name])
+
+
+def test_hand_strength_against_several_ranges_is_the_product() -> None:
+    """With several opponents, HS is the product of HS1 against each one's range."""
+    rng = random.Random("hs-product")
+    for _ in range(3):
+        cards = rng.sample(DECK, 7)
+        own, board = cards[:2], cards[2:]
+        rest = [x for x in DECK if x not in cards]
+        ranges = [random_range(rng, rest, 6), random_range(rng, rest, 6)]
+        hs = 1.0
+        for villain in ranges:
+            hs *= strength_and_potential("holdem", own, board[:3], villain, 0)[0]
+        text = (
+            f"select avg(handStrength(p1, flop)) from game='holdem', syntax='generic', p1='{''.join(own)}', "
+            f"p2='{range_text(ranges[0])}', p3='{range_text(ranges[1])}', board='{''.join(board)}'"
+        )
+        (r,) = pql.run(text, seed=1, threads=1, exact=True)
+        assert r.columns[0].value == pytest.approx(hs, abs=1e-9), (own, board, ranges)
+
+
+def test_analysis_example_of_the_spec() -> None:
+    """ANALYSIS.md: A♦Q♣ on 3♥4♣J♥ against a uniform range."""
+    (r,) = pql.run(
+        "select avg(handStrength(p1, flop)), avg(positivePotential(p1, flop)),"
+        " avg(negativePotential(p1, flop)), avg(positivePotential1(p1, flop))"
+        " from game='holdem', p1='AdQc', p2='**', board='3h4cJh'",
+        trials=4,
+        exact=False,
+        seed=1,
+    )
+    values = [c.value for c in r.columns]
+    assert values == pytest.approx([0.5851, 0.2083, 0.2737, 0.1083], abs=5e-5)
+
+
+# --- the spec's fixed examples (PQL-SPEC section 4, issue 6) ----------------------------------
+
+
+def one_value(query: str) -> object:
+    (r,) = pql.run(query, trials=1000, seed=1, threads=1)
+    (c,) = r.columns
+    return c.value
+
+
+@pytest.mark.parametrize(
+    ("hand", "board", "dead", "nut"),
+    [("Qs5s", "JsKsAs", "", True), ("As2s", "KsQsJs", "", False), ("As2s", "KsQsJs", "Ts", True)],
+)
+def test_nut_hi_examples(hand: str, board: str, dead: str, nut: bool) -> None:
+    dead_key = f", dead='{dead}'" if dead else ""
+    query = (
+        f"select count(nutHi(p1, flop)) from game='holdem', p1='{hand}', p2='**', board='{board}'{dead_key}"
+    )
+    assert one_value(query) == (1.0 if nut else 0.0)
+
+
+@pytest.mark.parametrize(
+    ("hand", "board", "dead", "outs"),
+    [("JsTh", "9h8s2c", "", 8), ("JsTh", "9h8s2c", "7s", 7), ("Th9h", "8h7h2c3c", "", 6)],
+)
+def test_outs_to_straight_examples(hand: str, board: str, dead: str, outs: int) -> None:
+    street = "flop" if len(board) == 6 else "turn"
+    dead_key = f", dead='{dead}'" if dead else ""
+    query = (
+        f"select avg(outsToHandType(p1, {street}, straight)) from game='holdem', p1='{hand}',"
+        f" board='{board}'{dead_key}"
+    )
+    assert one_value(query) == outs
+
+
+def test_nut_hi_for_hand_type_example() -> None:
+    assert (
+        one_value("select count(nutHiForHandType(p1, flop)) from game='holdem', p1='AsKh', board='AdTd2d'")
+        == 1.0
+    )
+
+
+@pytest.mark.parametrize(("pattern", "matches"), [("AKK", False), ("AKJ3K", False), ("KJAK3", True)])
+def test_board_in_range_examples(pattern: str, matches: bool) -> None:
+    query = f"select count(boardInRange('{pattern}')) from game='holdem', p1='QhQd', board='AsKdJhKc3s'"
+    assert one_value(query) == (1.0 if matches else 0.0)
+
+
+@pytest.mark.parametrize(("street", "best"), [("fifth", True), ("sixth", True), ("seventh", False)])
+def test_stud8_best_lo_rating_example(street: str, best: bool) -> None:
+    query = f"select count(bestLoRating(p1, {street})) from game='stud8', p1='2356798', p2='23568qa'"
+    assert one_value(query) == (1.0 if best else 0.0)

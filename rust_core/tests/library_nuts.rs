@@ -224,6 +224,15 @@ fn draws_and_max_hi_rating() {
     assert_eq!(call(&d, &Builtin::Outs(0, Street::River)), Value::Int(0));
 }
 
+#[test]
+fn draw_counts_leave_out_the_cards_other_players_hold() {
+    // ANALYSIS.md's unseen cards exclude every player's cards: with Ah and 9c held by the
+    // villain, 8h7h on 6h5hKd has eight flush cards and five straight cards (9s 9d 4s 4c 4d).
+    let d = deal(Game::Holdem, &["8h7h", "Ah9c"], "6h5hKd", "");
+    assert_eq!(call(&d, &Builtin::FlushDrawCount(0, Street::Flop)), Value::Int(8));
+    assert_eq!(call(&d, &Builtin::StraightDrawCount(0, Street::Flop)), Value::Int(5));
+}
+
 // ---- Cross-checks against slow references on random deals. ----
 
 fn random_deal(game: Game, players: usize, rng: &mut Rng) -> Deal {

@@ -46,9 +46,9 @@ pub fn top_rank(r: HiRating) -> u32 {
     }
 }
 
-/// Outs, straight cards and flush cards of p's `hand` with `board`. `unseen`: the cards p
-/// cannot see (deck minus p's hand, the board and the dead cards); `others`: the other players'
-/// hands, whose cards are never outs.
+/// Outs, straight cards and flush cards of p's `hand` with `board`. `unseen`: the cards that can
+/// come (the engine leaves out every player's cards, the board and the dead cards); `others`:
+/// the other players' hands, whose cards are never outs.
 pub fn draws(game: Game, hand: CardSet, board: CardSet, unseen: &[Card], others: &[CardSet]) -> Draws {
     let rules = game.hi_rules();
     let order = |t: HandType| t.order(rules);

@@ -233,9 +233,11 @@ impl Trial<'_> {
         } else {
             let hand = d.hand_at(p, street);
             let board = d.board_at(street);
-            let known = hand.union(board).union(d.dead);
-            let unseen: Vec<Card> = self.deck.iter().copied().filter(|c| !known.contains(*c)).collect();
             let others: Vec<CardSet> = (0..d.players).filter(|&q| q != p).map(|q| d.hole[q]).collect();
+            // ANALYSIS.md: unseen cards are the deck less every player's cards, the board and the
+            // dead cards, so a card another player holds is never a draw card either.
+            let known = others.iter().fold(hand.union(board).union(d.dead), |k, &o| k.union(o));
+            let unseen: Vec<Card> = self.deck.iter().copied().filter(|c| !known.contains(*c)).collect();
             analysis::draws(d.game, hand, board, &unseen, &others)
         };
         let packed = [f64::from(draws.outs | (draws.straight << 16)), f64::from(draws.flush)];
