@@ -424,3 +424,49 @@ fn stud_hand_strength_sees_the_up_cards() {
     let expected = (total - 4.0) / total;
     assert!((hs - expected).abs() < 1e-12, "{hs} vs {expected}");
 }
+
+/// p's exact share against a weighted list of holdings by a showdown per completion.
+fn brute_equity_vs_list(game: Game, hand: CardSet, board: CardSet, list: &[(&str, u32)]) -> f64 {
+    let (mut total, mut weight) = (0.0, 0.0);
+    for &(h, w) in list {
+        let h = cards(h);
+        if h.overlaps(hand) || h.overlaps(board) {
+            continue;
+        }
+        let rest: Vec<Card> = game.deck().cards().minus(hand).minus(board).minus(h).iter().collect();
+        each_subset(&rest, 5 - board.len() as usize, board, &mut |full| {
+            total += f64::from(w) * Showdown::new(game, &[hand, h], full).share(0);
+            weight += f64::from(w);
+        });
+    }
+    total / weight
+}
+
+#[test]
+fn omaha_equity_against_a_weighted_range_is_exact() {
+    let range = [("AhKhQcJc", 4), ("8s8d7c6c", 2), ("As2s3d4d", 7), ("KdKcTs9s", 1)];
+    for game in [Game::OmahaHi, Game::Omaha8] {
+        let d = deal(game, &["Ac2c5h6h", "KdKcTs9s"], "3h4h9dJs", "");
+        let source = std::sync::Arc::new(weighted_range(&range));
+        for (street, board) in [(Street::Flop, "3h4h9d"), (Street::Turn, "3h4h9dJs")] {
+            let exact = brute_equity_vs_list(game, cards("Ac2c5h6h"), cards(board), &range);
+            let got = num(&call(&d, &Builtin::HvPerceivedRangeEquity(0, street, source.clone())));
+            assert!((got - exact).abs() < 1e-9, "{game:?} {street}: {got} vs {exact}");
+        }
+    }
+}
+
+#[test]
+fn potential_against_two_equal_ranges_is_the_heads_up_potential() {
+    let range = [("AsAd", 10), ("KsKd", 5), ("QhJh", 1), ("7c7d", 3), ("6h5h", 2)];
+    let d2 = deal(Game::Holdem, &["Ac9c", "KsKd"], "9h8c2h", "");
+    let d3 = deal(Game::Holdem, &["Ac9c", "KsKd", "2c2d"], "9h8c2h", "");
+    let one = [HandSource::Random, weighted_range(&range)];
+    let two = [HandSource::Random, weighted_range(&range), weighted_range(&range)];
+    let heads_up = run(&d2, &one, |t| t.potential(0, Street::Flop, pql_core::analysis::Lookahead::River));
+    let field = run(&d3, &two, |t| t.potential(0, Street::Flop, pql_core::analysis::Lookahead::River));
+    assert!((heads_up.positive - field.positive).abs() < 1e-12 && (heads_up.negative - field.negative).abs() < 1e-12);
+    // Against this range p is behind A-A and K-K and ahead of the rest, so both potentials are
+    // strictly between 0 and 1.
+    assert!(heads_up.positive > 0.0 && heads_up.positive < 1.0 && heads_up.negative > 0.0 && heads_up.negative < 1.0);
+}
