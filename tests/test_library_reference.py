@@ -966,3 +966,149 @@ def test_board_in_range_examples(pattern: str, matches: bool) -> None:
 def test_stud8_best_lo_rating_example(street: str, best: bool) -> None:
     query = f"select count(bestLoRating(p1, {street})) from game='stud8', p1='2356798', p2='23568qa'"
     assert one_value(query) == (1.0 if best else 0.0)
+
+
+# --- thresholds from rateHiHand / rateLoHand ---------------------------------------------------
+
+
+@pytest.mark.parametrize("game", HI_GAMES)
+def test_rate_hi_hand_thresholds(game: str) -> None:
+    """minHiRating(p, street, rateHiHand(five)) and hiRating compared with rateHiHand, for random
+    fives of the game's deck; also handType before the flop in hold'em games."""
+    rng = random.Random(f"rate-{game}")
+    rule = HI_RULE[game]
+
+    def fill(c: Checker) -> None:
+        d = c.deal
+        if game in HOLE and HOLE[game] == 2:
+            c.label("handType(p1, preflop)", "pair" if d.hands[0][0][0] == d.hands[0][1][0] else "highcard")
+        for street, known in streets_of(game).items():
+            if known < 5:
+                continue
+            mine = best_hi(game, d.own(0, street), d.board_at(street))
+            five = rng.sample(deck_of(game), 5)
+            bar = five_hi(five, rule)
+            c.count(f"minHiRating(p1, {street}, rateHiHand('{''.join(five)}'))", mine >= bar)  # type: ignore[operator]
+            c.count(f"hiRating(p1, {street}) = rateHiHand('{''.join(five)}')", mine == bar)
+            # A five of the player's own best hand rates the same.
+            best = next(
+                f for f in hi_fives(game, d.own(0, street), d.board_at(street)) if five_hi(f, rule) == mine
+            )
+            c.count(f"hiRating(p1, {street}) = rateHiHand('{''.join(best)}')", True)
+
+    check_deals(game, 60, 13, fill)
+
+
+@pytest.mark.parametrize("game", LO_GAMES)
+def test_rate_lo_hand_thresholds(game: str) -> None:
+    rng = random.Random(f"ratelo-{game}")
+    low_cards = [x for x in DECK if x[0] in "A2345678"]
+
+    def fill(c: Checker) -> None:
+        d = c.deal
+        for street, known in streets_of(game).items():
+            if known < 5:
+                continue
+            mine = best_lo(game, d.own(0, street), d.board_at(street))
+            while True:  # a five that is a low under the game's rules
+                five = rng.sample(low_cards if game != "razz" else DECK, 5)
+                bar = best_lo(game, five[:2], five[2:]) if game in OMAHA else best_lo(game, five)
+                if bar is not None:
+                    break
+            c.count(
+                f"minLoRating(p1, {street}, rateLoHand('{''.join(five)}'))", mine is not None and mine <= bar
+            )
+
+    check_deals(game, 60, 14, fill)
+
+
+# --- equity on a street ------------------------------------------------------------------------
+
+
+def exact_street_equity(d: Deal, p: int, street: str) -> float:
+    """p's share averaged over every way to deal the rest (board cards, or stud cards for every
+    player), with our hi/lo references."""
+    game = d.game
+    known = set(d.dead)
+    for q in d.players:
+        known |= set(d.own(q, street))
+    known |= set(d.board_at(street))
+    rest = [x for x in deck_of(game) if x not in known]
+    total, n = Fraction(0), 0
+    if game in STUD:
+        need = 7 - STUD_STREETS[street]
+        completions: list[list[Hand]] = []
+        firsts = list(itertools.combinations(rest, need))
+        for first in firsts:
+            left = [x for x in rest if x not in first]
+            for second in itertools.combinations(left, need):
+                completions.append([[*d.own(0, street), *first], [*d.own(1, street), *second]])
+        for hands in completions:
+            his = [best_hi(game, h) for h in hands] if game != "razz" else []
+            los = [best_lo(game, h) for h in hands] if game in LO_GAMES else []
+            total += pot_shares(his, los)[p]
+            n += 1
+        return float(total / n)
+    board = d.board_at(street)
+    for extra in itertools.combinations(rest, 5 - len(board)):
+        b = [*board, *extra]
+        his = [best_hi(game, h, b) for h in d.hands]
+        los = [best_lo(game, h, b) for h in d.hands] if game in LO_GAMES else []
+        total += pot_shares(his, los)[p]
+        n += 1
+    return float(total / n)
+
+
+@pytest.mark.parametrize("game", ALL_GAMES)
+def test_hvh_equity(game: str) -> None:
+    """HvHEquity and its alias equity from the turn (hold'em games also the flop; stud from
+    sixth street, where pql enumerates exactly), heads-up."""
+    streets = ["sixth"] if game in STUD else ["turn", "flop"] if HOLE[game] == 2 else ["turn"]
+
+    def fill(c: Checker) -> None:
+        for street in streets:
+            for p in c.deal.players:
+                value = exact_street_equity(c.deal, p, street)
+                c.avg(f"HvHEquity(p{p + 1}, {street})", value)
+                c.avg(f"equity(p{p + 1}, {street})", value)
+                c.count(f"minHvHEquity(p{p + 1}, {street}, 0.5)", value >= 0.5)
+
+    check_deals(game, 4 if game in STUD else 10, 15, fill, players=2)
+
+
+@pytest.mark.parametrize("game", ["holdem", "shortdeck", "omahahi", "omaha8"])
+def test_hvr_and_perceived_range_equity(game: str) -> None:
+    """HvREquity against the other player's whole (weighted, explicit) range and
+    HvPerceivedRangeEquity against a given one, on the river and the turn, heads-up."""
+    rng = random.Random(f"hvr-{game}")
+    size = HOLE[game]
+    for _ in range(3):
+        cards = rng.sample(deck_of(game), size + 5)
+        own, board = cards[:size], cards[size:]
+        rest = [x for x in deck_of(game) if x not in cards]
+        villain = {tuple(rng.sample(rest, size)): rng.randint(1, 4) for _ in range(8)}
+        perceived = {tuple(rng.sample(rest, size)): rng.randint(1, 4) for _ in range(6)}
+        selectors: dict[str, str] = {}
+        expected: dict[str, float] = {}
+        for street in ("river", "turn"):
+            b = board[: FLOP_STREETS[street]]
+            for kind, holdings in (
+                ("HvREquity(p1, {s})", villain),
+                ("HvPerceivedRangeEquity(p1, {s}, '{r}')", perceived),
+            ):
+                total = weight = Fraction(0)
+                for hand, w in holdings.items():
+                    if set(hand) & set(b):
+                        continue
+                    d = Deal(game, [own, list(hand)], board)
+                    total += w * Fraction(exact_street_equity(d, 0, street))
+                    weight += w
+                text = "".join(f"{''.join(h)}@{w}," for h, w in holdings.items()).rstrip(",")
+                key = f"s{len(selectors)}"
+                selectors[key] = "avg(" + kind.format(s=street, r=text) + ")"
+                expected[key] = float(total / weight)
+        text = Deal(game, [own, ["*"]], board).query(selectors)
+        vtext = "".join(f"{''.join(h)}@{w}," for h, w in villain.items()).rstrip(",")
+        (r,) = pql.run(text.replace("p2='*'", f"p2='{vtext}'"), seed=1, threads=1, exact=True)
+        for c in r.columns:
+            assert c.value == pytest.approx(expected[c.name], abs=1e-9), (game, own, board, selectors[c.name])

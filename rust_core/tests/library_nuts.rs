@@ -406,6 +406,31 @@ fn stud_nut_hi_uses_the_visible_up_cards() {
 }
 
 #[test]
+fn stud_equity_on_sixth_street_is_exact() {
+    let mut d = Deal::new(Game::StudHi, 2);
+    let p0 = ["6h", "5d", "8h", "7c", "6c", "Jh", "3d"];
+    let p1 = ["2d", "4d", "Jd", "Kc", "9s", "Js", "Qc"];
+    for i in 0..7 {
+        d.stud[0][i] = cards(p0[i]).first().unwrap();
+        d.stud[1][i] = cards(p1[i]).first().unwrap();
+    }
+    d.hole[0] = d.stud[0].iter().copied().collect();
+    d.hole[1] = d.stud[1].iter().copied().collect();
+    // Every pair of distinct seventh cards, one each, by brute force.
+    let sixth = |p: usize| d.stud[p][..6].iter().copied().collect::<CardSet>();
+    let rest: Vec<Card> = CardSet::FULL.minus(sixth(0)).minus(sixth(1)).iter().collect();
+    let (mut total, mut n) = (0.0, 0.0);
+    for &a in &rest {
+        for &b in rest.iter().filter(|&&b| b != a) {
+            total += Showdown::new(Game::StudHi, &[sixth(0).with(a), sixth(1).with(b)], CardSet::EMPTY).share(0);
+            n += 1.0;
+        }
+    }
+    let e = num(&call(&d, &Builtin::HvHEquity(0, Street::Sixth)));
+    assert!((e - total / n).abs() < 1e-12, "{e} vs {}", total / n);
+}
+
+#[test]
 fn stud_hand_strength_sees_the_up_cards() {
     let mut d = Deal::new(Game::StudHi, 2);
     let p0 = ["As", "Ad", "7h", "2c", "3d", "4s", "5s"];

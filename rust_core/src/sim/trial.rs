@@ -11,6 +11,8 @@ use std::collections::HashSet;
 /// A set of concrete hands for `inRange`.
 /// Stud equities on early streets are sampled (seven-card completions are too many to list).
 pub const STUD_EQUITY_SAMPLES: u32 = 4000;
+/// Sixth-street stud equities visit every way to deal the last cards up to this many.
+pub const STUD_EXACT_ASSIGNMENTS: f64 = 50_000.0;
 
 #[derive(Debug, Default)]
 pub struct HandSet(pub HashSet<CardSet>);
@@ -180,6 +182,20 @@ impl<'a> Trial<'a> {
         }
         let remaining: Vec<Card> = self.deck.iter().copied().filter(|c| !used.contains(*c)).collect();
         let per_player = 7 - known;
+        // Sixth street: one card each, so every assignment can be visited when they are few.
+        let assignments = (0..d.players).map(|q| (remaining.len() - q) as f64).product::<f64>();
+        if per_player == 1 && assignments <= STUD_EXACT_ASSIGNMENTS {
+            let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
+            for (q, slot) in hands[..d.players].iter_mut().enumerate() {
+                *slot = d.hand_at(q, street);
+            }
+            let (mut total, mut n) = (0.0, 0u64);
+            deal_one_each(&remaining, &mut hands[..d.players], 0, CardSet::EMPTY, &mut |hs| {
+                total += Showdown::new(d.game, hs, CardSet::EMPTY).share(p);
+                n += 1;
+            });
+            return if n == 0 { 0.0 } else { total / n as f64 };
+        }
         let mut rng = super::rng::Rng::new(0x5EED, u64::from(used.bits().count_ones()) ^ used.bits());
         let samples = STUD_EQUITY_SAMPLES;
         let mut total = 0.0;
@@ -203,6 +219,21 @@ impl<'a> Trial<'a> {
             total += Showdown::new(d.game, &hands[..d.players], CardSet::EMPTY).share(p);
         }
         total / f64::from(samples)
+    }
+}
+
+/// Visits every way to give each of `hands` (from index `q`) one more card of `cards`, no card
+/// twice.
+fn deal_one_each(cards: &[Card], hands: &mut [CardSet], q: usize, taken: CardSet, f: &mut impl FnMut(&[CardSet])) {
+    if q == hands.len() {
+        f(hands);
+        return;
+    }
+    for &c in cards.iter().filter(|&&c| !taken.contains(c)) {
+        let before = hands[q];
+        hands[q] = before.with(c);
+        deal_one_each(cards, hands, q + 1, taken.with(c), f);
+        hands[q] = before;
     }
 }
 
