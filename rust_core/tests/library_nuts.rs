@@ -495,3 +495,21 @@ fn potential_against_two_equal_ranges_is_the_heads_up_potential() {
     // strictly between 0 and 1.
     assert!(heads_up.positive > 0.0 && heads_up.positive < 1.0 && heads_up.negative > 0.0 && heads_up.negative < 1.0);
 }
+
+#[test]
+fn equities_remembered_for_the_other_players_match_their_own() {
+    let mut rng = Rng::new(77, 0);
+    for game in [Game::Holdem, Game::OmahaHi, Game::Omaha8] {
+        let d = random_deal(game, 3, &mut rng);
+        for street in [Street::Flop, Street::Turn] {
+            // In one trial: seat 0 first, the others from the memo; then each seat alone.
+            let together: Vec<f64> =
+                run(&d, &[], |t| (0..3).map(|q| num(&t.call(&Builtin::HvHEquity(q, street)))).collect());
+            for (q, &e) in together.iter().enumerate() {
+                let alone = num(&call(&d, &Builtin::HvHEquity(q, street)));
+                assert!((e - alone).abs() < 1e-12, "{game:?} {street} seat {q}");
+            }
+            assert!((together.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        }
+    }
+}

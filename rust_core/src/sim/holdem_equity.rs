@@ -66,8 +66,22 @@ pub fn holdem_equity(
     remaining: &[Card],
     scratch: &mut HoldemScratch,
 ) -> Option<f64> {
+    let mut shares = [0.0; MAX_PLAYERS];
+    holdem_equities(game, hands, board, remaining, scratch, &mut shares).then(|| shares[p])
+}
+
+/// Every player's exact equity (into `shares`) as [`holdem_equity`]; false when the fast path
+/// does not apply.
+pub fn holdem_equities(
+    game: Game,
+    hands: &[CardSet],
+    board: CardSet,
+    remaining: &[Card],
+    scratch: &mut HoldemScratch,
+    shares: &mut [f64],
+) -> bool {
     let n = hands.len();
-    let need = 5usize.checked_sub(board.len() as usize)?;
+    let Some(need) = 5usize.checked_sub(board.len() as usize) else { return false };
     if game.is_stud()
         || game.is_omaha()
         || game.pot_split() != PotSplit::HiOnly
@@ -75,8 +89,9 @@ pub fn holdem_equity(
         || n == 0
         || n > MAX_PLAYERS
         || remaining.len() < need
+        || shares.len() < n
     {
-        return None;
+        return false;
     }
     let rules = game.hi_rules();
     let mut avail = [0u8; 13];
@@ -115,16 +130,18 @@ pub fn holdem_equity(
         })
     });
     let mut ratings = [HiRating::NONE; MAX_PLAYERS];
-    let share_of = |ratings: &[HiRating]| {
+    // Adds `weight` split among the best hands to `acc`.
+    let add_shares = |ratings: &[HiRating], weight: f64, acc: &mut [f64]| {
         let best = ratings.iter().copied().max().unwrap_or_default();
-        if ratings[p] == best {
-            1.0 / ratings.iter().filter(|&&r| r == best).count() as f64
-        } else {
-            0.0
+        let each = weight / ratings.iter().filter(|&&r| r == best).count() as f64;
+        for (a, &r) in acc.iter_mut().zip(ratings) {
+            if r == best {
+                *a += each;
+            }
         }
     };
     let mut by_ranks = [0u32; 169];
-    let mut total = 0.0;
+    let mut acc = [0.0f64; MAX_PLAYERS];
     let completions;
     if need == 2 {
         for (i, &a) in remaining.iter().enumerate() {
@@ -137,7 +154,7 @@ pub fn holdem_equity(
                     for (r, &h) in ratings.iter_mut().zip(hands) {
                         *r = rate_hi(h.union(full), rules);
                     }
-                    total += share_of(&ratings[..n]);
+                    add_shares(&ratings[..n], 1.0, &mut acc);
                 }
             }
         }
@@ -152,7 +169,7 @@ pub fn holdem_equity(
                 for (r, &h) in ratings.iter_mut().zip(hands) {
                     *r = rate_hi(h.union(full), rules);
                 }
-                total += share_of(&ratings[..n]);
+                add_shares(&ratings[..n], 1.0, &mut acc);
             }
         }
         completions = remaining.len();
@@ -162,10 +179,13 @@ pub fn holdem_equity(
             for (r, t) in ratings.iter_mut().zip(tables) {
                 *r = t[cell];
             }
-            total += f64::from(count) * share_of(&ratings[..n]);
+            add_shares(&ratings[..n], f64::from(count), &mut acc);
         }
     }
-    Some(total / completions as f64)
+    for (out, a) in shares.iter_mut().zip(&acc[..n]) {
+        *out = a / completions as f64;
+    }
+    true
 }
 
 #[cfg(test)]

@@ -255,20 +255,28 @@ fn each_bit(mut mask: u16, mut f: impl FnMut(u16)) {
     }
 }
 
-/// p's share of the pot from these hi strengths and lows (`NO_LO`: none).
+/// Adds `weight` times each player's share of the pot, from these hi strengths and lows
+/// (`NO_LO`: none), to `acc`.
 #[inline]
-fn share(p: usize, hi: &[u16], lo: &[u32], hi_lo: bool) -> f64 {
+fn add_shares(hi: &[u16], lo: &[u32], hi_lo: bool, weight: f64, acc: &mut [f64]) {
     let best_hi = hi.iter().copied().max().unwrap_or(0);
-    let hi_share = if hi[p] == best_hi { 1.0 / hi.iter().filter(|&&v| v == best_hi).count() as f64 } else { 0.0 };
-    if !hi_lo {
-        return hi_share;
+    let best_lo = if hi_lo { lo.iter().copied().min().unwrap_or(NO_LO) } else { NO_LO };
+    // Without a qualifying low the hi takes the whole pot.
+    let hi_part = if best_lo == NO_LO { weight } else { weight / 2.0 };
+    let hi_each = hi_part / hi.iter().filter(|&&v| v == best_hi).count() as f64;
+    for (a, &v) in acc.iter_mut().zip(hi) {
+        if v == best_hi {
+            *a += hi_each;
+        }
     }
-    let best_lo = lo.iter().copied().min().unwrap_or(NO_LO);
-    if best_lo == NO_LO {
-        return hi_share;
+    if best_lo != NO_LO {
+        let lo_each = weight / 2.0 / lo.iter().filter(|&&v| v == best_lo).count() as f64;
+        for (a, &v) in acc.iter_mut().zip(lo) {
+            if v == best_lo {
+                *a += lo_each;
+            }
+        }
     }
-    let lo_share = if lo[p] == best_lo { 1.0 / lo.iter().filter(|&&v| v == best_lo).count() as f64 } else { 0.0 };
-    0.5 * (hi_share + lo_share)
 }
 
 /// Per-worker memory for [`omaha_equity`] (one prepared hand per seat).
@@ -287,10 +295,30 @@ pub fn omaha_equity(
     remaining: &[Card],
     scratch: &mut OmahaScratch,
 ) -> Option<f64> {
+    let mut shares = [0.0; MAX_PLAYERS];
+    omaha_equities(game, hands, board, remaining, scratch, &mut shares).then(|| shares[p])
+}
+
+/// Every player's exact equity (into `shares`) as [`omaha_equity`]; false when the fast path
+/// does not apply.
+pub fn omaha_equities(
+    game: Game,
+    hands: &[CardSet],
+    board: CardSet,
+    remaining: &[Card],
+    scratch: &mut OmahaScratch,
+    shares: &mut [f64],
+) -> bool {
     let n = hands.len();
-    let need = 5usize.checked_sub(board.len() as usize)?;
-    if !game.is_omaha() || !(1..=2).contains(&need) || n == 0 || n > MAX_PLAYERS || remaining.len() < need {
-        return None;
+    let Some(need) = 5usize.checked_sub(board.len() as usize) else { return false };
+    if !game.is_omaha()
+        || !(1..=2).contains(&need)
+        || n == 0
+        || n > MAX_PLAYERS
+        || remaining.len() < need
+        || shares.len() < n
+    {
+        return false;
     }
     let hi_lo = game.pot_split() == PotSplit::HiLo8;
     let mut board_cards = [Card::from_index(0); 4];
@@ -318,17 +346,17 @@ pub fn omaha_equity(
         })
     });
     let (mut hi, mut lo) = ([0u16; MAX_PLAYERS], [NO_LO; MAX_PLAYERS]);
-    let mut total = 0.0;
+    let mut acc = [0.0f64; MAX_PLAYERS];
     let mut completions = 0u64;
     // Completions without a three-card suit on the board, counted by their ranks.
     let mut by_ranks = [0u32; 169];
-    let rate_flush = |suit: usize, ranks: u16, cell: usize, hi: &mut [u16], lo: &mut [u32]| {
+    let rate_flush = |suit: usize, ranks: u16, cell: usize, hi: &mut [u16], lo: &mut [u32], acc: &mut [f64]| {
         let board_ranks = board.suit_mask(suit as u8) | ranks;
         for (q, pl) in players.iter().enumerate() {
             hi[q] = if pl.n_suited[suit] > 0 { pl.hi[cell].max(pl.flush(suit, board_ranks)) } else { pl.hi[cell] };
             lo[q] = pl.lo[cell];
         }
-        share(p, &hi[..n], &lo[..n], hi_lo)
+        add_shares(&hi[..n], &lo[..n], hi_lo, 1.0, acc);
     };
     if need == 2 {
         for (i, &a) in remaining.iter().enumerate() {
@@ -341,7 +369,7 @@ pub fn omaha_equity(
                     by_ranks[cell] += 1;
                 } else {
                     let ranks = (if sa == s { 1u16 << ra } else { 0 }) | (if sb == s { 1u16 << rb } else { 0 });
-                    total += rate_flush(s, ranks, cell, &mut hi, &mut lo);
+                    rate_flush(s, ranks, cell, &mut hi, &mut lo, &mut acc);
                 }
             }
         }
@@ -355,7 +383,7 @@ pub fn omaha_equity(
                 by_ranks[r * 13 + r] += 1;
             } else {
                 let ranks = if sa == s { 1u16 << r } else { 0 };
-                total += rate_flush(s, ranks, r * 13 + r, &mut hi, &mut lo);
+                rate_flush(s, ranks, r * 13 + r, &mut hi, &mut lo, &mut acc);
             }
         }
     }
@@ -367,9 +395,12 @@ pub fn omaha_equity(
             hi[q] = pl.hi[cell];
             lo[q] = pl.lo[cell];
         }
-        total += f64::from(count) * share(p, &hi[..n], &lo[..n], hi_lo);
+        add_shares(&hi[..n], &lo[..n], hi_lo, f64::from(count), &mut acc);
     }
-    Some(total / completions as f64)
+    for (out, a) in shares.iter_mut().zip(&acc[..n]) {
+        *out = a / completions as f64;
+    }
+    true
 }
 
 #[cfg(test)]

@@ -48,6 +48,9 @@ impl Default for Scratch {
     }
 }
 
+/// Memo kind of `hvh_equity` (the analysis functions use 1..=4).
+const MEMO_HVH: u8 = 10;
+
 /// A memo key: what was computed (`kind`), for whom and on which street.
 pub fn memo_key(kind: u8, p: usize, street: Street) -> u32 {
     (u32::from(kind) << 16) | ((p as u32) << 8) | street as u32
@@ -140,27 +143,37 @@ impl<'a> Trial<'a> {
         if d.game.is_stud() {
             return self.stud_hvh_equity(p, street);
         }
+        // One pass gives every player's equity: the others are remembered for their selectors.
+        if let Some([e, _]) = self.memo(memo_key(MEMO_HVH, p, street)) {
+            return e;
+        }
         let known_board = d.board_at(street);
         let mut used = d.dead.union(known_board);
         for q in 0..d.players {
             used = used.union(d.hole[q]);
         }
-        let remaining: Vec<Card> = self.deck.iter().copied().filter(|c| !used.contains(*c)).collect();
+        let mut remaining = [Card::from_index(0); 52];
+        let mut len = 0;
+        for &c in self.deck.iter().filter(|c| !used.contains(**c)) {
+            remaining[len] = c;
+            len += 1;
+        }
+        let remaining = &remaining[..len];
         let need = 5 - known_board.len() as usize;
         let hands = &d.hole[..d.players];
-        if let Some(e) =
-            super::omaha_equity::omaha_equity(d.game, hands, p, known_board, &remaining, &mut self.scratch.omaha)
+        let mut shares = [0.0; MAX_PLAYERS];
+        let s = &mut *self.scratch;
+        if super::omaha_equity::omaha_equities(d.game, hands, known_board, remaining, &mut s.omaha, &mut shares)
+            || super::holdem_equity::holdem_equities(d.game, hands, known_board, remaining, &mut s.holdem, &mut shares)
         {
-            return e;
-        }
-        if let Some(e) =
-            super::holdem_equity::holdem_equity(d.game, hands, p, known_board, &remaining, &mut self.scratch.holdem)
-        {
-            return e;
+            for (q, &e) in shares[..d.players].iter().enumerate() {
+                self.remember(memo_key(MEMO_HVH, q, street), [e, 0.0]);
+            }
+            return shares[p];
         }
         let mut total = 0.0;
         let mut n = 0u64;
-        for_each_combination(&remaining, need, known_board, &mut |board| {
+        for_each_combination(remaining, need, known_board, &mut |board| {
             total += Showdown::new(d.game, hands, board).share(p);
             n += 1;
         });
