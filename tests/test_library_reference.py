@@ -802,18 +802,20 @@ def test_outs_and_draw_counts(game: str) -> None:
     check_deals(game, 80 if game == "holdem" else 40, 12, fill)
 
 
-def random_range(rng: random.Random, cards: Sequence[str], size: int) -> dict[tuple[str, str], int]:
-    """A weighted range of explicit two-card hands drawn from `cards`."""
-    combos = list(itertools.combinations(cards, 2))
-    return {hand: rng.randint(1, 5) for hand in rng.sample(combos, size)}
+def random_range(
+    rng: random.Random, cards: Sequence[str], size: int, k: int = 2
+) -> dict[tuple[str, ...], int]:
+    """A weighted range of `size` explicit `k`-card hands drawn from `cards`."""
+    # Cards in a fixed order, so a hand drawn twice is one entry (pql keeps one weight per hand).
+    return {tuple(sorted(rng.sample(list(cards), k))): rng.randint(1, 5) for _ in range(size)}
 
 
-def range_text(hands: dict[tuple[str, str], int]) -> str:
-    return ",".join(f"{a}{b}@{w}" for (a, b), w in hands.items())
+def range_text(hands: dict[tuple[str, ...], int]) -> str:
+    return ",".join(f"{''.join(h)}@{w}" for h, w in hands.items())
 
 
 def strength_and_potential(
-    game: str, own: Sequence[str], board: Sequence[str], holdings: dict[tuple[str, str], int], ahead: int
+    game: str, own: Sequence[str], board: Sequence[str], holdings: dict[tuple[str, ...], int], ahead: int
 ) -> tuple[float, float, float]:
     """HS1, PPOT and NPOT by ANALYSIS.md's formulas, every holding and board completion
     enumerated (`ahead` cards to come)."""
@@ -844,18 +846,19 @@ def strength_and_potential(
     return hs, ppot, npot
 
 
-@pytest.mark.parametrize("game", DRAW_GAMES)
+@pytest.mark.parametrize("game", [*DRAW_GAMES, "omahahi"])
 def test_hand_strength_and_potential_against_weighted_ranges(game: str) -> None:
     """handStrength, positive/negativePotential (two cards ahead from the flop, one from the
     turn), their one-card forms, effective and showdown hand strength, heads-up against a weighted
     range of explicit hands (the opponent's actual hand does not matter, so the answer is the
     same in every deal of the run)."""
     rng = random.Random(f"hs-{game}")
-    for _ in range(4 if game == "holdem" else 2):
-        cards = rng.sample(deck_of(game), 7)
-        own, board = cards[:2], cards[2:]
+    size = HOLE[game]
+    for _ in range({"holdem": 4, "omahahi": 1}.get(game, 2)):
+        cards = rng.sample(deck_of(game), size + 5)
+        own, board = cards[:size], cards[size:]
         rest = [x for x in deck_of(game) if x not in cards]
-        villain = random_range(rng, rest, 12)
+        villain = random_range(rng, rest, 12 if size == 2 else 6, size)
         deal = Deal(game, [own, ["*"]], board)
         selectors: dict[str, str] = {}
         expected: dict[str, float] = {}
@@ -1086,8 +1089,8 @@ def test_hvr_and_perceived_range_equity(game: str) -> None:
         cards = rng.sample(deck_of(game), size + 5)
         own, board = cards[:size], cards[size:]
         rest = [x for x in deck_of(game) if x not in cards]
-        villain = {tuple(rng.sample(rest, size)): rng.randint(1, 4) for _ in range(8)}
-        perceived = {tuple(rng.sample(rest, size)): rng.randint(1, 4) for _ in range(6)}
+        villain = random_range(rng, rest, 8, size)
+        perceived = random_range(rng, rest, 6, size)
         selectors: dict[str, str] = {}
         expected: dict[str, float] = {}
         for street in ("river", "turn"):
@@ -1112,3 +1115,9 @@ def test_hvr_and_perceived_range_equity(game: str) -> None:
         (r,) = pql.run(text.replace("p2='*'", f"p2='{vtext}'"), seed=1, threads=1, exact=True)
         for c in r.columns:
             assert c.value == pytest.approx(expected[c.name], abs=1e-9), (game, own, board, selectors[c.name])
+
+
+def test_five_card_hand_numbers_are_for_standard_hands_only() -> None:
+    """Short deck orders hands differently from the 7462 standard numbers: a type error there."""
+    with pytest.raises(pql.PqlTypeError, match="fiveCardHiHandNumber does not apply to shortdeck"):
+        pql.prepare("select avg(fiveCardHiHandNumber(p1, river)) from game='shortdeck', p1='AsKs'")

@@ -19,6 +19,8 @@ pub enum Applicability {
     All,
     /// Games with a hi half (everything but razz).
     Hi,
+    /// Games with a hi half on a 52-card deck: the standard hand order (not short deck, not razz).
+    StandardHi,
     /// Games with a low: omaha8, omaha85, stud8, razz.
     Lo,
     /// Board games with a low: omaha8, omaha85 (the board's low cards, the nut low).
@@ -36,6 +38,7 @@ impl Applicability {
         match self {
             Applicability::All => true,
             Applicability::Hi => game.has_hi(),
+            Applicability::StandardHi => game.has_hi() && game.deck() == crate::cards::Deck::Standard,
             Applicability::Lo => game.has_lo(),
             Applicability::FlopLo => game.has_lo() && !game.is_stud(),
             Applicability::FlopGames => !game.is_stud(),
@@ -54,6 +57,7 @@ impl Applicability {
         match self {
             Applicability::All => "every game",
             Applicability::Hi => "games with a hi half (not razz)",
+            Applicability::StandardHi => "games ranking hi hands on a 52-card deck (not short deck, not razz)",
             Applicability::Lo => "games with a low (omaha8, omaha85, stud8, razz)",
             Applicability::FlopLo => "board games with a low (omaha8, omaha85)",
             Applicability::FlopGames => "board games (hold'em, short deck, Omaha)",
@@ -246,7 +250,9 @@ static CATALOG: &[FunctionDef] = &[
     def!(Original, BestHiRating, "bestHiRating", [PLAYER, STREET], Boolean, Hi,
         "True when no other player has a better hi hand as of street (ties count as best).",
         "select count(bestHiRating(hero, flop)) from game='holdem', hero='JJ', villain='AK'"),
-    def!(Original, FiveCardHiHandNumber, "fiveCardHiHandNumber", [PLAYER, STREET], Integer, Hi,
+    // The 7462 numbers order standard hands; short deck orders hands differently (a flush over
+    // a full house, A-6-7-8-9 a straight), so it has no such numbering.
+    def!(Original, FiveCardHiHandNumber, "fiveCardHiHandNumber", [PLAYER, STREET], Integer, StandardHi,
         "The player's best five-card hi as of street numbered among the 7462 distinct hands: 1 is a royal flush, 7462 is 7-5-4-3-2.",
         "select avg(fiveCardHiHandNumber(hero, river)) from game='holdem', hero='AA', villain='KK'"),
     def!(Original, CardsPlay, "cardsPlay", [PLAYER, STREET], CardCount, Hi,
@@ -489,6 +495,15 @@ mod tests {
         for f in catalog() {
             assert!(seen.insert(f.name.to_ascii_lowercase()), "duplicate name {}", f.name);
         }
+    }
+
+    #[test]
+    fn hand_numbers_only_where_hands_rank_as_standard() {
+        let applies = lookup("fiveCardHiHandNumber").unwrap().applies;
+        let games: Vec<Game> = applies.games().collect();
+        assert!(games.contains(&Game::Holdem) && games.contains(&Game::OmahaHi) && games.contains(&Game::StudHi));
+        assert!(!games.contains(&Game::ShortDeck) && !games.contains(&Game::ShortDeckTriton));
+        assert!(!games.contains(&Game::Razz));
     }
 
     #[test]
