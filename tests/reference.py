@@ -346,8 +346,9 @@ def lo_key(cards: Sequence[str], *, eight: bool) -> tuple[int, ...] | None:
 
 
 def best_lo(game: str, own: Sequence[str], board: Sequence[str] = ()) -> tuple[int, ...] | None:
-    """p's best low (smaller key is better), None without a qualifying one (or fewer than
-    five cards). Lows ignore suits, so the answer is cached by ranks."""
+    """p's best low (smaller key is better), None without a qualifying one. Razz rates fewer
+    than five cards as they are (stud's early streets); 8-or-better needs five. Lows ignore
+    suits, so the answer is cached by ranks."""
     ranks = "".join(sorted(c[0] for c in own)), "".join(sorted(c[0] for c in board))
     return _best_lo_of_ranks(game, *ranks)
 
@@ -355,6 +356,8 @@ def best_lo(game: str, own: Sequence[str], board: Sequence[str] = ()) -> tuple[i
 @cache
 def _best_lo_of_ranks(game: str, own: str, board: str) -> tuple[int, ...] | None:
     eight = game != "razz"
+    if not eight and len(own) < 5:
+        return lo_key(own, eight=False)
     if game in OMAHA:
         fives: Iterable[tuple[str, ...]] = (
             (*two, *three)

@@ -419,27 +419,24 @@ def test_rank_sets(game: str) -> None:
 
 @pytest.mark.parametrize("game", LO_GAMES)
 def test_low_functions(game: str) -> None:
-    """loRating comparisons, madeLo, bestLoRating on every street with five cards or more, and
-    the Omaha board's low cards."""
+    """loRating comparisons, madeLo, bestLoRating on every street (razz rates the first three
+    and four cards as they are; 8-or-better needs five), and the Omaha board's low cards."""
 
     def fill(c: Checker) -> None:
         d = c.deal
-        for street, known in streets_of(game).items():
+        for street in streets_of(game):
             board = d.board_at(street)
             los = [best_lo(game, d.own(p, street), board) for p in d.players]
-            if known >= 5:
-                qualified = [x for x in los if x is not None]
-                for p in d.players:
-                    name = f"p{p + 1}"
-                    c.count(f"madeLo({name}, {street})", los[p] is not None)
-                    c.count(
-                        f"bestLoRating({name}, {street})", los[p] is not None and los[p] == min(qualified)
-                    )
-                for a, b in itertools.permutations(d.players, 2):
-                    x, y = los[a], los[b]
-                    better = x is not None and (y is None or x < y)
-                    c.count(f"loRating(p{a + 1}, {street}) > loRating(p{b + 1}, {street})", better)
-                c.count(f"loRating(p1, {street}) = loRating(p2, {street})", los[0] == los[1])
+            qualified = [x for x in los if x is not None]
+            for p in d.players:
+                name = f"p{p + 1}"
+                c.count(f"madeLo({name}, {street})", los[p] is not None)
+                c.count(f"bestLoRating({name}, {street})", los[p] is not None and los[p] == min(qualified))
+            for a, b in itertools.permutations(d.players, 2):
+                x, y = los[a], los[b]
+                better = x is not None and (y is None or x < y)
+                c.count(f"loRating(p{a + 1}, {street}) > loRating(p{b + 1}, {street})", better)
+            c.count(f"loRating(p1, {street}) = loRating(p2, {street})", los[0] == los[1])
             if game in OMAHA:
                 low = {"A23456789TJQK".index(x[0]) for x in board if x[0] in "A2345678"}
                 c.avg(f"boardLoCardCount({street})", len(low))
@@ -650,6 +647,8 @@ def test_nut_hi_and_outs_flop_games(game: str) -> None:
             c.avg(f"nutHiOuts(p1, {street})", nut_outs)
             for kind in {rng.choice(order), max(by_type, key=by_type.__getitem__)}:
                 c.avg(f"outsToHandType(p1, {street}, {kind})", by_type[kind])
+                n = rng.randint(0, 9)
+                c.count(f"minOutsToHandType(p1, {street}, {kind}, {n})", by_type[kind] >= n)
 
     check_deals(game, NUT_DEALS[game], 9, fill)
 
@@ -708,7 +707,7 @@ def test_nuts_and_outs_stud(game: str) -> None:
                             count += 1
                     if not early or order.index(kind) > now:
                         c.avg(f"outsToHandType(p1, {street}, {kind})", count)
-            if game != "studhi" and STUD_STREETS[street] >= 5:
+            if game == "razz" or (game == "stud8" and STUD_STREETS[street] >= 5):
                 lo = best_lo(game, own)
                 others = stud_opponent_values(d, 0, street, lambda h: best_lo(game, h))
                 c.count(f"nutLo(p1, {street})", lo is not None and all(v is None or v >= lo for v in others))  # type: ignore[operator]
@@ -1110,6 +1109,11 @@ def test_hvr_and_perceived_range_equity(game: str) -> None:
                 key = f"s{len(selectors)}"
                 selectors[key] = "avg(" + kind.format(s=street, r=text) + ")"
                 expected[key] = float(total / weight)
+                # The threshold forms, at a bar just below or above the value.
+                bar = round(float(total / weight) + rng.choice([-0.01, 0.01]), 4)
+                key = f"s{len(selectors)}"
+                selectors[key] = "count(min" + kind.format(s=street, r=text).replace(")", f", {bar})") + ")"
+                expected[key] = float(total / weight >= Fraction(str(bar)))
         text = Deal(game, [own, ["*"]], board).query(selectors)
         vtext = "".join(f"{''.join(h)}@{w}," for h, w in villain.items()).rstrip(",")
         (r,) = pql.run(text.replace("p2='*'", f"p2='{vtext}'"), seed=1, threads=1, exact=True)
