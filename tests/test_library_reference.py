@@ -117,17 +117,21 @@ class Deal:
         return out
 
 
-def random_deal(rng: random.Random, game: str, players: int | None = None) -> Deal:
+def random_deal(rng: random.Random, game: str, players: int | None = None, dead: int = 0) -> Deal:
+    """A random deal of 2 or 3 players (or `players`), with up to `dead` dead cards."""
     n = players if players is not None else rng.choice([2, 3])
     cards = rng.sample(deck_of(game), n * (7 if game in STUD else HOLE[game]) + (0 if game in STUD else 5))
     size = 7 if game in STUD else HOLE[game]
     hands = [cards[i * size : (i + 1) * size] for i in range(n)]
-    return Deal(game, hands, cards[n * size :])
+    removed: list[str] = []
+    if dead:
+        removed = rng.sample([x for x in deck_of(game) if x not in cards], rng.randint(0, dead))
+    return Deal(game, hands, cards[n * size :], removed)
 
 
-def deals(game: str, count: int, seed: int, players: int | None = None) -> list[Deal]:
+def deals(game: str, count: int, seed: int, players: int | None = None, dead: int = 0) -> list[Deal]:
     rng = random.Random(f"{seed}-{game}")
-    return [random_deal(rng, game, players) for _ in range(count)]
+    return [random_deal(rng, game, players, dead) for _ in range(count)]
 
 
 def streets_of(game: str) -> dict[str, int]:
@@ -171,13 +175,18 @@ class Checker:
 
 
 def check_deals(
-    game: str, count: int, seed: int, fill: Callable[[Checker], None], players: int | None = None
+    game: str,
+    count: int,
+    seed: int,
+    fill: Callable[[Checker], None],
+    players: int | None = None,
+    dead: int = 0,
 ) -> None:
     if HOLE.get(game) == 5:
         # Five-card Omaha hands cost pql ~15 ms each to read as ranges; fewer deals keep the
         # file fast.
         count = max(5, count * 2 // 5)
-    for deal in deals(game, count, seed, players):
+    for deal in deals(game, count, seed, players, dead):
         c = Checker(deal)
         fill(c)
         c.check()
@@ -650,7 +659,7 @@ def test_nut_hi_and_outs_flop_games(game: str) -> None:
                 n = rng.randint(0, 9)
                 c.count(f"minOutsToHandType(p1, {street}, {kind}, {n})", by_type[kind] >= n)
 
-    check_deals(game, NUT_DEALS[game], 9, fill)
+    check_deals(game, NUT_DEALS[game], 9, fill, dead=2)
 
 
 @pytest.mark.parametrize("game", ["omaha8", "omaha85"])
@@ -673,7 +682,7 @@ def test_nut_lo_and_outs_omaha(game: str) -> None:
                     outs += 1
             c.avg(f"nutLoOuts(p1, {street})", outs)
 
-    check_deals(game, 15 if game == "omaha8" else 8, 10, fill)
+    check_deals(game, 15 if game == "omaha8" else 8, 10, fill, dead=2)
 
 
 @pytest.mark.parametrize("game", STUD_GAMES)
@@ -712,7 +721,7 @@ def test_nuts_and_outs_stud(game: str) -> None:
                 others = stud_opponent_values(d, 0, street, lambda h: best_lo(game, h))
                 c.count(f"nutLo(p1, {street})", lo is not None and all(v is None or v >= lo for v in others))  # type: ignore[operator]
 
-    check_deals(game, 8 if game == "razz" else 15, 11, fill, players=2)
+    check_deals(game, 8 if game == "razz" else 15, 11, fill, players=2, dead=2)
 
 
 # --- analysis functions (ANALYSIS.md) ----------------------------------------------------------
@@ -798,7 +807,7 @@ def test_outs_and_draw_counts(game: str) -> None:
                 )
                 c.count(f"backdoorFlushDraw({name}, {street})", backdoor)
 
-    check_deals(game, 80 if game == "holdem" else 40, 12, fill)
+    check_deals(game, 80 if game == "holdem" else 40, 12, fill, dead=2)
 
 
 def random_range(
@@ -1075,7 +1084,7 @@ def test_hvh_equity(game: str) -> None:
                 c.avg(f"equity(p{p + 1}, {street})", value)
                 c.count(f"minHvHEquity(p{p + 1}, {street}, 0.5)", value >= 0.5)
 
-    check_deals(game, 4 if game in STUD else 10, 15, fill, players=2)
+    check_deals(game, 4 if game in STUD else 10, 15, fill, players=2, dead=2)
 
 
 @pytest.mark.parametrize("game", ["holdem", "shortdeck", "omahahi", "omaha8"])
