@@ -369,7 +369,7 @@ def test_board_texture(game: str) -> None:
             c.count(f"pairedBoard({street})", len(set(ranks)) < len(ranks))
             c.count(f"straightBoard({street})", straight_possible(board, game))
 
-    check_deals(game, 150, 4, fill)
+    check_deals(game, 100, 4, fill)
 
 
 # --- rank sets ---------------------------------------------------------------------------------
@@ -548,7 +548,7 @@ def test_flop_hand_category(game: str) -> None:
                 FLOP_CATEGORIES.index(want) >= FLOP_CATEGORIES.index(other),
             )
 
-    check_deals(game, 150 if HOLE[game] == 2 else 60, 8, fill)
+    check_deals(game, 120 if HOLE[game] == 2 else 60, 8, fill)
 
 
 # --- nuts and outs -----------------------------------------------------------------------------
