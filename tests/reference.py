@@ -142,6 +142,7 @@ def _stud_completions(rest: list[str], need: list[int]) -> Iterable[list[tuple[s
 # eval7 (standard rules) or pokerkit's short-deck five-card order; lows follow the A-5 rules
 # written out below and are checked against pokerkit in the tests.
 
+#: Hand types weakest first under standard rules (PQL-SPEC §3).
 HAND_TYPES = (
     "highcard",
     "pair",
@@ -152,6 +153,27 @@ HAND_TYPES = (
     "fullhouse",
     "quads",
     "straightflush",
+)
+#: Flop hand categories weakest first (PQL-SPEC §3).
+FLOP_CATEGORIES = (
+    "flopnothing",
+    "flopunderpair",
+    "flopthirdpair",
+    "floppocket23",
+    "flopsecondpair",
+    "floppocket12",
+    "floptoppair",
+    "flopoverpair",
+    "flopbottomtwo",
+    "floptopandbottom",
+    "floptoptwo",
+    "floptrips",
+    "flopset",
+    "flopstraight",
+    "flopflush",
+    "flopfullhouse",
+    "flopquads",
+    "flopstraightflush",
 )
 #: Hand types weakest first under each rule (PQL-SPEC §3).
 TYPE_ORDER = {
@@ -192,7 +214,7 @@ HI_RULE = {
 }
 OMAHA = {"omahahi", "omaha8", "omahahi5", "omaha85"}
 STUD = {"studhi", "stud8", "razz"}
-_EVAL7_TYPE = {
+EVAL7_TYPE = {
     "High Card": "highcard",
     "Pair": "pair",
     "Two Pair": "twopair",
@@ -272,7 +294,7 @@ def five_hi(cards: Sequence[str], rule: str) -> HiValue:
     """The hi strength of exactly five cards under `rule` ('standard', 'short', 'triton')."""
     if rule == "standard":
         v = eval7.evaluate([_EVAL7_CARD[c] for c in cards])
-        return (TYPE_ORDER[rule].index(_EVAL7_TYPE[eval7.handtype(v)]), v)
+        return (TYPE_ORDER[rule].index(EVAL7_TYPE[eval7.handtype(v)]), v)
     key = (tuple(sorted(rank_value(c) for c in cards)), len({c[1] for c in cards}) == 1)
     name, level = _short_deck_table()[key]
     return (TYPE_ORDER[rule].index(name), level)

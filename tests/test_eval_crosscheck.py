@@ -25,6 +25,7 @@ from math import prod
 import eval7  # type: ignore[import-untyped]
 import pokerkit as pk
 import pytest
+from reference import EVAL7_TYPE
 
 import pql_repl as pql
 from pql_repl import _core
@@ -403,19 +404,6 @@ def test_reference_composition_matches_pokerkit_from_game(
             assert ref.strength[five_key([DENSE[repr(c)] for c in hand.cards])] == best, show(h, hole)
 
 
-EVAL7_CATEGORY = {
-    "High Card": "highcard",
-    "Pair": "pair",
-    "Two Pair": "twopair",
-    "Trips": "trips",
-    "Straight": "straight",
-    "Flush": "flush",
-    "Full House": "fullhouse",
-    "Quads": "quads",
-    "Straight Flush": "straightflush",
-}
-
-
 def test_a_million_holdem_hands_agree_with_eval7() -> None:
     hands = deals(7, range(52), 7, EVAL7_HANDS)
     deck = [eval7.Card(name) for name in NAMES]
@@ -431,4 +419,4 @@ def test_a_million_holdem_hands_agree_with_eval7() -> None:
         h = hands[i]
         e = pql.evaluate(names(h[:2]), names(h[2:]))
         assert e.hi is not None
-        assert e.hi.category == EVAL7_CATEGORY[eval7.handtype(v)], show(h, 2)
+        assert e.hi.category == EVAL7_TYPE[eval7.handtype(v)], show(h, 2)

@@ -17,6 +17,7 @@ from fractions import Fraction
 import pytest
 from reference import (
     DECK,
+    FLOP_CATEGORIES,
     HI_RULE,
     OMAHA,
     RANKS,
@@ -469,27 +470,6 @@ def test_low_reference_agrees_with_pokerkit() -> None:
 
 
 # --- flop hand categories ----------------------------------------------------------------------
-
-FLOP_CATEGORIES = (
-    "flopnothing",
-    "flopunderpair",
-    "flopthirdpair",
-    "floppocket23",
-    "flopsecondpair",
-    "floppocket12",
-    "floptoppair",
-    "flopoverpair",
-    "flopbottomtwo",
-    "floptopandbottom",
-    "floptoptwo",
-    "floptrips",
-    "flopset",
-    "flopstraight",
-    "flopflush",
-    "flopfullhouse",
-    "flopquads",
-    "flopstraightflush",
-)
 
 
 def flop_category(game: str, two: Sequence[str], flop: Sequence[str]) -> str:

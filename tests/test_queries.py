@@ -8,7 +8,7 @@ import itertools
 
 import eval7
 import pytest
-from reference import DECK, split
+from reference import DECK, HAND_TYPES, split
 
 import pql_repl as pql
 
@@ -103,19 +103,8 @@ def test_histogram_labels_read_naturally() -> None:
     )
     assert [b.label for b in r.columns[0].buckets] == ["1/2", "1"]
     assert [b.label for b in r.columns[1].buckets] == ["50-51%", "99-100%"]
-    order = [
-        "highcard",
-        "pair",
-        "twopair",
-        "trips",
-        "straight",
-        "flush",
-        "fullhouse",
-        "quads",
-        "straightflush",
-    ]
     labels = [b.label for b in r.columns[2].buckets]
-    assert labels == sorted(labels, key=order.index)
+    assert labels == sorted(labels, key=HAND_TYPES.index)
     assert sum(b.count for b in r.columns[2].buckets) == r.trials
 
 
