@@ -92,58 +92,26 @@ def build_parser() -> argparse.ArgumentParser:
         help="statements or dot-commands to run (repeatable; run before any FILE)",
     )
     parser.add_argument("--plain", action="store_true", help="start the line-mode REPL")
-    parser.add_argument(
-        "--trials",
-        default=argparse.SUPPRESS,
-        type=_option(parse_count),
-        metavar="N",
-        help="Monte Carlo trials (600000)",
-    )
-    parser.add_argument(
-        "--seed",
-        default=argparse.SUPPRESS,
-        type=_option(parse_seed),
-        metavar="S",
-        help="random seed, for reproducible runs",
-    )
+
+    # Settings given on the command line override the config; absent ones leave it alone.
+    def setting(flag: str, parse: Callable[[str], object], metavar: str, help_text: str) -> None:
+        parser.add_argument(
+            flag, default=argparse.SUPPRESS, type=_option(parse), metavar=metavar, help=help_text
+        )
+
+    setting("--trials", parse_count, "N", "Monte Carlo trials (600000)")
+    setting("--seed", parse_seed, "S", "random seed, for reproducible runs")
     exact = parser.add_mutually_exclusive_group()
-    exact.add_argument(
-        "--exact",
-        dest="exact",
-        default=argparse.SUPPRESS,
-        action="store_const",
-        const="on",
-        help="enumerate every deal",
-    )
-    exact.add_argument(
-        "--no-exact",
-        dest="exact",
-        default=argparse.SUPPRESS,
-        action="store_const",
-        const="off",
-        help="always sample",
-    )
-    parser.add_argument(
-        "--threads",
-        default=argparse.SUPPRESS,
-        type=_option(parse_count),
-        metavar="N",
-        help="worker threads (all cores)",
-    )
-    parser.add_argument(
-        "--time-limit",
-        default=argparse.SUPPRESS,
-        type=_option(parse_seconds),
-        metavar="SECONDS",
-        help="stop each statement after this long",
-    )
-    parser.add_argument(
-        "--precision",
-        default=argparse.SUPPRESS,
-        type=_option(parse_precision),
-        metavar="X",
-        help="stop once every standard error is below X",
-    )
+    for flag, value, help_text in (
+        ("--exact", "on", "enumerate every deal"),
+        ("--no-exact", "off", "always sample"),
+    ):
+        exact.add_argument(
+            flag, dest="exact", default=argparse.SUPPRESS, action="store_const", const=value, help=help_text
+        )
+    setting("--threads", parse_count, "N", "worker threads (all cores)")
+    setting("--time-limit", parse_seconds, "SECONDS", "stop each statement after this long")
+    setting("--precision", parse_precision, "X", "stop once every standard error is below X")
     parser.add_argument(
         "--format", default=argparse.SUPPRESS, choices=FORMATS, help="how results are written (table)"
     )
