@@ -3,6 +3,7 @@
 //! is rated once per rank pair of the cards to come; completions that put three cards of a
 //! suit on the board (where someone may hold a flush) are rated one by one.
 
+use super::board_completions::{cards_to_come, one_seat, settle, split_among};
 use super::deal::MAX_PLAYERS;
 use crate::cards::{Card, CardSet};
 use crate::eval::{rate_hi, HiRating};
@@ -66,8 +67,7 @@ pub fn holdem_equity(
     remaining: &[Card],
     scratch: &mut HoldemScratch,
 ) -> Option<f64> {
-    let mut shares = [0.0; MAX_PLAYERS];
-    holdem_equities(game, hands, board, remaining, scratch, &mut shares).then(|| shares[p])
+    one_seat(p, |shares| holdem_equities(game, hands, board, remaining, scratch, shares))
 }
 
 /// Every player's exact equity (into `shares`) as [`holdem_equity`]; false when the fast path
@@ -81,18 +81,10 @@ pub fn holdem_equities(
     shares: &mut [f64],
 ) -> bool {
     let n = hands.len();
-    let Some(need) = 5usize.checked_sub(board.len() as usize) else { return false };
-    if game.is_stud()
-        || game.is_omaha()
-        || game.pot_split() != PotSplit::HiOnly
-        || !(1..=2).contains(&need)
-        || n == 0
-        || n > MAX_PLAYERS
-        || remaining.len() < need
-        || shares.len() < n
-    {
+    if game.is_stud() || game.is_omaha() || game.pot_split() != PotSplit::HiOnly {
         return false;
     }
+    let Some(need) = cards_to_come(n, board, remaining, shares) else { return false };
     let rules = game.hi_rules();
     let mut avail = [0u8; 13];
     for c in remaining {
@@ -132,13 +124,7 @@ pub fn holdem_equities(
     let mut ratings = [HiRating::NONE; MAX_PLAYERS];
     // Adds `weight` split among the best hands to `acc`.
     let add_shares = |ratings: &[HiRating], weight: f64, acc: &mut [f64]| {
-        let best = ratings.iter().copied().max().unwrap_or_default();
-        let each = weight / ratings.iter().filter(|&&r| r == best).count() as f64;
-        for (a, &r) in acc.iter_mut().zip(ratings) {
-            if r == best {
-                *a += each;
-            }
-        }
+        split_among(ratings, ratings.iter().copied().max().unwrap_or_default(), weight, acc);
     };
     let mut by_ranks = [0u32; 169];
     let mut acc = [0.0f64; MAX_PLAYERS];
@@ -182,18 +168,15 @@ pub fn holdem_equities(
             add_shares(&ratings[..n], f64::from(count), &mut acc);
         }
     }
-    for (out, a) in shares.iter_mut().zip(&acc[..n]) {
-        *out = a / completions as f64;
-    }
+    settle(&acc[..n], completions, shares);
     true
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::board_completions::testing::{equity_by_showdowns, shuffle};
     use crate::sim::rng::Rng;
-    use crate::sim::showdown::Showdown;
-    use crate::sim::trial::for_each_combination;
 
     #[test]
     fn matches_a_showdown_per_completion() {
@@ -202,9 +185,7 @@ mod tests {
             let game = [Game::Holdem, Game::ShortDeck, Game::ShortDeckTriton][round % 3];
             let players = 2 + round % 4;
             let mut deck: Vec<Card> = game.deck().cards().iter().collect();
-            for i in (1..deck.len()).rev() {
-                deck.swap(i, rng.below(i as u64 + 1) as usize);
-            }
+            shuffle(&mut deck, &mut rng);
             if round % 4 == 0 {
                 // Suited-heavy deals: flushes on the board and in hand.
                 let mut keyed: Vec<((bool, u64), Card)> =
@@ -219,12 +200,7 @@ mod tests {
             let remaining: Vec<Card> = it.collect();
             for p in 0..players {
                 let fast = holdem_equity(game, &hands, p, board, &remaining, &mut HoldemScratch::default()).unwrap();
-                let (mut total, mut count) = (0.0, 0.0);
-                for_each_combination(&remaining, 5 - board.len() as usize, board, &mut |full| {
-                    total += Showdown::new(game, &hands, full).share(p);
-                    count += 1.0;
-                });
-                let slow = total / count;
+                let slow = equity_by_showdowns(game, &hands, p, board, &remaining);
                 assert!((fast - slow).abs() < 1e-12, "{game:?} {hands:?} on {board}: {fast} vs {slow}");
             }
         }

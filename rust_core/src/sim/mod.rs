@@ -2,6 +2,7 @@
 //! selectors, mergeable aggregates and the parallel runner with progress and cancel.
 
 pub mod aggregate;
+mod board_completions;
 pub mod compile;
 pub mod deal;
 pub mod expr;

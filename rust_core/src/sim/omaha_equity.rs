@@ -7,6 +7,7 @@
 //! rated one by one (flushes need suits); the rest are only counted per rank pair and settled
 //! from the tables at the end.
 
+use super::board_completions::{cards_to_come, one_seat, settle, split_among};
 use super::deal::MAX_PLAYERS;
 use crate::cards::{Card, CardSet};
 use crate::eval::{FIVE, RANK_KEYS};
@@ -263,19 +264,9 @@ fn add_shares(hi: &[u16], lo: &[u32], hi_lo: bool, weight: f64, acc: &mut [f64])
     let best_lo = if hi_lo { lo.iter().copied().min().unwrap_or(NO_LO) } else { NO_LO };
     // Without a qualifying low the hi takes the whole pot.
     let hi_part = if best_lo == NO_LO { weight } else { weight / 2.0 };
-    let hi_each = hi_part / hi.iter().filter(|&&v| v == best_hi).count() as f64;
-    for (a, &v) in acc.iter_mut().zip(hi) {
-        if v == best_hi {
-            *a += hi_each;
-        }
-    }
+    split_among(hi, best_hi, hi_part, acc);
     if best_lo != NO_LO {
-        let lo_each = weight / 2.0 / lo.iter().filter(|&&v| v == best_lo).count() as f64;
-        for (a, &v) in acc.iter_mut().zip(lo) {
-            if v == best_lo {
-                *a += lo_each;
-            }
-        }
+        split_among(lo, best_lo, weight / 2.0, acc);
     }
 }
 
@@ -295,8 +286,7 @@ pub fn omaha_equity(
     remaining: &[Card],
     scratch: &mut OmahaScratch,
 ) -> Option<f64> {
-    let mut shares = [0.0; MAX_PLAYERS];
-    omaha_equities(game, hands, board, remaining, scratch, &mut shares).then(|| shares[p])
+    one_seat(p, |shares| omaha_equities(game, hands, board, remaining, scratch, shares))
 }
 
 /// Every player's exact equity (into `shares`) as [`omaha_equity`]; false when the fast path
@@ -310,16 +300,10 @@ pub fn omaha_equities(
     shares: &mut [f64],
 ) -> bool {
     let n = hands.len();
-    let Some(need) = 5usize.checked_sub(board.len() as usize) else { return false };
-    if !game.is_omaha()
-        || !(1..=2).contains(&need)
-        || n == 0
-        || n > MAX_PLAYERS
-        || remaining.len() < need
-        || shares.len() < n
-    {
+    if !game.is_omaha() {
         return false;
     }
+    let Some(need) = cards_to_come(n, board, remaining, shares) else { return false };
     let hi_lo = game.pot_split() == PotSplit::HiLo8;
     let mut board_cards = [Card::from_index(0); 4];
     for (slot, c) in board_cards.iter_mut().zip(board.iter()) {
@@ -347,7 +331,7 @@ pub fn omaha_equities(
     });
     let (mut hi, mut lo) = ([0u16; MAX_PLAYERS], [NO_LO; MAX_PLAYERS]);
     let mut acc = [0.0f64; MAX_PLAYERS];
-    let mut completions = 0u64;
+    let mut completions = 0usize;
     // Completions without a three-card suit on the board, counted by their ranks.
     let mut by_ranks = [0u32; 169];
     let rate_flush = |suit: usize, ranks: u16, cell: usize, hi: &mut [u16], lo: &mut [u32], acc: &mut [f64]| {
@@ -373,7 +357,7 @@ pub fn omaha_equities(
                 }
             }
         }
-        completions = (remaining.len() * (remaining.len() - 1) / 2) as u64;
+        completions = remaining.len() * (remaining.len() - 1) / 2;
     } else {
         for &a in remaining {
             completions += 1;
@@ -397,28 +381,15 @@ pub fn omaha_equities(
         }
         add_shares(&hi[..n], &lo[..n], hi_lo, f64::from(count), &mut acc);
     }
-    for (out, a) in shares.iter_mut().zip(&acc[..n]) {
-        *out = a / completions as f64;
-    }
+    settle(&acc[..n], completions, shares);
     true
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::board_completions::testing::{equity_by_showdowns, shuffle};
     use crate::sim::rng::Rng;
-    use crate::sim::showdown::Showdown;
-    use crate::sim::trial::for_each_combination;
-
-    /// The plain way: a showdown for every completion of the board.
-    fn slow(game: Game, hands: &[CardSet], p: usize, board: CardSet, remaining: &[Card]) -> f64 {
-        let (mut total, mut n) = (0.0, 0.0);
-        for_each_combination(remaining, 5 - board.len() as usize, board, &mut |full| {
-            total += Showdown::new(game, hands, full).share(p);
-            n += 1.0;
-        });
-        total / n
-    }
 
     #[test]
     fn matches_a_showdown_per_completion() {
@@ -428,9 +399,7 @@ mod tests {
             let game = [Game::OmahaHi, Game::Omaha8, Game::Omaha5Hi, Game::Omaha85][round % 4];
             let players = 2 + round % 3;
             let mut deck: Vec<Card> = CardSet::FULL.iter().collect();
-            for i in (1..deck.len()).rev() {
-                deck.swap(i, rng.below(i as u64 + 1) as usize);
-            }
+            shuffle(&mut deck, &mut rng);
             // Every third deal gets a two-tone or monotone flop so that flushes are common.
             if round % 3 == 0 {
                 let mut keyed: Vec<((bool, u64), Card)> =
@@ -448,7 +417,7 @@ mod tests {
             let remaining: Vec<Card> = it.collect();
             for p in 0..players {
                 let fast = omaha_equity(game, &hands, p, board, &remaining, &mut OmahaScratch::default()).unwrap();
-                let expected = slow(game, &hands, p, board, &remaining);
+                let expected = equity_by_showdowns(game, &hands, p, board, &remaining);
                 assert!((fast - expected).abs() < 1e-12, "{game:?} {hands:?} on {board}: {fast} vs {expected}");
             }
         }
