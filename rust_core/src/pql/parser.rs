@@ -477,10 +477,15 @@ impl Parser<'_> {
 
     fn node(&mut self, kind: ExprKind, span: Span, depth: u32) -> Node {
         if depth > MAX_DEPTH {
-            self.error(format!("expression nested too deeply (more than {MAX_DEPTH} levels)"), span);
-            return Node { expr: Expr { kind: ExprKind::Error, span }, depth: 1 };
+            return self.too_deep(span);
         }
         Node { expr: Expr { kind, span }, depth }
+    }
+
+    /// Reports nesting beyond [`MAX_DEPTH`] at `span`; an error node stands for the expression.
+    fn too_deep(&mut self, span: Span) -> Node {
+        self.error(format!("expression nested too deeply (more than {MAX_DEPTH} levels)"), span);
+        Self::error_node(span)
     }
 
     fn error_node(span: Span) -> Node {
@@ -495,8 +500,7 @@ impl Parser<'_> {
         self.nesting += 1;
         let n = if self.nesting > MAX_DEPTH {
             let t = self.bump();
-            self.error(format!("expression nested too deeply (more than {MAX_DEPTH} levels)"), t.span);
-            Self::error_node(t.span)
+            self.too_deep(t.span)
         } else {
             self.or()
         };
@@ -510,24 +514,32 @@ impl Parser<'_> {
         self.node(ExprKind::Binary { op, op_span, lhs: Box::new(lhs.expr), rhs: Box::new(rhs.expr) }, span, depth)
     }
 
-    fn or(&mut self) -> Node {
-        let mut lhs = self.and();
-        while self.at_keyword(Keyword::Or) {
-            let op = self.bump().span;
-            let rhs = self.and();
-            lhs = self.binary(BinOp::Or, op, lhs, rhs);
+    /// `operand (op operand)*` grouped to the left, for the operators `op_of` recognises.
+    fn left_assoc(&mut self, operand: impl Fn(&mut Self) -> Node, op_of: impl Fn(&TokenKind) -> Option<BinOp>) -> Node {
+        let mut lhs = operand(self);
+        while let Some(op) = op_of(&self.peek().kind) {
+            let op_span = self.bump().span;
+            let rhs = operand(self);
+            lhs = self.binary(op, op_span, lhs, rhs);
         }
         lhs
     }
 
+    /// A prefix operator at `op` (already consumed) applied to what `operand` parses.
+    fn prefix(&mut self, op: Span, operand: impl Fn(&mut Self) -> Node, kind: impl Fn(Box<Expr>) -> ExprKind) -> Node {
+        self.nesting += 1;
+        let inner = if self.nesting > MAX_DEPTH { self.too_deep(op) } else { operand(self) };
+        self.nesting -= 1;
+        let span = op.to(inner.expr.span);
+        self.node(kind(Box::new(inner.expr)), span, inner.depth + 1)
+    }
+
+    fn or(&mut self) -> Node {
+        self.left_assoc(Self::and, |k| (*k == TokenKind::Keyword(Keyword::Or)).then_some(BinOp::Or))
+    }
+
     fn and(&mut self) -> Node {
-        let mut lhs = self.not();
-        while self.at_keyword(Keyword::And) {
-            let op = self.bump().span;
-            let rhs = self.not();
-            lhs = self.binary(BinOp::And, op, lhs, rhs);
-        }
-        lhs
+        self.left_assoc(Self::not, |k| (*k == TokenKind::Keyword(Keyword::And)).then_some(BinOp::And))
     }
 
     fn not(&mut self) -> Node {
@@ -535,16 +547,7 @@ impl Parser<'_> {
             return self.comparison();
         }
         let op = self.bump().span;
-        self.nesting += 1;
-        let inner = if self.nesting > MAX_DEPTH {
-            self.error(format!("expression nested too deeply (more than {MAX_DEPTH} levels)"), op);
-            Self::error_node(op)
-        } else {
-            self.not()
-        };
-        self.nesting -= 1;
-        let span = op.to(inner.expr.span);
-        self.node(ExprKind::Not(Box::new(inner.expr)), span, inner.depth + 1)
+        self.prefix(op, Self::not, ExprKind::Not)
     }
 
     fn comparison(&mut self) -> Node {
@@ -573,41 +576,23 @@ impl Parser<'_> {
     }
 
     fn concat(&mut self) -> Node {
-        let mut lhs = self.additive();
-        while self.at(&TokenKind::Concat) {
-            let op = self.bump().span;
-            let rhs = self.additive();
-            lhs = self.binary(BinOp::Concat, op, lhs, rhs);
-        }
-        lhs
+        self.left_assoc(Self::additive, |k| (*k == TokenKind::Concat).then_some(BinOp::Concat))
     }
 
     fn additive(&mut self) -> Node {
-        let mut lhs = self.multiplicative();
-        loop {
-            let op = match self.peek().kind {
-                TokenKind::Plus => BinOp::Add,
-                TokenKind::Minus => BinOp::Sub,
-                _ => return lhs,
-            };
-            let op_span = self.bump().span;
-            let rhs = self.multiplicative();
-            lhs = self.binary(op, op_span, lhs, rhs);
-        }
+        self.left_assoc(Self::multiplicative, |k| match k {
+            TokenKind::Plus => Some(BinOp::Add),
+            TokenKind::Minus => Some(BinOp::Sub),
+            _ => None,
+        })
     }
 
     fn multiplicative(&mut self) -> Node {
-        let mut lhs = self.unary();
-        loop {
-            let op = match self.peek().kind {
-                TokenKind::Star => BinOp::Mul,
-                TokenKind::Slash => BinOp::Div,
-                _ => return lhs,
-            };
-            let op_span = self.bump().span;
-            let rhs = self.unary();
-            lhs = self.binary(op, op_span, lhs, rhs);
-        }
+        self.left_assoc(Self::unary, |k| match k {
+            TokenKind::Star => Some(BinOp::Mul),
+            TokenKind::Slash => Some(BinOp::Div),
+            _ => None,
+        })
     }
 
     fn unary(&mut self) -> Node {
@@ -615,16 +600,7 @@ impl Parser<'_> {
             return self.primary();
         }
         let op = self.bump().span;
-        self.nesting += 1;
-        let inner = if self.nesting > MAX_DEPTH {
-            self.error(format!("expression nested too deeply (more than {MAX_DEPTH} levels)"), op);
-            Self::error_node(op)
-        } else {
-            self.unary()
-        };
-        self.nesting -= 1;
-        let span = op.to(inner.expr.span);
-        self.node(ExprKind::Neg(Box::new(inner.expr)), span, inner.depth + 1)
+        self.prefix(op, Self::unary, ExprKind::Neg)
     }
 
     fn primary(&mut self) -> Node {
