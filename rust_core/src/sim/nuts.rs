@@ -14,7 +14,7 @@ impl Trial<'_> {
     /// Cards p cannot see on `street`.
     fn unseen_by(&self, p: usize, street: Street) -> Vec<Card> {
         let known = self.deal.hand_at(p, street).union(self.deal.board_at(street)).union(self.deal.dead);
-        self.deck.iter().copied().filter(|c| !known.contains(*c)).collect()
+        self.deck_without(known)
     }
 
     /// Cards that can still be dealt after `street`.
@@ -23,7 +23,7 @@ impl Trial<'_> {
         for q in 0..self.deal.players {
             known = known.union(self.deal.hand_at(q, street));
         }
-        self.deck.iter().copied().filter(|c| !known.contains(*c)).collect()
+        self.deck_without(known)
     }
 
     /// The best hi an opponent could hold with `board`, optionally only among hands of type
@@ -51,7 +51,7 @@ impl Trial<'_> {
         for q in 0..d.players {
             seen = seen.union(d.up_cards(q, street));
         }
-        let unseen: Vec<Card> = self.deck.iter().copied().filter(|c| !seen.contains(*c)).collect();
+        let unseen = self.deck_without(seen);
         let mut best = floor;
         for q in (0..d.players).filter(|&q| q != p) {
             let up = d.up_cards(q, street);
@@ -107,10 +107,13 @@ impl Trial<'_> {
         }
         let d = self.deal;
         let mut outs = 0;
+        let unseen_now = self.unseen_by(p, street);
+        let mut unseen = Vec::with_capacity(unseen_now.len());
         for c in self.undealt(street) {
             let board = d.board_at(street).with(c);
             let mine = self.hi_with(p, street, c);
-            let unseen: Vec<Card> = self.unseen_by(p, street).into_iter().filter(|&u| u != c).collect();
+            unseen.clear();
+            unseen.extend(unseen_now.iter().filter(|&&u| u != c));
             if mine >= Self::best_opponent_hi(d.game, &unseen, board, None) {
                 outs += 1;
             }
@@ -165,12 +168,15 @@ impl Trial<'_> {
         let d = self.deal;
         let hole = OmahaHole::new(d.hand_at(p, street));
         let mut outs = 0;
+        let unseen_now = self.unseen_by(p, street);
+        let mut unseen = Vec::with_capacity(unseen_now.len());
         for c in self.undealt(street) {
             let board = d.board_at(street).with(c);
             let Some(mine) = omaha_lo8(&hole, &OmahaBoard::new(board)) else {
                 continue;
             };
-            let unseen: Vec<Card> = self.unseen_by(p, street).into_iter().filter(|&u| u != c).collect();
+            unseen.clear();
+            unseen.extend(unseen_now.iter().filter(|&&u| u != c));
             if Self::best_opponent_lo(&unseen, board).is_none_or(|best| mine >= best) {
                 outs += 1;
             }

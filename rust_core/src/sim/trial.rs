@@ -92,6 +92,11 @@ impl<'a> Trial<'a> {
     }
 
     /// The river (seventh street) showdown, computed once.
+    /// The deck's cards outside `known` (those still to come or unseen), in deck order.
+    pub(crate) fn deck_without(&self, known: CardSet) -> Vec<Card> {
+        self.deck.iter().copied().filter(|c| !known.contains(*c)).collect()
+    }
+
     pub fn showdown(&mut self) -> &Showdown {
         if !self.scratch.showdown_valid {
             self.scratch.showdown.rate_deal(self.deal);
@@ -193,7 +198,7 @@ impl<'a> Trial<'a> {
         for q in 0..d.players {
             used = used.union(d.hand_at(q, street));
         }
-        let remaining: Vec<Card> = self.deck.iter().copied().filter(|c| !used.contains(*c)).collect();
+        let remaining = self.deck_without(used);
         let per_player = 7 - known;
         // Sixth street: one card each, so every assignment can be visited when they are few.
         let assignments = (0..d.players).map(|q| (remaining.len() - q) as f64).product::<f64>();

@@ -99,7 +99,7 @@ impl Trial<'_> {
         let d = self.deal;
         let hand = d.hand_at(p, street);
         let known = self.known_to(p, street);
-        let unseen: Vec<Card> = self.deck.iter().copied().filter(|c| !known.contains(*c)).collect();
+        let unseen = self.deck_without(known);
         let rater = HiRater::new(d.game, d.board_at(street));
         let mine = rater.rate(hand);
         let mut rng = deal_rng(1, known);
@@ -154,7 +154,7 @@ impl Trial<'_> {
         };
         let hand = d.hand_at(p, street);
         let known = self.known_to(p, street);
-        let unseen: Vec<Card> = self.deck.iter().copied().filter(|c| !known.contains(*c)).collect();
+        let unseen = self.deck_without(known);
         let mut rng = deal_rng(2 + u64::from(kind), known);
         let mut holdings = std::mem::take(&mut self.scratch.holdings);
         self.field_holdings(p, known, &unseen, hand.len() as usize, &mut rng, &mut holdings);
@@ -237,7 +237,7 @@ impl Trial<'_> {
             // ANALYSIS.md: unseen cards are the deck less every player's cards, the board and the
             // dead cards, so a card another player holds is never a draw card either.
             let known = others.iter().fold(hand.union(board).union(d.dead), |k, &o| k.union(o));
-            let unseen: Vec<Card> = self.deck.iter().copied().filter(|c| !known.contains(*c)).collect();
+            let unseen = self.deck_without(known);
             analysis::draws(d.game, hand, board, &unseen, &others)
         };
         let packed = [f64::from(draws.outs | (draws.straight << 16)), f64::from(draws.flush)];
@@ -277,7 +277,7 @@ impl Trial<'_> {
         // Only p's cards, the board and the dead cards are known here: the opponents' own
         // cards come from their ranges.
         let known = hand.union(board).union(d.dead);
-        let unseen: Vec<Card> = self.deck.iter().copied().filter(|c| !known.contains(*c)).collect();
+        let unseen = self.deck_without(known);
         let mut rng = deal_rng(7, known);
         if !d.game.is_stud() && opponents.len() == 1 {
             let k = d.game.hole_cards();
