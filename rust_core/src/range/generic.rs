@@ -316,7 +316,7 @@ impl<'a> TermParser<'a> {
                 return Err(PqlError::range("a span needs an explicit rank such as T+ or 7-", span));
             };
             let end = if up { self.order.rank(12) } else { self.order.rank(0) };
-            let spec = SlotSpec { rank: self.span_cards(r, end, one.suit), suit: one.suit };
+            let spec = SlotSpec { rank: RankPart::Cards(self.span_cards(r, end, one.suit)), suit: one.suit };
             return Ok(vec![self.compile(&[spec])]);
         }
         let ords: Vec<u8> = slots
@@ -330,7 +330,8 @@ impl<'a> TermParser<'a> {
             return Err(PqlError::range("a span needs explicit ranks such as 9876- or 76+", span));
         }
         let lowest = if self.order.ace_low { 0 } else { self.deck.lowest_rank() };
-        let (max, min) = (*ords.iter().max().expect("ranks"), *ords.iter().min().expect("ranks"));
+        let (max, min) =
+            (*ords.iter().max().expect("ords is not empty"), *ords.iter().min().expect("ords is not empty"));
         let steps: Vec<i32> = if up {
             (0..=i32::from(12 - max)).collect()
         } else {
@@ -346,7 +347,7 @@ impl<'a> TermParser<'a> {
                 if x.suit != y.suit {
                     return Err(PqlError::range("both ends of a span need the same suit", span));
                 }
-                let spec = SlotSpec { rank: self.span_cards(r1, r2, x.suit), suit: x.suit };
+                let spec = SlotSpec { rank: RankPart::Cards(self.span_cards(r1, r2, x.suit)), suit: x.suit };
                 return Ok(vec![self.compile(&[spec])]);
             }
             return Err(PqlError::range("a span needs explicit ranks at both ends, such as A-Q", span));
@@ -391,12 +392,12 @@ impl<'a> TermParser<'a> {
         Ok(terms)
     }
 
-    fn span_cards(&self, a: Rank, b: Rank, suit: SuitPart) -> RankPart {
-        let mut cards = cards_of_ranks(self.order.between(a, b));
-        if let SuitPart::Exact(s) = suit {
-            cards = cards.intersect(cards_of_suit(s));
+    fn span_cards(&self, a: Rank, b: Rank, suit: SuitPart) -> CardSet {
+        let cards = cards_of_ranks(self.order.between(a, b));
+        match suit {
+            SuitPart::Exact(s) => cards.intersect(cards_of_suit(s)),
+            _ => cards,
         }
-        RankPart::Cards(cards)
     }
 
     fn shifted(&self, slots: &[SlotSpec], d: i32) -> Vec<SlotSpec> {
@@ -433,7 +434,7 @@ impl<'a> TermParser<'a> {
     }
 
     fn slot(&mut self) -> Result<SlotSpec, PqlError> {
-        let c = self.peek().expect("a character");
+        let c = self.peek().expect("slots() calls slot() only before the end");
         let rank = if c == '*' {
             self.pos += 1;
             RankPart::Any
@@ -455,16 +456,14 @@ impl<'a> TermParser<'a> {
         } else {
             return Err(self.err_here(SLOT_EXPECTED));
         };
-        let suit = match self.peek() {
-            Some(s) if parse_suit(s).is_some() => {
-                self.pos += 1;
-                SuitPart::Exact(parse_suit(s).expect("a suit"))
-            }
-            Some(s) if is_suit_var(s) => {
-                self.pos += 1;
-                SuitPart::Var(self.suit_var(s))
-            }
-            _ => SuitPart::Any,
+        let suit = if let Some(suit) = self.peek().and_then(parse_suit) {
+            self.pos += 1;
+            SuitPart::Exact(suit)
+        } else if let Some(s) = self.peek().filter(|&s| is_suit_var(s)) {
+            self.pos += 1;
+            SuitPart::Var(self.suit_var(s))
+        } else {
+            SuitPart::Any
         };
         Ok(SlotSpec { rank, suit })
     }
@@ -553,10 +552,7 @@ impl<'a> TermParser<'a> {
                     }
                     None => self.order.rank(0),
                 };
-                match self.span_cards(r, end, suit_part) {
-                    RankPart::Cards(c) => Ok(c),
-                    _ => unreachable!("span_cards returns cards"),
-                }
+                Ok(self.span_cards(r, end, suit_part))
             }
             _ => Ok(with_suit(cards_of_ranks(1 << r))),
         }

@@ -158,7 +158,8 @@ impl Range {
                 })
                 .collect()
         });
-        let total = *cumulative.last().expect("a hand");
+        // Not empty (n > 0) and every weight is 1 to 100, so the total is positive.
+        let total = *cumulative.last().expect("a non-empty range");
         let target = ((u * total as f64) as u64).min(total - 1);
         Some(cumulative.partition_point(|&c| c <= target))
     }
