@@ -3,6 +3,7 @@
 //! A leaf becomes a list of two-card patterns, each tested against the 1,326 (or 630) hands.
 
 use super::classes;
+use super::cursor::Cursor;
 use super::generic::{cards_of_ranks, cards_of_suit};
 use crate::cards::{parse_rank, parse_suit, CardSet, Rank, Suit, ACE};
 use crate::error::{PqlError, Span};
@@ -100,24 +101,13 @@ struct Reader<'a> {
     offset: usize,
 }
 
-impl Reader<'_> {
-    fn peek(&self) -> Option<char> {
-        self.text[self.pos..].chars().next()
+impl Cursor for Reader<'_> {
+    fn cursor(&self) -> (&str, usize, usize) {
+        (self.text, self.pos, self.offset)
     }
-    fn peek_at(&self, n: usize) -> Option<char> {
-        self.text[self.pos..].chars().nth(n)
-    }
-    fn span_here(&self) -> Span {
-        let len = self.peek().map_or(0, char::len_utf8);
-        Span::new(self.offset + self.pos, self.offset + self.pos + len)
-    }
-    fn err(&self, expected: &str) -> PqlError {
-        match self.peek() {
-            Some(c) => PqlError::range(format!("expected {expected}, found '{c}'"), self.span_here()),
-            None => PqlError::range(format!("expected {expected}, found the end of the hand"), self.span_here()),
-        }
-    }
+}
 
+impl Reader<'_> {
     fn card(&mut self) -> Result<CardSpec, PqlError> {
         match self.peek() {
             Some('*') => {
@@ -131,7 +121,7 @@ impl Reader<'_> {
                 self.pos += 1;
                 Ok(CardSpec { rank: parse_rank(c), suit: None })
             }
-            _ => Err(self.err("a rank (A K Q J T 9-2) or '*'")),
+            _ => Err(self.err_here("a rank (A K Q J T 9-2) or '*'")),
         }
     }
 
@@ -267,7 +257,7 @@ pub(crate) fn parse_leaf(text: &str, offset: usize, lowest: Rank) -> Result<Clas
             }
         }
         Some(_) => {
-            let e = r.err(CARD_EXPECTED);
+            let e = r.err_here(CARD_EXPECTED);
             return Err(if a.second.is_some() {
                 e.with_hint("after two cards: 's' (suited), 'o' (offsuit), '+' or '-'")
             } else {
@@ -276,7 +266,7 @@ pub(crate) fn parse_leaf(text: &str, offset: usize, lowest: Rank) -> Result<Clas
         }
     };
     if r.pos < text.len() {
-        return Err(r.err("',', ':' or '!' (one hand per part)"));
+        return Err(r.err_here("',', ':' or '!' (one hand per part)"));
     }
     Ok(ClassicLeaf::Patterns(patterns))
 }

@@ -7,6 +7,7 @@
 //! `+`/`-` on a term of several cards is a lockstep span (`AT+` is only AT: write `A[T+]` for a
 //! kicker span); a suit after a bracket applies to the whole list (`[A-T]s`).
 
+use super::cursor::Cursor;
 use super::matcher::{Slot, Term, NO_VAR};
 use crate::cards::{parse_rank, parse_suit, CardSet, Deck, Rank, Suit, ACE};
 use crate::error::{PqlError, Span};
@@ -130,31 +131,15 @@ pub(crate) struct TermParser<'a> {
 /// What may follow a card slot, for error messages.
 const SLOT_EXPECTED: &str = "a rank (A K Q J T 9-2), a suit (s, h, d, c), a variable, '*' or '['";
 
+impl Cursor for TermParser<'_> {
+    fn cursor(&self) -> (&str, usize, usize) {
+        (self.text, self.pos, self.offset)
+    }
+}
+
 impl<'a> TermParser<'a> {
     pub fn new(text: &'a str, offset: usize, order: RankOrder, deck: Deck) -> TermParser<'a> {
         TermParser { text, pos: 0, offset, order, deck, rank_vars: Vec::new(), suit_vars: Vec::new() }
-    }
-
-    fn peek(&self) -> Option<char> {
-        self.text[self.pos..].chars().next()
-    }
-
-    fn peek2(&self) -> Option<char> {
-        let mut it = self.text[self.pos..].chars();
-        it.next();
-        it.next()
-    }
-
-    fn span_here(&self) -> Span {
-        let len = self.peek().map_or(0, char::len_utf8);
-        Span::new(self.offset + self.pos, self.offset + self.pos + len)
-    }
-
-    fn err_here(&self, expected: &str) -> PqlError {
-        match self.peek() {
-            Some(c) => PqlError::range(format!("expected {expected}, found '{c}'"), self.span_here()),
-            None => PqlError::range(format!("expected {expected}, found the end of the hand"), self.span_here()),
-        }
     }
 
     fn rank_var(&mut self, c: char) -> u8 {
@@ -430,7 +415,7 @@ impl<'a> TermParser<'a> {
 
     fn slot_macro_ahead(&self) -> bool {
         // Slot macros are upper case; the suffix macros ($ds, $np, ...) lower case.
-        self.peek2().is_some_and(|c| matches!(c, 'B' | 'R' | 'F' | 'M' | 'Z' | 'N' | 'L' | 'W'))
+        self.peek_at(1).is_some_and(|c| matches!(c, 'B' | 'R' | 'F' | 'M' | 'Z' | 'N' | 'L' | 'W'))
     }
 
     fn slot(&mut self) -> Result<SlotSpec, PqlError> {
@@ -451,7 +436,7 @@ impl<'a> TermParser<'a> {
         } else if is_rank_var(c) {
             self.pos += 1;
             RankPart::Var(self.rank_var(c))
-        } else if c == '1' && self.peek2() == Some('0') {
+        } else if c == '1' && self.peek_at(1) == Some('0') {
             return Err(PqlError::range("'10' is not a rank: write T for ten", self.span_here()));
         } else {
             return Err(self.err_here(SLOT_EXPECTED));
@@ -470,7 +455,7 @@ impl<'a> TermParser<'a> {
 
     fn slot_macro(&mut self) -> Result<CardSet, PqlError> {
         let span = Span::new(self.offset + self.pos, self.offset + self.pos + 2);
-        let name = self.peek2();
+        let name = self.peek_at(1);
         let o = self.order;
         let ranks = |s: &str| s.chars().filter_map(parse_rank).fold(0u16, |m, r| m | 1 << r);
         let mask = match name {

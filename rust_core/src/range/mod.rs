@@ -9,6 +9,7 @@
 mod board;
 mod classes;
 mod classic;
+mod cursor;
 mod expr;
 mod generic;
 mod matcher;

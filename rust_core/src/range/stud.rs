@@ -8,6 +8,7 @@
 //! is what makes `(3-2-)45678` and `(3-3-)45678` the same range. In `:` and `!` stud hands compare
 //! position by position, open positions included.
 
+use super::cursor::Cursor;
 use super::expr::{self, SetOps};
 use super::generic::{cards_of_ranks, cards_of_suit, parse_terms, RankOrder};
 use super::{Range, Syntax};
@@ -71,21 +72,13 @@ struct Reader<'a> {
     deck: Deck,
 }
 
-impl Reader<'_> {
-    fn peek(&self) -> Option<char> {
-        self.text[self.pos..].chars().next()
+impl Cursor for Reader<'_> {
+    fn cursor(&self) -> (&str, usize, usize) {
+        (self.text, self.pos, self.offset)
     }
-    fn span_here(&self) -> Span {
-        let len = self.peek().map_or(0, char::len_utf8);
-        Span::new(self.offset + self.pos, self.offset + self.pos + len)
-    }
-    fn err(&self, expected: &str) -> PqlError {
-        match self.peek() {
-            Some(c) => PqlError::range(format!("expected {expected}, found '{c}'"), self.span_here()),
-            None => PqlError::range(format!("expected {expected}, found the end of the hand"), self.span_here()),
-        }
-    }
+}
 
+impl Reader<'_> {
     fn positions(&mut self) -> Result<Vec<Position>, PqlError> {
         let mut out = Vec::new();
         let mut groups = 0;
@@ -116,7 +109,7 @@ impl Reader<'_> {
     }
 
     fn position(&mut self) -> Result<Option<CardSet>, PqlError> {
-        let Some(c) = self.peek() else { return Err(self.err("a card")) };
+        let Some(c) = self.peek() else { return Err(self.err_here("a card")) };
         if c == '*' {
             self.pos += 1;
             return Ok(None);
@@ -142,7 +135,7 @@ impl Reader<'_> {
             return Err(PqlError::range("'10' is not a rank: write T for ten", self.span_here()));
         }
         let Some(rank) = parse_rank(c) else {
-            return Err(self.err("a rank (A K Q J T 9-2), '*', '[' or '('"));
+            return Err(self.err_here("a rank (A K Q J T 9-2), '*', '[' or '('"));
         };
         self.pos += 1;
         let mut cards = cards_of_ranks(1 << rank);
