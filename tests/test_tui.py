@@ -61,6 +61,13 @@ async def set_text(pilot: Pilot[Any], app: PqlApp, text: str) -> None:
     await pilot.pause()
 
 
+async def run_text(pilot: Pilot[Any], app: PqlApp, text: str, done: Callable[[], bool]) -> None:
+    """Put ``text`` in the editor, run it with F5 and wait until ``done()``."""
+    await set_text(pilot, app, text)
+    await pilot.press("f5")
+    await wait_until(pilot, done)
+
+
 def cells(app: PqlApp) -> dict[str, list[str]]:
     table: DataTable[str] = app.results.table
     return {str(key.value): [str(c) for c in table.get_row(key)] for key in table.rows}
@@ -101,9 +108,7 @@ async def test_live_updates_in_place_then_cancel_keeps_results() -> None:
             snapshots.append(message)
 
     async with app.run_test(size=SIZE, message_hook=hook) as pilot:
-        await set_text(pilot, app, QUERY)
-        await pilot.press("f5")
-        await wait_until(pilot, lambda: len(snapshots) >= 3 and app.results.table.row_count == 2)
+        await run_text(pilot, app, QUERY, lambda: len(snapshots) >= 3 and app.results.table.row_count == 2)
         table = app.results.table
         keys_before = list(table.rows)
         await wait_until(pilot, lambda: len(snapshots) >= 5)
@@ -126,9 +131,7 @@ async def test_live_updates_in_place_then_cancel_keeps_results() -> None:
 async def test_ctrl_c_cancels_a_run_and_otherwise_leaves_the_app_alone() -> None:
     app = make_app(trials=2_000_000_000, exact="off")
     async with app.run_test(size=SIZE) as pilot:
-        await set_text(pilot, app, QUERY)
-        await pilot.press("f5")
-        await wait_until(pilot, lambda: app.results.last is not None)
+        await run_text(pilot, app, QUERY, lambda: app.results.last is not None)
         await pilot.press("ctrl+c")
         await wait_until(pilot, lambda: not app.running)
         assert app.results.finished[-1].cancelled
@@ -144,9 +147,7 @@ async def test_a_new_run_moves_the_previous_one_to_the_history() -> None:
     app = make_app(trials=1000, seed=1)
     async with app.run_test(size=SIZE) as pilot:
         for _ in range(2):
-            await set_text(pilot, app, QUERY)
-            await pilot.press("f5")
-            await wait_until(pilot, lambda: not app.running and app.results.last is not None)
+            await run_text(pilot, app, QUERY, lambda: not app.running and app.results.last is not None)
             await pilot.pause(0.1)
         await wait_until(pilot, lambda: len(app.results.finished) == 2)
         entries = app.query(".history-entry")
@@ -157,9 +158,12 @@ async def test_a_new_run_moves_the_previous_one_to_the_history() -> None:
 async def test_settings_apply_to_the_statements_that_follow_them() -> None:
     app = make_app(seed=1)
     async with app.run_test(size=SIZE) as pilot:
-        await set_text(pilot, app, f".trials 1000\n{QUERY}\n.trials 2000\n{QUERY}\n")
-        await pilot.press("f5")
-        await wait_until(pilot, lambda: len(app.results.finished) == 2 and not app.running)
+        await run_text(
+            pilot,
+            app,
+            f".trials 1000\n{QUERY}\n.trials 2000\n{QUERY}\n",
+            lambda: len(app.results.finished) == 2 and not app.running,
+        )
         assert [r.trials for r in app.results.finished] == [1000, 2000]
         assert len(app.query(".history-entry")) == 1
 
@@ -169,9 +173,7 @@ async def test_running_an_invalid_query_marks_the_error_and_runs_nothing() -> No
     app = make_app(trials=1000)
     async with app.run_test(size=SIZE) as pilot:
         text = "select avg(riverEquity(hero)) from hero='AA', villain='KK' where scoops(nobody);"
-        await set_text(pilot, app, text)
-        await pilot.press("f5")
-        await wait_until(pilot, lambda: not app.running and app.editor.error_at is not None)
+        await run_text(pilot, app, text, lambda: not app.running and app.editor.error_at is not None)
         assert app.editor.error_at is not None
         assert app.editor.error_at[:2] == (0, text.index("nobody"))
         assert "error" in str(app.query_one("#status", Static).render())
@@ -235,9 +237,7 @@ async def test_error_marked_at_the_checkers_column_before_running() -> None:
 async def test_history_and_buffer_survive_a_restart(data: Path) -> None:
     app = make_app(trials=500, seed=2)
     async with app.run_test(size=SIZE) as pilot:
-        await set_text(pilot, app, QUERY)
-        await pilot.press("f5")
-        await wait_until(pilot, lambda: bool(app.results.finished) and not app.running)
+        await run_text(pilot, app, QUERY, lambda: bool(app.results.finished) and not app.running)
         await set_text(pilot, app, "select count(pairedBoard(flop)) from h='KK'")
         await pilot.pause(0.5)
     again = make_app()
@@ -319,9 +319,7 @@ async def test_command_palette_describes_a_function() -> None:
 async def test_export_results_as_csv_and_json(tmp_path: Path) -> None:
     app = make_app(trials=1000, seed=4)
     async with app.run_test(size=SIZE) as pilot:
-        await set_text(pilot, app, QUERY)
-        await pilot.press("f5")
-        await wait_until(pilot, lambda: bool(app.results.finished) and not app.running)
+        await run_text(pilot, app, QUERY, lambda: bool(app.results.finished) and not app.running)
         csv_path = tmp_path / "out.csv"
         await set_text(pilot, app, f".output {csv_path}")
         await pilot.press("enter")
@@ -331,9 +329,7 @@ async def test_export_results_as_csv_and_json(tmp_path: Path) -> None:
         assert rows[1][1] == "1000"
         assert 0.7 < float(rows[1][2]) < 0.9
         # While `.output` is in force, every finished run lands in the file too.
-        await set_text(pilot, app, QUERY)
-        await pilot.press("f5")
-        await wait_until(pilot, lambda: len(app.results.finished) == 2 and not app.running)
+        await run_text(pilot, app, QUERY, lambda: len(app.results.finished) == 2 and not app.running)
         await pilot.pause()
         assert len(list(csv.reader(csv_path.read_text().splitlines()))) == 3
         json_path = tmp_path / "out.json"
@@ -354,9 +350,7 @@ async def test_theme_and_defaults_from_the_config(tmp_path: Path, monkeypatch: p
     app = PqlApp()
     async with app.run_test(size=SIZE) as pilot:
         assert app.theme == "nord"
-        await set_text(pilot, app, QUERY)
-        await pilot.press("f5")
-        await wait_until(pilot, lambda: bool(app.results.finished) and not app.running)
+        await run_text(pilot, app, QUERY, lambda: bool(app.results.finished) and not app.running)
         assert app.results.finished[-1].trials == 1500
         assert app.results.finished[-1].seed == 9
 
@@ -367,9 +361,7 @@ def test_snapshot_of_a_finished_exact_run(snap_compare: Any) -> None:
     async def run_before(pilot: Pilot[Any]) -> None:
         app.editor.cursor_blink = False
         app.results.timing = False
-        await set_text(pilot, app, EXACT_QUERY)
-        await pilot.press("f5")
-        await wait_until(pilot, lambda: bool(app.results.finished) and not app.running)
+        await run_text(pilot, app, EXACT_QUERY, lambda: bool(app.results.finished) and not app.running)
         await pilot.pause(0.2)
 
     assert snap_compare(app, run_before=run_before, terminal_size=SIZE)
