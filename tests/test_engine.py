@@ -213,6 +213,39 @@ def test_time_limit_bounds_the_run() -> None:
     assert 0 < r.trials < 10**9
 
 
+# Hand potential enumerates about a million (holding, completion) pairs per deal: a chunk of
+# such trials lasts minutes, so cancel and the time limit must be looked at within chunks.
+EXPENSIVE = "select avg(positivePotential(hero, flop)) from game='holdem', hero='**', villain='**'"
+
+
+def test_time_limit_bounds_expensive_trials() -> None:
+    started = time.monotonic()
+    (r,) = pql.run(EXPENSIVE, trials=100_000, exact=False, time_limit=0.5)
+    assert time.monotonic() - started < 5.0
+    assert r.trials < 100_000
+
+
+def test_cancel_stops_expensive_trials() -> None:
+    q = pql.prepare(EXPENSIVE)
+    timer = threading.Timer(0.3, q.cancel)
+    timer.start()
+    started = time.monotonic()
+    with pytest.raises(pql.PqlCancelled):
+        for _snap in q.stream(trials=100_000, exact=False):
+            pass
+    assert time.monotonic() - started < 5.0
+
+
+def test_partial_snapshots_report_elapsed_time() -> None:
+    q = pql.prepare("select avg(riverEquity(a)) from game='omahahi', a='*', b='*'")
+    snaps = list(q.stream(trials=2_000_000, seed=1, exact=False, batch=0.02))
+    partial = [s for s in snaps if not s.done]
+    assert partial
+    assert all(s.elapsed > 0 for s in partial)
+    elapsed = [s.elapsed for s in snaps]
+    assert elapsed == sorted(elapsed)
+
+
 def test_stream_yields_growing_snapshots() -> None:
     q = pql.prepare("select avg(riverEquity(a)) from a='AA', b='*', c='*'")
     snaps = list(q.stream(trials=400_000, seed=1, exact=False, batch=0.01))

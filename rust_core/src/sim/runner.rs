@@ -83,6 +83,8 @@ struct Shared {
     stop: AtomicBool,
     /// Bumped on every merge so pollers can tell new data from old.
     version: AtomicU64,
+    /// When the run started, for the elapsed time of partial snapshots.
+    started: Instant,
 }
 
 impl Shared {
@@ -119,8 +121,11 @@ impl RunHandle {
             return None;
         }
         self.seen = shared.version.load(Ordering::Acquire);
-        let snap = guard.clone();
+        let mut snap = guard.clone();
         drop(guard);
+        if !snap.done {
+            snap.elapsed = shared.started.elapsed();
+        }
         if snap.done {
             for t in self.threads.drain(..) {
                 let _ = t.join();
@@ -213,6 +218,7 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
         cancel: AtomicBool::new(false),
         stop: AtomicBool::new(false),
         version: AtomicU64::new(0),
+        started,
     });
     let mode = match mode {
         Ok(m) => m,
@@ -335,6 +341,7 @@ fn monte_worker(
     // be tallied by outcome and replayed at the end of each chunk.
     let mut tally = (plan.filter.is_none() && plan.tallies_by_outcome())
         .then(|| OutcomeTally::new(plan.spec.game, plan.spec.players.len()));
+    let check_every = plan.check_interval();
     loop {
         if shared.halted() || deadline.is_some_and(|d| Instant::now() >= d) {
             return Ok(());
@@ -359,6 +366,17 @@ fn monte_worker(
                 let st_accepted = shared.state.lock().map_or(0, |s| s.accepted) + accepted;
                 if total >= GUARD_ATTEMPTS && (st_accepted as f64) < GUARD_RATE * total as f64 {
                     return Err(low_acceptance(st_accepted, total));
+                }
+            }
+            if attempted % check_every == 0 {
+                // Expensive trials (inner enumerations) would make a whole chunk outlast a
+                // cancel or a time limit: look at both as often as the cost calls for.
+                if shared.cancel.load(Ordering::Relaxed) {
+                    return Ok(());
+                }
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    shared.stop.store(true, Ordering::Release);
+                    break;
                 }
             }
             if !plan.spec.sample(&mut rng, &mut deal) {
@@ -395,6 +413,15 @@ fn monte_worker(
     }
 }
 
+/// Whether the time limit has passed; if so the run is told to stop.
+fn past(deadline: Option<Instant>, shared: &Shared) -> bool {
+    let over = deadline.is_some_and(|d| Instant::now() >= d);
+    if over {
+        shared.stop.store(true, Ordering::Release);
+    }
+    over
+}
+
 fn low_acceptance(accepted: u64, attempted: u64) -> PqlError {
     PqlError::runtime(format!(
         "the where clause and card conflicts accepted only {accepted} of {attempted} deals ({:.5}%)",
@@ -414,6 +441,7 @@ fn exact_worker(
     let mut local = plan.new_aggregates();
     let mut scratch = Scratch::default();
     let mut tally = plan.tallies_by_outcome().then(|| OutcomeTally::new(plan.spec.game, plan.spec.players.len()));
+    let check_every = plan.check_interval();
     loop {
         if shared.halted() {
             return;
@@ -439,7 +467,7 @@ fn exact_worker(
                 count += 1;
                 if count == 1 << 16 {
                     count = 0;
-                    return !shared.halted();
+                    return !shared.halted() && !past(deadline, shared);
                 }
                 true
             });
@@ -451,10 +479,10 @@ fn exact_worker(
                     accepted += 1;
                 }
                 count += 1;
-                // Check for cancel now and then inside big work items.
-                if count == 1 << 16 {
+                // Check for cancel and the time limit now and then inside big work items.
+                if u64::from(count) == check_every {
                     count = 0;
-                    return !shared.halted();
+                    return !shared.halted() && !past(deadline, shared);
                 }
                 true
             });
@@ -493,6 +521,11 @@ impl Plan {
             agg.add_repeated(&v, weight, times);
         }
         true
+    }
+
+    /// Trials between looks at cancel and the time limit: about 65,536 evaluations' worth.
+    pub fn check_interval(&self) -> u64 {
+        (65_536.0 / self.inner_cost.max(1.0)).clamp(1.0, 65_536.0) as u64
     }
 
     pub fn new_aggregates(&self) -> Vec<Aggregate> {
