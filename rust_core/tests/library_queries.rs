@@ -53,3 +53,27 @@ fn perceived_range_equity_through_the_planner() {
     let expected = 42.0 / 44.0;
     assert!((v[0] - expected).abs() < 1e-12 && (v[1] - expected).abs() < 1e-12, "{v:?}");
 }
+
+#[test]
+fn nth_rank_of_the_most_negative_integer_is_no_rank() {
+    // The argument saturates to i64::MIN; asking for the rank before it must not overflow.
+    let v = run(
+        "select count(nthRank(0 - 9223372036854775807 - 10, boardRanks(flop)) = nthRank(4, boardRanks(flop))), \
+         count(nthRank(1, boardRanks(flop)) = nthRank(4, boardRanks(flop))) \
+         from game='holdem', hero='AK', villain='QQ'",
+        50,
+    );
+    // A three-card flop has no fourth rank either; it always has a first.
+    assert_eq!(v, [1.0, 0.0]);
+}
+
+#[test]
+fn negating_the_most_negative_integer_saturates() {
+    // 0 - MAX - 10 saturates to i64::MIN; its negation saturates to i64::MAX, as + - * do.
+    let v = run(
+        "select count(-(0 - 9223372036854775807 - 10) = 9223372036854775807), \
+         count(-(0 - 9223372036854775807 - 10) > 0) from game='holdem', hero='AK', villain='QQ'",
+        20,
+    );
+    assert_eq!(v, [1.0, 1.0]);
+}

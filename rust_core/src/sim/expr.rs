@@ -45,7 +45,8 @@ impl Expr {
             Expr::Call(b) => t.call(b),
             Expr::Not(e) => Value::Bool(!e.eval(t).as_bool()),
             Expr::Neg(e) => match e.eval(t) {
-                Value::Int(i) => Value::Int(-i),
+                // Saturating like + - *: -i64::MIN would overflow.
+                Value::Int(i) => Value::Int(i.saturating_neg()),
                 v => Value::Num(-v.as_f64()),
             },
             Expr::And(a, b) => Value::Bool(a.eval(t).as_bool() && b.eval(t).as_bool()),

@@ -199,10 +199,9 @@ impl Trial<'_> {
             B::NthRank(n, e) => {
                 let n = n.eval(self).as_f64() as i64;
                 let mask = ranks_arg(&e.eval(self));
-                rank_of(mask, |m| {
-                    let ranks: Vec<u32> = (0..13).rev().filter(|r| m & (1 << r) != 0).collect();
-                    usize::try_from(n - 1).ok().and_then(|i| ranks.get(i).copied())
-                })
+                // n - 1 checked: n may be any integer (saturated arithmetic reaches i64::MIN).
+                let index = n.checked_sub(1).and_then(|i| usize::try_from(i).ok());
+                rank_of(mask, |m| index.and_then(|i| nth_highest_rank(m, i)))
             }
             B::RankCount(e) => Value::Int(i64::from(ranks_arg(&e.eval(self)).count_ones())),
             B::NutHi(p, s) => Value::Bool(self.nut_hi(*p, *s)),
@@ -283,8 +282,7 @@ impl Trial<'_> {
 
     fn has_nth_board_rank(&self, p: usize, street: Street, n: usize) -> bool {
         let board = self.deal.board_at(street).rank_mask();
-        let ranks: Vec<u32> = (0..13).rev().filter(|r| board & (1 << r) != 0).collect();
-        ranks.get(n).is_some_and(|&r| self.hole(p, street).rank_mask() & (1 << r) != 0)
+        nth_highest_rank(board, n).is_some_and(|r| self.hole(p, street).rank_mask() & (1 << r) != 0)
     }
 
     /// Distinct ranks eight or lower on the board (ace-low mask).
@@ -332,6 +330,11 @@ fn ranks_arg(v: &Value) -> u16 {
         Value::Rank(r) => 1 << r,
         _ => 0,
     }
+}
+
+/// The `n`-th highest rank in `mask` (0 is the highest), if it holds that many.
+fn nth_highest_rank(mask: u16, n: usize) -> Option<u32> {
+    (0..13).rev().filter(|r| mask & (1 << r) != 0).nth(n)
 }
 
 /// A rank picked from a mask, or the empty rank set when there is none.
