@@ -225,13 +225,15 @@ pub fn flop_category_of(two: CardSet, flop: CardSet, game: Game) -> FlopHandCate
         HandType::Straight => return F::Straight,
         _ => {}
     }
-    let board_ranks: Vec<u8> = (0..13u8).rev().filter(|&x| flop.rank_mask() & (1 << x) != 0).collect();
-    let hole: Vec<u8> = two.iter().map(Card::rank).collect();
-    let pocket_pair = hole.len() == 2 && hole[0] == hole[1];
-    let position = |rank: u8| board_ranks.iter().position(|&b| b == rank);
-    if pocket_pair {
-        let pr = hole[0];
-        if position(pr).is_some() {
+    let ranks = flop.rank_mask();
+    // Where a flop rank stands among the flop's distinct ranks, high to low (0 = top).
+    let position = |rank: u32| (u32::from(ranks) >> (rank + 1)).count_ones();
+    let distinct = ranks.count_ones();
+    let held = two.rank_mask();
+    // A pocket pair: two cards, one rank.
+    if two.len() == 2 && held.is_power_of_two() {
+        let pr = held.trailing_zeros() as u8;
+        if ranks & held != 0 {
             return F::Set;
         }
         // Flop cards above the pair, counted card by card as the names count positions: 9-9
@@ -243,21 +245,28 @@ pub fn flop_category_of(two: CardSet, flop: CardSet, game: Game) -> FlopHandCate
             _ => F::Underpair,
         };
     }
-    // Hole cards that pair the board, by the board rank's position (0 = top).
-    let mut hits: Vec<usize> = hole.iter().filter_map(|&h| position(h)).collect();
-    hits.sort_unstable();
-    hits.dedup();
-    let board_paired = board_ranks.len() < 3;
-    match hits.as_slice() {
-        [] => F::Nothing,
-        [_] if board_paired && flop.rank_count(board_ranks[hits[0]]) >= 2 => F::Trips,
-        [0] => F::TopPair,
-        [1] if board_ranks.len() == 3 => F::SecondPair,
-        [1] => F::ThirdPair,
-        [_] => F::ThirdPair,
-        [0, 1] => F::TopTwo,
-        [0, 2] => F::TopAndBottom,
-        _ => F::BottomTwo,
+    // Hole ranks that pair the board, and the positions they pair (bit i: position i).
+    let paired = held & ranks;
+    let hits = (0..13).filter(|&r| paired & (1 << r) != 0).fold(0u32, |m, r| m | 1 << position(r));
+    match hits.count_ones() {
+        0 => F::Nothing,
+        1 => {
+            let r = paired.trailing_zeros();
+            if distinct < 3 && flop.rank_count(r as u8) >= 2 {
+                F::Trips
+            } else {
+                match position(r) {
+                    0 => F::TopPair,
+                    1 if distinct == 3 => F::SecondPair,
+                    _ => F::ThirdPair,
+                }
+            }
+        }
+        _ => match hits {
+            0b011 => F::TopTwo,
+            0b101 => F::TopAndBottom,
+            _ => F::BottomTwo,
+        },
     }
 }
 
