@@ -253,3 +253,18 @@ def test_stream_yields_growing_snapshots() -> None:
     assert snaps[-1].trials == 400_000
     trials = [s.trials for s in snaps]
     assert trials == sorted(trials)
+
+
+def test_a_time_limit_too_long_for_a_duration_is_no_limit() -> None:
+    # 1e300 seconds does not fit a Duration: the run must not fail on it, it has no limit.
+    (r,) = pql.run(
+        "select count(true) from hero='AA', villain='KK'", trials=1000, exact=False, time_limit=1e300
+    )
+    assert r.trials == 1000
+
+
+def test_a_nan_batch_interval_still_runs() -> None:
+    q = pql.prepare("select count(true) from hero='AA', villain='KK'")
+    snaps = list(q.stream(trials=1000, exact=False, batch=float("nan")))
+    assert snaps[-1].done
+    assert snaps[-1].trials == 1000

@@ -69,7 +69,8 @@ impl Program {
             seed,
             exact,
             threads: threads.unwrap_or_else(default_threads).max(1),
-            time_limit: time_limit.filter(|t| t.is_finite() && *t > 0.0).map(Duration::from_secs_f64),
+            // A limit too long for a Duration is no limit.
+            time_limit: time_limit.filter(|t| *t > 0.0).and_then(|t| Duration::try_from_secs_f64(t).ok()),
             precision: precision.filter(|p| *p > 0.0),
         };
         let handle = runner::start(&Arc::new(stmt.plan.clone()), &opts);
@@ -90,7 +91,8 @@ impl RunHandle {
     /// Waits up to `timeout` seconds (GIL released) for news; a snapshot dict, or None.
     /// Raises the run's error once it ends with one.
     fn poll<'py>(&self, py: Python<'py>, timeout: f64) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let wait = Duration::from_secs_f64(timeout.clamp(0.0, 3600.0));
+        // NaN (which clamp keeps) does not wait.
+        let wait = Duration::try_from_secs_f64(timeout.clamp(0.0, 3600.0)).unwrap_or_default();
         let progress = py.detach(|| {
             let mut guard = self.handle.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             guard.as_mut().and_then(|h| h.poll(wait))
