@@ -420,3 +420,10 @@ def test_a_million_holdem_hands_agree_with_eval7() -> None:
         e = pql.evaluate(names(h[:2]), names(h[2:]))
         assert e.hi is not None
         assert e.hi.category == EVAL7_TYPE[eval7.handtype(v)], show(h, 2)
+
+
+@pytest.mark.parametrize(("hole", "board"), [(2**64 - 1, 3), (2, 2**64 - 2)])
+def test_rate_batch_refuses_counts_that_overflow(hole: int, board: int) -> None:
+    # hole + board wraps to 2 in 64 bits: the two cards must not be read as a hand.
+    with pytest.raises(ValueError, match="hole \\+ board per hand"):
+        _core.rate_batch(bytes([0, 1]), hole, board, "holdem")

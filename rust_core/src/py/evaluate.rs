@@ -108,7 +108,8 @@ fn evaluate<'py>(py: Python<'py>, hole: &str, board: &str, game: &str) -> PyResu
 fn rate_batch(py: Python<'_>, cards: Vec<u8>, hole: usize, board: usize, game: &str) -> PyResult<Vec<u32>> {
     let source = game.to_string();
     let g = guarded(py, &source, || parse_game(game).map_err(|e| vec![e]))?;
-    let per = hole + board;
+    // checked: huge counts from Python must not wrap into a small hand size.
+    let per = hole.checked_add(board).unwrap_or(0);
     if per == 0 || !cards.len().is_multiple_of(per) || cards.iter().any(|&c| c >= 52) {
         return Err(pyo3::exceptions::PyValueError::new_err("cards must be dense card numbers, hole + board per hand"));
     }
