@@ -79,3 +79,14 @@ fn outcome_tally_equals_deal_by_deal_evaluation() {
         }
     }
 }
+
+#[test]
+fn an_absurd_thread_count_is_capped_not_a_panic() {
+    // usize::MAX threads used to overflow the capacity of the handle list.
+    let plan = Arc::new(equity_plan(Game::Holdem, vec![fixed("AsAh"), fixed("KsKd")]));
+    let opts =
+        RunOptions { exact: Some(false), trials: 5_000, seed: Some(1), threads: usize::MAX, ..RunOptions::default() };
+    let p = start(&plan, &opts).wait();
+    assert!(p.error.is_none(), "{:?}", p.error);
+    assert_eq!(p.accepted, 5_000);
+}

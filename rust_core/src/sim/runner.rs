@@ -50,6 +50,10 @@ impl Default for RunOptions {
     }
 }
 
+/// The most worker threads a run starts, whatever it is asked for: far more than any machine
+/// has cores, and few enough to spawn (`threads` comes from users).
+pub const MAX_THREADS: usize = 1024;
+
 pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
 }
@@ -227,7 +231,7 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
             return RunHandle { shared, threads: Vec::new(), seen: 0 };
         }
     };
-    let threads = opts.threads.max(1);
+    let threads = opts.threads.clamp(1, MAX_THREADS);
     let deadline = opts.time_limit.map(|t| started + t);
     let live = Arc::new(AtomicUsize::new(threads));
     let mut handles = Vec::with_capacity(threads);
