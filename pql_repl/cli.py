@@ -32,6 +32,7 @@ from pql_repl.session import (
     parse_precision,
     parse_seconds,
     parse_seed,
+    read_script,
     split_statements,
 )
 
@@ -40,8 +41,6 @@ EXIT_QUERY_ERROR = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
-#: How deep `.read` may nest before we assume a script reads itself.
-MAX_READ_DEPTH = 16
 #: Runs shorter than this show no progress line.
 PROGRESS_DELAY = 0.5
 
@@ -301,14 +300,7 @@ class ScriptRunner:
             if result.quit:
                 self.quit = True
             if result.read is not None:
-                if depth >= MAX_READ_DEPTH:
-                    raise SessionError(
-                        f".read nested more than {MAX_READ_DEPTH} deep", "does a script read itself?"
-                    )
-                try:
-                    sub = _read_file(result.read)
-                except (OSError, UnicodeDecodeError) as e:
-                    raise SessionError(f"cannot read '{result.read}': {e}") from None
+                sub = _read_file(result.read, depth)
                 self.run(sub, self.check(sub), depth + 1)
         except (SessionError, PqlError) as e:
             # A dot-command's errors have no position in the script; name its line instead.
@@ -348,9 +340,11 @@ class ScriptRunner:
         self.stderr.flush()
 
 
-def _read_file(path: Path) -> Source:
-    text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8-sig")
-    return Source(text, "<stdin>" if str(path) == "-" else str(path))
+def _read_file(path: Path, depth: int = 0) -> Source:
+    """A script named on the command line (``-``: stdin) or by `.read`; raises ``SessionError``."""
+    if str(path) == "-":
+        return Source(sys.stdin.read(), "<stdin>")
+    return Source(read_script(path, depth), str(path))
 
 
 def run_scripts(session: Session, sources: list[Source], stdout: TextIO, stderr: TextIO) -> int:
@@ -440,9 +434,8 @@ def _main(argv: list[str] | None) -> int:
     for name in args.files:
         try:
             sources.append(_read_file(Path(name)))
-        except (OSError, UnicodeDecodeError) as e:
-            reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-            sys.stderr.write(f"pql: cannot read '{name}': {reason}\n")
+        except SessionError as e:
+            sys.stderr.write(f"pql: {e}\n")
             return EXIT_USAGE
 
     if args.plain:

@@ -30,6 +30,8 @@ from pql_repl.config import load_config
 from pql_repl.output import FORMATS
 
 EXACT_MODES = ("auto", "on", "off")
+#: How deep `.read` may nest before we assume a script reads itself.
+MAX_READ_DEPTH = 16
 
 
 class SessionError(Exception):
@@ -124,6 +126,24 @@ def parse_on_off(text: str) -> bool:
     if t in ("off", "false", "no", "0"):
         return False
     raise SessionError(f"'{text}' is not on or off")
+
+
+def read_script(path: Path, depth: int = 0) -> str:
+    """The text of the script at ``path``, asked for by a script ``depth`` `.read`s deep (0: a
+    script given on the command line or typed in a REPL). Every front end reads scripts here, so
+    all of them stop a script that reads itself and report an unreadable file the same way;
+    raises ``SessionError``."""
+    if depth >= MAX_READ_DEPTH:
+        raise SessionError(f".read nested more than {MAX_READ_DEPTH} deep", "does a script read itself?")
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise SessionError(
+            f"cannot read '{path}': not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start})",
+            "save it as UTF-8",
+        ) from None
+    except OSError as e:
+        raise SessionError(f"cannot read '{path}': {e.strerror or e}") from None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -489,7 +509,9 @@ class Session:
         if not arg:
             raise SessionError("missing file: .read FILE")
         path = Path(arg.strip("'\"")).expanduser()
-        if not path.is_file():
+        if path.is_dir():
+            raise SessionError(f"cannot read '{arg}': it is a directory", "name a script inside it")
+        if not path.exists():
             raise SessionError(f"cannot read '{arg}': no such file")
         return CommandResult(read=path)
 

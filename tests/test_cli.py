@@ -302,6 +302,16 @@ def test_a_script_that_reads_itself_stops(tmp_path: Path) -> None:
     assert "nested" in r.stderr
 
 
+def test_a_script_that_is_not_utf8_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "latin1.pql").write_bytes("-- caf\xe9\n".encode("latin-1"))
+    r = pql("latin1.pql", cwd=tmp_path)
+    assert r.returncode == 2
+    assert "cannot read 'latin1.pql': not UTF-8" in r.stderr
+    r = pql("-c", ".read latin1.pql", cwd=tmp_path)
+    assert r.returncode == 1
+    assert "line 1: cannot read 'latin1.pql': not UTF-8" in r.stderr
+
+
 def test_output_file(tmp_path: Path) -> None:
     out = tmp_path / "results.csv"
     r = pql("-c", AA_KK, *FAST, "--format", "csv", "--output", str(out))

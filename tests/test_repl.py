@@ -154,3 +154,24 @@ def test_ctrl_r_finds_a_query_of_an_earlier_session(pipe: PipeInput, data: Path)
     assert repl.last is not None
     assert repl.last.trials == 1500
     assert [c.name for c in repl.last.columns] == ["eq", "wins"]
+
+
+def test_read_of_an_unreadable_or_self_reading_script_keeps_the_session(
+    pipe: PipeInput, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    latin1 = tmp_path / "latin1.pql"
+    latin1.write_bytes("-- caf\xe9\n".encode("latin-1"))
+    loop = tmp_path / "loop.pql"
+    loop.write_text(f".read {loop}\n.trials 77\n")
+    out: list[str] = []
+    repl = PlainRepl(input=pipe, output=DummyOutput(), write=out.append)
+    thread, code = start(repl)
+    pipe.send_text(f".read {latin1}\r.read {loop}\r.read {tmp_path}\r.quit\r")
+    thread.join(60)
+    assert code == [0]
+    err = capsys.readouterr().err
+    assert "not UTF-8" in err
+    assert "nested more than 16 deep" in err
+    assert "is a directory" in err
+    # The first error stops the scripts that read the failing one too.
+    assert repl.session.settings.trials != 77

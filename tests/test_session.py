@@ -9,6 +9,7 @@ import pytest
 from pql_repl import PqlRangeError, functions
 from pql_repl.config import ConfigError, config_path, data_dir, load_config
 from pql_repl.session import (
+    MAX_READ_DEPTH,
     DotCommand,
     Session,
     SessionError,
@@ -18,6 +19,7 @@ from pql_repl.session import (
     parse_count,
     parse_seconds,
     parse_seed,
+    read_script,
     split_statements,
 )
 
@@ -225,6 +227,25 @@ def test_quit_read_and_show(tmp_path: Path) -> None:
     shown = s.handle(".show").output
     assert "seed        3" in shown
     assert "trials      600000" in shown
+
+
+def test_read_of_a_directory_says_so(tmp_path: Path) -> None:
+    with pytest.raises(SessionError, match="it is a directory"):
+        Session().handle(f".read {tmp_path}")
+
+
+def test_read_script_reports_what_it_cannot_read(tmp_path: Path) -> None:
+    script = tmp_path / "latin1.pql"
+    script.write_bytes("-- caf\xe9\nselect 1;".encode("latin-1"))
+    with pytest.raises(SessionError, match="not UTF-8"):
+        read_script(script)
+    with pytest.raises(SessionError, match=r"cannot read .*: Is a directory"):
+        read_script(tmp_path)
+    good = tmp_path / "good.pql"
+    good.write_text("\ufeffselect 1;", encoding="utf-8")
+    assert read_script(good, MAX_READ_DEPTH - 1) == "select 1;"
+    with pytest.raises(SessionError, match=f"nested more than {MAX_READ_DEPTH} deep"):
+        read_script(good, MAX_READ_DEPTH)
 
 
 def test_functions_lists_the_catalogue() -> None:

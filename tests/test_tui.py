@@ -394,3 +394,24 @@ async def test_range_command_shows_the_grid() -> None:
         grid = app.query(".history-entry").last().content
         assert isinstance(grid, Table)
         assert len(grid.columns) == 13
+
+
+@pytest.mark.asyncio
+async def test_read_of_an_unreadable_or_self_reading_script_is_reported(tmp_path: Path) -> None:
+    latin1 = tmp_path / "latin1.pql"
+    latin1.write_bytes("-- caf\xe9\n".encode("latin-1"))
+    loop = tmp_path / "loop.pql"
+    loop.write_text(f".read {loop}\n")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        status = app.query_one("#status", Static)
+        await set_text(pilot, app, f".read {latin1}")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "not UTF-8" in str(status.render())
+        await set_text(pilot, app, f".read {loop}")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "nested more than 16 deep" in str(status.render())
+        assert app.is_running
+        assert not app.running

@@ -39,7 +39,14 @@ from pql_repl.history import history_path
 from pql_repl.lexer import PqlLexer
 from pql_repl.output import render
 from pql_repl.repl.progress import status_text
-from pql_repl.session import DotCommand, Session, SessionError, is_complete, split_statements
+from pql_repl.session import (
+    DotCommand,
+    Session,
+    SessionError,
+    is_complete,
+    read_script,
+    split_statements,
+)
 
 PROMPT = "pql> "
 CONTINUATION = "...> "
@@ -89,6 +96,10 @@ def _key_bindings() -> KeyBindings:
         event.current_buffer.validate_and_handle()
 
     return kb
+
+
+class _Stopped(Exception):
+    """A statement or dot-command failed (and said so): the rest of the input does not run."""
 
 
 class PlainRepl:
@@ -144,31 +155,40 @@ class PlainRepl:
                 return 0
 
     def execute(self, text: str) -> bool:
-        """Run the statements and dot-commands of ``text``; True when the user asked to quit."""
+        """Run the statements and dot-commands of ``text``; True when the user asked to quit. The
+        first error stops the rest, including what the scripts that `.read` it hold after it."""
+        try:
+            return self._execute(text, 0)
+        except _Stopped:
+            return False
+
+    def _execute(self, text: str, depth: int) -> bool:
+        """``execute`` for text typed (``depth`` 0) or a script `.read` ``depth`` deep."""
         for item in split_statements(text):
             if isinstance(item, DotCommand):
                 try:
                     result = self.session.handle(item.text)
+                    script = None if result.read is None else read_script(result.read, depth)
                 except (SessionError, PqlError) as e:
                     self._error(str(e))
-                    return False
+                    raise _Stopped from None
                 if result.output:
                     self.write(result.output + "\n")
                 if result.note:
                     self._error(result.note)
                 if result.quit:
                     return True
-                if result.read is not None and self.execute(result.read.read_text(encoding="utf-8")):
+                if script is not None and self._execute(script, depth + 1):
                     return True
                 continue
             try:
                 query = self.session.prepare(item, text)
             except PqlError as e:
                 self._error(str(e))
-                return False
+                raise _Stopped from None
             final = self.run_query(query)
             if final is None:
-                return False
+                raise _Stopped
             self.last = final
             self._print_result(final)
         return False

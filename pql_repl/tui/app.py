@@ -21,7 +21,14 @@ from pql_repl.api import Query, StatementResult
 from pql_repl.errors import PqlCancelled, PqlError
 from pql_repl.history import History, load_buffer, save_buffer
 from pql_repl.output import render
-from pql_repl.session import CommandResult, Session, SessionError, Statement, split_statements
+from pql_repl.session import (
+    CommandResult,
+    Session,
+    SessionError,
+    Statement,
+    read_script,
+    split_statements,
+)
 from pql_repl.tui.editor import CompletionList, QueryEditor, pql_theme
 from pql_repl.tui.palette import PqlCommands
 from pql_repl.tui.range_grid import grid_for_command
@@ -212,7 +219,9 @@ class PqlApp(App[None]):
         self.results.show_status("checking…")
         self._run_worker(self._run_id, runs)
 
-    def _collect(self, text: str, runs: list[PendingRun]) -> bool:
+    def _collect(self, text: str, runs: list[PendingRun], depth: int = 0) -> bool:
+        """Apply the dot-commands of ``text`` (and of the scripts it `.read`s, ``depth`` deep)
+        and gather its statements into ``runs``; False when a command failed or quit."""
         for item in split_statements(text):
             if isinstance(item, Statement):
                 runs.append(PendingRun(item, text, self.session.run_options()))
@@ -220,8 +229,14 @@ class PqlApp(App[None]):
             result = self.run_command(item.text)
             if result is None:
                 return False
-            if result.read is not None and not self._collect(result.read.read_text(encoding="utf-8"), runs):
-                return False
+            if result.read is not None:
+                try:
+                    script = read_script(result.read, depth)
+                except SessionError as e:
+                    self.results.show_status(f"[red]{_escape(str(e))}[/red]")
+                    return False
+                if not self._collect(script, runs, depth + 1):
+                    return False
         return True
 
     def run_command(self, line: str) -> CommandResult | None:
