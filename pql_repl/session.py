@@ -47,8 +47,13 @@ class SessionError(Exception):
 # Values of settings, shared with the command-line options so both accept the same spellings.
 
 
+#: The largest count (trials, threads) the engine takes: it counts in 64 bits.
+MAX_COUNT = 2**64 - 1
+
+
 def parse_count(text: str) -> int:
-    """A positive whole number: ``600000``, ``600_000``, ``600,000``, ``600k``, ``1m``, ``1e6``."""
+    """A positive whole number up to ``MAX_COUNT``: ``600000``, ``600_000``, ``600,000``, ``600k``,
+    ``1m``, ``1e6``."""
     t = text.strip().lower().replace("_", "").replace(",", "")
     scale = 1
     if t.endswith(("k", "m")):
@@ -58,7 +63,10 @@ def parse_count(text: str) -> int:
         value = float(t) * scale if ("e" in t or "." in t) else int(t) * scale
     except ValueError:
         raise SessionError(f"'{text}' is not a number", "write it like 600000, 600k or 1e6") from None
-    if value != int(value) or value < 1:
+    # Out of range is checked before int(value): 1e400 is an infinite float, which int() refuses.
+    if value > MAX_COUNT:
+        raise SessionError(f"'{text}' is more than {MAX_COUNT:,}")
+    if value < 1 or value != int(value):
         raise SessionError(f"'{text}' must be a whole number of at least 1")
     return int(value)
 
@@ -72,8 +80,8 @@ def parse_seed(text: str) -> int | None:
         value = int(t.replace("_", ""))
     except ValueError:
         raise SessionError(f"'{text}' is not a seed", "a whole number, or 'off' for a fresh seed") from None
-    if not 0 <= value < 2**64:
-        raise SessionError(f"seed {value} is out of range", "use 0 to 18446744073709551615")
+    if not 0 <= value <= MAX_COUNT:
+        raise SessionError(f"seed {value} is out of range", f"use 0 to {MAX_COUNT}")
     return value
 
 

@@ -180,6 +180,8 @@ def test_a_deal_that_cannot_happen_is_a_query_error() -> None:
     [
         (["--trials", "lots", "-c", AA_KK], "--trials"),
         (["--trials", "0", "-c", AA_KK], "--trials"),
+        (["--trials", "1e30", "-c", AA_KK], "--trials: '1e30' is more than"),
+        (["--threads", "1e30", "-c", AA_KK], "--threads: '1e30' is more than"),
         (["--format", "xml", "-c", AA_KK], "--format"),
         (["--seed", "-3", "-c", AA_KK], "--seed"),
         (["--bogus"], "unrecognized"),

@@ -175,3 +175,20 @@ def test_read_of_an_unreadable_or_self_reading_script_keeps_the_session(
     assert "is a directory" in err
     # The first error stops the scripts that read the failing one too.
     assert repl.session.settings.trials != 77
+
+
+def test_too_many_trials_is_refused_and_the_session_goes_on(
+    pipe: PipeInput, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out: list[str] = []
+    repl = PlainRepl(input=pipe, output=DummyOutput(), write=out.append)
+    repl.session.settings.apply("trials", 1000)
+    thread, code = start(repl)
+    pipe.send_text(".trials 1e30\r" + QUERY + "\r")
+    wait_for(lambda: repl.last is not None)
+    pipe.send_text(".quit\r")
+    thread.join(60)
+    assert code == [0]
+    assert "'1e30' is more than" in capsys.readouterr().err
+    assert repl.last is not None
+    assert repl.last.trials == 1000

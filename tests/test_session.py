@@ -101,10 +101,20 @@ def test_counts(text: str, value: int) -> None:
     assert parse_count(text) == value
 
 
-@pytest.mark.parametrize("text", ["0", "-5", "1.5", "lots", "", "0.0001k"])
+@pytest.mark.parametrize("text", ["0", "-5", "1.5", "lots", "", "0.0001k", "-1e400"])
 def test_bad_counts(text: str) -> None:
     with pytest.raises(SessionError):
         parse_count(text)
+
+
+@pytest.mark.parametrize("text", ["1e30", "1e400", str(2**64), "18446744073709552k"])
+def test_counts_the_engine_cannot_take_are_refused(text: str) -> None:
+    assert parse_count(str(2**64 - 1)) == 2**64 - 1
+    with pytest.raises(SessionError, match="is more than 18,446,744,073,709,551,615"):
+        parse_count(text)
+    for setting in ("trials", "threads"):
+        with pytest.raises(SessionError, match="is more than"):
+            Session().handle(f".{setting} {text}")
 
 
 def test_seeds_and_seconds() -> None:

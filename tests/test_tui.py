@@ -415,3 +415,23 @@ async def test_read_of_an_unreadable_or_self_reading_script_is_reported(tmp_path
         assert "nested more than 16 deep" in str(status.render())
         assert app.is_running
         assert not app.running
+
+
+@pytest.mark.asyncio
+async def test_too_many_trials_is_refused_and_a_failing_run_ends_cleanly() -> None:
+    app = make_app(trials=1000)
+    async with app.run_test(size=SIZE) as pilot:
+        status = app.query_one("#status", Static)
+        await run_text(pilot, app, f".trials 1e30\n{QUERY}", lambda: not app.running)
+        await pilot.pause()
+        assert "'1e30' is more than" in str(status.render())
+        assert app.session.settings.trials == 1000
+        # Whatever goes wrong in the worker ends the run with a message, not a crashed app: here
+        # the engine refuses a count set past the parser (as the Python API allows).
+        app.session.settings.trials = 10**30
+        await run_text(pilot, app, QUERY, lambda: not app.running and "error" in str(status.render()))
+        assert "internal error" in str(status.render())
+        assert app.is_running
+        app.session.settings.trials = 1000
+        await run_text(pilot, app, QUERY, lambda: bool(app.results.finished) and not app.running)
+        assert app.results.finished[-1].trials == 1000

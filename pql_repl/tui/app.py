@@ -267,6 +267,13 @@ class PqlApp(App[None]):
 
     @work(thread=True, exclusive=True, group="run")
     def _run_worker(self, run_id: int, runs: list[PendingRun]) -> None:
+        try:
+            self._run_statements(run_id, runs)
+        except Exception as e:  # the UI must hear that the run is over, whatever happened
+            self.post_message(RunEnded(run_id, error=f"internal error: {e}"))
+
+    def _run_statements(self, run_id: int, runs: list[PendingRun]) -> None:
+        """The worker's body: each statement in turn, its snapshots posted to the UI."""
         worker = get_current_worker()
         for run in runs:
             try:
