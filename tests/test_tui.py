@@ -17,7 +17,7 @@ from textual.message import Message
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
-from pql_repl.api import parse_range
+from pql_repl.api import StatementResult, parse_range
 from pql_repl.history import History
 from pql_repl.session import COMMANDS, Session
 from pql_repl.tui.app import PqlApp, RunProgress
@@ -435,3 +435,61 @@ async def test_too_many_trials_is_refused_and_a_failing_run_ends_cleanly() -> No
         app.session.settings.trials = 1000
         await run_text(pilot, app, QUERY, lambda: bool(app.results.finished) and not app.running)
         assert app.results.finished[-1].trials == 1000
+
+
+def captions(app: PqlApp) -> list[str]:
+    """The captions of the finished runs in the history, oldest first."""
+    return [str(e.content.caption) for e in app.query(".history-entry") if isinstance(e.content, Table)]
+
+
+@pytest.mark.asyncio
+async def test_a_new_run_ends_the_running_one_as_cancelled(tmp_path: Path) -> None:
+    out = tmp_path / "out.csv"
+    app = make_app(trials=2_000_000_000, exact="off", seed=5, output=str(out))
+    async with app.run_test(size=SIZE) as pilot:
+        await run_text(pilot, app, QUERY, lambda: app.results.last is not None)
+        second = QUERY.replace("as eq", "as eq2")
+        await run_text(pilot, app, second, lambda: app.results.last is not None and app.running)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not app.running)
+        first, replacement = app.results.finished
+        assert first.cancelled
+        assert first.trials > 0
+        assert [c.name for c in first.columns] == ["eq", "wins"]
+        assert replacement.cancelled
+        assert [c.name for c in replacement.columns] == ["eq2", "wins"]
+        (caption,) = captions(app)
+        assert caption.startswith("cancelled · ")
+        assert f"{first.trials:,} trials" in caption
+        assert "%" not in caption
+        rows = [row for row in csv.reader(out.read_text().splitlines()) if row and row[0] != "query"]
+        assert [row[1] for row in rows] == [str(first.trials), str(replacement.trials)]
+
+
+#: A where clause so rare that the engine gives up after two million deals, but (with a seed and
+#: two threads) only after a one-trial chunk has been merged and shown.
+FAILS_LATE = (
+    "select avg(riverEquity(hero)) as eq from hero='AA', villain='KK' "
+    "where handType(hero, flop) = quads and handType(villain, turn) = quads;"
+)
+
+
+@pytest.mark.asyncio
+async def test_a_run_that_fails_after_snapshots_leaves_no_partial_rows() -> None:
+    app = make_app(trials=4097, threads=2, seed=4, exact="off")
+    partial: list[StatementResult] = []
+
+    def hook(message: Message) -> None:
+        if isinstance(message, RunProgress) and not message.result.done:
+            partial.append(message.result)
+
+    async with app.run_test(size=SIZE, message_hook=hook) as pilot:
+        status = app.query_one("#status", Static)
+        await run_text(pilot, app, FAILS_LATE, lambda: not app.running and "error" in str(status.render()))
+        assert partial, "the engine showed no snapshot before giving up"
+        assert "accepted only" in str(status.render())
+        assert app.results.table.row_count == 0
+        assert not app.results.finished
+        await run_text(pilot, app, f".trials 1000\n{QUERY}", lambda: bool(app.results.finished))
+        await wait_until(pilot, lambda: not app.running)
+        assert captions(app) == []

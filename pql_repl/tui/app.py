@@ -213,6 +213,10 @@ class PqlApp(App[None]):
         runs: list[PendingRun] = []
         if not self._collect(text, runs) or not runs:
             return
+        # A run being replaced ends as Escape would end it: what it computed is kept, in the
+        # history and in exports, captioned as cancelled.
+        if self.running and self.results.cancel_unfinished() is not None:
+            self._follow_output()
         self.cancel_run()
         self._run_id += 1
         self.running = True
@@ -282,7 +286,8 @@ class PqlApp(App[None]):
                 self.post_message(CheckDone(run.source, e))  # marked if the editor still holds it
                 self.post_message(RunEnded(run_id, error=str(e)))
                 return
-            if worker.is_cancelled:
+            if worker.is_cancelled:  # cancelled between two statements
+                self.post_message(RunEnded(run_id, cancelled=True))
                 return
             self._query = query
             self.post_message(RunStarted(run_id, run.statement.text))
@@ -308,11 +313,14 @@ class PqlApp(App[None]):
             return
         if message.result.done or message.result.cancelled:
             self.results.finish(message.result)
-            if self.session.settings.output:
-                # `.output FILE` is in force: the file follows every finished statement.
-                self.action_export(quiet=True)
+            self._follow_output()
         else:
             self.results.update_result(message.result)
+
+    def _follow_output(self) -> None:
+        """A statement finished: while `.output FILE` is in force, the file follows."""
+        if self.session.settings.output:
+            self.action_export(quiet=True)
 
     def on_run_ended(self, message: RunEnded) -> None:
         if message.run_id != self._run_id:
@@ -320,6 +328,8 @@ class PqlApp(App[None]):
         self.running = False
         self._query = None
         if message.error:
+            # A failed statement has no result (the CLI prints none either): its partial rows go.
+            self.results.drop_unfinished()
             self.results.show_status(f"[red]error: {_escape(message.error)}[/red]")
 
     def cancel_run(self) -> None:

@@ -4,6 +4,7 @@ scrollable history of finished runs."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from rich.table import Table
 from rich.text import Text
@@ -145,6 +146,25 @@ class ResultsPanel(Vertical):
         """The statement ended (done or cancelled); it stays in the live table until the next run."""
         self.update_result(result)
         self.finished.append(result)
+
+    def cancel_unfinished(self) -> StatementResult | None:
+        """The statement in the live table stops before its end because a new run replaces it:
+        its last snapshot becomes a cancelled result, as if Escape had stopped it. That result,
+        or None when the live table holds no unfinished statement."""
+        last = self.last
+        if last is None or last.done or last.cancelled:
+            return None
+        result = replace(last, cancelled=True)
+        self.finish(result)
+        return result
+
+    def drop_unfinished(self) -> None:
+        """The statement in the live table failed: its partial rows go, so that they are neither
+        taken for a result nor moved to the history as one still running."""
+        if self.last is not None and not (self.last.done or self.last.cancelled):
+            self.table.clear()
+            self._row_keys = []
+            self.last = None
 
     def add_history(self, renderable: Table | Text | str) -> None:
         """Add a finished result, a command's output or a range grid to the history."""
