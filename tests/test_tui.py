@@ -493,3 +493,22 @@ async def test_a_run_that_fails_after_snapshots_leaves_no_partial_rows() -> None
         await run_text(pilot, app, f".trials 1000\n{QUERY}", lambda: bool(app.results.finished))
         await wait_until(pilot, lambda: not app.running)
         assert captions(app) == []
+
+
+@pytest.mark.asyncio
+async def test_tab_without_a_dropdown_asks_for_completions_and_keeps_the_focus() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        editor = app.editor
+        await set_text(pilot, app, "select avg(riverEq")
+        assert not editor.completing
+        await pilot.press("tab")
+        assert editor.completing
+        assert editor.candidates[0].text == "riverEquity"
+        await pilot.press("tab")
+        assert editor.text == "select avg(riverEquity"
+        # Nothing to complete: the focus stays, and what is typed next lands in the editor.
+        await set_text(pilot, app, "select avg(1) from hero='AA';\n")
+        await pilot.press("tab", *"-- ok")
+        assert app.focused is editor
+        assert editor.text.endswith("-- ok")

@@ -360,9 +360,8 @@ class PqlApp(App[None]):
             *shown,
             ("Enter after ;", "run"),
             ("Up/Down", "history (first/last line)"),
-            ("Ctrl+Space", "complete"),
+            ("Tab, Ctrl+Space", "complete; Tab or Enter accepts"),
             ("Ctrl+P", "command palette"),
-            ("Tab", "accept completion"),
         ]
 
     def _bindings_list(self) -> list[Binding]:

@@ -197,6 +197,13 @@ class QueryEditor(TextArea):
             else:
                 self.accept_completion()
             return
+        if event.key == "tab":
+            # With no dropdown, Tab asks for completions (as in pgcli and harlequin) rather than
+            # moving the focus away, where the next keys typed would be lost.
+            event.stop()
+            event.prevent_default()
+            self.show_completions(force=True)
+            return
         # Only typing opens the dropdown, not text loaded from the history or by the app.
         self._typing = event.is_printable or event.key in ("backspace", "delete")
         if event.key == "enter" and self._enter_runs():
