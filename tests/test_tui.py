@@ -512,3 +512,26 @@ async def test_tab_without_a_dropdown_asks_for_completions_and_keeps_the_focus()
         await pilot.press("tab", *"-- ok")
         assert app.focused is editor
         assert editor.text.endswith("-- ok")
+
+
+@pytest.mark.asyncio
+async def test_up_and_down_move_through_a_wrapped_line_before_browsing_the_history() -> None:
+    app = make_app()
+    app.history.append("select avg(1) from older='AA';")
+    long = "select " + ", ".join(f"avg(riverEquity(hero)) as e{i}" for i in range(12)) + " from hero='AA'"
+    async with app.run_test(size=SIZE) as pilot:
+        editor = app.editor
+        await set_text(pilot, app, long)
+        assert editor.wrapped_document.get_offsets(0), "the line should wrap"
+        await pilot.press("up")
+        assert editor.text == long
+        assert editor.cursor_location[0] == 0
+        assert editor.cursor_location[1] < len(long)
+        editor.move_cursor((0, 0))
+        await pilot.press("down")
+        assert editor.text == long
+        assert editor.cursor_location[1] > 0
+        # On the first screen row, Up browses the history as before.
+        editor.move_cursor((0, 0))
+        await pilot.press("up")
+        assert editor.text == "select avg(1) from older='AA';"

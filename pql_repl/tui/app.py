@@ -359,7 +359,7 @@ class PqlApp(App[None]):
         return [
             *shown,
             ("Enter after ;", "run"),
-            ("Up/Down", "history (first/last line)"),
+            ("Up/Down", "history (on the first/last screen line)"),
             ("Tab, Ctrl+Space", "complete; Tab or Enter accepts"),
             ("Ctrl+P", "command palette"),
         ]

@@ -1,5 +1,5 @@
 """The query editor: a TextArea that highlights PQL, offers completions in a dropdown, marks the
-checker's first error inline and browses the history with Up/Down at its first/last line."""
+checker's first error inline and browses the history with Up/Down on its first/last screen line."""
 
 from __future__ import annotations
 
@@ -236,7 +236,8 @@ class QueryEditor(TextArea):
         if self.completing and self._completion is not None:
             self._completion.action_cursor_up()
             return
-        if not select and self.cursor_location[0] == 0:
+        # The first line on screen: a long first line wraps, and Up on its lower parts moves.
+        if not select and self.navigator.is_first_wrapped_line(self.cursor_location):
             entry = self.query_history.previous(self.text)
             if entry is not None:
                 self._load(entry)
@@ -247,7 +248,7 @@ class QueryEditor(TextArea):
         if self.completing and self._completion is not None:
             self._completion.action_cursor_down()
             return
-        if not select and self.cursor_location[0] == self.document.line_count - 1:
+        if not select and self.navigator.is_last_wrapped_line(self.cursor_location):
             entry = self.query_history.next()
             if entry is not None:
                 self._load(entry)
