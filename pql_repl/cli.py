@@ -23,7 +23,7 @@ from typing import TextIO
 from pql_repl.api import Query, StatementResult
 from pql_repl.config import ConfigError
 from pql_repl.errors import PqlCancelled, PqlError
-from pql_repl.output import FORMATS, ResultWriter
+from pql_repl.output import FORMATS, Destination, OutputError, ResultWriter
 from pql_repl.session import (
     DotCommand,
     Session,
@@ -221,9 +221,7 @@ class ScriptRunner:
         self.stdout = stdout
         self.stderr = stderr
         self.progress = ProgressLine(stderr, progress)
-        self._writer: ResultWriter | None = None
-        self._file: TextIO | None = None
-        self._target: tuple[str | None, str] | None = None
+        self.destination = Destination(stdout)
         self.quit = False
 
     # -- output ------------------------------------------------------------------------------
@@ -231,33 +229,13 @@ class ScriptRunner:
     def writer(self) -> ResultWriter:
         """The writer for the current ``.output`` and ``.format``, opening a file if needed."""
         s = self.session.settings
-        target = (s.output, s.format)
-        if self._writer is None or target != self._target:
-            if self._writer is not None:
-                self._writer.close()
-            # A new format on the same file keeps writing to it rather than truncating it.
-            if self._target is None or s.output != self._target[0]:
-                self._close_file()
-                if s.output is not None:
-                    try:
-                        self._file = open(s.output, "w", encoding="utf-8")  # noqa: SIM115 (closed in close_output)
-                    except OSError as e:
-                        raise SessionError(f"cannot write to '{s.output}': {e.strerror or e}") from None
-            self._writer = ResultWriter(self._file or self.stdout, s.format, s.timer)
-            self._target = target
-        self._writer.timer = s.timer
-        return self._writer
+        try:
+            return self.destination.writer(s.output, s.format, s.timer)
+        except OutputError as e:
+            raise SessionError(str(e)) from None
 
     def close_output(self) -> None:
-        if self._writer is not None:
-            self._writer.close()
-        self._close_file()
-        self._writer, self._target = None, None
-
-    def _close_file(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        self.destination.close()
 
     # -- scripts -----------------------------------------------------------------------------
 
@@ -294,7 +272,7 @@ class ScriptRunner:
             if result.changed & {"output", "format"}:
                 self.writer()  # open the new destination now, so a bad path fails here
             if result.output:
-                stream = self._file if self._file is not None else self.stdout
+                stream = self.destination.stream
                 stream.write(result.output + "\n")
                 stream.flush()
             if result.quit:

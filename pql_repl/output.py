@@ -2,6 +2,7 @@
 
 ``table_rows`` gives the cells of the table so a REPL can lay them out its own way;
 ``ResultWriter`` streams results of a whole session to one destination in one format;
+``Destination`` keeps that writer in step with ``.output`` and ``.format`` (CLI and line REPL);
 ``render`` formats a list of results at once.
 """
 
@@ -177,15 +178,21 @@ def json_document(results: Iterable[StatementResult]) -> dict[str, object]:
 
 class ResultWriter:
     """Writes the results of a session to ``stream`` in one format. Tables and CSV rows go out
-    as each statement finishes; JSON is one document, written by ``close``. CSV repeats its
-    header when a statement's columns differ from the previous one's."""
+    as each statement finishes; JSON is one document, written by ``close``, or (``keep_complete``,
+    for a file) rewritten in place after every statement so the file is always a whole document.
+    CSV repeats its header when a statement's columns differ from the previous one's."""
 
-    def __init__(self, stream: TextIO, fmt: str = "table", timer: bool = False) -> None:
+    def __init__(
+        self, stream: TextIO, fmt: str = "table", timer: bool = False, keep_complete: bool = False
+    ) -> None:
         if fmt not in FORMATS:
             raise ValueError(f"unknown format {fmt!r}")
         self.stream = stream
         self.format = fmt
         self.timer = timer
+        self.keep_complete = keep_complete
+        # Where this writer's output begins: what a file held before (in another format) stays.
+        self._start = stream.tell() if keep_complete else 0
         self._results: list[StatementResult] = []
         self._header: list[str] | None = None
         self._written = 0
@@ -195,6 +202,8 @@ class ResultWriter:
     def write(self, result: StatementResult) -> None:
         if self.format == "json":
             self._results.append(result)
+            if self.keep_complete:
+                self._write_document()
             return
         if self.format == "table":
             if self._written:
@@ -218,9 +227,68 @@ class ResultWriter:
             return
         self._closed = True
         if self.format == "json":
-            json.dump(json_document(self._results), self.stream, indent=2)
-            self.stream.write("\n")
-            self.stream.flush()
+            self._write_document()
+
+    def _write_document(self) -> None:
+        if self.keep_complete:
+            self.stream.seek(self._start)
+            self.stream.truncate()
+        json.dump(json_document(self._results), self.stream, indent=2)
+        self.stream.write("\n")
+        self.stream.flush()
+
+
+class OutputError(Exception):
+    """The file results should go to cannot be written; the message says which and why."""
+
+
+class Destination:
+    """Where a session's results go, as ``.output`` and ``.format`` say: ``stdout`` or a file.
+    A file is truncated when it becomes the destination and holds a complete document after
+    every result; a new format on the same file goes on writing to it after what is there."""
+
+    def __init__(self, stdout: TextIO) -> None:
+        self.stdout = stdout
+        self.file: TextIO | None = None
+        self._writer: ResultWriter | None = None
+        self._target: tuple[str | None, str] | None = None
+
+    @property
+    def stream(self) -> TextIO:
+        """The file, or stdout when results go there."""
+        return self.file or self.stdout
+
+    def writer(self, output: str | None, fmt: str, timer: bool = False) -> ResultWriter:
+        """The writer for the file ``output`` (None: stdout) in ``fmt``, opening the file when it
+        changed; raises ``OutputError`` when it cannot be written."""
+        target = (output, fmt)
+        if self._writer is None or target != self._target:
+            if self._writer is not None:
+                self._writer.close()
+            if self._target is None or output != self._target[0]:
+                self._close_file()
+                self._writer, self._target = None, None
+                if output is not None:
+                    try:
+                        self.file = open(output, "w", encoding="utf-8")  # noqa: SIM115 (closed in close)
+                    except OSError as e:
+                        raise OutputError(f"cannot write to '{output}': {e.strerror or e}") from None
+            self._writer = ResultWriter(self.stream, fmt, timer, keep_complete=self.file is not None)
+            self._target = target
+        self._writer.timer = timer
+        return self._writer
+
+    def close(self) -> None:
+        """Finish the output (the JSON document) and close the file, if any."""
+        if self._writer is not None:
+            self._writer.close()
+        self._close_file()
+        self._writer, self._target = None, None
+
+    def _close_file(self) -> None:
+        if self.file is not None:
+            self.file.close()
+            self.file = None
 
 
 def render(results: Iterable[StatementResult], fmt: str = "table", timer: bool = False) -> str:

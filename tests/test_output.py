@@ -9,12 +9,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+from pathlib import Path
 
 import pytest
 
 from pql_repl.api import Bucket, Column, StatementResult
 from pql_repl.output import (
     BAR_WIDTH,
+    Destination,
+    OutputError,
     ResultWriter,
     format_estimate,
     format_number,
@@ -188,3 +191,22 @@ def test_bars_fall_back_to_ascii() -> None:
 def test_unknown_format_is_refused() -> None:
     with pytest.raises(ValueError, match="format"):
         ResultWriter(io.StringIO(), "xml")
+
+
+def test_a_destination_file_is_emptied_and_a_whole_document_after_every_result(tmp_path: Path) -> None:
+    path = tmp_path / "out.json"
+    path.write_text("old content\n")
+    destination = Destination(io.StringIO())
+    writer = destination.writer(str(path), "json")
+    assert path.read_text() == ""
+    for n in (1, 2):
+        writer.write(result([AVG]))
+        assert len(json.loads(path.read_text())["statements"]) == n
+    # Another format on the same file goes on after what is there.
+    destination.writer(str(path), "table").write(result([AVG]))
+    text = path.read_text()
+    assert len(json.loads(text[: text.rindex("}") + 1])["statements"]) == 2
+    assert text.endswith("600000 trials\n")
+    destination.close()
+    with pytest.raises(OutputError, match=r"cannot write to .*missing"):
+        destination.writer(str(tmp_path / "missing" / "out.csv"), "csv")

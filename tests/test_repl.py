@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import json
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -192,3 +194,32 @@ def test_too_many_trials_is_refused_and_the_session_goes_on(
     assert "'1e30' is more than" in capsys.readouterr().err
     assert repl.last is not None
     assert repl.last.trials == 1000
+
+
+def test_output_file_holds_one_valid_document_after_every_run(pipe: PipeInput, tmp_path: Path) -> None:
+    json_path, csv_path = tmp_path / "out.json", tmp_path / "out.csv"
+    json_path.write_text("old content\n")
+    out: list[str] = []
+    repl = PlainRepl(input=pipe, output=DummyOutput(), write=out.append)
+    repl.session.settings.apply("trials", 1000)
+    thread, code = start(repl)
+    pipe.send_text(f".format json\r.output {json_path}\r")
+    for runs in (1, 2):
+        repl.last = None
+        pipe.send_text(QUERY + "\r")
+        wait_for(lambda: repl.last is not None)
+        doc = json.loads(json_path.read_text())
+        assert [s["trials"] for s in doc["statements"]] == [1000] * runs
+    pipe.send_text(f".format csv\r.output {csv_path}\r")
+    for _ in range(2):
+        repl.last = None
+        pipe.send_text(QUERY + "\r")
+        wait_for(lambda: repl.last is not None)
+    pipe.send_text(".quit\r")
+    thread.join(60)
+    assert code == [0]
+    rows = list(csv.reader(csv_path.read_text().splitlines()))
+    assert rows[0] == ["query", "trials", "eq", "wins"]
+    assert [row[1] for row in rows[1:]] == ["1000", "1000"]
+    assert len(json.loads(json_path.read_text())["statements"]) == 2
+    assert "".join(out) == ""

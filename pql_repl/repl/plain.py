@@ -37,7 +37,7 @@ from pql_repl.completion import complete
 from pql_repl.errors import PqlCancelled, PqlError
 from pql_repl.history import history_path
 from pql_repl.lexer import PqlLexer
-from pql_repl.output import render
+from pql_repl.output import Destination, OutputError, render
 from pql_repl.repl.progress import status_text
 from pql_repl.session import (
     DotCommand,
@@ -117,6 +117,8 @@ class PlainRepl:
         self.output = output
         self.write = write or sys.stdout.write
         self.last: StatementResult | None = None
+        #: Where results go while `.output FILE` is in force (on stdout they are printed).
+        self.destination = Destination(sys.stdout)
         #: The run in progress (or the last one).
         self.progress: _Progress | None = None
         self.prompt = PromptSession[str](
@@ -144,15 +146,18 @@ class PlainRepl:
 
     def run(self) -> int:
         """The loop; returns the exit code."""
-        while True:
-            try:
-                text = self.prompt.prompt()
-            except KeyboardInterrupt:
-                continue
-            except EOFError:
-                return 0
-            if self.execute(text):
-                return 0
+        try:
+            while True:
+                try:
+                    text = self.prompt.prompt()
+                except KeyboardInterrupt:
+                    continue
+                except EOFError:
+                    return 0
+                if self.execute(text):
+                    return 0
+        finally:
+            self.destination.close()
 
     def execute(self, text: str) -> bool:
         """Run the statements and dot-commands of ``text``; True when the user asked to quit. The
@@ -172,6 +177,8 @@ class PlainRepl:
                 except (SessionError, PqlError) as e:
                     self._error(str(e))
                     raise _Stopped from None
+                if result.changed & {"output", "format"}:
+                    self._follow_output()
                 if result.output:
                     self.write(result.output + "\n")
                 if result.note:
@@ -195,13 +202,26 @@ class PlainRepl:
 
     def _print_result(self, result: StatementResult) -> None:
         s = self.session.settings
-        fmt = s.format
-        rendered = render([result], fmt, s.timer)
-        if s.output:
-            with open(s.output, "a", encoding="utf-8") as f:
-                f.write(rendered)
-        else:
-            self.write(rendered)
+        if s.output is None:
+            self.write(render([result], s.format, s.timer))
+            return
+        try:
+            self.destination.writer(s.output, s.format, s.timer).write(result)
+        except OutputError as e:
+            self._error(str(e))
+
+    def _follow_output(self) -> None:
+        """`.output` or `.format` changed: a file is opened (and emptied) now, so a path that
+        cannot be written fails here; back to stdout, the file is finished and closed."""
+        s = self.session.settings
+        if s.output is None:
+            self.destination.close()
+            return
+        try:
+            self.destination.writer(s.output, s.format, s.timer)
+        except OutputError as e:
+            self._error(str(e))
+            raise _Stopped from None
 
     def _error(self, message: str) -> None:
         sys.stderr.write(message + "\n")
