@@ -535,3 +535,21 @@ async def test_up_and_down_move_through_a_wrapped_line_before_browsing_the_histo
         editor.move_cursor((0, 0))
         await pilot.press("up")
         assert editor.text == "select avg(1) from older='AA';"
+
+
+@pytest.mark.asyncio
+async def test_help_tables_keep_usages_with_bars_whole_and_name_keys_once() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f1")
+        await pilot.pause()
+        console = Console(width=160, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+        console.print(app.screen.query_one("#help-text", Static).content)
+        lines = console.export_text().splitlines()
+        for command in COMMANDS.values():
+            (row,) = [line for line in lines if line.strip().startswith(command.usage + " ")]
+            assert command.summary in row
+        keys = lines[: next(i for i, line in enumerate(lines) if line.strip() == "Games")]
+        assert any(line.split() == ["F5,", "Ctrl+Enter", "Run"] for line in keys)
+        assert [line.split()[-1] for line in keys if "Cancel" in line] == ["Cancel"]
+        assert not any("ctrl+" in line or "escape" in line for line in keys)

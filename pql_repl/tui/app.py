@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -355,13 +356,19 @@ class PqlApp(App[None]):
     # -- help, history, export ----------------------------------------------------------------
 
     def key_bindings(self) -> list[tuple[str, str]]:
-        shown = [(b.key, b.description) for b in self._bindings_list() if b.description]
+        """(keys, what they do) for the help screen: one row per action, keys as people write them."""
+        keys: dict[str, list[str]] = {}
+        described: dict[str, str] = {}
+        for b in self._bindings_list():
+            if b.description:
+                keys.setdefault(b.action, []).extend(_readable_key(k) for k in b.key.split(","))
+                described.setdefault(b.action, b.description)
         return [
-            *shown,
-            ("Enter after ;", "run"),
-            ("Up/Down", "history (on the first/last screen line)"),
-            ("Tab, Ctrl+Space", "complete; Tab or Enter accepts"),
-            ("Ctrl+P", "command palette"),
+            *((", ".join(names), described[action]) for action, names in keys.items()),
+            ("Enter after ;", "Run"),
+            ("Up, Down", "History, from the first/last screen line"),
+            ("Tab, Ctrl+Space", "Complete (Tab or Enter accepts)"),
+            ("Ctrl+P", "Command palette"),
         ]
 
     def _bindings_list(self) -> list[Binding]:
@@ -412,6 +419,13 @@ def _export_format(session: Session, path: Path | None = None) -> str:
     if path is not None and path.suffix.lower() in (".csv", ".json"):
         return path.suffix.lower()[1:]
     return "csv" if session.settings.format == "csv" else "json"
+
+
+def _readable_key(key: str) -> str:
+    """``ctrl+enter`` -> ``Ctrl+Enter``, ``f5`` -> ``F5``."""
+    return "+".join(
+        p.upper() if len(p) == 1 or re.fullmatch(r"f\d+", p) else p.capitalize() for p in key.split("+")
+    )
 
 
 def _escape(text: str) -> str:

@@ -28,11 +28,16 @@ RANGE_CHEATSHEET = """\
 """
 
 
+def _cell(text: str) -> str:
+    """``text`` for a markdown table cell: a bare ``|`` would end the cell (even in code)."""
+    return text.replace("|", "\\|")
+
+
 def help_markdown(bindings: list[tuple[str, str]]) -> str:
     """The help text: key bindings, games and streets, the range cheatsheet, every function."""
     vocab = vocabulary()
     parts = ["# pql help", "", "## Keys", "", "| key | action |", "| --- | --- |"]
-    parts += [f"| `{key}` | {action} |" for key, action in bindings]
+    parts += [f"| `{_cell(key)}` | {_cell(action)} |" for key, action in bindings]
     parts += [
         "",
         "Statements end with `;` (Enter after `;` runs them); dot-commands run on their own line.",
@@ -45,7 +50,7 @@ def help_markdown(bindings: list[tuple[str, str]]) -> str:
     for game in vocab.games:
         parts.append(f"| `{game}` | {' '.join(vocab.streets_for(game))} |")
     parts += ["", "## Dot-commands", "", "| command | what it does |", "| --- | --- |"]
-    parts += [f"| `{c.usage}` | {c.summary} |" for c in COMMANDS.values()]
+    parts += [f"| `{_cell(c.usage)}` | {_cell(c.summary)} |" for c in COMMANDS.values()]
     parts += ["", "## Ranges", "", RANGE_CHEATSHEET, "## Functions", ""]
     for f in vocab.functions:
         parts += [f"### {f.name}", "", f"`{f.signature}`", "", f.doc, "", f"Example: `{f.example}`", ""]
