@@ -1,6 +1,6 @@
-//! Hi evaluation of any number of cards (5 to 7 in play; fewer on early stud streets).
-//!
-//! Branch-light bit arithmetic on the four suit lanes: no per-hand allocation, no loops over cards.
+//! Hi evaluation of any number of cards up to seven by bit arithmetic on the four suit lanes.
+//! The table evaluator (`hi_table.rs`) is built from it and answers the hot path; this one rates
+//! hands of fewer than five cards (early stud streets) and is the reference in tests.
 
 use super::tables::{keep_top, top_bit, STRAIGHT_SHORT, STRAIGHT_STANDARD};
 use super::{HandType, HiRating};
@@ -10,17 +10,22 @@ use crate::games::HiRules;
 /// The best hi hand in `cards` under `rules`.
 #[inline]
 pub fn rate_hi(cards: CardSet, rules: HiRules) -> HiRating {
-    match rules {
-        HiRules::Standard => rate::<0>(cards),
-        HiRules::ShortDeck => rate::<1>(cards),
-        HiRules::Triton => rate::<2>(cards),
-    }
+    super::hi_table::hi_table(rules).rate(cards)
 }
 
 /// The best standard hi hand (hold'em, stud, Omaha boards).
 #[inline]
 pub fn rate_hi_standard(cards: CardSet) -> HiRating {
-    rate::<0>(cards)
+    super::hi_table::STANDARD.rate(cards)
+}
+
+/// [`rate_hi`] by bit arithmetic, without tables.
+pub fn rate_hi_bits(cards: CardSet, rules: HiRules) -> HiRating {
+    match rules {
+        HiRules::Standard => rate::<0>(cards),
+        HiRules::ShortDeck => rate::<1>(cards),
+        HiRules::Triton => rate::<2>(cards),
+    }
 }
 
 const fn rules_of(r: u8) -> HiRules {

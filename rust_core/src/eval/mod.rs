@@ -5,6 +5,7 @@ mod best_five;
 mod five;
 mod flop_category;
 mod hi;
+mod hi_table;
 mod lo;
 mod omaha;
 mod tables;
@@ -12,7 +13,7 @@ mod tables;
 pub use best_five::{best_five_hi, best_five_hi_fewest, best_five_lo};
 pub use five::{five_card_hand_number, FiveCardTables, DISTINCT_FIVE, FIVE, RANK_KEYS};
 pub use flop_category::FlopHandCategory;
-pub use hi::{rate_hi, rate_hi_standard};
+pub use hi::{rate_hi, rate_hi_bits, rate_hi_standard};
 pub use lo::{ace_low_mask, rate_lo8, rate_razz, LO8_MASK};
 pub use omaha::{omaha_hi, omaha_lo8, OmahaBoard, OmahaHole};
 

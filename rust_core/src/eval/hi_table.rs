@@ -1,0 +1,292 @@
+//! Hi evaluation of five to seven cards by table lookup, the hot path of every showdown.
+//!
+//! Of at most seven cards, a flush excludes full houses and quads, so a hand with five cards of
+//! one suit is rated from that suit's rank mask alone. Any other hand depends only on its
+//! multiset of ranks: each suit lane's ranks map to a base-5 digit sum (no carries, at most four
+//! of a rank), and a perfect hash built once turns the sum into a slot of the ratings table.
+//! Every entry is filled by the bit-arithmetic evaluator of `hi.rs`, which stays the reference.
+
+use super::hi::rate_hi_bits;
+use super::HiRating;
+use crate::cards::{Card, CardSet};
+use crate::games::HiRules;
+use std::sync::LazyLock;
+
+/// `LANE_KEYS[m]` for a suit lane's 13-bit rank mask `m`: bits 0..31 read `m` as base-5 digits
+/// (rank r adds 5^r), so the sum over the four lanes counts each rank's cards in its own digit
+/// (at most four: no carries, and 5^13 < 2^31); bit 31 is set when the lane holds five cards or
+/// more. Of at most nine cards only one suit can, so the sum's bit 31 says "flush".
+static LANE_KEYS: [u32; 8192] = lane_key_table();
+
+const FLUSH_BIT: u32 = 1 << 31;
+
+// Evaluated at compile time only: the array never lives on a run-time stack.
+#[allow(clippy::large_stack_arrays)]
+const fn lane_key_table() -> [u32; 8192] {
+    let mut t = [0u32; 8192];
+    let mut m = 0;
+    while m < 8192 {
+        let mut r = 0;
+        let mut pow = 1u32;
+        let mut digits = 0u32;
+        while r < 13 {
+            if m & (1 << r) != 0 {
+                digits += pow;
+            }
+            pow = pow.wrapping_mul(5);
+            r += 1;
+        }
+        t[m] = if (m as u32).count_ones() >= 5 { digits | FLUSH_BIT } else { digits };
+        m += 1;
+    }
+    t
+}
+
+/// The four lanes' keys summed: the rank multiset's base-5 key, and the flush bit.
+#[inline]
+fn lane_sum(bits: u64) -> u32 {
+    const LANE: u64 = 0x1FFF;
+    LANE_KEYS[(bits & LANE) as usize]
+        + LANE_KEYS[((bits >> 16) & LANE) as usize]
+        + LANE_KEYS[((bits >> 32) & LANE) as usize]
+        + LANE_KEYS[((bits >> 48) & LANE) as usize]
+}
+
+/// A perfect hash of the rank keys of every multiset of one size (at most four of a rank) and
+/// the ratings it indexes, in the "hash and displace" style: the key's product with an odd
+/// constant picks one of `BUCKETS` buckets from its top bits and a slot from the bits below;
+/// each bucket's displacement (xor) was chosen at build time so that no two keys share a slot.
+/// Sizes are powers of two, fixed at compile time so that indexing needs no bounds checks.
+struct SizeTable<const BUCKETS: usize, const SLOTS: usize> {
+    multiplier: u64,
+    displacement: Box<[u16; BUCKETS]>,
+    ratings: Box<[HiRating; SLOTS]>,
+}
+
+impl<const BUCKETS: usize, const SLOTS: usize> SizeTable<BUCKETS, SLOTS> {
+    const BUCKET_BITS: u32 = BUCKETS.trailing_zeros();
+    const SLOT_BITS: u32 = SLOTS.trailing_zeros();
+
+    #[inline]
+    fn hashed(multiplier: u64, key: u32) -> (usize, usize) {
+        let h = u64::from(key).wrapping_mul(multiplier);
+        let bucket = (h >> (64 - Self::BUCKET_BITS)) as usize;
+        let slot = (h >> (64 - Self::BUCKET_BITS - Self::SLOT_BITS)) as usize & (SLOTS - 1);
+        (bucket, slot)
+    }
+
+    #[inline]
+    fn slot(&self, key: u32) -> usize {
+        let (bucket, slot) = Self::hashed(self.multiplier, key);
+        // Displacements are below SLOTS: the mask changes nothing but lets the compiler see it.
+        (slot ^ usize::from(self.displacement[bucket])) & (SLOTS - 1)
+    }
+
+    #[inline]
+    fn rating(&self, key: u32) -> HiRating {
+        self.ratings[self.slot(key)]
+    }
+
+    /// The table of every multiset of `size` ranks rated under `rules`, trying multipliers
+    /// until the displacements can be placed (the first one does for the sizes used here).
+    fn build(size: usize, rules: HiRules) -> Self {
+        let hands = rank_multisets(size);
+        let keys: Vec<u32> = hands.iter().map(|c| lane_sum(c.bits())).collect();
+        let mut multiplier = 0x9E37_79B9_7F4A_7C15u64;
+        let displacement = loop {
+            if let Some(d) = Self::displace(&keys, multiplier) {
+                break d;
+            }
+            multiplier = multiplier.wrapping_mul(0xD1B5_4A32_D192_ED03).wrapping_add(2) | 1;
+        };
+        let mut table = SizeTable { multiplier, displacement, ratings: boxed_array(HiRating::NONE) };
+        for (&cards, &key) in hands.iter().zip(&keys) {
+            table.ratings[table.slot(key)] = rate_hi_bits(cards, rules);
+        }
+        table
+    }
+
+    /// Each bucket's displacement, largest buckets first (the hardest to place); `None` when a
+    /// bucket fits nowhere.
+    fn displace(keys: &[u32], multiplier: u64) -> Option<Box<[u16; BUCKETS]>> {
+        let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); BUCKETS];
+        for &key in keys {
+            let (bucket, slot) = Self::hashed(multiplier, key);
+            buckets[bucket].push(slot);
+        }
+        let mut order: Vec<usize> = (0..BUCKETS).collect();
+        order.sort_by_key(|&b| std::cmp::Reverse(buckets[b].len()));
+        let mut displacement = boxed_array(0u16);
+        let mut taken = vec![false; SLOTS];
+        for b in order {
+            let slots = &buckets[b];
+            if slots.is_empty() {
+                break;
+            }
+            let d = (0..SLOTS.min(1 << 16))
+                .find(|&d| slots.iter().enumerate().all(|(i, &s)| !taken[s ^ d] && !slots[..i].contains(&s)))?;
+            for &s in slots {
+                taken[s ^ d] = true;
+            }
+            displacement[b] = d as u16;
+        }
+        Some(displacement)
+    }
+}
+
+fn boxed_array<T: Copy, const N: usize>(fill: T) -> Box<[T; N]> {
+    vec![fill; N].into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!("length is N"))
+}
+
+/// Rank multisets of `size` cards, at most four of a rank, as card sets without a flush.
+pub(super) fn rank_multisets(size: usize) -> Vec<CardSet> {
+    fn go(rank: u8, left: usize, cards: &mut Vec<u8>, out: &mut Vec<CardSet>) {
+        if left == 0 {
+            // The i-th card takes suit i mod 4: a rank's copies get distinct suits and no suit
+            // gets more than two of seven cards.
+            out.push(cards.iter().enumerate().map(|(i, &r)| Card::new(r, (i % 4) as u8)).collect());
+            return;
+        }
+        if rank == 13 {
+            return;
+        }
+        for n in (0..=left.min(4)).rev() {
+            cards.extend(std::iter::repeat_n(rank, n));
+            go(rank + 1, left - n, cards, out);
+            cards.truncate(cards.len() - n);
+        }
+    }
+    let mut out = Vec::new();
+    go(0, size, &mut Vec::with_capacity(size), &mut out);
+    out
+}
+
+/// One rules' ratings: flushes by rank mask, other hands of 5, 6 and 7 cards by rank key
+/// (6,175, 18,395 and 49,205 multisets; tables about three quarters or half full).
+pub struct HiTable {
+    rules: HiRules,
+    flush: Box<[HiRating; 8192]>,
+    five: SizeTable<2048, 8192>,
+    six: SizeTable<4096, 32768>,
+    seven: SizeTable<8192, 65536>,
+}
+
+impl HiTable {
+    fn build(rules: HiRules) -> HiTable {
+        let mut flush = boxed_array(HiRating::NONE);
+        for (m, slot) in flush.iter_mut().enumerate() {
+            if m.count_ones() >= 5 {
+                *slot = rate_hi_bits(CardSet::from_bits(m as u64), rules);
+            }
+        }
+        HiTable {
+            rules,
+            flush,
+            five: SizeTable::build(5, rules),
+            six: SizeTable::build(6, rules),
+            seven: SizeTable::build(7, rules),
+        }
+    }
+
+    /// The best hi hand of `cards` (any number; five to seven by table).
+    #[inline]
+    pub fn rate(&self, cards: CardSet) -> HiRating {
+        let b = cards.bits();
+        let n = b.count_ones();
+        if !(5..=7).contains(&n) {
+            return rate_hi_bits(cards, self.rules);
+        }
+        let key = lane_sum(b);
+        if key & FLUSH_BIT != 0 {
+            return self.rate_flush(b);
+        }
+        match n {
+            7 => self.seven.rating(key),
+            6 => self.six.rating(key),
+            _ => self.five.rating(key),
+        }
+    }
+
+    /// The flush of five to seven cards: at most one suit can hold five.
+    #[cold]
+    fn rate_flush(&self, b: u64) -> HiRating {
+        let lane = [0, 16, 32, 48].map(|s| (b >> s) & 0x1FFF).into_iter().find(|l| l.count_ones() >= 5).unwrap_or(0);
+        self.flush[lane as usize]
+    }
+}
+
+pub static STANDARD: LazyLock<HiTable> = LazyLock::new(|| HiTable::build(HiRules::Standard));
+pub static SHORT_DECK: LazyLock<HiTable> = LazyLock::new(|| HiTable::build(HiRules::ShortDeck));
+pub static TRITON: LazyLock<HiTable> = LazyLock::new(|| HiTable::build(HiRules::Triton));
+
+/// Where five cards' rank multiset sits in the five-card table: a number below
+/// [`FIVE_RANK_SLOTS`], distinct for distinct multisets (suits are ignored).
+#[inline]
+pub(super) fn five_rank_slot(cards: CardSet) -> usize {
+    STANDARD.five.slot(lane_sum(cards.bits()) & !FLUSH_BIT)
+}
+
+pub(super) const FIVE_RANK_SLOTS: usize = 8192;
+
+/// The table of `rules`, built on first use.
+#[inline]
+pub fn hi_table(rules: HiRules) -> &'static HiTable {
+    match rules {
+        HiRules::Standard => &STANDARD,
+        HiRules::ShortDeck => &SHORT_DECK,
+        HiRules::Triton => &TRITON,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::rng::Rng;
+
+    #[test]
+    fn multiset_counts_and_distinct_keys() {
+        for (size, count) in [(5, 6175), (6, 18395), (7, 49205)] {
+            let sets = rank_multisets(size);
+            assert_eq!(sets.len(), count);
+            let mut keys: Vec<u32> = sets.iter().map(|c| lane_sum(c.bits())).collect();
+            keys.sort_unstable();
+            keys.dedup();
+            assert_eq!(keys.len(), count, "base-5 keys collide for {size} cards");
+            assert!(sets.iter().all(|c| c.len() == size as u32 && (0..4).all(|s| c.suit_mask(s).count_ones() < 5)));
+        }
+    }
+
+    #[test]
+    fn the_hash_is_perfect() {
+        fn distinct<const B: usize, const S: usize>(t: &SizeTable<B, S>, size: usize) {
+            let sets = rank_multisets(size);
+            let mut slots: Vec<usize> = sets.iter().map(|c| t.slot(lane_sum(c.bits()))).collect();
+            slots.sort_unstable();
+            slots.dedup();
+            assert_eq!(slots.len(), sets.len(), "{size} cards");
+        }
+        distinct(&STANDARD.five, 5);
+        distinct(&STANDARD.six, 6);
+        distinct(&STANDARD.seven, 7);
+    }
+
+    #[test]
+    fn agrees_with_the_bit_evaluator_on_random_hands() {
+        let mut rng = Rng::new(3, 0);
+        for rules in [HiRules::Standard, HiRules::ShortDeck, HiRules::Triton] {
+            let deck = match rules {
+                HiRules::Standard => crate::cards::Deck::Standard,
+                _ => crate::cards::Deck::Short,
+            };
+            let cards: Vec<Card> = deck.cards().to_vec();
+            for i in 0..300_000 {
+                let n = 3 + i % 6;
+                let mut set = CardSet::EMPTY;
+                while set.len() < n as u32 {
+                    set.insert(cards[rng.below(cards.len() as u64) as usize]);
+                }
+                assert_eq!(hi_table(rules).rate(set), rate_hi_bits(set, rules), "{set} under {rules:?}");
+            }
+        }
+    }
+}
