@@ -16,6 +16,7 @@ from textual.command import CommandList, CommandPalette
 from textual.message import Message
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
+from textual.widgets._footer import FooterKey
 
 from pql_repl.api import StatementResult, parse_range
 from pql_repl.history import History
@@ -553,3 +554,21 @@ async def test_help_tables_keep_usages_with_bars_whole_and_name_keys_once() -> N
         assert any(line.split() == ["F5,", "Ctrl+Enter", "Run"] for line in keys)
         assert [line.split()[-1] for line in keys if "Cancel" in line] == ["Cancel"]
         assert not any("ctrl+" in line or "escape" in line for line in keys)
+
+
+@pytest.mark.asyncio
+async def test_the_footer_offers_cancel_while_a_run_is_running() -> None:
+    app = make_app(trials=2_000_000_000, exact="off")
+
+    def footer_actions() -> set[str]:
+        return {key.action for key in app.query(FooterKey)}
+
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "run" in footer_actions()
+        assert "cancel" not in footer_actions()
+        await run_text(pilot, app, QUERY, lambda: app.results.last is not None)
+        await wait_until(pilot, lambda: "cancel" in footer_actions(), timeout=5)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not app.running)
+        await wait_until(pilot, lambda: "cancel" not in footer_actions(), timeout=5)

@@ -14,6 +14,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.command import Provider
 from textual.message import Message
+from textual.reactive import reactive
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
@@ -121,13 +122,15 @@ class PqlApp(App[None]):
         Binding("ctrl+q", "quit", "Quit", id="quit"),
     ]
 
+    #: A run is in progress; the footer offers Cancel only then (``check_action``).
+    running: reactive[bool] = reactive(False, repaint=False, bindings=True)
+
     def __init__(self, session: Session | None = None, history: History | None = None) -> None:
         super().__init__()
         self.session = session or Session.from_config()
         self.history = history or History()
         self._run_id = 0
         self._query: Query | None = None
-        self.running = False
         self._check_timer: Timer | None = None
         if self.session.settings.theme and self.session.settings.theme in self.available_themes:
             self.theme = self.session.settings.theme
