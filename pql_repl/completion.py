@@ -4,8 +4,10 @@ The context decides what fits at the cursor: dot-commands at the start of a line
 quoted game names in the from clause, selectors at the top of the select list, and in expressions
 the functions (with signatures and docs), the players declared in the from clause, the streets of
 the statement's game, hand types and flop categories. Inside a function call the parameter type
-narrows the list (a ``street`` parameter offers only streets). Candidates are ranked exact match >
-prefix > fuzzy (the letters in order), then by how well the kind fits the context.
+narrows the list (a ``street`` parameter offers only streets); after a comparison the values of
+the compared call's type come first (hand types after ``handType(hero, river) =``). Candidates
+are ranked exact match > prefix > fuzzy (the letters in order), then by how well the kind fits
+the context.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from pql_repl.api import FunctionInfo
-from pql_repl.lexer import COMMENT, PUNCT, SPACE, STRING, WORD, Token, scan
+from pql_repl.lexer import COMMENT, OPERATOR, PUNCT, SPACE, STRING, WORD, Token, scan
 from pql_repl.output import FORMATS
 from pql_repl.session import COMMANDS, EXACT_MODES
 from pql_repl.vocabulary import Vocabulary, vocabulary
@@ -44,6 +46,8 @@ class _Statement:
 _WORD_TAIL = re.compile(r"[A-Za-z0-9_$]*\Z")
 _RANGE_TAIL = re.compile(r"[A-Za-z0-9_$%+\-@]*\Z")
 _TIERS = {"exact": 0, "prefix": 1, "fuzzy": 2, "any": 3}
+_CLAUSE_KEYWORDS = frozenset({"select", "as", "from", "where"})
+_COMPARISONS = frozenset({"=", "<>", "!=", "<", ">", "<=", ">="})
 
 
 def complete(text: str, cursor: int | None = None, vocab: Vocabulary | None = None) -> list[Candidate]:
@@ -85,8 +89,14 @@ def _complete_command_argument(
     options: list[tuple[str, str, str, str]] = []
     if command in (".describe", ".functions"):
         options = [_function_option(f) for f in vocab.functions]
-    elif command == ".range" and len(line_before.split()) <= 2:
-        options = [(g, "game", g, "game") for g in vocab.games]
+    elif command == ".range":
+        quoted = re.match(r"\s*\S+\s+\S+\s+(['\"])(.*)\Z", line_before)
+        if quoted and quoted.group(1) not in quoted.group(2):  # `.range holdem 'QQ+, su`
+            return _complete_range(quoted.group(2), cursor, vocab)
+        if quoted:  # after the range: its syntax
+            options = [(w, "syntax", w, "range syntax") for w in vocab.syntaxes]
+        elif len(line_before.split()) <= 2:
+            options = [(g, "game", g, "game") for g in vocab.games]
     elif command in (".exact",):
         options = [(w, "keyword", w, "") for w in EXACT_MODES]
     elif command in (".timer",):
@@ -159,6 +169,11 @@ def _complete_string(
         return _rank([(s, "syntax", s, "range syntax") for s in vocab.syntaxes], inside, string.start + 1)
     if key in ("board", "dead"):
         return []
+    return _complete_range(inside, cursor, vocab)
+
+
+def _complete_range(inside: str, cursor: int, vocab: Vocabulary) -> list[Candidate]:
+    """Range keywords for the word being typed at the end of ``inside``, a range's text so far."""
     tail = _RANGE_TAIL.search(inside)
     word = tail.group() if tail else ""
     options = [(w, "range_keyword", w, "range keyword") for w in vocab.range_keywords]
@@ -201,16 +216,16 @@ def _expression_context(
     flop_categories = [(c, "flop_category", c, "flop category") for c in vocab.flop_categories]
     functions = [_function_option(f) for f in vocab.functions]
 
+    by_type = {
+        "player": players,
+        "street": streets,
+        "handtype": hand_types,
+        "flophandcategory": flop_categories,
+    }
     if calls and calls[-1][0] is not None:
         function = vocab.function(str(calls[-1][0]))
         index = int(str(calls[-1][1]))
         if function is not None and index < len(function.args):
-            by_type = {
-                "player": players,
-                "street": streets,
-                "handtype": hand_types,
-                "flophandcategory": flop_categories,
-            }
             narrowed = by_type.get(function.args[index][1].lower())
             # No players declared yet: offer everything rather than nothing.
             if narrowed:
@@ -219,8 +234,34 @@ def _expression_context(
     if clause == "select" and not calls:
         if previous is None or previous.text == "," or previous.text.lower() == "select":
             return [(s, "selector", f"{s}(…)", "selector") for s in vocab.selectors]
+        if previous.text.lower() == "as":
+            return []  # the user names the column
         return [(k, "keyword", k, "keyword") for k in vocab.keywords if k in ("as", "from")]
-    return [*players, *functions, *streets, *hand_types, *flop_categories, *keywords]
+    # Clause keywords never stand inside an expression.
+    expression_keywords = [k for k in keywords if k[0] not in _CLAUSE_KEYWORDS]
+    options = [*players, *functions, *streets, *hand_types, *flop_categories, *expression_keywords]
+    # After a comparison, the values of the compared type come first (a hand type after
+    # `handType(hero, river) =`); anything else may still be compared, so the rest follows.
+    compared = by_type.get(_compared_type(before, vocab) or "")
+    if compared:
+        return [*compared, *(o for o in options if o not in compared)]
+    return options
+
+
+def _compared_type(before: list[Token], vocab: Vocabulary) -> str | None:
+    """The type (lower case) of the left side of the comparison that ``before`` ends with, when
+    it is a function call, else None."""
+    if len(before) < 2 or before[-1].kind != OPERATOR or before[-1].text not in _COMPARISONS:
+        return None
+    if before[-2].text != ")":
+        return None
+    depth = 0
+    for i in range(len(before) - 2, -1, -1):
+        depth += {")": 1, "(": -1}.get(before[i].text, 0)
+        if depth == 0:
+            function = vocab.function(before[i - 1].text) if i > 0 and before[i - 1].kind == WORD else None
+            return function.returns.lower() if function is not None else None
+    return None
 
 
 def _function_option(f: FunctionInfo) -> tuple[str, str, str, str]:

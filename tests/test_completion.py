@@ -163,3 +163,37 @@ def test_case_insensitive_and_replacement_range() -> None:
 def test_never_fails_on_odd_input(text: str) -> None:
     for cursor in range(len(text) + 1):
         complete(text, cursor)
+
+
+def test_values_of_the_compared_type_come_first() -> None:
+    vocab = vocabulary()
+    assert texts("select count(handType(hero, river) = fl")[0] == "flush"
+    assert texts("select count(handType(hero, river) >= straightf")[0] == "straightflush"
+    found = texts("select avg(1) from hero='AA' where flopHandCategory(hero) = ")
+    assert found[: len(vocab.flop_categories)] == list(vocab.flop_categories)
+    # Other values can still be compared: they follow.
+    assert "hero" in found
+    # A comparison of something else ranks as before.
+    assert texts("select count(riverEquity(hero) > fl")[0] != "flush"
+
+
+def test_no_keywords_for_a_column_name_or_clause_keywords_in_expressions() -> None:
+    assert texts("select avg(riverEquity(hero)) as ") == []
+    assert texts("select avg(riverEquity(hero)) as e") == []
+    assert texts("select avg(riverEquity(hero)) as eq ") == ["as", "from"]
+    for text in ["select count(w", "select avg(1) from h='AA' where w", "select avg(f"]:
+        keywords = {c.text for c in complete(text) if c.kind == "keyword"}
+        assert not keywords & {"select", "as", "from", "where"}, text
+    assert "when" in texts("select count(w")
+
+
+def test_range_keywords_and_syntaxes_in_the_range_command() -> None:
+    vocab = vocabulary()
+    word = vocab.range_keywords[0]
+    text = f".range holdem 'QQ+, {word[:3]}"
+    found = complete(text)
+    assert found[0].text == word
+    assert found[0].start == len(".range holdem 'QQ+, ")
+    assert texts(".range holdem '") == list(vocab.range_keywords)
+    assert texts(".range holdem 'AK' ") == list(vocab.syntaxes)
+    assert texts(".range hol")[0] == "holdem"
