@@ -29,6 +29,7 @@ from pql_repl.session import (
     Session,
     SessionError,
     parse_count,
+    parse_output,
     parse_precision,
     parse_seconds,
     parse_seed,
@@ -114,9 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--format", default=argparse.SUPPRESS, choices=FORMATS, help="how results are written (table)"
     )
-    parser.add_argument(
-        "--output", default=argparse.SUPPRESS, metavar="FILE", help="write results to FILE instead of stdout"
-    )
+    setting("--output", parse_output, "FILE", "write results to FILE instead of stdout")
     parser.add_argument("--timer", action="store_true", help="show each statement's run time")
     parser.add_argument("--version", action=_VersionAction, help="show the version and exit")
     return parser

@@ -120,6 +120,19 @@ def parse_precision(text: str) -> float | None:
     return value
 
 
+def parse_output(text: str) -> str | None:
+    """A file to write results to, in a directory that exists; None for ``stdout`` (or ``-``).
+    A path that can never be written is refused here, when it is given, not at the first result."""
+    if text.strip() in ("", "stdout", "-"):
+        return None
+    path = Path(text.strip()).expanduser()
+    if path.is_dir():
+        raise SessionError(f"cannot write to '{text}': it is a directory", "name a file inside it")
+    if not path.parent.is_dir():
+        raise SessionError(f"cannot write to '{text}': there is no directory '{path.parent}'")
+    return str(path)
+
+
 def parse_choice(text: str, choices: tuple[str, ...], what: str) -> str:
     t = text.strip().lower()
     if t not in choices:
@@ -198,7 +211,7 @@ class Settings:
             case "format":
                 self.format = parse_choice(text, FORMATS, "format")
             case "output":
-                self.output = None if text in ("", "stdout", "-") else text
+                self.output = parse_output(text)
             case "timer":
                 self.timer = value if isinstance(value, bool) else parse_on_off(text)
             case "time_limit":
@@ -380,6 +393,9 @@ class Session:
 
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings or Settings()
+        #: The colour themes the front end offers, for `.theme` to check (None: no check, in
+        #: front ends without themes).
+        self.themes: tuple[str, ...] | None = None
         self._functions: list[FunctionInfo] | None = None
 
     @classmethod
@@ -532,6 +548,14 @@ def _output(session: Session, arg: str) -> CommandResult:
     return session._set("output", arg or "stdout", ".output FILE|stdout")
 
 
+def _theme(session: Session, arg: str) -> CommandResult:
+    if session.themes is not None:
+        if not arg:
+            raise SessionError("missing value: .theme NAME", "one of " + ", ".join(session.themes))
+        arg = parse_choice(arg, session.themes, "theme")
+    return session._set("theme", arg, ".theme NAME")
+
+
 COMMANDS: dict[str, _Command] = {
     "help": _Command(".help [COMMAND]", "this list, or one command's usage", Session._help),
     "trials": _Command(
@@ -561,7 +585,7 @@ COMMANDS: dict[str, _Command] = {
         "stop once every standard error is below X",
         _setter("precision", ".precision X|off"),
     ),
-    "theme": _Command(".theme NAME", "the full-screen app's colour theme", _setter("theme", ".theme NAME")),
+    "theme": _Command(".theme NAME", "the full-screen app's colour theme", _theme),
     "read": _Command(".read FILE", "run the statements and commands of a file", Session._read),
     "functions": _Command(
         ".functions [PATTERN]",

@@ -359,3 +359,30 @@ def test_bad_config_values_are_reported(tmp_path: Path) -> None:
 def test_data_dir_override(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PQL_DATA_DIR", str(tmp_path))
     assert data_dir() == tmp_path
+
+
+def test_output_to_a_path_that_cannot_be_written_is_refused_at_once(tmp_path: Path) -> None:
+    s = Session()
+    with pytest.raises(SessionError, match="there is no directory '/nonexistent/dir'"):
+        s.handle(".output /nonexistent/dir/x.csv")
+    with pytest.raises(SessionError, match="it is a directory"):
+        s.handle(f".output {tmp_path}")
+    assert s.settings.output is None
+    s.handle(f".output {tmp_path / 'x.csv'}")
+    assert s.settings.output == str(tmp_path / "x.csv")
+
+
+def test_theme_must_be_one_the_front_end_offers() -> None:
+    s = Session()
+    s.themes = ("nord", "textual-dark")
+    with pytest.raises(SessionError) as e:
+        s.handle(".theme nosuch")
+    assert e.value.message == "unknown theme 'nosuch'"
+    assert e.value.hint == "one of nord, textual-dark"
+    with pytest.raises(SessionError, match="one of nord"):
+        s.handle(".theme")
+    assert s.settings.theme is None
+    s.handle(".theme NORD")
+    assert s.settings.theme == "nord"
+    # Front ends without themes keep the name for the app's next start.
+    assert Session().handle(".theme anything").note == "theme anything"

@@ -572,3 +572,27 @@ async def test_the_footer_offers_cancel_while_a_run_is_running() -> None:
         await pilot.press("escape")
         await wait_until(pilot, lambda: not app.running)
         await wait_until(pilot, lambda: "cancel" not in footer_actions(), timeout=5)
+
+
+@pytest.mark.asyncio
+async def test_unknown_theme_and_unwritable_output_are_refused_at_once() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        status = app.query_one("#status", Static)
+        theme = app.theme
+        await set_text(pilot, app, ".theme nosuch")
+        await pilot.press("enter")
+        await pilot.pause()
+        shown = str(status.render())
+        assert "unknown theme 'nosuch'" in shown
+        assert "nord" in shown
+        assert app.theme == theme
+        await set_text(pilot, app, ".theme nord")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.theme == "nord"
+        await set_text(pilot, app, ".output /nonexistent/dir/x.csv")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "cannot write to '/nonexistent/dir/x.csv'" in str(status.render())
+        assert app.session.settings.output is None

@@ -132,6 +132,7 @@ class PqlApp(App[None]):
         self._run_id = 0
         self._query: Query | None = None
         self._check_timer: Timer | None = None
+        self.session.themes = tuple(self.available_themes)
         if self.session.settings.theme and self.session.settings.theme in self.available_themes:
             self.theme = self.session.settings.theme
 
@@ -257,8 +258,8 @@ class PqlApp(App[None]):
         if result.quit:
             self.leave()
             return None
-        if "theme" in result.changed and self.session.settings.theme in self.available_themes:
-            self.theme = self.session.settings.theme or self.theme
+        if "theme" in result.changed and self.session.settings.theme:
+            self.theme = self.session.settings.theme  # one of ours: `.theme` checked it
         if "output" in result.changed and self.session.settings.output and self.results.finished:
             self.action_export()
         if result.output:
