@@ -5,6 +5,7 @@ The Rust core returns plain dicts in the JSON shape of DESIGN.md §5; this modul
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -52,15 +53,21 @@ class Column:
         d: dict[str, Any] = {"name": self.name, "selector": self.selector}
         if self.selector == "histogram":
             d["buckets"] = [
-                {"label": b.label, "count": b.count, "fraction": b.fraction} for b in self.buckets
+                {"label": b.label, "count": _whole(b.count), "fraction": b.fraction} for b in self.buckets
             ]
             return d
         d["value"] = self.value
         if self.selector == "count":
-            d["count"] = self.count
+            d["count"] = None if self.count is None else _whole(self.count)
         if self.selector in ("avg", "count"):
             d["stderr"] = self.stderr
         return d
+
+
+def _whole(count: float) -> float | int:
+    """A count as an int when it is whole (the engine counts in floats: weights can make counts
+    fractional), so JSON shows ``818`` rather than ``818.0`` (DESIGN.md §5)."""
+    return int(count) if math.isfinite(count) and count == int(count) else count
 
 
 @dataclass(frozen=True)

@@ -101,6 +101,17 @@ def test_json_is_the_documented_shape() -> None:
     assert 0 < hero["stderr"] < 0.01
     assert wins["selector"] == "count"
     assert wins["value"] == pytest.approx(wins["count"] / 20000)
+    # Counts of whole trials are whole numbers, as in DESIGN.md §5.
+    assert type(wins["count"]) is int
+
+
+def test_json_counts_are_integers() -> None:
+    q = "select count(winsHi(hero)) as w, histogram(handType(hero, flop)) as h from hero='AA', villain='KK'"
+    (st,) = as_json(pql("-c", q, *FAST, "--format", "json").stdout)
+    wins, hands = st["columns"]  # type: ignore[misc]
+    assert type(wins["count"]) is int
+    assert all(type(b["count"]) is int for b in hands["buckets"])
+    assert sum(b["count"] for b in hands["buckets"]) == 20000
 
 
 def test_exact_runs_say_so() -> None:

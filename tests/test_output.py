@@ -163,6 +163,17 @@ def test_json_is_the_design_document() -> None:
     assert first["columns"][2]["buckets"][0] == {"label": "pair", "count": 300000, "fraction": 0.5}
 
 
+def test_json_counts_are_whole_unless_weights_make_them_fractional() -> None:
+    engine_like = Column("w", "count", 0.5, stderr=0.01, count=818.0, buckets=[])
+    weighted = Column("w", "count", 0.5, stderr=0.01, count=818.25)
+    hist = Column("h", "histogram", None, buckets=[Bucket("pair", 818.0, 0.5), Bucket("flush", 0.5, 0.1)])
+    text = render([result([engine_like, weighted, hist])], "json")
+    assert '"count": 818,' in text
+    assert '"count": 818.25,' in text
+    (_, _, h) = json.loads(text)["statements"][0]["columns"]
+    assert [type(b["count"]) for b in h["buckets"]] == [int, float]
+
+
 def test_json_waits_for_close_and_table_does_not() -> None:
     out = io.StringIO()
     writer = ResultWriter(out, "json")
