@@ -19,6 +19,7 @@ from prompt_toolkit.output import DummyOutput
 from pql_repl.completion import complete
 from pql_repl.history import read_entries
 from pql_repl.repl.plain import PlainRepl, PqlCompleter, input_complete
+from pql_repl.vocabulary import vocabulary
 
 QUERY = "select avg(riverEquity(hero)) as eq, count(winsHi(hero)) as wins from hero='AA', villain='KK';"
 
@@ -63,6 +64,19 @@ def test_completer_is_the_shared_engine() -> None:
     got = [c.text for c in PqlCompleter().get_completions(Document(text), CompleteEvent())]
     assert got == [c.text for c in complete(text)][: len(got)]
     assert got[0] == "riverEquity"
+
+
+def test_completion_menu_shows_signature_and_doc() -> None:
+    (first, *_) = PqlCompleter().get_completions(Document("select avg(riverEq"), CompleteEvent())
+    info = vocabulary().function("riverEquity")
+    assert info is not None
+    assert first.text == "riverEquity"
+    assert first.display_text == info.signature
+    assert first.display_meta_text == info.doc
+    (hero,) = PqlCompleter().get_completions(
+        Document("select avg(riverEquity(he)) from hero='AA'", 25), CompleteEvent()
+    )
+    assert (hero.display_text, hero.display_meta_text) == ("hero", "player")
 
 
 def test_runs_a_multi_line_query_and_dot_commands(pipe: PipeInput, data: Path) -> None:

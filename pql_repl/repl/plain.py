@@ -58,8 +58,13 @@ class PqlCompleter(Completer):
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
         cursor = document.cursor_position
         for c in complete(document.text, cursor)[:100]:
-            meta = c.display if c.kind == "function" else (c.doc or c.kind)
-            yield Completion(c.text, start_position=c.start - cursor, display_meta=meta)
+            # A function shows its signature in the menu and its doc beside it, as in the app.
+            yield Completion(
+                c.text,
+                start_position=c.start - cursor,
+                display=c.display if c.kind == "function" else None,
+                display_meta=c.doc or c.kind,
+            )
 
 
 def input_complete(text: str) -> bool:
