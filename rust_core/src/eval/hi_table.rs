@@ -207,6 +207,13 @@ impl HiTable {
         }
     }
 
+    /// Seven cards without a flush, from their base-5 rank key (the sum of 5^rank over the
+    /// cards, as `BoardTally` builds it).
+    #[inline]
+    pub fn rate_seven_unsuited(&self, key: u32) -> HiRating {
+        self.seven.rating(key)
+    }
+
     /// The flush of five to seven cards: at most one suit can hold five.
     #[cold]
     fn rate_flush(&self, b: u64) -> HiRating {

@@ -6,6 +6,7 @@ mod five;
 mod flop_category;
 mod hi;
 mod hi_table;
+pub use hi_table::{hi_table, HiTable};
 mod lo;
 mod omaha;
 mod tables;

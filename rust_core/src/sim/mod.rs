@@ -3,6 +3,7 @@
 
 pub mod aggregate;
 mod board_completions;
+pub mod board_tally;
 pub mod compile;
 pub mod deal;
 pub mod expr;

@@ -11,8 +11,8 @@ use super::plan::Plan;
 use super::showdown::Showdown;
 use super::trial::Scratch;
 use crate::cards::CardSet;
-use crate::eval::rate_hi;
-use crate::games::{Game, HiRules, PotSplit};
+use crate::eval::{hi_table, HiTable};
+use crate::games::{Game, PotSplit};
 
 /// Whether `e`'s value on a deal is fixed by the deal's hi and lo winner masks.
 pub fn depends_only_on_winners(e: &Expr) -> bool {
@@ -55,8 +55,8 @@ pub struct OutcomeTally {
     /// Games with a low: a short list (few distinct outcomes occur).
     by_both: Vec<((u32, u32), f64, Deal)>,
     has_lo: bool,
-    /// Set for flop games with a plain hi showdown (not Omaha): the fast path.
-    hi_rules: Option<HiRules>,
+    /// Set for flop games with a plain hi showdown (not Omaha): the fast path's evaluator.
+    hi_table: Option<&'static HiTable>,
 }
 
 impl OutcomeTally {
@@ -67,18 +67,32 @@ impl OutcomeTally {
             by_hi: if has_lo { Vec::new() } else { vec![(0.0, None); 1 << players] },
             by_both: Vec::new(),
             has_lo,
-            hi_rules: (game.pot_split() == PotSplit::HiOnly && !game.is_omaha() && !game.is_stud())
-                .then(|| game.hi_rules()),
+            hi_table: (game.pot_split() == PotSplit::HiOnly && !game.is_omaha() && !game.is_stud())
+                .then(|| hi_table(game.hi_rules())),
         }
     }
 
     /// Counts one deal.
     #[inline]
     pub fn add(&mut self, deal: &Deal) {
-        if self.hi_rules.is_some() {
-            self.add_hi_only(deal);
-            return;
+        match self.hi_table {
+            Some(table) => self.add_hi_only(table, deal),
+            None => self.add_any(deal),
         }
+    }
+
+    /// Counts `count` deals of a hi-only game whose hi winners are `winners`, like `deal`.
+    pub fn add_hi_outcome(&mut self, winners: u32, count: f64, deal: &Deal) {
+        let entry = &mut self.by_hi[winners as usize];
+        entry.0 += count;
+        if entry.1.is_none() {
+            entry.1 = Some(deal.clone());
+        }
+    }
+
+    /// Any game: the whole showdown, then its winners.
+    #[inline(never)]
+    fn add_any(&mut self, deal: &Deal) {
         self.showdown.rate_deal(deal);
         let s = &self.showdown;
         let mut hi = 0u32;
@@ -108,13 +122,12 @@ impl OutcomeTally {
     /// Hold'em and short deck: the hi winners straight from the evaluator, the hottest loop of
     /// exact equity questions.
     #[inline]
-    fn add_hi_only(&mut self, deal: &Deal) {
-        let rules = self.hi_rules.unwrap_or(HiRules::Standard);
+    fn add_hi_only(&mut self, table: &HiTable, deal: &Deal) {
         let b = &deal.board;
         let board = CardSet::from_cards([b[0], b[1], b[2], b[3], b[4]]);
         let (mut best, mut winners) = (0u32, 0u32);
         for (p, hole) in deal.hole[..deal.players].iter().enumerate() {
-            let r = rate_hi(hole.union(board), rules).0;
+            let r = table.rate(hole.union(board)).0;
             if r > best {
                 best = r;
                 winners = 1 << p;

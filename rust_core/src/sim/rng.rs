@@ -44,10 +44,123 @@ impl Rng {
         ((self.next_u64() >> 32) * n) >> 32
     }
 
+    /// Moves a uniform random choice of `k` of `n` items, in uniform random order, to the front
+    /// (`plan` is for n and k): a partial Fisher-Yates shuffle, done by `swap(i, j)` of positions
+    /// (i <= j < n). Several swap positions come from one 64-bit draw (see [`PartialShuffle`]).
+    #[inline]
+    pub fn partial_shuffle(&mut self, plan: &PartialShuffle, mut swap: impl FnMut(usize, usize)) {
+        let n = plan.n;
+        for b in &plan.batches {
+            loop {
+                let first = self.next_u64();
+                let mut x = first;
+                for t in b.start..b.end {
+                    let m = u128::from(x) * (n - t) as u128;
+                    swap(t, t + (m >> 64) as usize);
+                    x = m as u64;
+                }
+                if x >= b.threshold {
+                    break;
+                }
+                undo_batch(n, b, first, &mut swap);
+            }
+        }
+    }
+
+    /// The `K` swap offsets of a partial shuffle of `n` items that fits one 64-bit draw (its
+    /// [`PartialShuffle::single_batch`] threshold): position t swaps with t + offset[t]. Drawn
+    /// again on the (rare) rejection, before anything is swapped.
+    #[inline]
+    pub fn batch_offsets<const K: usize>(&mut self, n: usize, threshold: u64) -> [usize; K] {
+        loop {
+            let mut x = self.next_u64();
+            let mut offsets = [0usize; K];
+            for (t, offset) in offsets.iter_mut().enumerate() {
+                let m = u128::from(x) * (n - t) as u128;
+                *offset = (m >> 64) as usize;
+                x = m as u64;
+            }
+            if x >= threshold {
+                return offsets;
+            }
+        }
+    }
+
     /// Uniform in `[0, 1)`.
     #[inline]
     pub fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+}
+
+/// How [`Rng::partial_shuffle`] draws `k` of `n` items: the positions' bounds n, n - 1, ... in
+/// batches whose product stays below 2^64, each batch from one 64-bit draw. This is the batched
+/// method of Brackett-Rozinsky and Lemire: the bounds' mixed-radix digits of Lemire's
+/// multiply-and-reject for their product, so every outcome is exactly equally likely (the
+/// rejection runs for a fraction below product / 2^64 of the draws: almost never).
+#[derive(Clone, Debug)]
+pub struct PartialShuffle {
+    n: usize,
+    batches: Vec<Batch>,
+}
+
+#[derive(Clone, Debug)]
+struct Batch {
+    start: usize,
+    end: usize,
+    /// Draws whose leftover falls below this are rejected: (2^64 - product) mod product.
+    threshold: u64,
+}
+
+impl PartialShuffle {
+    /// The number of items shuffled.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// When one 64-bit draw carries every position: its rejection threshold.
+    pub fn single_batch(&self) -> Option<u64> {
+        match self.batches.as_slice() {
+            [b] => Some(b.threshold),
+            _ => None,
+        }
+    }
+
+    pub fn new(n: usize, k: usize) -> PartialShuffle {
+        let k = k.min(n);
+        let mut batches = Vec::new();
+        let mut start = 0;
+        while start < k {
+            let mut product: u128 = 1;
+            let mut end = start;
+            while end < k && product * ((n - end) as u128) < 1 << 64 {
+                product *= (n - end) as u128;
+                end += 1;
+            }
+            let threshold = (((1u128 << 64) - product) % product) as u64;
+            batches.push(Batch { start, end, threshold });
+            start = end;
+        }
+        PartialShuffle { n, batches }
+    }
+}
+
+/// Reverses a rejected batch's swaps (recomputed from its draw), newest first.
+#[cold]
+fn undo_batch(n: usize, b: &Batch, first: u64, swap: &mut impl FnMut(usize, usize)) {
+    let mut swaps = Vec::with_capacity(b.end - b.start);
+    let mut x = first;
+    for t in b.start..b.end {
+        let m = u128::from(x) * (n - t) as u128;
+        swaps.push((t, t + (m >> 64) as usize));
+        x = m as u64;
+    }
+    for &(a, c) in swaps.iter().rev() {
+        swap(a, c);
     }
 }
 
@@ -60,6 +173,43 @@ mod tests {
         let a: Vec<u64> = (0..4).map(|_| Rng::new(7, 0).next_u64()).collect();
         assert!(a.windows(2).all(|w| w[0] == w[1]));
         assert_ne!(Rng::new(7, 0).next_u64(), Rng::new(7, 1).next_u64());
+    }
+
+    #[test]
+    fn partial_shuffles_choose_every_ordered_sample_equally_often() {
+        // Three of five items in order: 60 outcomes; chi-square with 59 degrees of freedom
+        // (99.9% quantile about 98), over enough draws that batches of every length are used.
+        let mut r = Rng::new(5, 0);
+        let mut counts = std::collections::HashMap::new();
+        let mut items = [0u8, 1, 2, 3, 4];
+        let three_of_five = PartialShuffle::new(5, 3);
+        for _ in 0..120_000 {
+            r.partial_shuffle(&three_of_five, |i, j| items.swap(i, j));
+            *counts.entry([items[0], items[1], items[2]]).or_insert(0u32) += 1;
+        }
+        assert_eq!(counts.len(), 60);
+        let chi: f64 = counts.values().map(|&c| (f64::from(c) - 2000.0).powi(2) / 2000.0).sum();
+        assert!(chi < 98.0, "chi-square {chi}");
+        // A deck's worth: more positions than one 64-bit draw can carry; all distinct.
+        let mut deck: Vec<u8> = (0..52).collect();
+        r.partial_shuffle(&PartialShuffle::new(52, 52), |i, j| deck.swap(i, j));
+        let mut sorted = deck.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..52).collect::<Vec<u8>>());
+    }
+
+    #[test]
+    fn a_rejected_batch_leaves_the_items_as_they_were() {
+        let b = Batch { start: 0, end: 5, threshold: 0 };
+        let mut items: Vec<u32> = (0..10).collect();
+        let mut x = 0x1234_5678_9ABC_DEF0u64;
+        for t in 0..5 {
+            let m = u128::from(x) * (10 - t) as u128;
+            items.swap(t, t + (m >> 64) as usize);
+            x = m as u64;
+        }
+        undo_batch(10, &b, 0x1234_5678_9ABC_DEF0, &mut |i, j| items.swap(i, j));
+        assert_eq!(items, (0..10).collect::<Vec<u32>>());
     }
 
     #[test]

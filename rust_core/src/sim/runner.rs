@@ -3,11 +3,12 @@
 //! Workers merge their aggregates into a shared state that callers read as snapshots.
 
 use super::aggregate::Aggregate;
+use super::board_tally::BoardTally;
 use super::deal::Deal;
 use super::outcome::OutcomeTally;
 use super::plan::{Plan, SelectorKind};
 use super::rng::Rng;
-use super::source::Prefix;
+use super::source::{FixedDeal, Prefix};
 use super::trial::{Scratch, Trial};
 use crate::error::PqlError;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -338,14 +339,24 @@ fn monte_worker(
     deadline: Option<Instant>,
     precision: Option<f64>,
 ) -> Result<(), PqlError> {
-    let mut deal = Deal::new(plan.spec.game, plan.spec.players.len());
+    // Given hands (the commonest question) are dealt by a partial shuffle of the cards left.
+    let mut fixed = plan.spec.fixed_deal();
+    let mut deal = fixed.as_ref().map_or_else(|| Deal::new(plan.spec.game, plan.spec.players.len()), FixedDeal::start);
     let mut local = plan.new_aggregates();
     let mut scratch = Scratch::default();
     // Without a where clause every sampled deal is a trial, so showdown-only statements can
     // be tallied by outcome and replayed at the end of each chunk.
     let mut tally = (plan.filter.is_none() && plan.tallies_by_outcome())
         .then(|| OutcomeTally::new(plan.spec.game, plan.spec.players.len()));
+    // Given hold'em hands in such a statement: the board tally's own loop does the whole chunk.
+    let mut boards = match (&tally, &fixed) {
+        (Some(_), Some(f)) => {
+            f.board_only().and_then(|(hands, board, left)| BoardTally::new(plan.spec.game, hands, board, left))
+        }
+        _ => None,
+    };
     let check_every = plan.check_interval();
+    let mut until_check = check_every;
     loop {
         if shared.halted() || deadline.is_some_and(|d| Instant::now() >= d) {
             return Ok(());
@@ -356,41 +367,53 @@ fn monte_worker(
         }
         let want = CHUNK.min(trials - chunk * CHUNK);
         let mut rng = Rng::new(seed, chunk);
+        if let Some(f) = &mut fixed {
+            f.restart();
+        }
         let (mut accepted, mut attempted) = (0u64, 0u64);
         for a in &mut local {
             a.reset();
         }
-        while accepted < want {
-            attempted += 1;
-            if attempted % 65_536 == 0 {
-                let total = attempts_total.fetch_add(65_536, Ordering::Relaxed) + 65_536;
-                if shared.halted() {
-                    return Ok(());
+        if let (Some(boards), Some(f), Some(tally)) = (&mut boards, &fixed, &mut tally) {
+            accepted = tally_boards(boards, f, tally, &mut deal, &mut rng, want, shared, deadline);
+            attempted = accepted;
+        } else {
+            while accepted < want {
+                attempted += 1;
+                if attempted % 65_536 == 0 {
+                    let total = attempts_total.fetch_add(65_536, Ordering::Relaxed) + 65_536;
+                    if shared.halted() {
+                        return Ok(());
+                    }
+                    let st_accepted = shared.state.lock().map_or(0, |s| s.accepted) + accepted;
+                    if total >= GUARD_ATTEMPTS && (st_accepted as f64) < GUARD_RATE * total as f64 {
+                        return Err(low_acceptance(st_accepted, total));
+                    }
                 }
-                let st_accepted = shared.state.lock().map_or(0, |s| s.accepted) + accepted;
-                if total >= GUARD_ATTEMPTS && (st_accepted as f64) < GUARD_RATE * total as f64 {
-                    return Err(low_acceptance(st_accepted, total));
+                until_check -= 1;
+                if until_check == 0 {
+                    // Expensive trials (inner enumerations) would make a whole chunk outlast a
+                    // cancel or a time limit: look at both as often as the cost calls for.
+                    until_check = check_every;
+                    if shared.cancel.load(Ordering::Relaxed) {
+                        return Ok(());
+                    }
+                    if deadline.is_some_and(|d| Instant::now() >= d) {
+                        shared.stop.store(true, Ordering::Release);
+                        break;
+                    }
                 }
-            }
-            if attempted % check_every == 0 {
-                // Expensive trials (inner enumerations) would make a whole chunk outlast a
-                // cancel or a time limit: look at both as often as the cost calls for.
-                if shared.cancel.load(Ordering::Relaxed) {
-                    return Ok(());
+                if let Some(f) = &mut fixed {
+                    f.sample(&mut rng, &mut deal);
+                } else if !plan.spec.sample(&mut rng, &mut deal) {
+                    continue;
                 }
-                if deadline.is_some_and(|d| Instant::now() >= d) {
-                    shared.stop.store(true, Ordering::Release);
-                    break;
+                if let Some(tally) = &mut tally {
+                    tally.add(&deal);
+                    accepted += 1;
+                } else if plan.trial(&deal, 1.0, &mut local, &mut scratch) {
+                    accepted += 1;
                 }
-            }
-            if !plan.spec.sample(&mut rng, &mut deal) {
-                continue;
-            }
-            if let Some(tally) = &mut tally {
-                tally.add(&deal);
-                accepted += 1;
-            } else if plan.trial(&deal, 1.0, &mut local, &mut scratch) {
-                accepted += 1;
             }
         }
         if let Some(tally) = &mut tally {
@@ -415,6 +438,41 @@ fn monte_worker(
             return Ok(());
         }
     }
+}
+
+/// Up to `want` deals of a chunk by the board tally's own loop, counted into `tally`; fewer when
+/// the run is cancelled or reaches its time limit.
+#[allow(clippy::too_many_arguments)]
+fn tally_boards(
+    boards: &mut BoardTally,
+    fixed: &FixedDeal,
+    tally: &mut OutcomeTally,
+    deal: &mut Deal,
+    rng: &mut Rng,
+    want: u64,
+    shared: &Shared,
+    deadline: Option<Instant>,
+) -> u64 {
+    if let Some((_, _, in_deck_order)) = fixed.board_only() {
+        boards.reset_order(in_deck_order);
+    }
+    boards.clear();
+    let mut done = 0;
+    while done < want {
+        if shared.cancel.load(Ordering::Relaxed) || past(deadline, shared) {
+            break;
+        }
+        let block = (want - done).min(65_536);
+        boards.sample(rng, fixed.shuffle(), block);
+        done += block;
+    }
+    for (winners, &count) in boards.counts.iter().enumerate() {
+        if let (true, Some(board)) = (count > 0, boards.example[winners]) {
+            deal.board = board;
+            tally.add_hi_outcome(winners as u32, count as f64, deal);
+        }
+    }
+    done
 }
 
 /// Whether the time limit has passed; if so the run is told to stop.
@@ -464,7 +522,19 @@ fn exact_worker(
             a.reset();
         }
         let mut count = 0u32;
-        if let Some(tally) = &mut tally {
+        let boards = if tally.is_some() { plan.spec.board_tally(prefix) } else { None };
+        if let (Some(tally), Some((mut boards, mut deal))) = (&mut tally, boards) {
+            // Given hold'em hands: the board tally's own enumeration.
+            boards.enumerate(Some(first));
+            attempted = boards.counts.iter().sum();
+            for (winners, &count) in boards.counts.iter().enumerate() {
+                if let (true, Some(board)) = (count > 0, boards.example[winners]) {
+                    deal.board = board;
+                    tally.add_hi_outcome(winners as u32, count as f64, &deal);
+                }
+            }
+            accepted = tally.replay(plan, prefix.weight, &mut local, &mut scratch);
+        } else if let Some(tally) = &mut tally {
             plan.spec.enumerate(prefix, Some(first), &mut |deal| {
                 attempted += 1;
                 tally.add(deal);

@@ -6,8 +6,9 @@
 //! cards not fixed by a range are then dealt from the remaining deck, which keeps the result
 //! uniform over compatible deals: every compatible prefix leaves the same number of cards.
 
+use super::board_tally::BoardTally;
 use super::deal::{Deal, MAX_PLAYERS};
-use super::rng::Rng;
+use super::rng::{PartialShuffle, Rng};
 use crate::cards::{Card, CardSet};
 use crate::games::Game;
 
@@ -243,6 +244,139 @@ impl DealSpec {
     }
 }
 
+/// Deals of a spec whose fixed part never changes: every player is one hand (or a random hand)
+/// and the board one pattern, as in equity questions about given hands. Each deal is then the
+/// fixed cards plus a uniform random ordered choice of the remaining cards for the open
+/// positions: a partial shuffle, with no collisions to reject. The remaining cards are this
+/// sampler's own (their order carries over from deal to deal), so each worker holds one.
+pub struct FixedDeal {
+    template: Deal,
+    /// (player or `BOARD`, position) of each open card, in dealing order.
+    open: Vec<(usize, usize)>,
+    /// When the open cards are exactly the board from this position on (given hands, a random
+    /// board): they are copied in one go.
+    board_from: Option<usize>,
+    /// Players with open cards, whose card sets are rebuilt every deal.
+    refilled: Vec<usize>,
+    /// The cards left, at most 52, in a fixed-size array so that positions need no bounds checks.
+    remaining: [Card; 64],
+    /// `remaining` in deck order, restored by [`FixedDeal::restart`].
+    in_deck_order: [Card; 64],
+    shuffle: PartialShuffle,
+}
+
+impl FixedDeal {
+    /// The first deal's starting point (fixed cards in place); [`FixedDeal::sample`] then fills
+    /// the open positions of the same `Deal` on every call.
+    pub fn start(&self) -> Deal {
+        self.template.clone()
+    }
+
+    /// The given hands, the known board cards and the cards left, when the open cards are the
+    /// rest of the board (see [`super::board_tally::BoardTally`]).
+    pub fn board_only(&self) -> Option<(&[CardSet], CardSet, &[Card])> {
+        let from = self.board_from?;
+        let board = self.template.board[..from].iter().copied().collect();
+        let left = self.shuffle.len();
+        Some((&self.template.hole[..self.template.players], board, &self.in_deck_order[..left]))
+    }
+
+    /// The partial shuffle that deals the open cards.
+    pub fn shuffle(&self) -> &PartialShuffle {
+        &self.shuffle
+    }
+
+    /// Puts the remaining cards back in deck order, so that the deals that follow depend only on
+    /// the random stream (a chunk's deals on its seed, whichever worker runs it).
+    pub fn restart(&mut self) {
+        self.remaining.copy_from_slice(&self.in_deck_order);
+    }
+
+    #[inline]
+    pub fn sample(&mut self, rng: &mut Rng, deal: &mut Deal) {
+        let cards = &mut self.remaining;
+        rng.partial_shuffle(&self.shuffle, |i, j| cards.swap(i & 63, j & 63));
+        if let Some(from) = self.board_from {
+            let r = &self.remaining;
+            // Fixed-size stores: a slice copy of this size would be a call to memcpy.
+            match from {
+                0 => deal.board = [r[0], r[1], r[2], r[3], r[4]],
+                3 => [deal.board[3], deal.board[4]] = [r[0], r[1]],
+                4 => deal.board[4] = r[0],
+                _ => {
+                    for i in from..5 {
+                        deal.board[i] = r[(i - from) & 63];
+                    }
+                }
+            }
+            return;
+        }
+        for &p in &self.refilled {
+            deal.hole[p] = self.template.hole[p];
+        }
+        let stud = deal.game.is_stud();
+        for (&(owner, pos), &c) in self.open.iter().zip(&self.remaining) {
+            if owner == BOARD {
+                deal.board[pos] = c;
+            } else {
+                deal.hole[owner].insert(c);
+                if stud {
+                    deal.stud[owner][pos] = c;
+                }
+            }
+        }
+    }
+}
+
+impl DealSpec {
+    /// The fixed-part sampler when this spec has a single fixed part (see [`FixedDeal`]) that
+    /// leaves enough cards; `None` otherwise (ranges, several board patterns, collisions).
+    pub fn fixed_deal(&self) -> Option<FixedDeal> {
+        let single = |src: &HandSource| match src {
+            HandSource::Random => true,
+            HandSource::Range(list) => list.len() == 1,
+        };
+        let one_board = match &self.board {
+            BoardSource::Random => true,
+            BoardSource::Boards(list) => list.len() == 1,
+        };
+        if !self.players.iter().all(single) || !one_board {
+            return None;
+        }
+        let mut prefixes = self.prefixes(64)?;
+        if prefixes.len() != 1 {
+            return None;
+        }
+        let prefix = prefixes.pop()?;
+        let mut open = Vec::new();
+        for g in self.groups(&prefix) {
+            open.extend(g.targets);
+        }
+        let left: Vec<Card> = self.deck.iter().copied().filter(|c| !prefix.used.contains(*c)).collect();
+        if left.len() < open.len() {
+            return None;
+        }
+        let mut remaining = [Card::from_index(0); 64];
+        remaining[..left.len()].copy_from_slice(&left);
+        let mut template = prefix.deal;
+        template.dead = self.dead;
+        for (i, &b) in prefix.board_slots.iter().enumerate() {
+            if b != OPEN {
+                template.board[i] = Card::from_index(b);
+            }
+        }
+        let mut refilled: Vec<usize> = open.iter().map(|t| t.0).filter(|&o| o != BOARD).collect();
+        refilled.sort_unstable();
+        refilled.dedup();
+        let shuffle = PartialShuffle::new(left.len(), open.len());
+        let board_from = open.first().filter(|&&(owner, from)| {
+            owner == BOARD && open.len() == 5 - from && open.iter().zip(from..).all(|(&t, pos)| t == (BOARD, pos))
+        });
+        let board_from = board_from.map(|t| t.1);
+        Some(FixedDeal { template, open, board_from, refilled, in_deck_order: remaining, remaining, shuffle })
+    }
+}
+
 /// Copies fixed slots into a stud hand, marking open ones with an `OPEN` card index.
 #[inline]
 fn place_slots(dst: &mut [Card; 7], slots: [u8; 7]) {
@@ -373,6 +507,21 @@ impl DealSpec {
         if !current.is_empty() {
             groups.push(Group { targets: current });
         }
+    }
+
+    /// For a prefix whose only open cards are the board's: the board tally of its given hands
+    /// (see [`BoardTally`]) and the deal to replay its outcomes on; `None` otherwise.
+    pub fn board_tally(&self, prefix: &Prefix) -> Option<(BoardTally, Deal)> {
+        let groups = self.groups(prefix);
+        if groups.len() != 1 || groups[0].targets.iter().any(|t| t.0 != BOARD) {
+            return None;
+        }
+        let known: CardSet = prefix.board_slots.iter().filter(|&&b| b != OPEN).map(|&b| Card::from_index(b)).collect();
+        let remaining: Vec<Card> = self.deck.iter().copied().filter(|c| !prefix.used.contains(*c)).collect();
+        let tally = BoardTally::new(self.game, &prefix.deal.hole[..self.players.len()], known, &remaining)?;
+        let mut deal = prefix.deal.clone();
+        deal.dead = self.dead;
+        Some((tally, deal))
     }
 
     /// Number of deals `prefix` completes to.
