@@ -197,8 +197,13 @@ def rank_set(cards: Sequence[str]) -> set[int]:
 
 
 def rank_label(ranks: set[int]) -> str:
-    """A rank set as pql prints it: ranks high to low (ace high), '' when empty."""
-    return "".join(RANKS[r] for r in sorted(ranks, reverse=True))
+    """A rank set as pql prints it: ranks high to low (ace high), 'none' when empty."""
+    return "".join(RANKS[r] for r in sorted(ranks, reverse=True)) or "none"
+
+
+def rank_order(game: str, rank: int) -> int:
+    """Where a rank stands low to high: razz plays the ace as the lowest rank."""
+    return (rank + 1) % 13 if game == "razz" else rank
 
 
 # --- showdown outcomes -------------------------------------------------------------------------
@@ -395,13 +400,17 @@ def test_rank_sets(game: str) -> None:
                     f"duplicatedHandRanks({name}, {street})",
                     rank_label({r for r in ranks if ranks.count(r) > 1}),
                 )
-                ordered = sorted(mine, reverse=True)
+                ordered = sorted(mine, key=lambda r: rank_order(game, r), reverse=True)
                 n = rng.randint(1, 5)
                 c.label(f"maxRank(handRanks({name}, {street}))", RANKS[ordered[0]])
                 c.label(f"minRank(handRanks({name}, {street}))", RANKS[ordered[-1]])
                 c.label(
                     f"nthRank({n}, handRanks({name}, {street}))",
-                    RANKS[ordered[n - 1]] if n <= len(ordered) else "",
+                    RANKS[ordered[n - 1]] if n <= len(ordered) else "none",
+                )
+                c.count(
+                    f"maxRank(handRanks({name}, {street})) > minRank(handRanks({name}, {street}))",
+                    len(ordered) > 1,
                 )
                 c.avg(f"rankCount(handRanks({name}, {street}))", len(mine))
                 if game in STUD:
@@ -415,7 +424,9 @@ def test_rank_sets(game: str) -> None:
                 c.avg(f"handBoardIntersections({name}, {street})", sum(r in on_board for r in ranks))
                 c.count(f"hasTopBoardRank({name}, {street})", distinct[0] in mine)
                 c.count(f"hasSecondBoardRank({name}, {street})", len(distinct) > 1 and distinct[1] in mine)
-                c.label(f"nthRank(2, boardRanks({street}))", RANKS[distinct[1]] if len(distinct) > 1 else "")
+                c.label(
+                    f"nthRank(2, boardRanks({street}))", RANKS[distinct[1]] if len(distinct) > 1 else "none"
+                )
 
     check_deals(game, 60, 5, fill)
 

@@ -207,7 +207,14 @@ impl Lowering {
             TExprKind::Neg(x) => Expr::Neg(Box::new(self.expr(x))),
             TExprKind::Not(x) => Expr::Not(Box::new(self.expr(x))),
             TExprKind::Binary { op, lhs, rhs } => {
-                let (a, b) = (Box::new(self.expr(lhs)), Box::new(self.expr(rhs)));
+                let (mut a, mut b) = (Box::new(self.expr(lhs)), Box::new(self.expr(rhs)));
+                // Razz ranks compare ace-low (`toRank('A') < toRank('2')`), as its rank sets
+                // order them.
+                let ordered = matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge);
+                if ordered && self.game == Game::Razz && lhs.ty == Type::Rank && rhs.ty == Type::Rank {
+                    a = Box::new(Self::call_expr(Builtin::RankOrder(*a)));
+                    b = Box::new(Self::call_expr(Builtin::RankOrder(*b)));
+                }
                 match op {
                     BinOp::Or => Expr::Or(a, b),
                     BinOp::And => Expr::And(a, b),

@@ -102,7 +102,8 @@ impl Trial<'_> {
     /// Next-street cards after which p holds the nuts (flop games).
     pub fn nut_hi_outs(&mut self, p: usize, street: Street) -> i64 {
         // Stud: the opponents' next cards are unknown too; not defined there.
-        if street >= Street::River || self.deal.game.is_stud() {
+        // Before the flop the next street is three cards, not one: no outs (as outsToHandType).
+        if street >= Street::River || street == Street::Preflop || self.deal.game.is_stud() {
             return 0;
         }
         let d = self.deal;
@@ -162,7 +163,7 @@ impl Trial<'_> {
 
     /// Next-street cards after which p holds the nut low.
     pub fn nut_lo_outs(&mut self, p: usize, street: Street) -> i64 {
-        if street >= Street::River || !self.deal.game.is_omaha() {
+        if street >= Street::River || street == Street::Preflop || !self.deal.game.is_omaha() {
             return 0;
         }
         let d = self.deal;
