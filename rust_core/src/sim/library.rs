@@ -79,9 +79,10 @@ pub enum Builtin {
     CardsPlay(usize, Street),
     FlopHandCategory(usize),
     // Equity against ranges.
-    HvREquity(usize, Street),
+    /// `true`: p's hand and the board up to the street are the same in every deal.
+    HvREquity(usize, Street, bool),
     /// p against the given range (heads-up) instead of the other players.
-    HvPerceivedRangeEquity(usize, Street, Arc<HandSource>),
+    HvPerceivedRangeEquity(usize, Street, Arc<HandSource>, bool),
     // Analysis (ANALYSIS.md).
     Outs(usize, Street),
     StraightDrawCount(usize, Street),
@@ -225,8 +226,10 @@ impl Trial<'_> {
             B::NutLoOuts(p, s) => Value::Int(self.nut_lo_outs(*p, *s)),
             B::CardsPlay(p, s) => Value::Int(self.cards_play(*p, *s)),
             B::FlopHandCategory(p) => Value::FlopCat(self.flop_category(*p) as u8),
-            B::HvREquity(p, s) => Value::Num(self.hvr_equity(*p, *s)),
-            B::HvPerceivedRangeEquity(p, s, range) => Value::Num(self.perceived_range_equity(*p, *s, range)),
+            B::HvREquity(p, s, repeats) => Value::Num(self.hvr_equity(*p, *s, *repeats)),
+            B::HvPerceivedRangeEquity(p, s, range, repeats) => {
+                Value::Num(self.perceived_range_equity(*p, *s, range, *repeats))
+            }
             B::Outs(p, s) => Value::Int(i64::from(self.draws(*p, *s).outs)),
             B::StraightDrawCount(p, s) => Value::Int(i64::from(self.draws(*p, *s).straight)),
             B::OpenEndedStraightDraw(p, s) => Value::Bool(self.draws(*p, *s).open_ended()),
