@@ -9,7 +9,7 @@ import math
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from pql_repl import _core
 from pql_repl.errors import PqlCancelled
@@ -17,12 +17,14 @@ from pql_repl.errors import PqlCancelled
 DEFAULT_TRIALS = 600_000
 
 
-@dataclass(frozen=True)
-class Bucket:
-    """One histogram row: the value's label, how many accepted trials had it, and their share."""
+class Bucket(NamedTuple):
+    """One histogram row: the value's label, how many accepted trials had it, and their share.
+
+    A named tuple, so both ``b.label`` and ``label, count, fraction = b`` (DESIGN.md §3) work."""
 
     label: str
-    count: float
+    # Shadows tuple.count on purpose: the field's name is the contract (DESIGN.md §3).
+    count: float  # type: ignore[assignment]
     fraction: float
 
 

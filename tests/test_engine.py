@@ -162,6 +162,11 @@ def test_count_histogram_max_min_and_names() -> None:
     labels = [b.label for b in ht.buckets]
     assert labels == sorted(labels, key=["pair", "twopair", "trips", "fullhouse", "quads"].index)
     assert sum(b.fraction for b in ht.buckets) == pytest.approx(1.0)
+    # DESIGN.md section 3: buckets are (label, count, fraction), with attributes as well.
+    label, count, fraction = ht.buckets[0]
+    assert (label, count, fraction) == (ht.buckets[0].label, ht.buckets[0].count, ht.buckets[0].fraction)
+    assert ht.buckets[0][0] == labels[0]
+    assert sum(b[1] for b in ht.buckets) == r.trials
     assert r.column("MAX 3").value == 1
     assert r.column("MIN 4").value == 0
     assert r.column("AVG 5").value == 6

@@ -197,8 +197,13 @@ def rank_set(cards: Sequence[str]) -> set[int]:
 
 
 def rank_label(ranks: set[int]) -> str:
-    """A rank set as pql prints it: ranks high to low (ace high), '' when empty."""
-    return "".join(RANKS[r] for r in sorted(ranks, reverse=True))
+    """A rank set as pql prints it: ranks high to low (ace high), 'none' when empty."""
+    return "".join(RANKS[r] for r in sorted(ranks, reverse=True)) or "none"
+
+
+def rank_order(game: str, rank: int) -> int:
+    """Where a rank stands low to high: razz plays the ace as the lowest rank."""
+    return (rank + 1) % 13 if game == "razz" else rank
 
 
 # --- showdown outcomes -------------------------------------------------------------------------
@@ -395,13 +400,17 @@ def test_rank_sets(game: str) -> None:
                     f"duplicatedHandRanks({name}, {street})",
                     rank_label({r for r in ranks if ranks.count(r) > 1}),
                 )
-                ordered = sorted(mine, reverse=True)
+                ordered = sorted(mine, key=lambda r: rank_order(game, r), reverse=True)
                 n = rng.randint(1, 5)
                 c.label(f"maxRank(handRanks({name}, {street}))", RANKS[ordered[0]])
                 c.label(f"minRank(handRanks({name}, {street}))", RANKS[ordered[-1]])
                 c.label(
                     f"nthRank({n}, handRanks({name}, {street}))",
-                    RANKS[ordered[n - 1]] if n <= len(ordered) else "",
+                    RANKS[ordered[n - 1]] if n <= len(ordered) else "none",
+                )
+                c.count(
+                    f"maxRank(handRanks({name}, {street})) > minRank(handRanks({name}, {street}))",
+                    len(ordered) > 1,
                 )
                 c.avg(f"rankCount(handRanks({name}, {street}))", len(mine))
                 if game in STUD:
@@ -415,7 +424,9 @@ def test_rank_sets(game: str) -> None:
                 c.avg(f"handBoardIntersections({name}, {street})", sum(r in on_board for r in ranks))
                 c.count(f"hasTopBoardRank({name}, {street})", distinct[0] in mine)
                 c.count(f"hasSecondBoardRank({name}, {street})", len(distinct) > 1 and distinct[1] in mine)
-                c.label(f"nthRank(2, boardRanks({street}))", RANKS[distinct[1]] if len(distinct) > 1 else "")
+                c.label(
+                    f"nthRank(2, boardRanks({street}))", RANKS[distinct[1]] if len(distinct) > 1 else "none"
+                )
 
     check_deals(game, 60, 5, fill)
 
@@ -830,7 +841,7 @@ def strength_and_potential(
     return hs, ppot, npot
 
 
-@pytest.mark.parametrize("game", [*DRAW_GAMES, "omahahi"])
+@pytest.mark.parametrize("game", [*DRAW_GAMES, "omahahi", "omaha8", "omahahi5"])
 def test_hand_strength_and_potential_against_weighted_ranges(game: str) -> None:
     """handStrength, positive/negativePotential (two cards ahead from the flop, one from the
     turn), their one-card forms, effective and showdown hand strength, heads-up against a weighted
@@ -838,11 +849,11 @@ def test_hand_strength_and_potential_against_weighted_ranges(game: str) -> None:
     same in every deal of the run)."""
     rng = random.Random(f"hs-{game}")
     size = HOLE[game]
-    for _ in range({"holdem": 4, "omahahi": 1}.get(game, 2)):
+    for _ in range({"holdem": 4, "omahahi": 1, "omaha8": 1, "omahahi5": 1}.get(game, 2)):
         cards = rng.sample(deck_of(game), size + 5)
         own, board = cards[:size], cards[size:]
         rest = [x for x in deck_of(game) if x not in cards]
-        villain = random_range(rng, rest, 12 if size == 2 else 6, size)
+        villain = random_range(rng, rest, {2: 12, 4: 6}.get(size, 3), size)
         deal = Deal(game, [own, ["*"]], board)
         selectors: dict[str, str] = {}
         expected: dict[str, float] = {}
@@ -1063,13 +1074,13 @@ def test_hvh_equity(game: str) -> None:
     check_deals(game, 4 if game in STUD else 10, 15, fill, players=2, dead=2)
 
 
-@pytest.mark.parametrize("game", ["holdem", "shortdeck", "omahahi", "omaha8"])
+@pytest.mark.parametrize("game", ["holdem", "shortdeck", "omahahi", "omaha8", "omahahi5", "omaha85"])
 def test_hvr_and_perceived_range_equity(game: str) -> None:
     """HvREquity against the other player's whole (weighted, explicit) range and
     HvPerceivedRangeEquity against a given one, on the river and the turn, heads-up."""
     rng = random.Random(f"hvr-{game}")
     size = HOLE[game]
-    for _ in range(3):
+    for _ in range(3 if size < 5 else 1):
         cards = rng.sample(deck_of(game), size + 5)
         own, board = cards[:size], cards[size:]
         rest = [x for x in deck_of(game) if x not in cards]
@@ -1110,3 +1121,172 @@ def test_five_card_hand_numbers_are_for_standard_hands_only() -> None:
     """Short deck orders hands differently from the 7462 standard numbers: a type error there."""
     with pytest.raises(pql.PqlTypeError, match="fiveCardHiHandNumber does not apply to shortdeck"):
         pql.prepare("select avg(fiveCardHiHandNumber(p1, river)) from game='shortdeck', p1='AsKs'")
+
+
+# --- audit of issue 6: equities against ranges, stud equities, helpers -------------------------
+
+
+def weighted_equity(
+    game: str, own: Hand, holdings: dict[tuple[str, ...], int], board: Hand, street: str
+) -> float:
+    """p's exact equity against a weighted range of explicit hands (heads-up), the board known up to
+    `street`: the weighted average over the holdings that fit of every completion."""
+    b = board[: FLOP_STREETS[street]] if street != "preflop" else []
+    total = weight = Fraction(0)
+    for hand, w in holdings.items():
+        if set(hand) & (set(b) | set(own)):
+            continue
+        d = Deal(game, [own, list(hand)], board)
+        total += w * Fraction(exact_street_equity(d, 0, street))
+        weight += w
+    return float(total / weight)
+
+
+def test_hvr_on_the_flop_multiway_and_before_the_flop() -> None:
+    """HvREquity on a fixed flop (hold'em), against two ranges at once on the turn, and before
+    the flop against a narrow range (eval7's exact hand-versus-range enumeration)."""
+    rng = random.Random("hvr-more")
+    cards = rng.sample(DECK, 7)
+    own, board = cards[:2], cards[2:]
+    rest = [x for x in DECK if x not in cards]
+    villain = random_range(rng, rest, 6)
+    text = Deal("holdem", [own, ["*"]], board).query({"e": "avg(HvREquity(p1, flop))"})
+    (r,) = pql.run(text.replace("p2='*'", f"p2='{range_text(villain)}'"), trials=50, seed=1)
+    assert r.columns[0].value == pytest.approx(
+        weighted_equity("holdem", own, villain, board, "flop"), abs=1e-9
+    )
+    assert r.columns[0].stderr in (None, 0.0)
+
+    # Two opponents: every joint holding (no card twice), every river, three-way pot shares.
+    a, b = random_range(rng, rest, 4), random_range(rng, rest, 4)
+    total = weight = Fraction(0)
+    turn = board[:4]
+    for (ha, wa), (hb, wb) in itertools.product(a.items(), b.items()):
+        if len({*ha, *hb, *own, *turn}) < 10:
+            continue
+        for river in [x for x in DECK if x not in {*ha, *hb, *own, *turn}]:
+            full = [*turn, river]
+            his = [best_hi("holdem", h, full) for h in (own, ha, hb)]
+            total += wa * wb * pot_shares(his, [])[0]
+            weight += wa * wb
+    text = (
+        f"select avg(HvREquity(p1, turn)) from game='holdem', syntax='generic', p1='{''.join(own)}',"
+        f" p2='{range_text(a)}', p3='{range_text(b)}', board='{''.join(board)}'"
+    )
+    (r,) = pql.run(text, trials=50, seed=1)
+    assert r.columns[0].value == pytest.approx(float(total / weight), abs=1e-9)
+
+    # Before the flop: aces against kings, every board of every kings combo. The reference is
+    # the exhaustive riverEquity run (itself checked against independent enumeration in
+    # test_engine.py).
+    (exact,) = pql.run("select avg(riverEquity(p1)) from game='holdem', p1='AsAh', p2='KK'", exact=True)
+    (r,) = pql.run(
+        "select avg(HvREquity(p1, preflop)), avg(HvPerceivedRangeEquity(p1, preflop, 'KK'))"
+        " from game='holdem', p1='AsAh', p2='KK'",
+        trials=20,
+        seed=1,
+        exact=False,
+    )
+    assert [c.value for c in r.columns] == pytest.approx([exact.columns[0].value] * 2, abs=1e-9)
+
+
+def test_hvr_preflop_against_any_hand_is_sampled_honestly() -> None:
+    """Aces against any hand before the flop are sampled; the run's standard error says so and
+    covers the published 85.20%."""
+    (r,) = pql.run(
+        "select avg(HvREquity(p1, preflop)) from game='holdem', p1='AsAh', p2='*'", trials=400, seed=3
+    )
+    c = r.columns[0]
+    assert c.stderr is not None
+    assert c.stderr > 0
+    assert abs(c.value - 0.8520) < 5 * c.stderr + 1e-4
+
+
+def test_hvr_in_stud_reads_the_range_given_the_up_cards() -> None:
+    """Seventh street: the villain's range of whole hands, of which only those showing the
+    villain's up cards count (the others are ruled out by what is seen)."""
+    hero = ["Ks", "Kd", "9c", "8h", "4d", "2s", "3c"]
+    up = ["Qh", "7c", "5s", "Jd"]
+    showing = [["Ah", "Ad", *up, "6c"], ["Qs", "Qd", *up, "Tc"], ["9s", "8s", *up, "2h"]]
+    hidden = [["Ac", "As", "Kh", "7d", "5d", "Jc", "6d"]]  # other up cards: not possible
+    weights = [3, 1, 2, 5]
+    rng_text = ",".join(f"{''.join(h)}@{w}" for h, w in zip([*showing, *hidden], weights, strict=True))
+    total = weight = Fraction(0)
+    for h, w in zip(showing, weights[:3], strict=True):
+        total += w * pot_shares([best_hi("studhi", hero), best_hi("studhi", h)], [])[0]
+        weight += w
+    text = (
+        f"select avg(HvREquity(p1, seventh)), avg(HvREquity(p1, sixth)) from game='studhi', syntax='generic',"
+        f" p1='{''.join(hero)}', p2='{rng_text}' where upCard(p2, third) = toCard('Qh')"
+    )
+    (r,) = pql.run(text, trials=30, seed=1, exact=False)
+    assert r.columns[0].value == pytest.approx(float(total / weight), abs=1e-9)
+    # Sixth street: the range fixes the seventh cards, so it is sampled, with a standard error.
+    c = r.columns[1]
+    assert c.stderr is not None
+    assert c.stderr > 0
+
+
+def stud_fifth_street_equity(game: str, hands: list[Hand], dead: Hand) -> float:
+    """Heads-up stud equity on fifth street: each player's seven-card hand rated once per pair of
+    new cards, then every pair of disjoint pairs settled."""
+    rest = [x for x in DECK if x not in {*hands[0][:5], *hands[1][:5], *dead}]
+    pairs = list(itertools.combinations(rest, 2))
+
+    def rate(h: Hand) -> tuple[object, object]:
+        hi = best_hi(game, h) if game != "razz" else 0
+        lo = best_lo(game, h) if game in LO_GAMES else None
+        return hi, lo
+
+    tables = [[rate([*hands[p][:5], *pair]) for pair in pairs] for p in (0, 1)]
+    total, n = Fraction(0), 0
+    for i, a in enumerate(pairs):
+        hi0, lo0 = tables[0][i]
+        for j, b in enumerate(pairs):
+            if a[0] in b or a[1] in b:
+                continue
+            hi1, lo1 = tables[1][j]
+            his = [hi0, hi1] if game != "razz" else []
+            los = [lo0, lo1] if game in LO_GAMES else []
+            total += pot_shares(his, los)[0]
+            n += 1
+    return float(total / n)
+
+
+@pytest.mark.parametrize("game", STUD_GAMES)
+def test_stud_hvh_equity_on_fifth_street_is_exact(game: str) -> None:
+    (d,) = deals(game, 1, 16, players=2)
+    # Sixteen dead cards keep the Python reference short (325 pairs each instead of 861).
+    rng = random.Random(f"fifth-{game}")
+    d.dead = rng.sample([x for x in DECK if x not in {*d.hands[0], *d.hands[1]}], 16)
+    value = stud_fifth_street_equity(game, d.hands, d.dead)
+    c = Checker(d)
+    c.avg("HvHEquity(p1, fifth)", value)
+    c.avg("equity(p2, fifth)", 1 - value)
+    c.count("minEquity(p1, fifth, 0.5)", value >= 0.5)
+    c.check()
+
+
+def test_helpers_against_the_dealt_cards() -> None:
+    """inRange, toCard, toRank, toString and minEquity on fixed hold'em deals."""
+    rng = random.Random("helpers")
+
+    def fill(c: Checker) -> None:
+        d = c.deal
+        own = d.hands[0]
+        others = [h for h in itertools.combinations(DECK, 2) if not set(h) & set(own)]
+        listed = rng.sample(others, 5) + ([tuple(own)] if rng.random() < 0.5 else [])
+        c.count(f"inRange(p1, '{','.join(''.join(h) for h in listed)}')", tuple(own) in listed)
+        card = rng.choice([d.board[4], rng.choice(DECK)])
+        c.count(f"riverCard() = toCard('{card}')", d.board[4] == card)
+        rank = rng.choice(RANKS)
+        top = max(RANKS.index(x[0]) for x in d.board[:3])
+        c.count(f"maxRank(boardRanks(flop)) = toRank('{rank}')", RANKS.index(rank) == top)
+        c.count(f"maxRank(boardRanks(flop)) >= toRank('{rank}')", top >= RANKS.index(rank))
+        c.label("toString(handType(p1, river))", hi_type("holdem", best_hi("holdem", own, d.board)))
+        c.label("toString(rankCount(handRanks(p1, flop)))", str(len(rank_set(own))))
+        value = exact_street_equity(d, 0, "turn")
+        x = round(value + rng.choice([-0.02, 0.02]), 3)
+        c.count(f"minEquity(p1, turn, {x})", value >= x)
+
+    check_deals("holdem", 15, 17, fill, players=2)

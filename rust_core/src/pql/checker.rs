@@ -597,6 +597,15 @@ impl Checker<'_> {
         if failed {
             return None;
         }
+        // Seventh street's card is dealt face down: there is no up card to ask for.
+        if let (Func::UpCard, Some(TExprKind::Street(Street::Seventh))) = (def.func, typed_args.get(1).map(|a| &a.kind))
+        {
+            self.errors.push(
+                PqlError::type_error("upCard: the seventh-street card is dealt face down", typed_args[1].span)
+                    .with_hint("up cards are dealt on third to sixth street"),
+            );
+            return None;
+        }
         Some(TExpr { kind: TExprKind::Call { func: def.func, args: typed_args }, ty: def.returns, span })
     }
 

@@ -79,7 +79,24 @@ fn compile_statement(st: &CheckedStatement) -> Result<CompiledStatement, Vec<Pql
         }),
         None => CardSet::EMPTY,
     };
-    let mut lower = Lowering { game, syntax: st.syntax, streets: HashSet::new(), inner_cost: 0.0, errors: Vec::new() };
+    // Seats dealt one fixed hand, and how many board cards every deal shows the same: a
+    // function of p's hand and the board then answers the same in every deal.
+    let fixed_hands: Vec<bool> =
+        sources.iter().map(|s| !game.is_stud() && matches!(s, HandSource::Range(l) if l.len() == 1)).collect();
+    let fixed_board = match &board {
+        BoardSource::Boards(list) if list.len() == 1 => list.items[0].iter().take_while(|&&s| s != OPEN).count(),
+        _ => 0,
+    };
+    let mut lower = Lowering {
+        game,
+        syntax: st.syntax,
+        players: st.players.len(),
+        fixed_hands,
+        fixed_board,
+        streets: HashSet::new(),
+        inner_cost: 0.0,
+        errors: Vec::new(),
+    };
     let filter = st.where_clause.as_ref().map(|w| lower.expr(w));
     let selectors: Vec<Selector> = st
         .selectors
@@ -186,6 +203,9 @@ fn street_splits(game: Game, streets: &HashSet<Street>) -> StreetSplits {
 struct Lowering {
     game: Game,
     syntax: Syntax,
+    players: usize,
+    fixed_hands: Vec<bool>,
+    fixed_board: usize,
     /// Streets the statement's functions look at.
     streets: HashSet<Street>,
     /// Extra evaluations per player per deal (inner enumerations), for choosing exact runs.
@@ -207,7 +227,14 @@ impl Lowering {
             TExprKind::Neg(x) => Expr::Neg(Box::new(self.expr(x))),
             TExprKind::Not(x) => Expr::Not(Box::new(self.expr(x))),
             TExprKind::Binary { op, lhs, rhs } => {
-                let (a, b) = (Box::new(self.expr(lhs)), Box::new(self.expr(rhs)));
+                let (mut a, mut b) = (Box::new(self.expr(lhs)), Box::new(self.expr(rhs)));
+                // Razz ranks compare ace-low (`toRank('A') < toRank('2')`), as its rank sets
+                // order them.
+                let ordered = matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge);
+                if ordered && self.game == Game::Razz && lhs.ty == Type::Rank && rhs.ty == Type::Rank {
+                    a = Box::new(Self::call_expr(Builtin::RankOrder(*a)));
+                    b = Box::new(Self::call_expr(Builtin::RankOrder(*b)));
+                }
                 match op {
                     BinOp::Or => Expr::Or(a, b),
                     BinOp::And => Expr::And(a, b),
@@ -278,10 +305,22 @@ impl Lowering {
         Expr::Cmp(CmpOp::Eq, Box::new(value), Box::new(expected))
     }
 
+    /// Whether p's hand and the board up to `street` are the same in every deal.
+    fn repeats(&self, p: usize, street: Street) -> bool {
+        self.fixed_hands.get(p).copied().unwrap_or(false) && street.cards_known().min(5) <= self.fixed_board
+    }
+
     /// Evaluations an exact equity from `street` costs: one per board completion.
     fn completion_cost(&self, street: Street) -> f64 {
         if self.game.is_stud() {
-            return f64::from(super::trial::STUD_EQUITY_SAMPLES);
+            let per = 7 - street.cards_known();
+            let rest = 52usize.saturating_sub(self.players * street.cards_known());
+            let exact = super::stud_equity::assignments(self.players, rest, per);
+            return if exact <= super::stud_equity::STUD_EXACT_SHOWDOWNS {
+                exact
+            } else {
+                f64::from(super::trial::STUD_EQUITY_SAMPLES)
+            };
         }
         let missing = self.game.board_cards().saturating_sub(street.cards_known());
         super::source::binomial(45, missing)
@@ -524,7 +563,7 @@ impl Lowering {
             Func::HvREquity | Func::MinHvREquity => {
                 let (p, s) = self.ps(args);
                 self.inner_cost += super::versus::inner_cost_hvr(self.game, s);
-                let v = c(B::HvREquity(p, s));
+                let v = c(B::HvREquity(p, s, self.repeats(p, s)));
                 if func == Func::MinHvREquity {
                     Self::at_least(v, self.expr(&args[2]))
                 } else {
@@ -542,7 +581,8 @@ impl Lowering {
                     }
                 };
                 self.inner_cost += super::versus::inner_cost_hvr(self.game, s);
-                let v = c(B::HvPerceivedRangeEquity(p, s, Arc::new(source)));
+                let repeats = self.repeats(p, s);
+                let v = c(B::HvPerceivedRangeEquity(p, s, Arc::new(source), repeats));
                 if func == Func::MinHvPerceivedRangeEquity {
                     Self::at_least(v, self.expr(&args[3]))
                 } else {

@@ -63,6 +63,8 @@ pub enum Builtin {
     HandBoardIntersections(usize, Street),
     HasTopBoardRank(usize, Street),
     HasSecondBoardRank(usize, Street),
+    /// A rank's place in the game's rank order (ace lowest in razz), for comparing ranks.
+    RankOrder(Expr),
     MaxRank(Expr),
     MinRank(Expr),
     NthRank(Expr, Expr),
@@ -77,9 +79,10 @@ pub enum Builtin {
     CardsPlay(usize, Street),
     FlopHandCategory(usize),
     // Equity against ranges.
-    HvREquity(usize, Street),
+    /// `true`: p's hand and the board up to the street are the same in every deal.
+    HvREquity(usize, Street, bool),
     /// p against the given range (heads-up) instead of the other players.
-    HvPerceivedRangeEquity(usize, Street, Arc<HandSource>),
+    HvPerceivedRangeEquity(usize, Street, Arc<HandSource>, bool),
     // Analysis (ANALYSIS.md).
     Outs(usize, Street),
     StraightDrawCount(usize, Street),
@@ -194,15 +197,26 @@ impl Trial<'_> {
             }
             B::HasTopBoardRank(p, s) => Value::Bool(self.has_nth_board_rank(*p, *s, 0)),
             B::HasSecondBoardRank(p, s) => Value::Bool(self.has_nth_board_rank(*p, *s, 1)),
-            B::MaxRank(e) => rank_of(ranks_arg(&e.eval(self)), |m| (m != 0).then(|| m.ilog2())),
-            B::MinRank(e) => rank_of(ranks_arg(&e.eval(self)), |m| (m != 0).then(|| m.trailing_zeros())),
+            B::MaxRank(e) => {
+                let ace_low = self.ace_low();
+                rank_of(ranks_arg(&e.eval(self)), |m| ranks_high_to_low(m, ace_low).next())
+            }
+            B::MinRank(e) => {
+                let ace_low = self.ace_low();
+                rank_of(ranks_arg(&e.eval(self)), |m| ranks_high_to_low(m, ace_low).last())
+            }
             B::NthRank(n, e) => {
                 let n = n.eval(self).as_f64() as i64;
                 let mask = ranks_arg(&e.eval(self));
                 // n - 1 checked: n may be any integer (saturated arithmetic reaches i64::MIN).
                 let index = n.checked_sub(1).and_then(|i| usize::try_from(i).ok());
-                rank_of(mask, |m| index.and_then(|i| nth_highest_rank(m, i)))
+                let ace_low = self.ace_low();
+                rank_of(mask, |m| index.and_then(|i| ranks_high_to_low(m, ace_low).nth(i)))
             }
+            B::RankOrder(e) => match e.eval(self) {
+                Value::Rank(r) => Value::Int(i64::from(rank_order(u32::from(r), self.ace_low()))),
+                v => v,
+            },
             B::RankCount(e) => Value::Int(i64::from(ranks_arg(&e.eval(self)).count_ones())),
             B::NutHi(p, s) => Value::Bool(self.nut_hi(*p, *s)),
             B::NutHiForHandType(p, s) => Value::Bool(self.nut_hi_for_hand_type(*p, *s)),
@@ -212,8 +226,10 @@ impl Trial<'_> {
             B::NutLoOuts(p, s) => Value::Int(self.nut_lo_outs(*p, *s)),
             B::CardsPlay(p, s) => Value::Int(self.cards_play(*p, *s)),
             B::FlopHandCategory(p) => Value::FlopCat(self.flop_category(*p) as u8),
-            B::HvREquity(p, s) => Value::Num(self.hvr_equity(*p, *s)),
-            B::HvPerceivedRangeEquity(p, s, range) => Value::Num(self.perceived_range_equity(*p, *s, range)),
+            B::HvREquity(p, s, repeats) => Value::Num(self.hvr_equity(*p, *s, *repeats)),
+            B::HvPerceivedRangeEquity(p, s, range, repeats) => {
+                Value::Num(self.perceived_range_equity(*p, *s, range, *repeats))
+            }
             B::Outs(p, s) => Value::Int(i64::from(self.draws(*p, *s).outs)),
             B::StraightDrawCount(p, s) => Value::Int(i64::from(self.draws(*p, *s).straight)),
             B::OpenEndedStraightDraw(p, s) => Value::Bool(self.draws(*p, *s).open_ended()),
@@ -240,15 +256,18 @@ impl Trial<'_> {
                 Value::Bool((0..self.deal.players).all(|q| self.hi_rating(q, *s) <= mine))
             }
             B::InRange(p, set) => Value::Bool(set.contains(self.deal.hole[*p])),
-            B::UpCard(p, s) => {
-                let i = (s.cards_known().clamp(3, 6)) - 1;
-                Value::Card(self.deal.stud[*p][i])
-            }
+            // The checker allows third to sixth street only (seventh is a down card).
+            B::UpCard(p, s) => Value::Card(self.deal.stud[*p][s.cards_known() - 1]),
             B::ToString(e) => Value::Str(e.eval(self).to_string().into()),
             B::InStudRange(p, range) => Value::Bool(range.contains_hand(&self.deal.stud[*p])),
             B::HandRanking(p, six_max) => Value::Num(hand_percentile(self.deal.game, self.deal.hole[*p], *six_max)),
             B::BoardInRange(pattern) => Value::Bool(pattern.matches(&self.deal.board)),
         }
+    }
+
+    /// Razz plays the ace as the lowest rank: rank sets are ordered that way there.
+    fn ace_low(&self) -> bool {
+        self.deal.game == crate::games::Game::Razz
     }
 
     fn hand_type_value(&self, t: crate::eval::HandType) -> Value {
@@ -335,6 +354,22 @@ fn ranks_arg(v: &Value) -> u16 {
 /// The `n`-th highest rank in `mask` (0 is the highest), if it holds that many.
 fn nth_highest_rank(mask: u16, n: usize) -> Option<u32> {
     (0..13).rev().filter(|r| mask & (1 << r) != 0).nth(n)
+}
+
+/// Where rank `r` (0 = deuce ... 12 = ace) stands among the ranks, low to high: the ace is
+/// the lowest (0) when `ace_low`.
+fn rank_order(r: u32, ace_low: bool) -> u32 {
+    if ace_low {
+        (r + 1) % 13
+    } else {
+        r
+    }
+}
+
+/// The ranks of `mask` from the highest to the lowest; the ace last when `ace_low` (razz).
+fn ranks_high_to_low(mask: u16, ace_low: bool) -> impl Iterator<Item = u32> {
+    let top = if ace_low { 11 } else { 12 };
+    (0..=top).rev().chain(ace_low.then_some(12)).filter(move |r| mask & (1 << r) != 0)
 }
 
 /// A rank picked from a mask, or the empty rank set when there is none.

@@ -17,6 +17,7 @@ pub mod rng;
 pub mod runner;
 pub mod showdown;
 pub mod source;
+pub mod stud_equity;
 pub mod trial;
 pub mod value;
 pub mod versus;

@@ -10,6 +10,10 @@ use crate::eval::FlopHandCategory;
 use crate::eval::{omaha_hi, omaha_lo8, rate_hi, HandType, HiRating, LoRating, OmahaBoard, OmahaHole};
 use crate::games::{Game, Street};
 
+/// Cross-deal cache kinds of the outs counts (the nut-out cards as a mask).
+const MEMO_NUT_HI_OUTS: u8 = 20;
+const MEMO_NUT_LO_OUTS: u8 = 21;
+
 impl Trial<'_> {
     /// Cards p cannot see on `street`.
     fn unseen_by(&self, p: usize, street: Street) -> Vec<Card> {
@@ -102,23 +106,38 @@ impl Trial<'_> {
     /// Next-street cards after which p holds the nuts (flop games).
     pub fn nut_hi_outs(&mut self, p: usize, street: Street) -> i64 {
         // Stud: the opponents' next cards are unknown too; not defined there.
-        if street >= Street::River || self.deal.game.is_stud() {
+        // Before the flop the next street is three cards, not one: no outs (as outsToHandType).
+        if street >= Street::River || street == Street::Preflop || self.deal.game.is_stud() {
             return 0;
         }
-        let d = self.deal;
-        let mut outs = 0;
-        let unseen_now = self.unseen_by(p, street);
-        let mut unseen = Vec::with_capacity(unseen_now.len());
-        for c in self.undealt(street) {
-            let board = d.board_at(street).with(c);
-            let mine = self.hi_with(p, street, c);
-            unseen.clear();
-            unseen.extend(unseen_now.iter().filter(|&&u| u != c));
-            if mine >= Self::best_opponent_hi(d.game, &unseen, board, None) {
-                outs += 1;
+        // Which unseen cards would give p the nuts depends on p's cards, the board and the dead
+        // cards only (kept across deals); the other players' cards are then not outs.
+        let key = self.cards_key(MEMO_NUT_HI_OUTS, p, street);
+        let mask = if let Some([mask, _]) = self.cached(&key) {
+            mask
+        } else {
+            let d = self.deal;
+            let mut mask = 0u64;
+            let unseen_now = self.unseen_by(p, street);
+            let mut unseen = Vec::with_capacity(unseen_now.len());
+            for &c in &unseen_now {
+                let board = d.board_at(street).with(c);
+                let mine = self.hi_with(p, street, c);
+                unseen.clear();
+                unseen.extend(unseen_now.iter().filter(|&&u| u != c));
+                if mine >= Self::best_opponent_hi(d.game, &unseen, board, None) {
+                    mask |= CardSet::EMPTY.with(c).bits();
+                }
             }
-        }
-        outs
+            self.cache(&key, [mask, 0]);
+            mask
+        };
+        i64::from(CardSet::from_bits(mask).intersect(self.undealt_set(street)).len())
+    }
+
+    /// Cards that can still be dealt after `street`, as a set.
+    fn undealt_set(&self, street: Street) -> CardSet {
+        self.undealt(street).into_iter().collect()
     }
 
     /// Next-street cards that give p exactly hand type `t` and a better hand than now.
@@ -162,26 +181,33 @@ impl Trial<'_> {
 
     /// Next-street cards after which p holds the nut low.
     pub fn nut_lo_outs(&mut self, p: usize, street: Street) -> i64 {
-        if street >= Street::River || !self.deal.game.is_omaha() {
+        if street >= Street::River || street == Street::Preflop || !self.deal.game.is_omaha() {
             return 0;
         }
-        let d = self.deal;
-        let hole = OmahaHole::new(d.hand_at(p, street));
-        let mut outs = 0;
-        let unseen_now = self.unseen_by(p, street);
-        let mut unseen = Vec::with_capacity(unseen_now.len());
-        for c in self.undealt(street) {
-            let board = d.board_at(street).with(c);
-            let Some(mine) = omaha_lo8(&hole, &OmahaBoard::new(board)) else {
-                continue;
-            };
-            unseen.clear();
-            unseen.extend(unseen_now.iter().filter(|&&u| u != c));
-            if Self::best_opponent_lo(&unseen, board).is_none_or(|best| mine >= best) {
-                outs += 1;
+        let key = self.cards_key(MEMO_NUT_LO_OUTS, p, street);
+        let mask = if let Some([mask, _]) = self.cached(&key) {
+            mask
+        } else {
+            let d = self.deal;
+            let hole = OmahaHole::new(d.hand_at(p, street));
+            let mut mask = 0u64;
+            let unseen_now = self.unseen_by(p, street);
+            let mut unseen = Vec::with_capacity(unseen_now.len());
+            for &c in &unseen_now {
+                let board = d.board_at(street).with(c);
+                let Some(mine) = omaha_lo8(&hole, &OmahaBoard::new(board)) else {
+                    continue;
+                };
+                unseen.clear();
+                unseen.extend(unseen_now.iter().filter(|&&u| u != c));
+                if Self::best_opponent_lo(&unseen, board).is_none_or(|best| mine >= best) {
+                    mask |= CardSet::EMPTY.with(c).bits();
+                }
             }
-        }
-        outs
+            self.cache(&key, [mask, 0]);
+            mask
+        };
+        i64::from(CardSet::from_bits(mask).intersect(self.undealt_set(street)).len())
     }
 
     /// The fewest of p's own cards any best five-card hi uses.

@@ -6,16 +6,55 @@ use super::source::HandSource;
 use crate::cards::{Card, CardSet};
 use crate::eval::{rate_hi, HiRating, LoRating, OmahaBoard, OmahaHole};
 use crate::games::Street;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+
+/// Stud equities with more ways to deal the remaining cards than
+/// [`super::stud_equity::STUD_EXACT_SHOWDOWNS`] (third and fourth street, fifth street three-handed)
+/// are sampled: this many deals, from a fresh stream each time, so that the run's standard
+/// error includes the sampling.
+pub const STUD_EQUITY_SAMPLES: u32 = 4000;
 
 /// A set of concrete hands for `inRange`.
-/// Stud equities on early streets are sampled (seven-card completions are too many to list).
-pub const STUD_EQUITY_SAMPLES: u32 = 4000;
-/// Sixth-street stud equities visit every way to deal the last cards up to this many.
-pub const STUD_EXACT_ASSIGNMENTS: f64 = 50_000.0;
-
 #[derive(Debug, Default)]
 pub struct HandSet(pub HashSet<CardSet>);
+
+/// Values remembered across deals, per worker, at most this many (then forgotten at once).
+pub const CROSS_DEAL_ENTRIES: usize = 1 << 16;
+
+/// A cross-deal cache key: what was computed (kind, player, street) and every card it depends
+/// on, as a few words.
+#[derive(Clone, Copy, Debug)]
+pub struct CacheKey {
+    words: [u64; 16],
+    len: usize,
+}
+
+impl CacheKey {
+    pub fn new(kind: u8, p: usize, street: Street) -> CacheKey {
+        let mut k = CacheKey { words: [0; 16], len: 0 };
+        k.push(u64::from(memo_key(kind, p, street)));
+        k
+    }
+
+    pub fn push(&mut self, word: u64) {
+        if self.len < self.words.len() {
+            self.words[self.len] = word;
+        }
+        self.len += 1;
+    }
+
+    fn as_slice(&self) -> Option<&[u64]> {
+        // A key that did not fit is never cached.
+        self.words.get(..self.len)
+    }
+}
+
+/// The costly functions' values by what they depend on, kept from deal to deal (p's cards and
+/// the board repeat across many deals of a run).
+#[derive(Default)]
+pub struct CrossDeal {
+    map: HashMap<Box<[u64]>, [u64; 2]>,
+}
 
 /// Per-worker memory for the facts computed about a deal, reused from deal to deal so that
 /// starting a deal costs two stores instead of clearing every slot.
@@ -31,6 +70,11 @@ pub struct Scratch {
     pub(crate) holdem: super::holdem_equity::HoldemScratch,
     /// Reusable buffer for opponent holdings.
     pub(crate) holdings: Vec<crate::analysis::Holding>,
+    pub(crate) stud: super::stud_equity::StudScratch,
+    /// Values of costly functions kept across deals.
+    pub(crate) cross: CrossDeal,
+    /// Inner samples drawn by this worker so far: each sampled inner value gets its own stream.
+    pub(crate) fresh: u64,
 }
 
 impl Default for Scratch {
@@ -44,6 +88,9 @@ impl Default for Scratch {
             omaha: super::omaha_equity::OmahaScratch::default(),
             holdem: super::holdem_equity::HoldemScratch::default(),
             holdings: Vec::new(),
+            stud: super::stud_equity::StudScratch::default(),
+            cross: CrossDeal::default(),
+            fresh: 0,
         }
     }
 }
@@ -89,6 +136,49 @@ impl<'a> Trial<'a> {
 
     pub(crate) fn remember(&mut self, key: u32, value: [f64; 2]) {
         self.scratch.memo.push((key, value));
+    }
+
+    /// A cross-deal key for a value that depends on p's cards on `street`, the board then and
+    /// the dead cards (callers push what else it depends on).
+    pub(crate) fn cards_key(&self, kind: u8, p: usize, street: Street) -> CacheKey {
+        let d = self.deal;
+        let mut key = CacheKey::new(kind, p, street);
+        key.push(d.hand_at(p, street).bits());
+        key.push(d.board_at(street).bits());
+        key.push(d.dead.bits());
+        key
+    }
+
+    /// Adds every other player's stud up cards on `street` to `key`, seat by seat.
+    pub(crate) fn push_up_cards(&self, key: &mut CacheKey, p: usize, street: Street) {
+        let d = self.deal;
+        if d.game.is_stud() {
+            for q in (0..d.players).filter(|&q| q != p) {
+                key.push(d.up_cards(q, street).bits());
+            }
+        }
+    }
+
+    /// A value kept from an earlier deal under `key`.
+    pub(crate) fn cached(&self, key: &CacheKey) -> Option<[u64; 2]> {
+        self.scratch.cross.map.get(key.as_slice()?).copied()
+    }
+
+    pub(crate) fn cache(&mut self, key: &CacheKey, value: [u64; 2]) {
+        let Some(words) = key.as_slice() else { return };
+        let map = &mut self.scratch.cross.map;
+        if map.len() >= CROSS_DEAL_ENTRIES {
+            map.clear();
+        }
+        map.insert(words.into(), value);
+    }
+
+    /// A random stream for one sampled inner value: seeded by the deal's `known` cards and a
+    /// per-worker counter, so that repeated deals get independent samples (the run's standard
+    /// error then measures the sampling too) while a run stays reproducible for its seed.
+    pub(crate) fn fresh_rng(&mut self, salt: u64, known: CardSet) -> super::rng::Rng {
+        self.scratch.fresh += 1;
+        super::rng::Rng::new(0x5EED ^ salt ^ (self.scratch.fresh << 8), known.bits())
     }
 
     /// The river (seventh street) showdown, computed once.
@@ -189,69 +279,53 @@ impl<'a> Trial<'a> {
         }
     }
 
-    /// Stud: every way to complete every player's remaining cards is too many early on, so the
-    /// completions are enumerated exactly from sixth street and sampled (fixed stream) before.
+    /// Stud: every way to deal every player's remaining cards, tabulated
+    /// ([`super::stud_equity`]) when they are at most `STUD_EXACT_SHOWDOWNS` (heads-up from
+    /// fifth street, sixth street at any table); sampled from a fresh stream before.
     fn stud_hvh_equity(&mut self, p: usize, street: Street) -> f64 {
+        if let Some([e, _]) = self.memo(memo_key(MEMO_HVH, p, street)) {
+            return e;
+        }
         let d = self.deal;
         let known = street.cards_known();
         let mut used = d.dead;
-        for q in 0..d.players {
-            used = used.union(d.hand_at(q, street));
+        let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
+        for (q, slot) in hands[..d.players].iter_mut().enumerate() {
+            *slot = d.hand_at(q, street);
+            used = used.union(*slot);
         }
         let remaining = self.deck_without(used);
         let per_player = 7 - known;
-        // Sixth street: one card each, so every assignment can be visited when they are few.
-        let assignments = (0..d.players).map(|q| (remaining.len() - q) as f64).product::<f64>();
-        if per_player == 1 && assignments <= STUD_EXACT_ASSIGNMENTS {
-            let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
-            for (q, slot) in hands[..d.players].iter_mut().enumerate() {
-                *slot = d.hand_at(q, street);
+        let n = d.players;
+        if super::stud_equity::assignments(n, remaining.len(), per_player) <= super::stud_equity::STUD_EXACT_SHOWDOWNS {
+            let mut shares = [0.0; MAX_PLAYERS];
+            super::stud_equity::stud_equities(
+                d.game,
+                &hands[..n],
+                &remaining,
+                per_player,
+                &mut self.scratch.stud,
+                &mut shares,
+            );
+            for (q, &e) in shares[..n].iter().enumerate() {
+                self.remember(memo_key(MEMO_HVH, q, street), [e, 0.0]);
             }
-            let (mut total, mut n) = (0.0, 0u64);
-            deal_one_each(&remaining, &mut hands[..d.players], 0, CardSet::EMPTY, &mut |hs| {
-                total += Showdown::new(d.game, hs, CardSet::EMPTY).share(p);
-                n += 1;
-            });
-            return if n == 0 { 0.0 } else { total / n as f64 };
+            return shares[p];
         }
-        let mut rng = super::rng::Rng::new(0x5EED, u64::from(used.bits().count_ones()) ^ used.bits());
+        let mut rng = self.fresh_rng(0xE0, used);
         let samples = STUD_EQUITY_SAMPLES;
         let mut total = 0.0;
-        let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
+        let mut dealt = [CardSet::EMPTY; MAX_PLAYERS];
         for _ in 0..samples {
             let mut taken = CardSet::EMPTY;
-            for (q, slot) in hands[..d.players].iter_mut().enumerate() {
-                let mut h = d.hand_at(q, street);
-                for _ in 0..per_player {
-                    loop {
-                        let c = remaining[rng.below(remaining.len() as u64) as usize];
-                        if !taken.contains(c) {
-                            taken.insert(c);
-                            h.insert(c);
-                            break;
-                        }
-                    }
-                }
-                *slot = h;
+            for (slot, &h) in dealt[..n].iter_mut().zip(&hands[..n]) {
+                let extra = crate::analysis::draw_cards(&remaining, per_player, taken, &mut rng);
+                taken = taken.union(extra);
+                *slot = h.union(extra);
             }
-            total += Showdown::new(d.game, &hands[..d.players], CardSet::EMPTY).share(p);
+            total += Showdown::new(d.game, &dealt[..n], CardSet::EMPTY).share(p);
         }
         total / f64::from(samples)
-    }
-}
-
-/// Visits every way to give each of `hands` (from index `q`) one more card of `cards`, no card
-/// twice.
-fn deal_one_each(cards: &[Card], hands: &mut [CardSet], q: usize, taken: CardSet, f: &mut impl FnMut(&[CardSet])) {
-    if q == hands.len() {
-        f(hands);
-        return;
-    }
-    for &c in cards.iter().filter(|&&c| !taken.contains(c)) {
-        let before = hands[q];
-        hands[q] = before.with(c);
-        deal_one_each(cards, hands, q + 1, taken.with(c), f);
-        hands[q] = before;
     }
 }
 

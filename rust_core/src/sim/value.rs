@@ -128,8 +128,12 @@ impl Value {
     }
 }
 
-/// Rank set as `AKQ` (high to low).
+/// Rank set as `AKQ` (high to low); the empty set reads `none` (a histogram label of `''`
+/// would look like a missing value).
 pub fn rank_set_text(mask: u16) -> String {
+    if mask == 0 {
+        return "none".to_string();
+    }
     (0..13u8).rev().filter(|r| mask & (1 << r) != 0).map(rank_char).collect()
 }
 
@@ -196,5 +200,11 @@ mod tests {
         assert!(Fraction::new(1, 3) < Fraction::new(1, 2));
         assert_eq!(format_number(6.0), "6");
         assert_eq!(format_number(0.5), "0.5");
+    }
+
+    #[test]
+    fn rank_sets_print_high_to_low_and_empty_as_none() {
+        assert_eq!(Value::RankSet(0b1_0000_0000_0011).to_string(), "A32");
+        assert_eq!(Value::RankSet(0).to_string(), "none");
     }
 }

@@ -1,31 +1,36 @@
 //! p's hand against what the opponents could hold: equity against ranges (`HvREquity`,
 //! `HvPerceivedRangeEquity`) and the analysis functions (hand strength, potential, draws),
-//! with the opponents' holdings taken from their hand sources.
+//! with the opponents' holdings taken from their hand sources. What they compute is kept across
+//! the deals of a run (per worker), keyed by every card it depends on.
 //!
-//! Inner work per deal is exact when small and otherwise a fixed-size sample from a random
-//! stream seeded by the deal's cards, so one deal always gets one answer:
-//! - `HvREquity`: exact (holdings × board completions) for one opponent up to
-//!   [`HVR_EXACT_BUDGET`] showdowns (hold'em turn and river against any range; the flop against
-//!   a range of up to ~200 hands), else [`HVR_SAMPLES`] joint deals of every opponent's holding
-//!   and the rest of the board.
-//! - hand strength: every holding up to `MAX_EXACT_HOLDINGS` (all of hold'em), else a sample;
-//!   potential: see `analysis::potential`.
+//! - `HvREquity`: exact — every joint holding of the opponents (stud: given their up cards)
+//!   and every way to deal the rest, by the rank-table fast paths from the flop and turn and
+//!   the stud tables — when that costs at most [`HVR_EXACT_BUDGET`] showdowns per deal (or
+//!   [`HVR_REPEATED_BUDGET`] when p's hand and the board repeat in every deal, as with a fixed
+//!   hand and board). Otherwise [`HVR_SAMPLES`] joint deals from a fresh stream each time, so
+//!   that the run's standard error includes that sampling: hold'em before the flop against
+//!   wide ranges, Omaha flops against random hands on random boards, stud before sixth street.
+//! - hand strength: every holding up to `MAX_EXACT_HOLDINGS` (all of hold'em), else a sample
+//!   seeded by the deal; potential: see `analysis::potential`.
 
-use super::deal::Deal;
+use super::deal::{Deal, MAX_PLAYERS};
 use super::holdem_equity::holdem_equity;
 use super::omaha_equity::omaha_equity;
 use super::showdown::Showdown;
-use super::source::{binomial, HandSource, SlotHand, WeightedList};
-use super::trial::{for_each_combination, memo_key, Trial};
+use super::source::{binomial, HandSource, SlotHand, WeightedList, OPEN};
+use super::trial::{for_each_combination, memo_key, CacheKey, Trial};
 use crate::analysis::{self, deal_rng, draw_cards, random_holdings, HiRater, Holding, Lookahead, Potential};
 use crate::analysis::{MAX_EXACT_HOLDINGS, SAMPLED_HOLDINGS};
 use crate::cards::{Card, CardSet};
-use crate::games::Street;
+use crate::games::{Game, Street};
 use crate::sim::rng::Rng;
 use std::collections::HashMap;
 
-/// Showdowns enumerated exactly for `HvREquity` against one opponent.
-pub const HVR_EXACT_BUDGET: f64 = 200_000.0;
+/// Showdowns (or their fast-path equivalent) enumerated exactly for `HvREquity` per deal.
+pub const HVR_EXACT_BUDGET: f64 = 100_000.0;
+/// The same when p's hand and the board on the street are fixed: computed once per run and
+/// worker, kept across deals (an Omaha flop against a random hand fits).
+pub const HVR_REPEATED_BUDGET: f64 = 200_000_000.0;
 /// Joint deals sampled for `HvREquity` when the exact enumeration is too large.
 pub const HVR_SAMPLES: u32 = 2_000;
 /// Rejected joint deals tolerated per sample before giving up (ranges that rarely fit).
@@ -52,6 +57,8 @@ const MEMO_HS: u8 = 1;
 const MEMO_POT_RIVER: u8 = 2;
 const MEMO_POT_ONE: u8 = 3;
 const MEMO_DRAWS: u8 = 4;
+const MEMO_HVR: u8 = 5;
+const MEMO_MATCHUP: u8 = 6;
 
 impl Trial<'_> {
     fn source(&self, q: usize) -> Option<&HandSource> {
@@ -96,6 +103,14 @@ impl Trial<'_> {
         if let Some([v, _]) = self.memo(key) {
             return v;
         }
+        // Across deals: p's cards, the board, the dead cards and (stud) the up cards seen.
+        let mut cross = self.cards_key(MEMO_HS, p, street);
+        self.push_up_cards(&mut cross, p, street);
+        if let Some([bits, _]) = self.cached(&cross) {
+            let v = f64::from_bits(bits);
+            self.remember(key, [v, 0.0]);
+            return v;
+        }
         let d = self.deal;
         let hand = d.hand_at(p, street);
         let known = self.known_to(p, street);
@@ -131,6 +146,7 @@ impl Trial<'_> {
         }
         self.scratch.holdings = holdings;
         self.remember(key, [hs, 0.0]);
+        self.cache(&cross, [hs.to_bits(), 0]);
         hs
     }
 
@@ -142,6 +158,13 @@ impl Trial<'_> {
         let key = memo_key(kind, p, street);
         if let Some([positive, negative]) = self.memo(key) {
             return Potential { positive, negative };
+        }
+        let mut cross = self.cards_key(kind, p, street);
+        self.push_up_cards(&mut cross, p, street);
+        if let Some([positive, negative]) = self.cached(&cross) {
+            let pot = Potential { positive: f64::from_bits(positive), negative: f64::from_bits(negative) };
+            self.remember(key, [pot.positive, pot.negative]);
+            return pot;
         }
         let d = self.deal;
         let board = d.board_at(street);
@@ -165,6 +188,7 @@ impl Trial<'_> {
         };
         self.scratch.holdings = holdings;
         self.remember(key, [pot.positive, pot.negative]);
+        self.cache(&cross, [pot.positive.to_bits(), pot.negative.to_bits()]);
         pot
     }
 
@@ -253,54 +277,318 @@ impl Trial<'_> {
             && analysis::backdoor_flush_draw(d.game, d.hole[p], d.board_at(street))
     }
 
-    /// p's actual hand against every other player's whole range (card removal respected).
-    pub fn hvr_equity(&mut self, p: usize, street: Street) -> f64 {
-        let opponents: Vec<Option<&HandSource>> =
-            (0..self.deal.players).filter(|&q| q != p).map(|q| self.sources.get(q)).collect();
-        self.equity_against(p, street, &opponents)
+    /// p's actual hand against every other player's whole range (card removal respected). In
+    /// stud each opponent's up cards on `street` are seen: its range is read given them.
+    /// `repeats`: p's hand and the board up to `street` are the same in every deal, so an
+    /// exact answer is computed once and kept (a larger enumeration is worth it).
+    pub fn hvr_equity(&mut self, p: usize, street: Street, repeats: bool) -> f64 {
+        let opponents: Vec<(Option<usize>, Option<&HandSource>)> =
+            (0..self.deal.players).filter(|&q| q != p).map(|q| (Some(q), self.sources.get(q))).collect();
+        self.equity_against(p, street, &opponents, 0, repeats)
     }
 
-    /// p's actual hand against `range` alone, heads-up.
-    pub fn perceived_range_equity(&mut self, p: usize, street: Street, range: &HandSource) -> f64 {
-        self.equity_against(p, street, &[Some(range)])
+    /// p's actual hand against `range` alone, heads-up (no seat: in stud no up cards condition
+    /// it, but every up card on the table is seen).
+    pub fn perceived_range_equity(&mut self, p: usize, street: Street, range: &HandSource, repeats: bool) -> f64 {
+        let tag = std::ptr::from_ref(range) as u64;
+        self.equity_against(p, street, &[(None, Some(range))], tag, repeats)
     }
 
-    /// p's share of the pot against opponents drawn from `opponents` (None: random), with the
-    /// board known up to `street` and the rest dealt; 0 when no opponent holding fits.
-    fn equity_against(&mut self, p: usize, street: Street, opponents: &[Option<&HandSource>]) -> f64 {
+    /// p's share of the pot against `opponents` (their seat, for stud up cards, and where
+    /// their cards come from; None: random), the cards known up to `street` and the rest
+    /// dealt: exact (every joint holding and every way to deal the rest, kept across deals)
+    /// when that costs at most the budget, otherwise sampled from a fresh stream. 0 when no
+    /// opponent holding fits.
+    // A range or everything else: a match reads better than `if let` here.
+    #[allow(clippy::single_match_else)]
+    fn equity_against(
+        &mut self,
+        p: usize,
+        street: Street,
+        opponents: &[(Option<usize>, Option<&HandSource>)],
+        tag: u64,
+        repeats: bool,
+    ) -> f64 {
         let d = self.deal;
         if opponents.is_empty() {
             return 1.0;
         }
         let hand = d.hand_at(p, street);
         let board = d.board_at(street);
-        // Only p's cards, the board and the dead cards are known here: the opponents' own
-        // cards come from their ranges.
-        let known = hand.union(board).union(d.dead);
+        // p knows its cards, the board, the dead cards and (stud) every up card on the table.
+        let known = self.known_to(p, street);
+        let mut key = self.cards_key(MEMO_HVR, p, street);
+        key.push(tag);
+        self.push_up_cards(&mut key, p, street);
+        if let Some([bits, _]) = self.cached(&key) {
+            return f64::from_bits(bits);
+        }
         let unseen = self.deck_without(known);
-        let mut rng = deal_rng(7, known);
-        if !d.game.is_stud() && opponents.len() == 1 {
-            let k = d.game.hole_cards();
-            let need = d.game.board_cards() - board.len() as usize;
-            let count = match opponents[0] {
-                Some(HandSource::Range(list)) => list.len() as f64,
-                _ => binomial(unseen.len(), k),
-            };
-            if count * binomial(unseen.len().saturating_sub(k), need) <= HVR_EXACT_BUDGET {
-                let mut holdings = std::mem::take(&mut self.scratch.holdings);
-                match opponents[0] {
-                    Some(HandSource::Range(list)) => range_holdings(list, known, &mut rng, &mut holdings),
-                    _ => {
-                        random_holdings(&unseen, k, &mut rng, &mut holdings);
-                    }
+        let budget = if repeats { HVR_REPEATED_BUDGET } else { HVR_EXACT_BUDGET };
+        let mut lists = Vec::with_capacity(opponents.len());
+        let mut holdings_cost = 1.0;
+        for &(q, src) in opponents {
+            match self.opponent_holdings(q, src, street, known, &unseen, budget / holdings_cost) {
+                Some(list) => {
+                    holdings_cost *= list.len().max(1) as f64;
+                    lists.push(list);
                 }
-                let e = exact_equity(d, hand, board, &holdings, &unseen, need, self.scratch);
-                self.scratch.holdings = holdings;
-                return e;
+                None => {
+                    holdings_cost = f64::INFINITY;
+                    break;
+                }
             }
         }
-        sampled_equity(d, p, street, opponents, &unseen, &mut rng)
+        // Cards the holdings take from the unseen ones (stud up cards are seen already).
+        let hidden: usize = lists
+            .iter()
+            .zip(opponents)
+            .map(|(l, &(q, _))| l.first().map_or(0, |h| h.cards.len() as usize).saturating_sub(self.seen_of(q, street)))
+            .sum();
+        let rest = unseen.len().saturating_sub(hidden);
+        let cost = holdings_cost * per_holding_cost(d.game, street, 1 + opponents.len(), rest, board.len() as usize);
+        if cost <= budget {
+            let e = self.exact_joint(hand, board, known, &lists, street);
+            self.cache(&key, [e.to_bits(), 0]);
+            return e;
+        }
+        let mut rng = self.fresh_rng(7, known);
+        sampled_equity(d, p, street, opponents, known, &unseen, &mut rng)
     }
+
+    /// Cards of opponent `q` that p sees on `street` (stud up cards).
+    fn seen_of(&self, q: Option<usize>, street: Street) -> usize {
+        match q {
+            Some(q) if self.deal.game.is_stud() => self.deal.up_cards(q, street).len() as usize,
+            _ => 0,
+        }
+    }
+
+    /// Every holding (its cards as of `street`, up cards included) an opponent at seat `q`
+    /// with `src` could have, none touching `known` except its own up cards, weighted; None
+    /// when there are more than `limit` or they cannot be listed (stud ranges fixing later
+    /// cards).
+    #[allow(clippy::single_match_else)]
+    fn opponent_holdings(
+        &self,
+        q: Option<usize>,
+        src: Option<&HandSource>,
+        street: Street,
+        known: CardSet,
+        unseen: &[Card],
+        limit: f64,
+    ) -> Option<Vec<Holding>> {
+        let d = self.deal;
+        let mut out = Vec::new();
+        if !d.game.is_stud() {
+            let k = d.game.hole_cards();
+            match src {
+                Some(HandSource::Range(list)) => {
+                    if list.len() as f64 > limit {
+                        return None;
+                    }
+                    out.extend(
+                        list.items
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, h)| !h.fixed.overlaps(known))
+                            .map(|(i, h)| Holding { cards: h.fixed, weight: list.weight(i) }),
+                    );
+                }
+                _ => {
+                    if binomial(unseen.len(), k) > limit {
+                        return None;
+                    }
+                    for_each_combination(unseen, k, CardSet::EMPTY, &mut |cards| {
+                        out.push(Holding { cards, weight: 1.0 });
+                    });
+                }
+            }
+            return Some(out);
+        }
+        // Stud: positions dealt by `street`; the up ones (third to sixth card) are seen when the
+        // opponent has a seat.
+        let n = street.cards_known();
+        let visible = |i: usize| q.is_some() && (2..6).contains(&i) && i < n;
+        let up = q.map_or(CardSet::EMPTY, |q| d.up_cards(q, street));
+        let hidden = (0..n).filter(|&i| !visible(i)).count();
+        match src {
+            Some(HandSource::Range(list)) => {
+                let mut total = 0.0;
+                for (i, h) in list.items.iter().enumerate() {
+                    let slots = &h.slots[..7];
+                    if slots[n..].iter().any(|&s| s != OPEN) {
+                        return None;
+                    }
+                    let mut fixed_down = CardSet::EMPTY;
+                    let mut open_up = 0;
+                    let mut fits = true;
+                    for (pos, &slot) in slots[..n].iter().enumerate() {
+                        if visible(pos) {
+                            let shown = q.map(|q| d.stud[q][pos]);
+                            if slot == OPEN {
+                                open_up += 1;
+                            } else if Some(Card::from_index(slot)) != shown {
+                                fits = false;
+                            }
+                        } else if slot != OPEN {
+                            let c = Card::from_index(slot);
+                            if known.contains(c) {
+                                fits = false;
+                            }
+                            fixed_down.insert(c);
+                        }
+                    }
+                    if !fits {
+                        continue;
+                    }
+                    let free: Vec<Card> = unseen.iter().copied().filter(|c| !fixed_down.contains(*c)).collect();
+                    let open_down = hidden - fixed_down.len() as usize;
+                    let ways = binomial(free.len(), open_down);
+                    total += ways;
+                    if total > limit {
+                        return None;
+                    }
+                    // Each way to fill the open down cards is equally likely given the hand; an
+                    // open up position matches the card shown with chance 1 / (cards left).
+                    let weight = list.weight(i) / ways / (free.len() as f64).powi(open_up);
+                    for_each_combination(&free, open_down, up.union(fixed_down), &mut |cards| {
+                        out.push(Holding { cards, weight });
+                    });
+                }
+            }
+            _ => {
+                if binomial(unseen.len(), hidden) > limit {
+                    return None;
+                }
+                for_each_combination(unseen, hidden, up, &mut |cards| out.push(Holding { cards, weight: 1.0 }));
+            }
+        }
+        Some(out)
+    }
+
+    /// The weighted average of p's share over every joint holding of the opponents (`lists`,
+    /// no card twice) and every way to deal the rest.
+    fn exact_joint(
+        &mut self,
+        hand: CardSet,
+        board: CardSet,
+        known: CardSet,
+        lists: &[Vec<Holding>],
+        street: Street,
+    ) -> f64 {
+        let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
+        hands[0] = hand;
+        let mut acc = (0.0, 0.0);
+        self.joint(&mut hands, 1, lists, (board, known), known, street, 1.0, &mut acc);
+        if acc.1 > 0.0 {
+            acc.0 / acc.1
+        } else {
+            0.0
+        }
+    }
+
+    /// Opponent `j` onwards (`hands[..j]` chosen, `taken`: the known cards and their hidden
+    /// cards).
+    #[allow(clippy::too_many_arguments)]
+    fn joint(
+        &mut self,
+        hands: &mut [CardSet; MAX_PLAYERS],
+        j: usize,
+        lists: &[Vec<Holding>],
+        (board, known): (CardSet, CardSet),
+        taken: CardSet,
+        street: Street,
+        weight: f64,
+        acc: &mut (f64, f64),
+    ) {
+        if j > lists.len() {
+            let share = self.share_against(&hands[..j], board, taken, street);
+            acc.0 += weight * share;
+            acc.1 += weight;
+            return;
+        }
+        for h in &lists[j - 1] {
+            // A stud holding includes the opponent's own up cards, which p knows already.
+            let hidden = h.cards.minus(known);
+            if hidden.overlaps(taken) {
+                continue;
+            }
+            hands[j] = h.cards;
+            self.joint(hands, j + 1, lists, (board, known), taken.union(hidden), street, weight * h.weight, acc);
+        }
+    }
+
+    /// Seat 0's share among `hands` (cards as of `street`) with `board`, every way to deal the
+    /// rest of the deck outside `taken` visited once.
+    fn share_against(&mut self, hands: &[CardSet], board: CardSet, taken: CardSet, street: Street) -> f64 {
+        let d = self.deal;
+        let game = d.game;
+        let remaining = self.deck_without(taken);
+        if game.is_stud() {
+            let mut shares = [0.0; MAX_PLAYERS];
+            let per_player = 7 - street.cards_known();
+            super::stud_equity::stud_equities(game, hands, &remaining, per_player, &mut self.scratch.stud, &mut shares);
+            return shares[0];
+        }
+        let need = game.board_cards() - board.len() as usize;
+        if need == 0 {
+            return Showdown::new(game, hands, board).share(0);
+        }
+        // Heads-up before the flop the same two hands recur across deals: keep each matchup.
+        let mut key = CacheKey::new(MEMO_MATCHUP, 0, street);
+        for h in hands {
+            key.push(h.bits());
+        }
+        key.push(d.dead.bits());
+        if need > 2 {
+            if let Some([bits, _]) = self.cached(&key) {
+                return f64::from_bits(bits);
+            }
+        }
+        let s = &mut *self.scratch;
+        let fast = holdem_equity(game, hands, 0, board, &remaining, &mut s.holdem)
+            .or_else(|| omaha_equity(game, hands, 0, board, &remaining, &mut s.omaha));
+        let share = fast.unwrap_or_else(|| {
+            let (mut sum, mut n) = (0.0, 0.0);
+            for_each_combination(&remaining, need, board, &mut |full| {
+                sum += Showdown::new(game, hands, full).share(0);
+                n += 1.0;
+            });
+            if n > 0.0 {
+                sum / n
+            } else {
+                0.0
+            }
+        });
+        if need > 2 {
+            self.cache(&key, [share.to_bits(), 0]);
+        }
+        share
+    }
+}
+
+/// About what one opponent holding costs `HvREquity` (showdown-sized units) with `players`
+/// hands, `rest` cards left and `board` cards known on `street`.
+fn per_holding_cost(game: Game, street: Street, players: usize, rest: usize, board: usize) -> f64 {
+    if game.is_stud() {
+        let per = 7 - street.cards_known();
+        return super::stud_equity::assignments(players, rest, per).max(1.0);
+    }
+    // Omaha hands rate 60 two-plus-three choices; five cards 100.
+    let weight = match game.hole_cards() {
+        2 => 1.0,
+        4 => 4.0,
+        _ => 10.0,
+    };
+    let need = game.board_cards() - board;
+    weight
+        * match need {
+            0 => 1.0,
+            // The rank-table fast paths: a few dozen ratings, then one lookup per completion.
+            1 | 2 => 50.0 + binomial(rest, need) / 8.0,
+            _ => binomial(rest, need),
+        }
 }
 
 /// The holdings of `list` that avoid `known`, with their weights; a weighted sample of
@@ -330,92 +618,60 @@ fn range_holdings(list: &WeightedList<SlotHand>, known: CardSet, rng: &mut Rng, 
     }
 }
 
-/// Weighted average share of p (`hand`) against each holding over every completion of the
-/// board from `unseen` (by the rank-table fast paths from the flop and turn).
-fn exact_equity(
-    d: &Deal,
-    hand: CardSet,
-    board: CardSet,
-    holdings: &[Holding],
-    unseen: &[Card],
-    need: usize,
-    scratch: &mut super::trial::Scratch,
-) -> f64 {
-    let (mut total, mut weight) = (0.0, 0.0);
-    let mut rest = [Card::from_index(0); 52];
-    for h in holdings {
-        let mut len = 0;
-        for &c in unseen.iter().filter(|c| !h.cards.contains(**c)) {
-            rest[len] = c;
-            len += 1;
-        }
-        let hands = [hand, h.cards];
-        let fast = holdem_equity(d.game, &hands, 0, board, &rest[..len], &mut scratch.holdem)
-            .or_else(|| omaha_equity(d.game, &hands, 0, board, &rest[..len], &mut scratch.omaha));
-        let share = fast.unwrap_or_else(|| {
-            let (mut sum, mut n) = (0.0, 0.0);
-            for_each_combination(&rest[..len], need, board, &mut |full| {
-                sum += Showdown::new(d.game, &hands, full).share(0);
-                n += 1.0;
-            });
-            if n > 0.0 {
-                sum / n
-            } else {
-                0.0
-            }
-        });
-        total += h.weight * share;
-        weight += h.weight;
-    }
-    if weight > 0.0 {
-        total / weight
-    } else {
-        0.0
-    }
-}
-
 /// [`HVR_SAMPLES`] joint deals: every opponent's holding from its source (rejecting
-/// collisions), then the rest of p's cards (stud) and of the board.
+/// collisions; in stud given the up cards it shows), then the rest of every hand (stud) and of
+/// the board. `unseen`: the deck less `known`.
 fn sampled_equity(
     d: &Deal,
     p: usize,
     street: Street,
-    opponents: &[Option<&HandSource>],
+    opponents: &[(Option<usize>, Option<&HandSource>)],
+    known: CardSet,
     unseen: &[Card],
     rng: &mut Rng,
 ) -> f64 {
     let stud = d.game.is_stud();
     let hand = d.hand_at(p, street);
     let board = d.board_at(street);
+    let dealt = street.cards_known();
     let per_hand = if stud { 7 } else { d.game.hole_cards() };
     let need_board = if stud { 0 } else { d.game.board_cards() - board.len() as usize };
-    let mut hands = [CardSet::EMPTY; super::deal::MAX_PLAYERS];
+    let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
     let n = opponents.len() + 1;
     let (mut total, mut accepted, mut attempts) = (0.0, 0u32, 0u32);
     'sample: while accepted < HVR_SAMPLES && attempts < HVR_SAMPLES * HVR_MAX_ATTEMPTS {
         attempts += 1;
         let mut taken = CardSet::EMPTY;
         // Range opponents first (they may reject), random ones after from what is left.
-        for (i, src) in opponents.iter().enumerate() {
-            if let Some(HandSource::Range(list)) = src {
-                let fixed = list.items[list.sample(rng)].fixed;
-                if fixed.overlaps(taken) || fixed.overlaps(hand) || fixed.overlaps(board) || fixed.overlaps(d.dead) {
-                    continue 'sample;
-                }
-                taken = taken.union(fixed);
-                hands[i + 1] = fixed;
-            }
-        }
-        for (i, src) in opponents.iter().enumerate() {
-            let fixed = match src {
-                Some(HandSource::Range(_)) => hands[i + 1],
+        for (i, &(q, src)) in opponents.iter().enumerate() {
+            let up = match q {
+                Some(q) if stud => d.up_cards(q, street),
                 _ => CardSet::EMPTY,
             };
-            // Stud ranges may leave positions open; fill every hand to its full size.
-            let missing = per_hand.saturating_sub(fixed.len() as usize);
-            let extra = draw_cards(unseen, missing, taken, rng);
+            let mut cards = up;
+            if let Some(HandSource::Range(list)) = src {
+                let h = &list.items[list.sample(rng)];
+                for (pos, &slot) in h.slots.iter().enumerate().filter(|(_, &s)| s != OPEN) {
+                    let c = Card::from_index(slot);
+                    let shown = stud && q.is_some() && (2..6).contains(&pos) && pos < dealt;
+                    if shown {
+                        if !up.contains(c) || q.is_some_and(|q| d.stud[q][pos] != c) {
+                            continue 'sample;
+                        }
+                    } else if known.contains(c) || taken.contains(c) {
+                        continue 'sample;
+                    } else {
+                        taken.insert(c);
+                        cards.insert(c);
+                    }
+                }
+            }
+            hands[i + 1] = cards;
+        }
+        for hand_i in &mut hands[1..n] {
+            let extra = draw_cards(unseen, per_hand.saturating_sub(hand_i.len() as usize), taken, rng);
             taken = taken.union(extra);
-            hands[i + 1] = fixed.union(extra);
+            *hand_i = hand_i.union(extra);
         }
         let mine_missing = if stud { 7 - hand.len() as usize } else { 0 };
         let mine = hand.union(draw_cards(unseen, mine_missing, taken, rng));
