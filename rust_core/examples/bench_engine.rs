@@ -1,5 +1,6 @@
 //! Engine speed: exact and Monte Carlo equity runs, medians of several repeats.
-//! `cargo run --release -p pql_core --example bench_engine`
+//! `cargo run --release -p pql_core --example bench_engine` (`BENCH_ONLY=text`: only the rows whose
+//! label contains `text`, e.g. under a profiler)
 
 use pql_core::cards::{parse_cards, CardSet};
 use pql_core::games::Game;
@@ -13,6 +14,14 @@ use std::time::Instant;
 
 fn fixed(h: &str) -> HandSource {
     HandSource::Range(WeightedList::uniform(vec![SlotHand::from_set(parse_cards(h).expect("cards"))]))
+}
+
+/// A stud hand whose first cards are given, the rest dealt.
+fn stud(h: &str) -> HandSource {
+    let cards: Vec<Option<pql_core::cards::Card>> = parse_cards(h).expect("cards").iter().map(Some).collect();
+    let mut positions = cards.clone();
+    positions.resize(7, None);
+    HandSource::Range(WeightedList::uniform(vec![SlotHand::from_positions(&positions)]))
 }
 
 fn equity_plan(game: Game, players: Vec<HandSource>) -> Arc<Plan> {
@@ -38,6 +47,9 @@ fn median(mut xs: Vec<f64>) -> f64 {
 }
 
 fn time(label: &str, plan: &Arc<Plan>, opts: &RunOptions, repeats: usize) {
+    if std::env::var("BENCH_ONLY").is_ok_and(|only| !label.contains(&only)) {
+        return;
+    }
     let mut secs = Vec::new();
     let mut trials = 0;
     let mut value = 0.0;
@@ -81,6 +93,10 @@ fn main() {
     time("MC 600k PLO AAKK vs QJT9, 1 thread", &plo, &mc(&one), 5);
     let o8 = equity_plan(Game::Omaha8, vec![fixed("As2h3sKh"), fixed("QdJdTc9c")]);
     time("MC 600k O8 A23K vs QJT9, 1 thread", &o8, &mc(&one), 5);
+    let stud_given = equity_plan(Game::StudHi, vec![stud("AsAdKs"), stud("QhQcJh")]);
+    time("MC 600k stud AsAdKs vs QhQcJh, 1 thread", &stud_given, &mc(&one), 5);
+    let razz_given = equity_plan(Game::Razz, vec![stud("As2d3c"), stud("4h5h6s")]);
+    time("MC 600k razz As2d3c vs 4h5h6s, 1 thread", &razz_given, &mc(&one), 5);
     let stud = equity_plan(Game::StudHi, vec![HandSource::Random, HandSource::Random]);
     time("MC 600k stud random vs random, 1 thread", &stud, &mc(&one), 5);
     let razz = equity_plan(Game::Razz, vec![HandSource::Random, HandSource::Random]);

@@ -314,15 +314,19 @@ impl FixedDeal {
         for &p in &self.refilled {
             deal.hole[p] = self.template.hole[p];
         }
-        let stud = deal.game.is_stud();
+        if deal.game.is_stud() {
+            let slots = deal.stud.as_flattened_mut();
+            for (&(owner, pos), &c) in self.open.iter().zip(&self.remaining) {
+                deal.hole[owner].insert(c);
+                slots[owner * 7 + pos] = c;
+            }
+            return;
+        }
         for (&(owner, pos), &c) in self.open.iter().zip(&self.remaining) {
             if owner == BOARD {
                 deal.board[pos] = c;
             } else {
                 deal.hole[owner].insert(c);
-                if stud {
-                    deal.stud[owner][pos] = c;
-                }
             }
         }
     }
