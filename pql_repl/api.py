@@ -145,9 +145,11 @@ class StatementInfo:
 class Query:
     """A parsed and checked program of one or more statements, ready to run any number of times."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, *, origin: tuple[int, int] = (1, 1)) -> None:
+        """``origin``: the line and column where ``text`` starts in a larger text (a statement of
+        a script), so errors report lines and columns of that text."""
         self.text = text
-        self._program = _core.Program(text)
+        self._program = _core.Program(text, origin)
         self._lock = threading.Lock()
         self._handle: Any = None
         self._cancelled = False

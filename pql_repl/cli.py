@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -242,7 +243,7 @@ class ScriptRunner:
         """Parse and check every statement of ``source`` before anything runs, so a mistake at
         the end of a long script costs no simulation time. Prints every error it finds."""
         plan: list[Query | DotCommand] = []
-        failed = False
+        found = 0
         for item in split_statements(source.text):
             if isinstance(item, DotCommand):
                 plan.append(item)
@@ -250,9 +251,16 @@ class ScriptRunner:
             try:
                 plan.append(self.session.prepare(item, source.text))
             except PqlError as e:
-                self.report(e, source)
-                failed = True
-        if failed:
+                # Like the engine within one text: at most MAX_REPORTED errors, then a count.
+                shown = e.errors[: max(0, MAX_REPORTED - found)]
+                found += _error_count(e.errors)
+                if shown:
+                    self.report(shown, source)
+        if found > MAX_REPORTED:
+            prefix = f"pql: {source.name}: " if source.name else "pql: "
+            self.stderr.write(f"{prefix}… and {found - MAX_REPORTED} more errors\n")
+            self.stderr.flush()
+        if found:
             raise ScriptError
         return plan
 
@@ -307,14 +315,29 @@ class ScriptRunner:
             raise Interrupted from None
         except PqlError as e:
             self.progress.clear()
-            self.report(e, source)
+            self.report(e.errors, source)
             raise ScriptError from None
 
-    def report(self, error: PqlError, source: Source) -> None:
+    def report(self, errors: list[PqlError], source: Source) -> None:
         prefix = f"pql: {source.name}: " if source.name else "pql: "
-        for e in error.errors:
+        for e in errors:
             self.stderr.write(prefix + e.rendered + "\n")
         self.stderr.flush()
+
+
+#: A script reports at most this many errors, then how many more it found (as the engine does
+#: within one text).
+MAX_REPORTED = 50
+
+_MORE_ERRORS = re.compile(r"… and (\d+) more errors?")
+
+
+def _error_count(errors: list[PqlError]) -> int:
+    """How many errors ``errors`` stands for: the engine ends a capped list with a count."""
+    last = errors[-1] if errors else None
+    if last is not None and last.span is None and (m := _MORE_ERRORS.fullmatch(last.message)):
+        return len(errors) - 1 + int(m[1])
+    return len(errors)
 
 
 def _read_file(path: Path, depth: int = 0) -> Source:

@@ -286,13 +286,24 @@ def _scan(text: str) -> tuple[list[Statement | DotCommand], bool]:
     has_code = False  # it holds more than comments
     i, n = 0, len(text)
     line_start = 0
+    # Line and column are counted on from the last position asked for (positions only grow),
+    # so a long script costs one pass, not one pass per statement.
+    counted = [0, 1, 0]  # position, its line, where that line starts
+
+    def position(at: int) -> tuple[int, int]:
+        pos, line, starts = counted
+        breaks = text.count("\n", pos, at)
+        if breaks:
+            line += breaks
+            starts = text.rfind("\n", pos, at) + 1
+        counted[:] = [at, line, starts]
+        return line, at - starts + 1
 
     def close(end: int) -> None:
         nonlocal start, has_code
         if start is not None and has_code:
             body = text[start:end].rstrip()
-            line = text.count("\n", 0, start) + 1
-            col = start - (text.rfind("\n", 0, start) + 1) + 1
+            line, col = position(start)
             items.append(Statement(body, line, col, start))
         start, has_code = None, False
 
@@ -304,7 +315,7 @@ def _scan(text: str) -> tuple[list[Statement | DotCommand], bool]:
             close(i)
             end = text.find("\n", i)
             end = n if end < 0 else end
-            items.append(DotCommand(text[m.end() - 2 : end].strip(), text.count("\n", 0, i) + 1))
+            items.append(DotCommand(text[m.end() - 2 : end].strip(), position(i)[0]))
             i = line_start = end + 1
             continue
         if c == "\n":
@@ -324,16 +335,16 @@ def _scan(text: str) -> tuple[list[Statement | DotCommand], bool]:
             if end < 0:
                 has_code = True
                 break
+            line_start = max(line_start, text.rfind("\n", i, end) + 1)
             i, has_code = end + 1, True
-            line_start = max(line_start, text.rfind("\n", 0, i) + 1)
             continue
         if text.startswith("/*", i):
             end = text.find("*/", i + 2)
             if end < 0:
                 has_code = True  # let the parser report the unterminated comment
                 break
+            line_start = max(line_start, text.rfind("\n", i, end) + 1)
             i = end + 2
-            line_start = max(line_start, text.rfind("\n", 0, i) + 1)
             continue
         if text.startswith("--", i):
             end = text.find("\n", i)
@@ -425,10 +436,9 @@ class Session:
             return prepare(statement)
         if source is None or statement.offset == 0:
             return prepare(statement.text)
-        # The engine counts positions in the text it is given: blank out what precedes the
-        # statement, keeping the line breaks, so its lines and columns are those of `source`.
-        before = re.sub(r"[^\n]", " ", source[: statement.offset])
-        return prepare(before + statement.text)
+        # The engine is told where the statement starts, so its lines and columns are those of
+        # `source` (a blanked copy of everything before it made a long script quadratic).
+        return Query(statement.text, origin=(statement.line, statement.col))
 
     # -- dot-commands ------------------------------------------------------------------------
 

@@ -174,6 +174,21 @@ def test_errors_point_into_the_script_file(tmp_path: Path) -> None:
     assert f"bad.pql: line 5, col {col}" in r.stderr
 
 
+def test_a_script_of_many_bad_statements_gets_a_short_report(tmp_path: Path) -> None:
+    # Ten thousand statements on one line: each checked where it stands (not after a blanked
+    # copy of everything before it), at most 50 errors shown, then a count of the rest.
+    statement = "select avg(riverEquty(hero)) from hero='AA';"
+    script = tmp_path / "big.pql"
+    script.write_text(statement * 10_000 + "\n")
+    r = pql(str(script))
+    assert r.returncode == 1
+    reports = [line for line in r.stderr.splitlines() if "big.pql: line 1, col " in line]
+    assert len(reports) == 50
+    assert f"big.pql: line 1, col {49 * len(statement) + 12}: unknown function" in reports[-1]
+    assert r.stderr.rstrip().endswith("big.pql: … and 9950 more errors")
+    assert len(r.stderr) < 50_000
+
+
 def test_every_bad_statement_is_reported() -> None:
     r = pql("-c", "select avg(nope(hero)) from hero='AA'", "-c", "select count(x from hero='AA'")
     assert r.returncode == 1

@@ -1105,8 +1105,9 @@ def test_hvr_and_perceived_range_equity(game: str) -> None:
                 key = f"s{len(selectors)}"
                 selectors[key] = "avg(" + kind.format(s=street, r=text) + ")"
                 expected[key] = float(total / weight)
-                # The threshold forms, at a bar just below or above the value.
-                bar = round(float(total / weight) + rng.choice([-0.01, 0.01]), 4)
+                # The threshold forms, at a bar just below or above the value (an equity
+                # threshold outside 0..1 is a type error, so the bar stays inside).
+                bar = min(1.0, max(0.0, round(float(total / weight) + rng.choice([-0.01, 0.01]), 4)))
                 key = f"s{len(selectors)}"
                 selectors[key] = "count(min" + kind.format(s=street, r=text).replace(")", f", {bar})") + ")"
                 expected[key] = float(total / weight >= Fraction(str(bar)))
@@ -1286,7 +1287,8 @@ def test_helpers_against_the_dealt_cards() -> None:
         c.label("toString(handType(p1, river))", hi_type("holdem", best_hi("holdem", own, d.board)))
         c.label("toString(rankCount(handRanks(p1, flop)))", str(len(rank_set(own))))
         value = exact_street_equity(d, 0, "turn")
-        x = round(value + rng.choice([-0.02, 0.02]), 3)
+        # An equity threshold outside 0..1 is a type error: the bar stays inside.
+        x = min(1.0, max(0.0, round(value + rng.choice([-0.02, 0.02]), 3)))
         c.count(f"minEquity(p1, turn, {x})", value >= x)
 
     check_deals("holdem", 15, 17, fill, players=2)

@@ -9,6 +9,8 @@ use pql_core::pql::check_program;
 use pql_core::pql::typed::{BinOp, CheckedStatement, SelectorName, TExprKind};
 use pql_core::pql::types::Type;
 use pql_core::range::Syntax;
+use pql_core::sim::compile::compile_program;
+use pql_core::sim::runner::{start, RunOptions};
 
 fn check_ok(text: &str) -> Vec<CheckedStatement> {
     match check_program(text) {
@@ -578,6 +580,180 @@ const INVALID: &[(&str, ErrorKind, usize, usize, &str)] = &[
         20,
         "expected key='value' in the from clause, found the string 'AA'",
     ),
+    // A game that could not be resolved is reported, not checked against: no follow-on street
+    // or "does not apply to holdem" errors.
+    (
+        "select histogram(handType(hero, fifth)) from game='studd', hero='AA'",
+        ErrorKind::Type,
+        1,
+        52,
+        "unknown game 'studd' — did you mean 'stud'?",
+    ),
+    (
+        "select count(winsLo(hero)) from gaem='omaha8', hero='AA'",
+        ErrorKind::Type,
+        1,
+        33,
+        "unknown key 'gaem' — did you mean 'game'?",
+    ),
+    ("select count(1 % 1 = 0) from hero='AA'", ErrorKind::Syntax, 1, 16, "unexpected character '%'"),
+    (
+        "select avg(nthRank(1, boardRanks(flop),)) from hero='AA'",
+        ErrorKind::Syntax,
+        1,
+        40,
+        "expected an expression, found ')'",
+    ),
+    (
+        "select count(winsHi(hero)) from hero='AA' where nto winsHi(hero)",
+        ErrorKind::Syntax,
+        1,
+        49,
+        "unknown keyword 'nto' — did you mean 'not'?",
+    ),
+    (
+        "select count(winsHi(hero)) from hero='AA' where winsHi(hero) adn tiesHi(hero)",
+        ErrorKind::Syntax,
+        1,
+        62,
+        "unknown keyword 'adn' — did you mean 'and'?",
+    ),
+    (
+        "select count(winsHi(hero)) from hero='AA' where winsHi(hero) ro tiesHi(hero)",
+        ErrorKind::Syntax,
+        1,
+        62,
+        "unknown keyword 'ro' — did you mean 'or'?",
+    ),
+    (
+        "select histogram(csae when winsHi(hero) then 1 else 0 end) from hero='AA'",
+        ErrorKind::Syntax,
+        1,
+        18,
+        "unknown keyword 'csae' — did you mean 'case'?",
+    ),
+    (
+        "select count(winsHi(hero) && tiesHi(hero)) from hero='AA'",
+        ErrorKind::Syntax,
+        1,
+        27,
+        "unexpected '&&': write 'and'",
+    ),
+    (
+        "select count(winsHi(hero) || tiesHi(hero)) from hero='AA'",
+        ErrorKind::Type,
+        1,
+        14,
+        "count needs a boolean expression, found string",
+    ),
+    ("select count(1 =< 1) from hero='AA'", ErrorKind::Syntax, 1, 16, "'=<' is not an operator: write '<='"),
+    ("select count(1 => 1) from hero='AA'", ErrorKind::Syntax, 1, 16, "'=>' is not an operator: write '>='"),
+    (
+        "select count(winsHi(hero)) from hero=’AA’",
+        ErrorKind::Syntax,
+        1,
+        38,
+        "unexpected '’': strings use straight single quotes ('AA')",
+    ),
+    ("select\u{a0}avg(1) from hero='AA'", ErrorKind::Syntax, 1, 7, "unexpected character U+00A0 (a no-break space)"),
+    (
+        "select avg(1)\u{200b} from hero='AA'",
+        ErrorKind::Syntax,
+        1,
+        14,
+        "unexpected character U+200B (a zero-width space)",
+    ),
+    ("select avg(1) from hero='AA'\u{0}", ErrorKind::Syntax, 1, 29, "unexpected character U+0000 (a NUL character)"),
+    ("select avg(1) from hero='AA' where @@@ @@", ErrorKind::Syntax, 1, 36, "unexpected characters '@@@ @@'"),
+    (
+        "select avg(1) from hérö='AA'",
+        ErrorKind::Syntax,
+        1,
+        20,
+        "'hérö' is not a valid name: names use ASCII letters, digits and _",
+    ),
+    ("select avg(1) from game=''", ErrorKind::Type, 1, 26, "unknown game ''"),
+    (
+        "select count(flase) from hero='AA'",
+        ErrorKind::Type,
+        1,
+        14,
+        "unknown player or keyword 'flase' — did you mean 'false'?",
+    ),
+    ("select avg(1) as select from hero='AA'", ErrorKind::Syntax, 1, 18, "expected a name after 'as', found 'select'"),
+    (
+        "select avg(1) as 1x from hero='AA'",
+        ErrorKind::Syntax,
+        1,
+        18,
+        "'1x' is not a number or a name (names start with a letter)",
+    ),
+    ("select avg(1) from where='AA'", ErrorKind::Type, 1, 20, "'where' is a keyword and cannot name a player"),
+    ("select avg(1) from select='AA'", ErrorKind::Type, 1, 20, "'select' is a keyword and cannot name a player"),
+    ("select count(riverCard() = 'As') from hero='AA'", ErrorKind::Type, 1, 14, "cannot compare card with string"),
+    (
+        "select count(upCard(hero, seventh) = toCard('As')) from game='stud', hero='*'",
+        ErrorKind::Type,
+        1,
+        27,
+        "upCard: the seventh-street card is dealt face down",
+    ),
+    (
+        "select histogram(nthRank(0, boardRanks(flop))) from hero='AA'",
+        ErrorKind::Type,
+        1,
+        26,
+        "nthRank counts ranks from 1 (the highest) to 13, found 0",
+    ),
+    (
+        "select histogram(nthRank(-1, boardRanks(flop))) from hero='AA'",
+        ErrorKind::Type,
+        1,
+        26,
+        "nthRank counts ranks from 1 (the highest) to 13, found -1",
+    ),
+    (
+        "select histogram(nthRank(99, boardRanks(flop))) from hero='AA'",
+        ErrorKind::Type,
+        1,
+        26,
+        "nthRank counts ranks from 1 (the highest) to 13, found 99",
+    ),
+    (
+        "select count(riverCard() = toCard('2s')) from game='shortdeck', hero='AA'",
+        ErrorKind::Type,
+        1,
+        36,
+        "2s is not in the deck of shortdeck",
+    ),
+    (
+        "select count(maxRank(boardRanks(flop)) = toRank('2')) from game='shortdeck', hero='AA'",
+        ErrorKind::Type,
+        1,
+        50,
+        "rank 2 is not in the deck of shortdeck",
+    ),
+    (
+        "select count(minEquity(hero, flop, 1.5)) from hero='AA', villain='KK'",
+        ErrorKind::Type,
+        1,
+        36,
+        "the equity threshold of minEquity is between 0 and 1, found 1.5",
+    ),
+    (
+        "select count(minHvREquity(hero, flop, -0.5)) from hero='AA', villain='KK'",
+        ErrorKind::Type,
+        1,
+        39,
+        "the equity threshold of minHvREquity is between 0 and 1, found -0.5",
+    ),
+    (
+        "select count(boardInRange('')) from hero='AA'",
+        ErrorKind::Type,
+        1,
+        27,
+        "boardInRange needs a board pattern, found an empty string",
+    ),
 ];
 
 #[test]
@@ -607,9 +783,10 @@ fn several_errors_are_reported_at_once() {
     assert_eq!(
         messages,
         [
+            // Syntax errors first, then the rest, each in source order.
+            "expected ')' after the argument of max, found 'from'",
             "unknown function 'riverEquty' — did you mean 'riverEquity'?",
             "unknown player or keyword 'villian' — did you mean 'villain'?",
-            "expected ')' after the argument of max, found 'from'",
             "handType does not apply to razz: it is for games with a hi half (not razz)",
             "street 'flop' does not exist in razz; its streets are third, fourth, fifth, sixth, seventh",
         ]
@@ -649,7 +826,8 @@ fn errors_carry_hints() {
     let errors = check_program("select count(handType(hero)) from hero='AA'").unwrap_err();
     assert_eq!(errors[0].hint.as_deref(), Some("handType(player, street) -> handtype"));
     let errors = check_program("select avg(1) from hero='AA',\n  HERO='KK'").unwrap_err();
-    assert_eq!(errors[0].hint.as_deref(), Some("'HERO' is already given at line 1, col 20"));
+    // The hint names the key as first written.
+    assert_eq!(errors[0].hint.as_deref(), Some("'hero' is already given at line 1, col 20"));
 }
 
 #[test]
@@ -680,4 +858,125 @@ fn the_deepest_accepted_expression_checks_on_a_small_stack() {
     let too_deep = format!("select avg({}1{}) from x='AA'", "(".repeat(500), ")".repeat(500));
     let errors = check_program(&too_deep).unwrap_err();
     assert_eq!(errors[0].message, "expression nested too deeply (more than 100 levels)");
+}
+
+/// Every error of each query, in order: one mistake gives one error, syntax errors lead, and
+/// what the parser guessed while recovering causes no type error of its own.
+const ERROR_LISTS: &[(&str, &[&str])] = &[
+    (
+        "select histogram(handType(hero, fifth)) from game='studd', hero='AA'",
+        &["unknown game 'studd' — did you mean 'stud'?"],
+    ),
+    ("select count(winsLo(hero)) from gaem='omaha8', hero='AA'", &["unknown key 'gaem' — did you mean 'game'?"]),
+    ("select count(1 % 1 = 0) from hero='AA'", &["unexpected character '%'"]),
+    ("select avg(nthRank(1, boardRanks(flop),)) from hero='AA'", &["expected an expression, found ')'"]),
+    (
+        "select count(winsHi(hero)) from hero='AA' where nto winsHi(hero)",
+        &["unknown keyword 'nto' — did you mean 'not'?"],
+    ),
+    (
+        "select count(winsHi(hero)) from hero='AA' where winsHi(hero) adn tiesHi(hero)",
+        &["unknown keyword 'adn' — did you mean 'and'?"],
+    ),
+    ("select count(winsHi(hero) && tiesHi(hero)) from hero='AA'", &["unexpected '&&': write 'and'"]),
+    ("select count(winsHi(hero) & tiesHi(hero)) from hero='AA'", &["unexpected '&': write 'and'"]),
+    ("select count(!winsHi(hero)) from hero='AA'", &["unexpected '!': write 'not' or '<>'"]),
+    ("select count(1 =< 1) from hero='AA'", &["'=<' is not an operator: write '<='"]),
+    ("select count(winsHi(hero)) from hero=’AA’", &["unexpected '’': strings use straight single quotes ('AA')"]),
+    ("select count(winsHi(hero)) from hero=\"AA\"", &["unexpected '\"': strings use single quotes ('AA')"]),
+    (
+        "select count(winsHi(hérö)) from hérö='AA'",
+        &[
+            "'hérö' is not a valid name: names use ASCII letters, digits and _",
+            "'hérö' is not a valid name: names use ASCII letters, digits and _",
+        ],
+    ),
+    ("select avg(1) as select from hero='AA'", &["expected a name after 'as', found 'select'"]),
+    ("select avg(1) as 1x from hero='AA'", &["'1x' is not a number or a name (names start with a letter)"]),
+    // A lexical error inside a selector keeps the checker off that selector only.
+    (
+        "select count(winsHi(hero) @), avg(riverEquty(hero)) from hero='AA'",
+        &["unexpected character '@'", "unknown function 'riverEquty' — did you mean 'riverEquity'?"],
+    ),
+];
+
+#[test]
+fn recovery_does_not_cascade() {
+    let mut failures = Vec::new();
+    for &(query, expected) in ERROR_LISTS {
+        let errors = check_program(query).err().unwrap_or_default();
+        let got: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
+        if got != expected {
+            failures.push(format!("{query}\n   expected {expected:?}\n   got      {got:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn hints_say_what_to_write_instead() {
+    let hint = |q: &str| check_program(q).unwrap_err()[0].hint.clone().unwrap_or_default();
+    assert_eq!(
+        hint("select count(winsHi(hero) || tiesHi(hero)) from hero='AA'"),
+        "'||' joins strings; to test either condition write 'or', e.g. winsHi(hero) or tiesHi(hero)"
+    );
+    assert_eq!(
+        hint("select count(winsHi(hero)) from hero='AA' where winsHi(hero) || tiesHi(hero)"),
+        "'||' joins strings; to test either condition write 'or', e.g. winsHi(hero) or tiesHi(hero)"
+    );
+    assert_eq!(hint("select count(riverCard() = 'As') from hero='AA'"), "a string is not a card: write toCard('As')");
+    assert_eq!(
+        hint("select count(handType(hero, river) = 'pair') from hero='AA'"),
+        "hand types are written without quotes: pair"
+    );
+    assert_eq!(
+        hint("select count(maxRank(boardRanks(flop)) = 'A') from hero='AA'"),
+        "a string is not a rank: write toRank('A')"
+    );
+    assert_eq!(hint("select avg(1) from syntax='x'"), "syntaxes: classic, generic");
+    assert_eq!(hint("select avg(1) from dead='', DEAD=''"), "'dead' is already given at line 1, col 20");
+    assert_eq!(hint("select avg(1) from hero=’AA’"), "an editor may have curled the quotes: type ' (U+0027)");
+}
+
+#[test]
+fn the_longest_accepted_chain_checks_compiles_and_runs_on_small_stacks() {
+    // A chain of operators is a tree as deep as it is long: at the limit it must check and
+    // compile on a 1 MiB stack and evaluate in the runner's threads (2 MiB), also in a debug
+    // build (`cargo test --profile dev`).
+    // n - 1 calls (depth 2) joined by n - 2 operators: a tree exactly n deep.
+    let n = pql_core::pql::parser::MAX_TREE_DEPTH as usize - 1;
+    for text in [
+        format!("select count({}) from hero='AA', villain='KK'", vec!["winsHi(hero)"; n].join(" or ")),
+        format!("select avg({}) from hero='AA', villain='KK'", vec!["riverEquity(hero)"; n].join(" + ")),
+        format!("select histogram({}) from hero='AA'", vec!["'x'"; n].join(" || ")),
+    ] {
+        let run = move || {
+            let plan = std::sync::Arc::new(compile_program(&text).unwrap().remove(0).plan);
+            let opts =
+                RunOptions { trials: 200, seed: Some(1), exact: Some(false), threads: 1, ..RunOptions::default() };
+            let progress = start(&plan, &opts).wait();
+            assert!(progress.error.is_none(), "{:?}", progress.error);
+            assert_eq!(progress.accepted, 200);
+        };
+        std::thread::Builder::new().stack_size(1 << 20).spawn(run).unwrap().join().unwrap();
+    }
+    let too_long = format!("select avg({}) from x='AA'", vec!["1"; n + 3].join(" + "));
+    let errors = check_program(&too_long).unwrap_err();
+    assert_eq!(errors[0].message, "expression too long (more than 200 operators deep)");
+    // Grouped, a longer chain is shallow enough: 90 groups of 90 terms are 91 + 90 deep.
+    let group = format!("({})", vec!["winsHi(hero)"; 90].join(" or "));
+    check_ok(&format!("select count({}) from hero='AA', villain='KK'", vec![group.as_str(); 90].join(" or ")));
+}
+
+#[test]
+fn a_long_flat_chain_is_not_too_deep() {
+    let terms = |op: &str, n: usize| vec!["winsHi(hero)"; n].join(op);
+    let sum = |n: usize| vec!["1"; n].join(" + ");
+    for text in [
+        format!("select count({}) from hero='AA', villain='KK'", terms(" or ", 150)),
+        format!("select count({}) from hero='AA', villain='KK'", terms(" and ", 150)),
+        format!("select avg({}) from hero='AA'", sum(150)),
+    ] {
+        check_ok(&text);
+    }
 }

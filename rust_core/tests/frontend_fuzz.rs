@@ -2,6 +2,7 @@
 //! error points inside the text. Inputs are random token streams and random mutations of valid
 //! queries (every catalogue example plus a few hand-written ones).
 
+use pql_core::error::{SourceMap, MAX_ERRORS};
 use pql_core::functions::catalog;
 use pql_core::pql::{check_program, KEYWORDS};
 use proptest::prelude::*;
@@ -43,7 +44,8 @@ const WORDS: &[&str] = &[
 
 const SYMBOLS: &[&str] = &[
     "(", ")", ",", ";", "=", "<>", "!=", "<", "<=", ">", ">=", "||", "+", "-", "*", "/", "'AA'", "'", "'As'", "3",
-    "0.5", ".5", "/*", "*/", "--", "\n", "#", "é", "\"", "|", "!", "''", "'é'", "'As2é'",
+    "0.5", ".5", "/*", "*/", "--", "\n", "#", "é", "\"", "|", "!", "''", "'é'", "'As2é'", "&&", "=<", "’", "\u{a0}",
+    "\t", "hérö", "\u{0}",
 ];
 
 fn token() -> impl Strategy<Value = String> {
@@ -131,12 +133,21 @@ fn check_total(text: &str) -> Result<(), TestCaseError> {
         }
         Err(errors) => {
             prop_assert!(!errors.is_empty());
-            for e in &errors {
-                let span = e.span.expect("front-end errors have a span");
+            // Bounded whatever the text: at most MAX_ERRORS, then one count of the rest.
+            prop_assert!(errors.len() <= MAX_ERRORS + 1, "{} errors", errors.len());
+            let map = SourceMap::new(text);
+            for (i, e) in errors.iter().enumerate() {
+                prop_assert!(!e.message.is_empty());
+                // And each message short, whatever the length of the line or the words.
+                let rendered = map.render(e);
+                prop_assert!(rendered.len() <= 2000, "{} bytes: {}", rendered.len(), rendered);
+                let Some(span) = e.span else {
+                    prop_assert!(i == MAX_ERRORS && e.message.starts_with("… and "), "{:?}", e);
+                    continue;
+                };
                 prop_assert!(span.start <= span.end && span.end <= text.len(), "{:?} outside {:?}", e, text);
                 prop_assert!(text.is_char_boundary(span.start) && text.is_char_boundary(span.end));
-                prop_assert!(!e.message.is_empty());
-                prop_assert!(e.line_col(text).is_some());
+                prop_assert_eq!(map.line_col_of(e), e.line_col(text));
             }
         }
     }
@@ -169,6 +180,37 @@ proptest! {
     #[test]
     fn random_bytes_never_break_the_checker(text in "\\PC{0,60}") {
         check_total(&text)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
+
+    /// Long inputs: thousands of tokens, long lines, many statements. Errors stay capped and
+    /// messages short (see `check_total`).
+    #[test]
+    fn long_token_streams_never_break_the_checker(tokens in proptest::collection::vec(token(), 0..3000), newlines in any::<bool>()) {
+        let glue = if newlines { "\n" } else { " " };
+        check_total(&tokens.join(glue))?;
+    }
+
+    #[test]
+    fn long_random_text_never_breaks_the_checker(text in "\\PC{0,5000}") {
+        check_total(&text)?;
+    }
+
+    #[test]
+    fn many_mutated_statements_never_break_the_checker(
+        seed in any::<prop::sample::Index>(),
+        copies in 1..400usize,
+        mutations in proptest::collection::vec(mutation(), 1..4),
+    ) {
+        let all = seeds();
+        let mut one = all[seed.index(all.len())].clone();
+        for m in &mutations {
+            one = apply(&one, m);
+        }
+        check_total(&vec![one; copies].join(";"))?;
     }
 }
 

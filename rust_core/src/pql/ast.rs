@@ -28,6 +28,9 @@ pub struct Statement {
     pub where_clause: Option<Expr>,
     /// True when the parser reported an error inside this statement.
     pub has_syntax_errors: bool,
+    /// True when a syntax error fell inside the where clause (or right after it): what the
+    /// parser made of it is a guess, so the checker does not type it.
+    pub where_damaged: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -38,6 +41,9 @@ pub struct Selector {
     pub expr: Expr,
     pub alias: Option<Ident>,
     pub span: Span,
+    /// True when a syntax error fell inside the selector: the checker does not type it, so a
+    /// guess made while recovering cannot cause an error of its own.
+    pub damaged: bool,
 }
 
 /// `key='value'` in the from clause. `value` is `None` when it was not a string (reported).

@@ -7,30 +7,44 @@ use super::ast::{self, Expr, ExprKind, FromItem, StrLit};
 use super::typed::{BinOp, CheckedSelector, CheckedStatement, PlayerDecl, SelectorName, TExpr, TExprKind, TextLit};
 use super::types::Type;
 use super::vocab::{KEYWORDS, RESERVED_KEYS, SELECTORS};
-use crate::cards::{parse_card, parse_cards, parse_rank};
-use crate::error::{did_you_mean, PqlError, Span};
+use crate::cards::{parse_card, parse_cards, parse_rank, Card, RANK_CHARS};
+use crate::error::{did_you_mean, excerpt, PqlError, SourceMap, Span, MAX_ERRORS};
 use crate::eval::{FlopHandCategory, HandType};
 use crate::functions::{catalog, lookup, Func, FunctionDef};
 use crate::games::{Game, Street};
 use crate::range::Syntax;
+use std::collections::{HashMap, HashSet};
 
-/// Checks one parsed statement against the whole program text `source`.
-pub fn check_statement(source: &str, stmt: &ast::Statement) -> Result<CheckedStatement, Vec<PqlError>> {
+/// Checks one parsed statement against the whole program text `source` (`map` is its lines).
+/// `earlier_errors` counts the errors the program already has: past `MAX_ERRORS` this
+/// statement's errors will not be shown, so no suggestions are searched for them.
+pub fn check_statement(
+    source: &str,
+    map: &SourceMap,
+    stmt: &ast::Statement,
+    earlier_errors: usize,
+) -> Result<CheckedStatement, Vec<PqlError>> {
     let mut checker = Checker {
-        source,
+        map,
+        earlier_errors,
         game: Game::Holdem,
+        game_known: true,
         players: Vec::new(),
+        seats: HashMap::new(),
         errors: Vec::new(),
         quiet_names: stmt.has_syntax_errors,
     };
     let (syntax, board, dead) = checker.resolve_from(&stmt.from);
     let selectors = checker.selectors(&stmt.selectors);
-    let where_clause = stmt.where_clause.as_ref().and_then(|w| {
+    // A where clause the parser could not read whole is not typed: its errors would be guesses.
+    let where_clause = stmt.where_clause.as_ref().filter(|_| !stmt.where_damaged).and_then(|w| {
         let e = checker.expr(w)?;
         if e.ty == Type::Boolean {
             Some(e)
         } else {
-            checker.type_error(format!("the where clause needs a boolean expression, found {}", e.ty), e.span);
+            let err =
+                PqlError::type_error(format!("the where clause needs a boolean expression, found {}", e.ty), e.span);
+            checker.errors.push(with_boolean_hint(err, &e));
             None
         }
     });
@@ -101,18 +115,54 @@ fn needs_literal(func: Func, param: Type) -> bool {
 }
 
 struct Checker<'a> {
-    source: &'a str,
+    map: &'a SourceMap<'a>,
+    earlier_errors: usize,
     /// After a syntax error the from clause may be incomplete, so an unknown name is more likely
     /// a consequence than a mistake of its own: stay silent about it.
     quiet_names: bool,
     game: Game,
+    /// False when the from clause names a game that could not be resolved (`game='studd'`,
+    /// `gaem='omaha8'`): `game` is then only the default, so checks that depend on the game
+    /// (streets, lo and stud functions, the deck) are skipped rather than reported against it.
+    game_known: bool,
     players: Vec<PlayerDecl>,
+    /// Seat of every player by lower-case name.
+    seats: HashMap<String, usize>,
     errors: Vec<PqlError>,
 }
 
+/// At most this many names are listed in a hint.
+const HINT_NAMES: usize = 12;
+
+/// `a, b, c` or `a, b, c, … (40 in all)` for a hint.
+fn list_names<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> String {
+    let total = names.len();
+    let mut shown: Vec<String> = names.take(HINT_NAMES).map(|n| excerpt(n).into_owned()).collect();
+    if total > HINT_NAMES {
+        shown.push(format!("… ({total} in all)"));
+    }
+    shown.join(", ")
+}
+
+/// Adds to an error about a non-boolean value the likely cause when it is `a || b` of two
+/// booleans: `||` joins strings in PQL, `or` is the word for either condition.
+fn with_boolean_hint(err: PqlError, e: &TExpr) -> PqlError {
+    match &e.kind {
+        TExprKind::Binary { op: BinOp::Concat, lhs, rhs } if lhs.ty == Type::Boolean || rhs.ty == Type::Boolean => {
+            err.with_hint("'||' joins strings; to test either condition write 'or', e.g. winsHi(hero) or tiesHi(hero)")
+        }
+        _ => err,
+    }
+}
+
 impl Checker<'_> {
-    fn position_of(&self, span: Span) -> Option<(usize, usize)> {
-        PqlError::type_error("", span).line_col(self.source)
+    /// Did-you-mean over `candidates`, for errors that can still be shown: past `MAX_ERRORS`
+    /// errors a text of garbage should cost no more than reading it.
+    fn suggest<'c>(&self, word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+        if self.earlier_errors + self.errors.len() >= MAX_ERRORS {
+            return None;
+        }
+        did_you_mean(word, candidates)
     }
 
     fn type_error(&mut self, message: impl Into<String>, span: Span) {
@@ -122,7 +172,8 @@ impl Checker<'_> {
     // ---- the from clause -----------------------------------------------------------------
 
     fn resolve_from(&mut self, items: &[FromItem]) -> (Syntax, Option<TextLit>, Option<TextLit>) {
-        let mut seen: Vec<(String, Span)> = Vec::new();
+        // Lower-case key -> the key as first written.
+        let mut seen: HashMap<String, &ast::Ident> = HashMap::new();
         let mut syntax = Syntax::Classic;
         let (mut board, mut dead) = (None, None);
         let text_of = |item: &FromItem| {
@@ -134,34 +185,36 @@ impl Checker<'_> {
         // The game first: players' checks and every expression depend on it.
         for item in items {
             let key = item.key.name.to_ascii_lowercase();
-            if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
-                let first = *first;
+            if let Some(first) = seen.get(&key) {
+                let (line, col) = self.map.line_col(first.span.start);
                 self.errors.push(
                     PqlError::type_error(
-                        format!("duplicate key '{}' in the from clause", item.key.name),
+                        format!("duplicate key '{}' in the from clause", excerpt(&item.key.name)),
                         item.key.span,
                     )
-                    .with_hint(self.position_of(first).map_or_else(String::new, |(line, col)| {
-                        format!("'{}' is already given at line {line}, col {col}", item.key.name)
-                    })),
+                    .with_hint(format!("'{}' is already given at line {line}, col {col}", excerpt(&first.name))),
                 );
                 continue;
             }
-            seen.push((key.clone(), item.key.span));
+            seen.insert(key.clone(), &item.key);
             match key.as_str() {
-                "game" => {
-                    if let Some(v) = &item.value {
-                        match Game::from_name(v.text.trim()) {
-                            Some(g) => self.game = g,
-                            None => self.unknown_value("game", v, &Game::all_names().collect::<Vec<_>>()),
+                "game" => match &item.value {
+                    Some(v) => {
+                        if let Some(g) = Game::from_name(v.text.trim()) {
+                            self.game = g;
+                        } else {
+                            self.game_known = false;
+                            self.unknown_value("game", "games", v, &Game::all_names().collect::<Vec<_>>());
                         }
                     }
-                }
+                    // Unquoted or missing (reported by the parser).
+                    None => self.game_known = false,
+                },
                 "syntax" => {
                     if let Some(v) = &item.value {
                         match Syntax::from_name(v.text.trim()) {
                             Some(s) => syntax = s,
-                            None => self.unknown_value("syntax", v, &Syntax::ALL.map(Syntax::name)),
+                            None => self.unknown_value("syntax", "syntaxes", v, &Syntax::ALL.map(Syntax::name)),
                         }
                     }
                 }
@@ -170,14 +223,15 @@ impl Checker<'_> {
                 _ => {}
             }
         }
-        let mut declared: Vec<String> = Vec::new();
+        let mut declared: HashSet<String> = HashSet::new();
         for item in items {
             let key = item.key.name.to_ascii_lowercase();
-            if RESERVED_KEYS.contains(&key.as_str()) || declared.contains(&key) {
+            // A repeated key was reported above.
+            if RESERVED_KEYS.contains(&key.as_str()) || !declared.insert(key.clone()) {
                 continue;
             }
-            declared.push(key.clone());
             if self.player_name_is_valid(item) {
+                self.seats.insert(key, self.players.len());
                 self.players.push(PlayerDecl {
                     name: item.key.name.clone(),
                     key_span: item.key.span,
@@ -188,12 +242,13 @@ impl Checker<'_> {
         (syntax, board, dead)
     }
 
-    fn unknown_value(&mut self, key: &str, v: &StrLit, names: &[&str]) {
-        let message = match did_you_mean(v.text.trim(), names.iter().copied()) {
-            Some(m) => format!("unknown {key} '{}' — did you mean '{m}'?", v.text),
-            None => format!("unknown {key} '{}'", v.text),
+    fn unknown_value(&mut self, key: &str, plural: &str, v: &StrLit, names: &[&str]) {
+        let written = excerpt(&v.text);
+        let message = match self.suggest(v.text.trim(), names.iter().copied()) {
+            Some(m) => format!("unknown {key} '{written}' — did you mean '{m}'?"),
+            None => format!("unknown {key} '{written}'"),
         };
-        self.errors.push(PqlError::type_error(message, v.content).with_hint(format!("{key}s: {}", names.join(", "))));
+        self.errors.push(PqlError::type_error(message, v.content).with_hint(format!("{plural}: {}", names.join(", "))));
     }
 
     /// A player's name must not read as a keyword, and a near-miss of a reserved key whose
@@ -215,7 +270,12 @@ impl Checker<'_> {
             self.type_error(format!("'{name}' is {what} and cannot name a player"), item.key.span);
             return false;
         }
-        if let (Some(reserved), Some(v)) = (did_you_mean(name, RESERVED_KEYS.iter().copied()), &item.value) {
+        let reserved = self.suggest(name, RESERVED_KEYS.iter().copied());
+        if reserved == Some("game") {
+            // `gaem='...'` meant the game, whatever its value: do not check against hold'em.
+            self.game_known = false;
+        }
+        if let (Some(reserved), Some(v)) = (reserved, &item.value) {
             let value = v.text.trim();
             let fits = match reserved {
                 "game" => Game::from_name(value).is_some(),
@@ -237,8 +297,12 @@ impl Checker<'_> {
     fn selectors(&mut self, selectors: &[ast::Selector]) -> Vec<CheckedSelector> {
         let mut out: Vec<CheckedSelector> = Vec::new();
         for (i, sel) in selectors.iter().enumerate() {
-            // A missing or unknown selector was reported by the parser.
+            // A missing or unknown selector was reported by the parser, and so was whatever made
+            // a selector damaged: typing the parser's guess would only add errors of its own.
             let Some(kind) = sel.kind else { continue };
+            if sel.damaged {
+                continue;
+            }
             let word = SELECTORS[kind as usize];
             let name = sel
                 .alias
@@ -246,7 +310,7 @@ impl Checker<'_> {
                 .map_or_else(|| format!("{} {}", word.to_ascii_uppercase(), i + 1), |a| a.name.clone());
             if let Some(alias) = &sel.alias {
                 if out.iter().any(|o| o.name.eq_ignore_ascii_case(&name)) {
-                    self.type_error(format!("duplicate selector name '{name}'"), alias.span);
+                    self.type_error(format!("duplicate selector name '{}'", excerpt(&name)), alias.span);
                 }
             }
             let Some(expr) = self.expr(&sel.expr) else { continue };
@@ -266,10 +330,10 @@ impl Checker<'_> {
                         ("an ordered", "ordered types: numbers, ranks, hand types, flop categories, hi and lo ratings")
                     }
                 };
-                self.errors.push(
+                let err =
                     PqlError::type_error(format!("{word} needs {needs} expression, found {}", expr.ty), expr.span)
-                        .with_hint(hint),
-                );
+                        .with_hint(hint);
+                self.errors.push(with_boolean_hint(err, &expr));
                 continue;
             }
             out.push(CheckedSelector { kind, name, expr, span: sel.span });
@@ -309,7 +373,8 @@ impl Checker<'_> {
             ExprKind::Not(inner) => {
                 let x = self.expr(inner)?;
                 if x.ty != Type::Boolean {
-                    self.type_error(format!("'not' needs a boolean operand, found {}", x.ty), x.span);
+                    let err = PqlError::type_error(format!("'not' needs a boolean operand, found {}", x.ty), x.span);
+                    self.errors.push(with_boolean_hint(err, &x));
                     return None;
                 }
                 typed(TExprKind::Not(Box::new(x)), Type::Boolean)
@@ -344,7 +409,11 @@ impl Checker<'_> {
             BinOp::Or | BinOp::And => {
                 for side in [l, r] {
                     if side.ty != Type::Boolean {
-                        self.type_error(format!("'{symbol}' needs boolean operands, found {}", side.ty), side.span);
+                        let err = PqlError::type_error(
+                            format!("'{symbol}' needs boolean operands, found {}", side.ty),
+                            side.span,
+                        );
+                        self.errors.push(with_boolean_hint(err, side));
                         return None;
                     }
                 }
@@ -352,7 +421,12 @@ impl Checker<'_> {
             }
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
                 if unify(l.ty, r.ty).is_none() {
-                    self.type_error(format!("cannot compare {} with {}", l.ty, r.ty), l.span.to(r.span));
+                    let mut err =
+                        PqlError::type_error(format!("cannot compare {} with {}", l.ty, r.ty), l.span.to(r.span));
+                    if let Some(hint) = comparison_hint(l, r) {
+                        err = err.with_hint(hint);
+                    }
+                    self.errors.push(err);
                     return None;
                 }
                 if !matches!(op, BinOp::Eq | BinOp::Ne) && !is_ordered(l.ty) {
@@ -393,7 +467,11 @@ impl Checker<'_> {
             let c = self.expr(cond);
             if let Some(c) = &c {
                 if c.ty != Type::Boolean {
-                    self.type_error(format!("the condition of 'when' must be boolean, found {}", c.ty), c.span);
+                    let err = PqlError::type_error(
+                        format!("the condition of 'when' must be boolean, found {}", c.ty),
+                        c.span,
+                    );
+                    self.errors.push(with_boolean_hint(err, c));
                     failed = true;
                 }
             }
@@ -441,11 +519,11 @@ impl Checker<'_> {
     /// A bare word: a player, a street, a hand type or a flop category.
     fn name(&mut self, word: &str, span: Span) -> Option<TExpr> {
         let typed = |kind, ty| Some(TExpr { kind, ty, span });
-        if let Some(seat) = self.players.iter().position(|p| p.name.eq_ignore_ascii_case(word)) {
+        if let Some(&seat) = self.seats.get(&word.to_ascii_lowercase()) {
             return typed(TExprKind::Player(seat), Type::Player);
         }
         if let Some(street) = Street::from_name(word) {
-            if !self.game.has_street(street) {
+            if self.game_known && !self.game.has_street(street) {
                 let streets: Vec<&str> = self.game.streets().iter().map(|s| s.name()).collect();
                 self.type_error(
                     format!(
@@ -481,15 +559,15 @@ impl Checker<'_> {
         candidates.extend(HandType::ALL.iter().map(|t| t.name()));
         candidates.extend(FlopHandCategory::ALL.iter().map(|c| c.name()));
         candidates.extend(["true", "false"]);
-        let message = match did_you_mean(word, candidates) {
-            Some(m) => format!("unknown player or keyword '{word}' — did you mean '{m}'?"),
-            None => format!("unknown player or keyword '{word}'"),
+        let shown = excerpt(word);
+        let message = match self.suggest(word, candidates) {
+            Some(m) => format!("unknown player or keyword '{shown}' — did you mean '{m}'?"),
+            None => format!("unknown player or keyword '{shown}'"),
         };
-        let declared: Vec<&str> = self.players.iter().map(|p| p.name.as_str()).collect();
-        let hint = if declared.is_empty() {
+        let hint = if self.players.is_empty() {
             "no player is declared: add one to the from clause, e.g. hero='AA'".to_string()
         } else {
-            format!("players: {}", declared.join(", "))
+            format!("players: {}", list_names(self.players.iter().map(|p| p.name.as_str())))
         };
         self.errors.push(PqlError::type_error(message, span).with_hint(hint));
         None
@@ -504,10 +582,11 @@ impl Checker<'_> {
                     name.span,
                 );
             } else {
-                match did_you_mean(word, catalog().iter().map(|f| f.name)) {
-                    Some(m) => self.type_error(format!("unknown function '{word}' — did you mean '{m}'?"), name.span),
+                let shown = excerpt(word);
+                match self.suggest(word, catalog().iter().map(|f| f.name)) {
+                    Some(m) => self.type_error(format!("unknown function '{shown}' — did you mean '{m}'?"), name.span),
                     None => self.errors.push(
-                        PqlError::type_error(format!("unknown function '{word}'"), name.span)
+                        PqlError::type_error(format!("unknown function '{shown}'"), name.span)
                             .with_hint("pql.functions() and .functions in the REPL list every function"),
                     ),
                 }
@@ -526,7 +605,7 @@ impl Checker<'_> {
                 _ => self.expr(a),
             })
             .collect();
-        if !def.applies.allows(self.game) {
+        if self.game_known && !def.applies.allows(self.game) {
             self.type_error(
                 format!("{} does not apply to {}: it is for {}", def.name, self.game.name(), def.applies.describe()),
                 name.span,
@@ -592,6 +671,11 @@ impl Checker<'_> {
                 failed = true;
                 continue;
             }
+            if let Some((message, hint)) = literal_out_of_bounds(def, i, &arg) {
+                self.errors.push(PqlError::type_error(message, arg.span).with_hint(hint));
+                failed = true;
+                continue;
+            }
             typed_args.push(arg);
         }
         if failed {
@@ -628,33 +712,54 @@ impl Checker<'_> {
             None => s.content,
         };
         let text = s.text.as_str();
+        let deck = self.game_known.then(|| self.game.deck().cards());
         let problem: Option<(String, Span)> = match def.func {
-            Func::ToCard => parse_card(text.trim()).err().map(|e| {
-                let lead = text.len() - text.trim_start().len();
-                (format!("toCard needs one card such as 'As': {}", e.message), inner(lead + e.offset))
-            }),
+            Func::ToCard => match parse_card(text.trim()) {
+                Err(e) => {
+                    let lead = text.len() - text.trim_start().len();
+                    Some((format!("toCard needs one card such as 'As': {}", e.message), inner(lead + e.offset)))
+                }
+                Ok(card) if deck.is_some_and(|d| !d.contains(card)) => {
+                    Some((format!("{card} is not in the deck of {}", self.game.name()), s.content))
+                }
+                Ok(_) => None,
+            },
             Func::ToRank => {
                 let t = text.trim();
                 let mut chars = t.chars();
                 match (chars.next(), chars.next()) {
-                    (Some(c), None) if parse_rank(c).is_some() => None,
-                    _ => {
-                        Some((format!("toRank needs one rank (A K Q J T 9 8 7 6 5 4 3 2), found '{text}'"), s.content))
-                    }
+                    (Some(c), None) => match parse_rank(c) {
+                        Some(r) if deck.is_some_and(|d| !d.contains(Card::new(r, 0))) => Some((
+                            format!("rank {} is not in the deck of {}", RANK_CHARS[usize::from(r)], self.game.name()),
+                            s.content,
+                        )),
+                        Some(_) => None,
+                        None => Some((
+                            format!("toRank needs one rank (A K Q J T 9 8 7 6 5 4 3 2), found '{}'", excerpt(text)),
+                            s.content,
+                        )),
+                    },
+                    _ => Some((
+                        format!("toRank needs one rank (A K Q J T 9 8 7 6 5 4 3 2), found '{}'", excerpt(text)),
+                        s.content,
+                    )),
                 }
+            }
+            Func::BoardInRange if text.trim().is_empty() => {
+                Some(("boardInRange needs a board pattern, found an empty string".to_string(), s.span))
             }
             Func::RateHiHand | Func::RateLoHand => match parse_cards(text) {
                 Err(e) => Some((format!("{} needs 5 distinct cards: {}", def.name, e.message), inner(e.offset))),
-                Ok(cards) if cards.len() != 5 => {
-                    Some((format!("{} needs 5 distinct cards, found {} in '{text}'", def.name, cards.len()), s.content))
-                }
-                Ok(cards) => {
-                    let deck = self.game.deck();
+                Ok(cards) if cards.len() != 5 => Some((
+                    format!("{} needs 5 distinct cards, found {} in '{}'", def.name, cards.len(), excerpt(text)),
+                    s.content,
+                )),
+                Ok(cards) => deck.and_then(|d| {
                     cards
                         .iter()
-                        .find(|c| !deck.cards().contains(*c))
+                        .find(|c| !d.contains(*c))
                         .map(|c| (format!("{c} is not in the deck of {}", self.game.name()), s.content))
-                }
+                }),
             },
             Func::HandRankingFor => {
                 let t = text.trim();
@@ -664,7 +769,10 @@ impl Checker<'_> {
                     let suggestion =
                         did_you_mean(t, ["full", "6max"]).map_or(String::new(), |m| format!(" — did you mean '{m}'?"));
                     Some((
-                        format!("handRankingFor needs the ordering 'full' or '6max', found '{text}'{suggestion}"),
+                        format!(
+                            "handRankingFor needs the ordering 'full' or '6max', found '{}'{suggestion}",
+                            excerpt(text)
+                        ),
                         s.content,
                     ))
                 }
@@ -681,6 +789,56 @@ impl Checker<'_> {
             span: arg.span,
         })
     }
+}
+
+/// A literal argument the function can never accept: a rank position outside 1..13, an equity
+/// threshold outside 0..1. (message, hint)
+fn literal_out_of_bounds(def: &FunctionDef, i: usize, arg: &TExpr) -> Option<(String, String)> {
+    let number = match arg.kind {
+        TExprKind::Int(v) => Some(v as f64),
+        TExprKind::Double(v) => Some(v),
+        _ => None,
+    };
+    match (def.func, i, number) {
+        (Func::NthRank, 0, Some(n)) if !(1.0..=13.0).contains(&n) => Some((
+            format!("nthRank counts ranks from 1 (the highest) to 13, found {n}"),
+            "e.g. nthRank(2, boardRanks(flop)) is the second-highest rank of the flop".to_string(),
+        )),
+        (Func::MinEquity | Func::MinHvHEquity | Func::MinHvREquity | Func::MinHvPerceivedRangeEquity, _, Some(x))
+            if i + 1 == def.params.len() && !(0.0..=1.0).contains(&x) =>
+        {
+            Some((
+                format!("the equity threshold of {} is between 0 and 1, found {x}", def.name),
+                "an equity is a share of the pot: 0.5 is half".to_string(),
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// How to compare a value with what a quoted string was meant to be (`riverCard() = 'As'`).
+fn comparison_hint(l: &TExpr, r: &TExpr) -> Option<String> {
+    let (text, other) = match (&l.kind, &r.kind) {
+        (_, TExprKind::Str(s)) => (s.text.trim(), l.ty),
+        (TExprKind::Str(s), _) => (s.text.trim(), r.ty),
+        _ => return None,
+    };
+    let text = excerpt(text);
+    Some(match other {
+        Type::Card => format!("a string is not a card: write toCard('{text}')"),
+        Type::Rank => format!("a string is not a rank: write toRank('{text}')"),
+        Type::HandType if HandType::from_name(&text).is_some() => {
+            format!("hand types are written without quotes: {}", text.to_ascii_lowercase())
+        }
+        Type::HandType => "hand types are written without quotes, e.g. pair or flush".to_string(),
+        Type::FlopHandCategory if FlopHandCategory::from_name(&text).is_some() => {
+            format!("flop categories are written without quotes: {}", text.to_ascii_lowercase())
+        }
+        Type::FlopHandCategory => "flop categories are written without quotes, e.g. floptoppair".to_string(),
+        Type::Street => "streets are written without quotes, e.g. flop".to_string(),
+        Type::Player => format!("to test a player's hand write inRange(player, '{text}')"),
+        _ => return None,
+    })
 }
 
 /// "a player", "an equity", ... for messages.

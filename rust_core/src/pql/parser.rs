@@ -24,28 +24,52 @@ use super::ast::{Expr, ExprKind, FromItem, Ident, Selector, Statement, StrLit};
 use super::lexer::{tokenize, Keyword, Token, TokenKind};
 use super::typed::{BinOp, SelectorName};
 use super::vocab::SELECTORS;
-use crate::error::{did_you_mean, PqlError, Span};
+use crate::error::{did_you_mean, excerpt, PqlError, SourceMap, Span};
 
-/// Deeper expressions are refused: the checker, the planner and `Drop` recurse over the tree.
+/// Parentheses, calls, `case` and prefix operators nested deeper than this are refused: the
+/// parser recurses into each.
 pub const MAX_DEPTH: u32 = 100;
+
+/// Trees deeper than this are refused: the checker, the planner, the evaluator and `Drop`
+/// recurse over the tree. A chain of binary operators (`a or b or c ...`) is parsed by a loop,
+/// not by recursion, but builds a tree as deep as the chain is long, so this bounds it. At 200
+/// the check still fits a 1 MiB stack in a debug build (it takes about 4 KiB a level there);
+/// longer chains can be grouped: `(a or … or b) or (c or … or d)` is only as deep as its parts.
+pub const MAX_TREE_DEPTH: u32 = 200;
 
 /// Parses every `;`-separated statement (empty ones are skipped). Errors are lexical and
 /// syntax errors in source order; statements with errors are still returned (flagged).
 pub fn parse_program(source: &str) -> (Vec<Statement>, Vec<PqlError>) {
+    parse_program_at(source, (1, 1))
+}
+
+/// As `parse_program`, for a text whose first character is at `origin` (line, column) of a
+/// larger text: positions named in messages are those of the larger text.
+pub fn parse_program_at(source: &str, origin: (usize, usize)) -> (Vec<Statement>, Vec<PqlError>) {
     let (tokens, lex_errors) = tokenize(source);
+    let after_lex_error = mark_lex_errors(&tokens, &lex_errors);
     let mut parser = Parser {
         src: source,
+        origin,
+        map: None,
         tokens,
+        after_lex_error,
         pos: 0,
         errors: Vec::new(),
         panicking: false,
         statement_errors: false,
+        damage: 0,
         nesting: 0,
     };
     let mut statements = parser.program();
+    // Both are in source order: one pass flags the statements that hold a lexical error.
+    let mut next = 0;
     for e in &lex_errors {
         let at = e.span.map_or(0, |s| s.start);
-        if let Some(s) = statements.iter_mut().find(|s| s.span.start <= at && at <= s.span.end) {
+        while next < statements.len() && statements[next].span.end < at {
+            next += 1;
+        }
+        if let Some(s) = statements.get_mut(next).filter(|s| s.span.start <= at) {
             s.has_syntax_errors = true;
         }
     }
@@ -53,6 +77,19 @@ pub fn parse_program(source: &str) -> (Vec<Statement>, Vec<PqlError>) {
     errors.extend(parser.errors);
     errors.sort_by_key(|e| e.span.map_or(0, |s| s.start));
     (statements, errors)
+}
+
+/// For every token, whether a lexical error lies between the end of the token before it and its
+/// own end: the lexer has reported the problem there, so the parser stays silent about it.
+fn mark_lex_errors(tokens: &[Token], lex_errors: &[PqlError]) -> Vec<bool> {
+    let mut marks = vec![false; tokens.len()];
+    for e in lex_errors {
+        let at = e.span.map_or(0, |s| s.start);
+        // The first token that ends after the error starts (the end-of-text token at the latest).
+        let i = tokens.partition_point(|t| t.span.end <= at).min(tokens.len() - 1);
+        marks[i] = true;
+    }
+    marks
 }
 
 /// One node plus the depth of its tree, so over-deep trees are caught while building them.
@@ -63,12 +100,21 @@ struct Node {
 
 struct Parser<'a> {
     src: &'a str,
+    /// Where `src` starts in the text the user sees.
+    origin: (usize, usize),
+    /// Lines of `src`, built the first time a message names a position.
+    map: Option<SourceMap<'a>>,
     tokens: Vec<Token>,
+    /// Per token: a lexical error comes right before it or inside it (see `mark_lex_errors`).
+    after_lex_error: Vec<bool>,
     pos: usize,
     errors: Vec<PqlError>,
     /// Set by an error; cleared at the next recovery point.
     panicking: bool,
     statement_errors: bool,
+    /// Counts syntax errors, reported or not, and lexical errors passed over: a construct whose
+    /// parse raised it is damaged (see `Selector::damaged`).
+    damage: u32,
     /// Current recursion depth of the expression parser.
     nesting: u32,
 }
@@ -115,6 +161,9 @@ impl Parser<'_> {
 
     fn bump(&mut self) -> Token {
         let t = self.peek().clone();
+        if self.after_lex_error.get(self.pos).copied().unwrap_or(false) {
+            self.damage += 1;
+        }
         if t.kind != TokenKind::Eof {
             self.pos += 1;
         }
@@ -170,19 +219,34 @@ impl Parser<'_> {
     // ---- errors and recovery -------------------------------------------------------------
 
     fn error(&mut self, message: impl Into<String>, span: Span) {
+        self.report(PqlError::syntax(message, span));
+    }
+
+    fn error_with_hint(&mut self, message: impl Into<String>, span: Span, hint: impl Into<String>) {
+        self.report(PqlError::syntax(message, span).with_hint(hint));
+    }
+
+    /// Records a syntax error unless one is being recovered from, or the lexer already reported
+    /// a bad character at that token (`1 % 1` is one error, not also "expected ')'").
+    fn report(&mut self, error: PqlError) {
         self.statement_errors = true;
-        if !self.panicking {
-            self.errors.push(PqlError::syntax(message, span));
+        self.damage += 1;
+        if !self.panicking && !self.at_lex_error(error.span.unwrap_or_default()) {
+            self.errors.push(error);
         }
         self.panicking = true;
     }
 
-    fn error_with_hint(&mut self, message: impl Into<String>, span: Span, hint: impl Into<String>) {
-        self.statement_errors = true;
-        if !self.panicking {
-            self.errors.push(PqlError::syntax(message, span).with_hint(hint));
-        }
-        self.panicking = true;
+    /// Whether `span` starts at a token the lexer flagged (see `mark_lex_errors`).
+    fn at_lex_error(&self, span: Span) -> bool {
+        let i = self.tokens.partition_point(|t| t.span.start < span.start);
+        self.tokens.get(i).is_some_and(|t| t.span.start == span.start) && self.after_lex_error[i]
+    }
+
+    /// 1-based line and column of byte `offset`, for messages that point elsewhere.
+    fn line_col(&mut self, offset: usize) -> (usize, usize) {
+        let (src, origin) = (self.src, self.origin);
+        self.map.get_or_insert_with(|| SourceMap::with_origin(src, origin)).line_col(offset)
     }
 
     fn recovered(&mut self) {
@@ -216,15 +280,23 @@ impl Parser<'_> {
                 return statements;
             }
             let before = self.pos;
-            if let Some(s) = self.statement() {
-                statements.push(s);
-            }
-            if !self.at_end_of_statement() {
+            let statement = self.statement();
+            let trailing = !self.at_end_of_statement();
+            if trailing {
                 let found = self.found();
                 self.error(format!("expected ';' or the end of the query, found {found}"), self.peek().span);
                 while !self.at_end_of_statement() {
                     self.bump();
                 }
+            }
+            if let Some(mut s) = statement {
+                // What follows the statement may belong to it (`where a nto b`): what was read
+                // last is not to be trusted, and the statement's names may be incomplete.
+                if trailing {
+                    s.has_syntax_errors = true;
+                    s.where_damaged |= s.where_clause.is_some();
+                }
+                statements.push(s);
             }
             if self.pos == before {
                 self.bump();
@@ -265,9 +337,12 @@ impl Parser<'_> {
             );
         }
         let mut where_clause = None;
+        let mut where_damaged = false;
         if self.eat_keyword(Keyword::Where) || self.eat_misspelt(Keyword::Where) {
             self.recovered();
+            let damage = self.damage;
             where_clause = Some(self.expr());
+            where_damaged = self.damage > damage;
         }
         Some(Statement {
             span: Span::new(start, self.last_end().max(start)),
@@ -275,6 +350,7 @@ impl Parser<'_> {
             from,
             where_clause,
             has_syntax_errors: self.statement_errors,
+            where_damaged,
         })
     }
 
@@ -314,6 +390,7 @@ impl Parser<'_> {
     }
 
     fn selector(&mut self) -> Selector {
+        let damage = self.damage;
         let start = self.peek().span;
         let word = self.text(start).to_string();
         let kind = if self.peek().kind == TokenKind::Ident { selector_of(&word) } else { None };
@@ -357,22 +434,41 @@ impl Parser<'_> {
                 alias = Some(Ident { name: self.text(t.span).to_string(), span: t.span });
             } else {
                 let found = self.found();
-                self.error(format!("expected a name after 'as', found {found}"), t.span);
-                if matches!(t.kind, TokenKind::Keyword(k) if !matches!(k, Keyword::From | Keyword::Where | Keyword::Select))
+                if matches!(t.kind, TokenKind::Keyword(_)) {
+                    self.error_with_hint(
+                        format!("expected a name after 'as', found {found}"),
+                        t.span,
+                        "a name cannot be a keyword (select, from, where, and, ...): choose another",
+                    );
+                } else {
+                    self.error(format!("expected a name after 'as', found {found}"), t.span);
+                }
+                // The word meant as the name is taken, so it does not start another error;
+                // `from` and `where` may be a forgotten name followed by the clause.
+                if matches!(t.kind, TokenKind::Keyword(k) if !matches!(k, Keyword::From | Keyword::Where))
                     || matches!(t.kind, TokenKind::Str { .. } | TokenKind::Int(_) | TokenKind::Double(_))
                 {
                     self.bump();
                 }
             }
         }
-        Selector { kind, kind_span: start, expr, alias, span: Span::new(start.start, self.last_end().max(start.start)) }
+        Selector {
+            kind,
+            kind_span: start,
+            expr,
+            alias,
+            span: Span::new(start.start, self.last_end().max(start.start)),
+            damaged: self.damage > damage,
+        }
     }
 
     /// The from list ends at `where` (or a misspelling of it), `;` or the end.
     fn at_from_list_end(&self) -> bool {
-        self.at_keyword(Keyword::Where)
+        // `where='AA'` is a key (rejected by the checker like any keyword), not the clause.
+        let key_follows = self.peek_at(1).kind == TokenKind::Eq;
+        (self.at_keyword(Keyword::Where) && !key_follows)
             || self.at_end_of_statement()
-            || (self.at_misspelt(Keyword::Where) && self.peek_at(1).kind != TokenKind::Eq)
+            || (self.at_misspelt(Keyword::Where) && !key_follows)
     }
 
     /// `key =` (a keyword used as a key is accepted here and rejected by the checker).
@@ -405,7 +501,8 @@ impl Parser<'_> {
                 return items;
             }
             let found = self.found();
-            let after = items.last().map_or_else(|| "the from entry".to_string(), |i| self.text(i.span).to_string());
+            let after =
+                items.last().map_or_else(|| "the from entry".to_string(), |i| excerpt(self.text(i.span)).into_owned());
             self.error(format!("expected ',' or 'where' after {after}, found {found}"), self.peek().span);
             // `hero='AA' villain='KK'` is a missing comma: carry on with the next entry.
             if !self.at_parse_from_entry() {
@@ -425,6 +522,8 @@ impl Parser<'_> {
         let t = self.bump();
         self.recovered();
         self.error(format!("unknown keyword '{}' — did you mean '{}'?", self.text(t.span), k.name()), t.span);
+        // Read as meant, the tree is what was meant: nothing to keep from the checker.
+        self.damage -= 1;
         self.recovered();
         true
     }
@@ -447,7 +546,7 @@ impl Parser<'_> {
         let key = Ident { name: self.text(t.span).to_string(), span: t.span };
         if self.eat(&TokenKind::Eq).is_none() {
             let found = self.found();
-            self.error(format!("expected '=' after '{}', found {found}", key.name), self.peek().span);
+            self.error(format!("expected '=' after '{}', found {found}", excerpt(&key.name)), self.peek().span);
             if !matches!(self.peek().kind, TokenKind::Str { .. }) {
                 return Some(FromItem { span: key.span, key, value: None });
             }
@@ -460,13 +559,13 @@ impl Parser<'_> {
             }
             TokenKind::Ident | TokenKind::Int(_) | TokenKind::Double(_) => {
                 self.bump();
-                let written = self.text(v.span);
-                self.error(format!("the value of '{}' must be quoted: {}='{written}'", key.name, key.name), v.span);
+                let (key, written) = (excerpt(&key.name), excerpt(self.text(v.span)));
+                self.error(format!("the value of '{key}' must be quoted: {key}='{written}'"), v.span);
                 None
             }
             _ => {
                 let found = self.found();
-                self.error(format!("expected a quoted value after '{}=', found {found}", key.name), v.span);
+                self.error(format!("expected a quoted value after '{}=', found {found}", excerpt(&key.name)), v.span);
                 None
             }
         };
@@ -476,8 +575,13 @@ impl Parser<'_> {
     // ---- expressions ---------------------------------------------------------------------
 
     fn node(&mut self, kind: ExprKind, span: Span, depth: u32) -> Node {
-        if depth > MAX_DEPTH {
-            return self.too_deep(span);
+        if depth > MAX_TREE_DEPTH {
+            self.error_with_hint(
+                format!("expression too long (more than {MAX_TREE_DEPTH} operators deep)"),
+                span,
+                "split a long chain with parentheses, e.g. (a or b or …) or (c or d or …)",
+            );
+            return Self::error_node(span);
         }
         Node { expr: Expr { kind, span }, depth }
     }
@@ -516,13 +620,44 @@ impl Parser<'_> {
 
     /// `operand (op operand)*` grouped to the left, for the operators `op_of` recognises.
     fn left_assoc(&mut self, operand: impl Fn(&mut Self) -> Node, op_of: impl Fn(&TokenKind) -> Option<BinOp>) -> Node {
+        self.left_assoc_or_misspelt(operand, op_of, None)
+    }
+
+    /// As `left_assoc`; a word operator (`and`, `or`) misspelt between two operands
+    /// (`a adn b`) is reported and read as meant.
+    fn left_assoc_or_misspelt(
+        &mut self,
+        operand: impl Fn(&mut Self) -> Node,
+        op_of: impl Fn(&TokenKind) -> Option<BinOp>,
+        word: Option<(Keyword, BinOp)>,
+    ) -> Node {
         let mut lhs = operand(self);
-        while let Some(op) = op_of(&self.peek().kind) {
-            let op_span = self.bump().span;
+        loop {
+            let (op, op_span) = if let Some(op) = op_of(&self.peek().kind) {
+                (op, self.bump().span)
+            } else if let Some((k, op)) = word.filter(|&(k, _)| self.at_misspelt(k) && self.starts_expression(1)) {
+                self.eat_misspelt(k);
+                (op, self.tokens[self.pos - 1].span)
+            } else {
+                return lhs;
+            };
             let rhs = operand(self);
             lhs = self.binary(op, op_span, lhs, rhs);
         }
-        lhs
+    }
+
+    /// Whether the token `ahead` of the current one can begin an expression.
+    fn starts_expression(&self, ahead: usize) -> bool {
+        matches!(
+            self.peek_at(ahead).kind,
+            TokenKind::Int(_)
+                | TokenKind::Double(_)
+                | TokenKind::Str { .. }
+                | TokenKind::Ident
+                | TokenKind::LParen
+                | TokenKind::Minus
+                | TokenKind::Keyword(Keyword::True | Keyword::False | Keyword::Not | Keyword::Case)
+        )
     }
 
     /// A prefix operator at `op` (already consumed) applied to what `operand` parses.
@@ -535,11 +670,19 @@ impl Parser<'_> {
     }
 
     fn or(&mut self) -> Node {
-        self.left_assoc(Self::and, |k| (*k == TokenKind::Keyword(Keyword::Or)).then_some(BinOp::Or))
+        self.left_assoc_or_misspelt(
+            Self::and,
+            |k| (*k == TokenKind::Keyword(Keyword::Or)).then_some(BinOp::Or),
+            Some((Keyword::Or, BinOp::Or)),
+        )
     }
 
     fn and(&mut self) -> Node {
-        self.left_assoc(Self::not, |k| (*k == TokenKind::Keyword(Keyword::And)).then_some(BinOp::And))
+        self.left_assoc_or_misspelt(
+            Self::not,
+            |k| (*k == TokenKind::Keyword(Keyword::And)).then_some(BinOp::And),
+            Some((Keyword::And, BinOp::And)),
+        )
     }
 
     fn not(&mut self) -> Node {
@@ -639,7 +782,7 @@ impl Parser<'_> {
                     Node { expr: Expr { kind: inner.expr.kind, span }, depth: inner.depth }
                 } else {
                     let found = self.found();
-                    let (line, col) = PqlError::syntax("", t.span).line_col(self.src).unwrap_or((1, 1));
+                    let (line, col) = self.line_col(t.span.start);
                     self.error(
                         format!("expected ')' to close the '(' at line {line}, col {col}, found {found}"),
                         self.peek().span,
@@ -648,6 +791,17 @@ impl Parser<'_> {
                 }
             }
             TokenKind::Ident if self.peek_at(1).kind == TokenKind::LParen => self.call(),
+            // `nto winsHi(hero)`, `csae when ...`: a misspelt keyword, read as meant.
+            TokenKind::Ident if self.at_misspelt(Keyword::Not) && self.starts_expression(1) => {
+                self.eat_misspelt(Keyword::Not);
+                self.prefix(t.span, Self::not, ExprKind::Not)
+            }
+            TokenKind::Ident
+                if self.at_misspelt(Keyword::Case) && self.peek_at(1).kind == TokenKind::Keyword(Keyword::When) =>
+            {
+                self.eat_misspelt(Keyword::Case);
+                self.case_body(t.span)
+            }
             TokenKind::Ident => {
                 self.bump();
                 leaf(ExprKind::Name(Ident { name: self.text(t.span).to_string(), span: t.span }))
@@ -703,7 +857,8 @@ impl Parser<'_> {
             self.recovered();
         } else {
             let found = self.found();
-            self.error(format!("expected ')' after the arguments of {}, found {found}", name.name), self.peek().span);
+            let shown = excerpt(&name.name).into_owned();
+            self.error(format!("expected ')' after the arguments of {shown}, found {found}"), self.peek().span);
         }
         let span = Span::new(name.span.start, self.last_end().max(name.span.end));
         self.node(ExprKind::Call { name, args }, span, depth)
@@ -711,6 +866,11 @@ impl Parser<'_> {
 
     fn case(&mut self) -> Node {
         let start = self.bump().span;
+        self.case_body(start)
+    }
+
+    /// The rest of a `case` whose first word is at `start` (already consumed).
+    fn case_body(&mut self, start: Span) -> Node {
         let mut arms = Vec::new();
         let mut depth = 1;
         while self.eat_keyword(Keyword::When) || self.eat_misspelt(Keyword::When) {
@@ -876,6 +1036,53 @@ mod tests {
     }
 
     #[test]
+    fn lexical_errors_are_not_reported_again_by_the_parser() {
+        for (text, message) in [
+            ("select count(1 % 1 = 0) from x='A'", "unexpected character '%'"),
+            ("select avg(1) as 1x from x='A'", "'1x' is not a number or a name (names start with a letter)"),
+            ("select count(a # b) from x='A'", "unexpected character '#'"),
+        ] {
+            let (statements, errors) = parse_program(text);
+            let messages: Vec<_> = errors.iter().map(|e| e.message.as_str()).collect();
+            assert_eq!(messages, [message], "{text}");
+            assert!(statements[0].has_syntax_errors && statements[0].selectors[0].damaged, "{text}");
+        }
+    }
+
+    #[test]
+    fn trailing_text_marks_the_statement_and_its_where_clause() {
+        let (statements, errors) = parse_program("select count(a) from x='A' where b c");
+        assert_eq!(errors[0].message, "expected ';' or the end of the query, found 'c'");
+        assert!(statements[0].has_syntax_errors && statements[0].where_damaged);
+        assert!(!statements[0].selectors[0].damaged);
+    }
+
+    #[test]
+    fn misspelt_operators_are_read_as_meant() {
+        let (statements, errors) =
+            parse_program("select count(nto a adn b ro c), histogram(csae when a then 1 end) from x='A'");
+        let messages: Vec<_> = errors.iter().map(|e| e.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "unknown keyword 'nto' — did you mean 'not'?",
+                "unknown keyword 'adn' — did you mean 'and'?",
+                "unknown keyword 'ro' — did you mean 'or'?",
+                "unknown keyword 'csae' — did you mean 'case'?",
+            ]
+        );
+        assert_eq!(show(&statements[0].selectors[0].expr), "(((not a) And b) Or c)");
+        assert_eq!(show(&statements[0].selectors[1].expr), "case when a then 1 end");
+        // Read as meant, the selectors are not damaged: the checker types them.
+        assert!(statements[0].selectors.iter().all(|s| !s.damaged));
+        let (statements, errors) = parse_program("select count(a && b), count(!a), count(1 =< 2) from x='A'");
+        assert_eq!(errors.len(), 3);
+        assert_eq!(show(&statements[0].selectors[0].expr), "(a And b)");
+        assert_eq!(show(&statements[0].selectors[1].expr), "(not a)");
+        assert_eq!(show(&statements[0].selectors[2].expr), "(1 Le 2)");
+    }
+
+    #[test]
     fn arguments_are_recovery_points() {
         let (_, errors) = parse_program("select avg(f(1 +, 2 *, (3 -) + 4)) from x='A'");
         let messages: Vec<_> = errors.iter().map(|e| (e.message.as_str(), e.span.unwrap().start)).collect();
@@ -894,9 +1101,13 @@ mod tests {
         let deep = format!("select avg({}1{}) from x='AA'", "(".repeat(5000), ")".repeat(5000));
         let (_, errors) = parse_program(&deep);
         assert!(errors[0].message.contains("nested too deeply"));
+        // A flat chain is not nesting: it is refused only past the tree-depth limit.
         let long = format!("select avg(1{}) from x='AA'", " + 1".repeat(5000));
         let (_, errors) = parse_program(&long);
-        assert!(errors[0].message.contains("nested too deeply"));
+        assert_eq!(errors.len(), 1);
+        assert!(errors[0].message.starts_with("expression too long"), "{}", errors[0].message);
+        let (_, errors) = parse_program(&format!("select avg(1{}) from x='AA'", " + 1".repeat(150)));
+        assert!(errors.is_empty(), "{errors:?}");
         let minus = format!("select avg({}1) from x='AA'", "- ".repeat(5000));
         let (_, errors) = parse_program(&minus);
         assert!(errors[0].message.contains("nested too deeply"));

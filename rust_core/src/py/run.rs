@@ -1,7 +1,7 @@
 //! `Program` (a checked PQL text) and `RunHandle` (a statement running in the background).
 
-use super::errors::{guarded, to_py_err};
-use crate::sim::compile::{compile_program, CompiledStatement};
+use super::errors::{guarded_at, to_py_err_at};
+use crate::sim::compile::{compile_program_at, CompiledStatement};
 use crate::sim::runner::{self, default_threads, Progress, RunOptions};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -17,15 +17,21 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 #[pyclass(module = "pql_repl._core", frozen)]
 pub struct Program {
     text: String,
+    /// Line and column of the text's first character in the script it came from.
+    origin: (usize, usize),
     statements: Vec<Arc<CompiledStatement>>,
 }
 
 #[pymethods]
 impl Program {
+    /// `origin`: the line and column where `text` starts in a larger text (a statement of a
+    /// script), so errors name positions of that text; spans stay offsets into `text`.
     #[new]
-    fn new(py: Python<'_>, text: &str) -> PyResult<Program> {
-        let statements = guarded(py, text, || compile_program(text))?;
-        Ok(Program { text: text.to_string(), statements: statements.into_iter().map(Arc::new).collect() })
+    #[pyo3(signature = (text, origin=None))]
+    fn new(py: Python<'_>, text: &str, origin: Option<(usize, usize)>) -> PyResult<Program> {
+        let origin = origin.map_or((1, 1), |(line, col)| (line.max(1), col.max(1)));
+        let statements = guarded_at(py, text, origin, || compile_program_at(text, origin))?;
+        Ok(Program { text: text.to_string(), origin, statements: statements.into_iter().map(Arc::new).collect() })
     }
 
     /// One dict per statement: query, game, players, selectors, span.
@@ -74,7 +80,7 @@ impl Program {
             precision: precision.filter(|p| *p > 0.0),
         };
         let handle = runner::start(&Arc::new(stmt.plan.clone()), &opts);
-        Ok(RunHandle { stmt, index, source: self.text.clone(), handle: Mutex::new(Some(handle)) })
+        Ok(RunHandle { stmt, index, source: self.text.clone(), origin: self.origin, handle: Mutex::new(Some(handle)) })
     }
 }
 
@@ -83,6 +89,7 @@ pub struct RunHandle {
     stmt: Arc<CompiledStatement>,
     index: usize,
     source: String,
+    origin: (usize, usize),
     handle: Mutex<Option<runner::RunHandle>>,
 }
 
@@ -101,7 +108,7 @@ impl RunHandle {
             return Ok(None);
         };
         if let Some(e) = &p.error {
-            return Err(to_py_err(py, &self.source, std::slice::from_ref(e)));
+            return Err(to_py_err_at(py, &self.source, self.origin, std::slice::from_ref(e)));
         }
         Ok(Some(snapshot(py, &self.stmt, self.index, &p)?))
     }

@@ -32,7 +32,12 @@ pub struct CompiledStatement {
 
 /// Parses, checks and compiles every statement of `text`.
 pub fn compile_program(text: &str) -> Result<Vec<CompiledStatement>, Vec<PqlError>> {
-    let checked = crate::pql::check_program(text)?;
+    compile_program_at(text, (1, 1))
+}
+
+/// As `compile_program`, for a text that starts at `origin` (line, column) of a larger one.
+pub fn compile_program_at(text: &str, origin: (usize, usize)) -> Result<Vec<CompiledStatement>, Vec<PqlError>> {
+    let checked = crate::pql::check_program_at(text, origin)?;
     let mut compiled = Vec::with_capacity(checked.len());
     let mut errors = Vec::new();
     for statement in &checked {
@@ -44,7 +49,7 @@ pub fn compile_program(text: &str) -> Result<Vec<CompiledStatement>, Vec<PqlErro
     if errors.is_empty() {
         Ok(compiled)
     } else {
-        Err(errors)
+        Err(crate::error::cap_errors(errors))
     }
 }
 
