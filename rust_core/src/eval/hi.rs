@@ -1,5 +1,5 @@
 //! Hi evaluation of any number of cards up to seven by bit arithmetic on the four suit lanes.
-//! The table evaluator (`hi_table.rs`) is built from it and answers the hot path; this one rates
+//! The table evaluator (`rank_tables.rs`) is built from it and answers the hot path; this one rates
 //! hands of fewer than five cards (early stud streets) and is the reference in tests.
 
 use super::tables::{keep_top, top_bit, STRAIGHT_SHORT, STRAIGHT_STANDARD};
@@ -10,13 +10,13 @@ use crate::games::HiRules;
 /// The best hi hand in `cards` under `rules`.
 #[inline]
 pub fn rate_hi(cards: CardSet, rules: HiRules) -> HiRating {
-    super::hi_table::hi_table(rules).rate(cards)
+    super::rank_tables::hi_table(rules).rate(cards)
 }
 
 /// The best standard hi hand (hold'em, stud, Omaha boards).
 #[inline]
 pub fn rate_hi_standard(cards: CardSet) -> HiRating {
-    super::hi_table::STANDARD.rate(cards)
+    super::rank_tables::STANDARD.rate(cards)
 }
 
 /// [`rate_hi`] by bit arithmetic, without tables.

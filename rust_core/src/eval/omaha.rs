@@ -6,8 +6,8 @@
 //! directly: one lookup per two-card subset instead of ten.
 
 use super::five::{FIVE, RANK_KEYS};
-use super::hi_table::{five_rank_slot, rank_multisets, FIVE_RANK_SLOTS};
 use super::lo::{ace_low, LO8_MASK};
+use super::rank_tables::{five_rank_slot, rank_multisets, FIVE_RANK_SLOTS};
 use super::tables::keep_low;
 use super::{HiRating, LoRating};
 use crate::cards::CardSet;

@@ -3,10 +3,10 @@
 
 pub mod aggregate;
 mod board_completions;
-pub mod board_tally;
 pub mod compile;
 pub mod deal;
 pub mod expr;
+pub mod given_tally;
 pub mod holdem_equity;
 pub mod library;
 pub mod nuts;

@@ -81,9 +81,16 @@ impl OutcomeTally {
         }
     }
 
-    /// Counts `count` deals of a hi-only game whose hi winners are `winners`, like `deal`.
-    pub fn add_hi_outcome(&mut self, winners: u32, count: f64, deal: &Deal) {
-        let entry = &mut self.by_hi[winners as usize];
+    /// Counts `count` deals like `deal`, whose hi and lo winners are the masks `hi` and `lo`.
+    pub fn add_outcome(&mut self, hi: u32, lo: u32, count: f64, deal: &Deal) {
+        if self.has_lo {
+            match self.by_both.iter_mut().find(|(k, _, _)| *k == (hi, lo)) {
+                Some(entry) => entry.1 += count,
+                None => self.by_both.push(((hi, lo), count, deal.clone())),
+            }
+            return;
+        }
+        let entry = &mut self.by_hi[hi as usize];
         entry.0 += count;
         if entry.1.is_none() {
             entry.1 = Some(deal.clone());

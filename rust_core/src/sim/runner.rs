@@ -3,8 +3,8 @@
 //! Workers merge their aggregates into a shared state that callers read as snapshots.
 
 use super::aggregate::Aggregate;
-use super::board_tally::BoardTally;
 use super::deal::Deal;
+use super::given_tally::GivenTally;
 use super::outcome::OutcomeTally;
 use super::plan::{Plan, SelectorKind};
 use super::rng::Rng;
@@ -348,11 +348,10 @@ fn monte_worker(
     // be tallied by outcome and replayed at the end of each chunk.
     let mut tally = (plan.filter.is_none() && plan.tallies_by_outcome())
         .then(|| OutcomeTally::new(plan.spec.game, plan.spec.players.len()));
-    // Given hold'em hands in such a statement: the board tally's own loop does the whole chunk.
-    let mut boards = match (&tally, &fixed) {
-        (Some(_), Some(f)) => {
-            f.board_only().and_then(|(hands, board, left)| BoardTally::new(plan.spec.game, hands, board, left))
-        }
+    // Given hands of a seven-card game in such a statement: the showdown tally's own loop does
+    // the whole chunk.
+    let mut given = match (&tally, &fixed) {
+        (Some(_), Some(f)) => f.given_tally(),
         _ => None,
     };
     let check_every = plan.check_interval();
@@ -374,8 +373,8 @@ fn monte_worker(
         for a in &mut local {
             a.reset();
         }
-        if let (Some(boards), Some(f), Some(tally)) = (&mut boards, &fixed, &mut tally) {
-            accepted = tally_boards(boards, f, tally, &mut deal, &mut rng, want, shared, deadline);
+        if let (Some(given), Some(f), Some(tally)) = (&mut given, &fixed, &mut tally) {
+            accepted = tally_given(given, f, tally, &mut deal, &mut rng, want, shared, deadline);
             attempted = accepted;
         } else {
             while accepted < want {
@@ -440,11 +439,11 @@ fn monte_worker(
     }
 }
 
-/// Up to `want` deals of a chunk by the board tally's own loop, counted into `tally`; fewer when
-/// the run is cancelled or reaches its time limit.
+/// Up to `want` deals of a chunk by the showdown tally's own loop, counted into `tally`; fewer
+/// when the run is cancelled or reaches its time limit.
 #[allow(clippy::too_many_arguments)]
-fn tally_boards(
-    boards: &mut BoardTally,
+fn tally_given(
+    given: &mut GivenTally,
     fixed: &FixedDeal,
     tally: &mut OutcomeTally,
     deal: &mut Deal,
@@ -453,25 +452,18 @@ fn tally_boards(
     shared: &Shared,
     deadline: Option<Instant>,
 ) -> u64 {
-    if let Some((_, _, in_deck_order)) = fixed.board_only() {
-        boards.reset_order(in_deck_order);
-    }
-    boards.clear();
+    given.reset_order(fixed.deck_order());
+    given.clear();
     let mut done = 0;
     while done < want {
         if shared.cancel.load(Ordering::Relaxed) || past(deadline, shared) {
             break;
         }
         let block = (want - done).min(65_536);
-        boards.sample(rng, fixed.shuffle(), block);
+        given.sample(rng, fixed.shuffle(), block);
         done += block;
     }
-    for (winners, &count) in boards.counts.iter().enumerate() {
-        if let (true, Some(board)) = (count > 0, boards.example[winners]) {
-            deal.board = board;
-            tally.add_hi_outcome(winners as u32, count as f64, deal);
-        }
-    }
+    given.for_each_outcome(deal, |hi, lo, count, deal| tally.add_outcome(hi, lo, count as f64, deal));
     done
 }
 
@@ -522,17 +514,12 @@ fn exact_worker(
             a.reset();
         }
         let mut count = 0u32;
-        let boards = if tally.is_some() { plan.spec.board_tally(prefix) } else { None };
-        if let (Some(tally), Some((mut boards, mut deal))) = (&mut tally, boards) {
-            // Given hold'em hands: the board tally's own enumeration.
-            boards.enumerate(Some(first));
-            attempted = boards.counts.iter().sum();
-            for (winners, &count) in boards.counts.iter().enumerate() {
-                if let (true, Some(board)) = (count > 0, boards.example[winners]) {
-                    deal.board = board;
-                    tally.add_hi_outcome(winners as u32, count as f64, &deal);
-                }
-            }
+        let given = if tally.is_some() { plan.spec.given_tally(prefix) } else { None };
+        if let (Some(tally), Some((mut given, mut deal))) = (&mut tally, given) {
+            // Given hands and an open board: the showdown tally's own enumeration.
+            given.enumerate(Some(first));
+            attempted = given.counts.iter().sum();
+            given.for_each_outcome(&mut deal, |hi, lo, count, deal| tally.add_outcome(hi, lo, count as f64, deal));
             accepted = tally.replay(plan, prefix.weight, &mut local, &mut scratch);
         } else if let Some(tally) = &mut tally {
             plan.spec.enumerate(prefix, Some(first), &mut |deal| {

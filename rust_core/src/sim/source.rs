@@ -6,8 +6,8 @@
 //! cards not fixed by a range are then dealt from the remaining deck, which keeps the result
 //! uniform over compatible deals: every compatible prefix leaves the same number of cards.
 
-use super::board_tally::BoardTally;
 use super::deal::{Deal, MAX_PLAYERS};
+use super::given_tally::GivenTally;
 use super::rng::{PartialShuffle, Rng};
 use crate::cards::{Card, CardSet};
 use crate::games::Game;
@@ -272,13 +272,19 @@ impl FixedDeal {
         self.template.clone()
     }
 
-    /// The given hands, the known board cards and the cards left, when the open cards are the
-    /// rest of the board (see [`super::board_tally::BoardTally`]).
-    pub fn board_only(&self) -> Option<(&[CardSet], CardSet, &[Card])> {
-        let from = self.board_from?;
-        let board = self.template.board[..from].iter().copied().collect();
+    /// The showdown tally of this deal's given hands (see [`GivenTally`]), when it applies.
+    pub fn given_tally(&self) -> Option<GivenTally> {
+        let t = &self.template;
+        let open_board: Vec<usize> = self.open.iter().filter(|o| o.0 == BOARD).map(|o| o.1).collect();
+        let board_cards = if t.game.is_stud() { 0 } else { t.game.board_cards() };
+        let known = (0..board_cards).filter(|i| !open_board.contains(i)).map(|i| t.board[i]).collect();
         let left = self.shuffle.len();
-        Some((&self.template.hole[..self.template.players], board, &self.in_deck_order[..left]))
+        GivenTally::new(t.game, &t.hole[..t.players], known, &self.open, &self.in_deck_order[..left])
+    }
+
+    /// The remaining cards in deck order (as [`FixedDeal::restart`] puts them).
+    pub fn deck_order(&self) -> &[Card] {
+        &self.in_deck_order[..self.shuffle.len()]
     }
 
     /// The partial shuffle that deals the open cards.
@@ -314,21 +320,7 @@ impl FixedDeal {
         for &p in &self.refilled {
             deal.hole[p] = self.template.hole[p];
         }
-        if deal.game.is_stud() {
-            let slots = deal.stud.as_flattened_mut();
-            for (&(owner, pos), &c) in self.open.iter().zip(&self.remaining) {
-                deal.hole[owner].insert(c);
-                slots[owner * 7 + pos] = c;
-            }
-            return;
-        }
-        for (&(owner, pos), &c) in self.open.iter().zip(&self.remaining) {
-            if owner == BOARD {
-                deal.board[pos] = c;
-            } else {
-                deal.hole[owner].insert(c);
-            }
-        }
+        place(deal, &self.open, &self.remaining[..self.open.len()]);
     }
 }
 
@@ -378,6 +370,28 @@ impl DealSpec {
         });
         let board_from = board_from.map(|t| t.1);
         Some(FixedDeal { template, open, board_from, refilled, in_deck_order: remaining, remaining, shuffle })
+    }
+}
+
+/// Puts `cards` at the `open` positions of `deal` ((player or `BOARD`, position), in order): on
+/// the board, or into a player's hand (adding to its card set, which must hold only the
+/// player's other cards).
+#[inline]
+pub(crate) fn place(deal: &mut Deal, open: &[(usize, usize)], cards: &[Card]) {
+    if deal.game.is_stud() {
+        let slots = deal.stud.as_flattened_mut();
+        for (&(owner, pos), &c) in open.iter().zip(cards) {
+            deal.hole[owner].insert(c);
+            slots[owner * 7 + pos] = c;
+        }
+        return;
+    }
+    for (&(owner, pos), &c) in open.iter().zip(cards) {
+        if owner == BOARD {
+            deal.board[pos] = c;
+        } else {
+            deal.hole[owner].insert(c);
+        }
     }
 }
 
@@ -513,18 +527,26 @@ impl DealSpec {
         }
     }
 
-    /// For a prefix whose only open cards are the board's: the board tally of its given hands
-    /// (see [`BoardTally`]) and the deal to replay its outcomes on; `None` otherwise.
-    pub fn board_tally(&self, prefix: &Prefix) -> Option<(BoardTally, Deal)> {
+    /// For a prefix whose only open cards are the board's (one unordered group): the showdown
+    /// tally of its given hands (see [`GivenTally`]) and the deal to replay its outcomes on;
+    /// `None` otherwise.
+    pub fn given_tally(&self, prefix: &Prefix) -> Option<(GivenTally, Deal)> {
         let groups = self.groups(prefix);
-        if groups.len() != 1 || groups[0].targets.iter().any(|t| t.0 != BOARD) {
+        let [group] = groups.as_slice() else { return None };
+        if group.targets.iter().any(|t| t.0 != BOARD) {
             return None;
         }
         let known: CardSet = prefix.board_slots.iter().filter(|&&b| b != OPEN).map(|&b| Card::from_index(b)).collect();
         let remaining: Vec<Card> = self.deck.iter().copied().filter(|c| !prefix.used.contains(*c)).collect();
-        let tally = BoardTally::new(self.game, &prefix.deal.hole[..self.players.len()], known, &remaining)?;
+        let hands = &prefix.deal.hole[..self.players.len()];
+        let tally = GivenTally::new(self.game, hands, known, &group.targets, &remaining)?;
         let mut deal = prefix.deal.clone();
         deal.dead = self.dead;
+        for (i, &b) in prefix.board_slots.iter().enumerate() {
+            if b != OPEN {
+                deal.board[i] = Card::from_index(b);
+            }
+        }
         Some((tally, deal))
     }
 

@@ -1,13 +1,16 @@
-//! Hi evaluation of five to seven cards by table lookup, the hot path of every showdown.
+//! Ratings looked up by rank multiset: hi hands of five to seven cards and seven-card lows, the
+//! hot path of every showdown.
 //!
 //! Of at most seven cards, a flush excludes full houses and quads, so a hand with five cards of
-//! one suit is rated from that suit's rank mask alone. Any other hand depends only on its
-//! multiset of ranks: each suit lane's ranks map to a base-5 digit sum (no carries, at most four
-//! of a rank), and a perfect hash built once turns the sum into a slot of the ratings table.
-//! Every entry is filled by the bit-arithmetic evaluator of `hi.rs`, which stays the reference.
+//! one suit is rated from that suit's rank mask alone. Any other hand, and any low, depends only
+//! on its multiset of ranks: each suit lane's ranks map to a base-5 digit sum (no carries, at
+//! most four of a rank), and a perfect hash built once turns the sum into a slot of a table.
+//! Every entry is filled by the bit-arithmetic evaluators of `hi.rs` and `lo.rs`, which stay
+//! the references.
 
 use super::hi::rate_hi_bits;
-use super::HiRating;
+use super::lo::{rate_lo8, rate_razz};
+use super::{HiRating, LoRating};
 use crate::cards::{Card, CardSet};
 use crate::games::HiRules;
 use std::sync::LazyLock;
@@ -52,18 +55,18 @@ fn lane_sum(bits: u64) -> u32 {
         + LANE_KEYS[((bits >> 48) & LANE) as usize]
 }
 
-/// A perfect hash of the rank keys of every multiset of one size (at most four of a rank) and
-/// the ratings it indexes, in the "hash and displace" style: the key's product with an odd
-/// constant picks one of `BUCKETS` buckets from its top bits and a slot from the bits below;
-/// each bucket's displacement (xor) was chosen at build time so that no two keys share a slot.
-/// Sizes are powers of two, fixed at compile time so that indexing needs no bounds checks.
-struct SizeTable<const BUCKETS: usize, const SLOTS: usize> {
+/// A perfect hash of the rank keys of every multiset of one size (at most four of a rank), in
+/// the "hash and displace" style: the key's product with an odd constant picks one of
+/// `BUCKETS` buckets from its top bits and a slot from the bits below; each bucket's
+/// displacement (xor) was chosen at build time so that no two keys share a slot. Sizes are
+/// powers of two, fixed at compile time so that indexing needs no bounds checks.
+struct RankHash<const BUCKETS: usize, const SLOTS: usize> {
+    size: usize,
     multiplier: u64,
     displacement: Box<[u16; BUCKETS]>,
-    ratings: Box<[HiRating; SLOTS]>,
 }
 
-impl<const BUCKETS: usize, const SLOTS: usize> SizeTable<BUCKETS, SLOTS> {
+impl<const BUCKETS: usize, const SLOTS: usize> RankHash<BUCKETS, SLOTS> {
     const BUCKET_BITS: u32 = BUCKETS.trailing_zeros();
     const SLOT_BITS: u32 = SLOTS.trailing_zeros();
 
@@ -82,28 +85,17 @@ impl<const BUCKETS: usize, const SLOTS: usize> SizeTable<BUCKETS, SLOTS> {
         (slot ^ usize::from(self.displacement[bucket])) & (SLOTS - 1)
     }
 
-    #[inline]
-    fn rating(&self, key: u32) -> HiRating {
-        self.ratings[self.slot(key)]
-    }
-
-    /// The table of every multiset of `size` ranks rated under `rules`, trying multipliers
-    /// until the displacements can be placed (the first one does for the sizes used here).
-    fn build(size: usize, rules: HiRules) -> Self {
-        let hands = rank_multisets(size);
-        let keys: Vec<u32> = hands.iter().map(|c| lane_sum(c.bits())).collect();
+    /// The hash of every multiset of `size` ranks, trying multipliers until the displacements
+    /// can be placed (the first one does for the sizes used here).
+    fn build(size: usize) -> Self {
+        let keys: Vec<u32> = rank_multisets(size).iter().map(|c| lane_sum(c.bits())).collect();
         let mut multiplier = 0x9E37_79B9_7F4A_7C15u64;
-        let displacement = loop {
-            if let Some(d) = Self::displace(&keys, multiplier) {
-                break d;
+        loop {
+            if let Some(displacement) = Self::displace(&keys, multiplier) {
+                return RankHash { size, multiplier, displacement };
             }
             multiplier = multiplier.wrapping_mul(0xD1B5_4A32_D192_ED03).wrapping_add(2) | 1;
-        };
-        let mut table = SizeTable { multiplier, displacement, ratings: boxed_array(HiRating::NONE) };
-        for (&cards, &key) in hands.iter().zip(&keys) {
-            table.ratings[table.slot(key)] = rate_hi_bits(cards, rules);
         }
-        table
     }
 
     /// Each bucket's displacement, largest buckets first (the hardest to place); `None` when a
@@ -131,6 +123,34 @@ impl<const BUCKETS: usize, const SLOTS: usize> SizeTable<BUCKETS, SLOTS> {
             displacement[b] = d as u16;
         }
         Some(displacement)
+    }
+}
+
+/// The hashes of five, six and seven cards (6,175, 18,395 and 49,205 multisets; tables about
+/// three quarters or half full).
+static HASH5: LazyLock<RankHash<2048, 8192>> = LazyLock::new(|| RankHash::build(5));
+static HASH6: LazyLock<RankHash<4096, 32768>> = LazyLock::new(|| RankHash::build(6));
+static HASH7: LazyLock<RankHash<8192, 65536>> = LazyLock::new(|| RankHash::build(7));
+
+/// A value for every multiset of one size of ranks, by rank key.
+struct SizeTable<T, const BUCKETS: usize, const SLOTS: usize> {
+    hash: &'static RankHash<BUCKETS, SLOTS>,
+    values: Box<[T; SLOTS]>,
+}
+
+impl<T: Copy + Default, const BUCKETS: usize, const SLOTS: usize> SizeTable<T, BUCKETS, SLOTS> {
+    /// `rate` of a flushless hand of every multiset of the hash's size.
+    fn build(hash: &'static RankHash<BUCKETS, SLOTS>, rate: impl Fn(CardSet) -> T) -> Self {
+        let mut values = boxed_array(T::default());
+        for cards in rank_multisets(hash.size) {
+            values[hash.slot(lane_sum(cards.bits()))] = rate(cards);
+        }
+        SizeTable { hash, values }
+    }
+
+    #[inline]
+    fn get(&self, key: u32) -> T {
+        self.values[self.hash.slot(key)]
     }
 }
 
@@ -166,9 +186,9 @@ pub(super) fn rank_multisets(size: usize) -> Vec<CardSet> {
 pub struct HiTable {
     rules: HiRules,
     flush: Box<[HiRating; 8192]>,
-    five: SizeTable<2048, 8192>,
-    six: SizeTable<4096, 32768>,
-    seven: SizeTable<8192, 65536>,
+    five: SizeTable<HiRating, 2048, 8192>,
+    six: SizeTable<HiRating, 4096, 32768>,
+    seven: SizeTable<HiRating, 8192, 65536>,
 }
 
 impl HiTable {
@@ -182,9 +202,9 @@ impl HiTable {
         HiTable {
             rules,
             flush,
-            five: SizeTable::build(5, rules),
-            six: SizeTable::build(6, rules),
-            seven: SizeTable::build(7, rules),
+            five: SizeTable::build(&HASH5, |c| rate_hi_bits(c, rules)),
+            six: SizeTable::build(&HASH6, |c| rate_hi_bits(c, rules)),
+            seven: SizeTable::build(&HASH7, |c| rate_hi_bits(c, rules)),
         }
     }
 
@@ -201,17 +221,17 @@ impl HiTable {
             return self.rate_flush(b);
         }
         match n {
-            7 => self.seven.rating(key),
-            6 => self.six.rating(key),
-            _ => self.five.rating(key),
+            7 => self.seven.get(key),
+            6 => self.six.get(key),
+            _ => self.five.get(key),
         }
     }
 
     /// Seven cards without a flush, from their base-5 rank key (the sum of 5^rank over the
-    /// cards, as `BoardTally` builds it).
+    /// cards, as `GivenTally` builds it).
     #[inline]
     pub fn rate_seven_unsuited(&self, key: u32) -> HiRating {
-        self.seven.rating(key)
+        self.seven.get(key)
     }
 
     /// The flush of five to seven cards: at most one suit can hold five.
@@ -230,10 +250,26 @@ pub static TRITON: LazyLock<HiTable> = LazyLock::new(|| HiTable::build(HiRules::
 /// [`FIVE_RANK_SLOTS`], distinct for distinct multisets (suits are ignored).
 #[inline]
 pub(super) fn five_rank_slot(cards: CardSet) -> usize {
-    STANDARD.five.slot(lane_sum(cards.bits()) & !FLUSH_BIT)
+    HASH5.slot(lane_sum(cards.bits()) & !FLUSH_BIT)
 }
 
 pub(super) const FIVE_RANK_SLOTS: usize = 8192;
+
+/// The lows of seven cards by rank key (lows ignore suits): razz's, or the 8-or-better low
+/// (`LoRating(0)` where there is none).
+pub struct LowTable(SizeTable<LoRating, 8192, 65536>);
+
+impl LowTable {
+    /// The low of seven cards from their base-5 rank key (see [`HiTable::rate_seven_unsuited`]).
+    #[inline]
+    pub fn rate_seven(&self, key: u32) -> LoRating {
+        self.0.get(key)
+    }
+}
+
+pub static RAZZ_SEVEN: LazyLock<LowTable> = LazyLock::new(|| LowTable(SizeTable::build(&HASH7, rate_razz)));
+pub static LO8_SEVEN: LazyLock<LowTable> =
+    LazyLock::new(|| LowTable(SizeTable::build(&HASH7, |c| rate_lo8(c).unwrap_or_default())));
 
 /// The table of `rules`, built on first use.
 #[inline]
@@ -265,16 +301,16 @@ mod tests {
 
     #[test]
     fn the_hash_is_perfect() {
-        fn distinct<const B: usize, const S: usize>(t: &SizeTable<B, S>, size: usize) {
+        fn distinct<const B: usize, const S: usize>(t: &RankHash<B, S>, size: usize) {
             let sets = rank_multisets(size);
             let mut slots: Vec<usize> = sets.iter().map(|c| t.slot(lane_sum(c.bits()))).collect();
             slots.sort_unstable();
             slots.dedup();
             assert_eq!(slots.len(), sets.len(), "{size} cards");
         }
-        distinct(&STANDARD.five, 5);
-        distinct(&STANDARD.six, 6);
-        distinct(&STANDARD.seven, 7);
+        distinct(&HASH5, 5);
+        distinct(&HASH6, 6);
+        distinct(&HASH7, 7);
     }
 
     #[test]
