@@ -314,6 +314,21 @@ mod tests {
     }
 
     #[test]
+    fn seven_card_lows_agree_with_the_bit_evaluators() {
+        let mut rng = Rng::new(4, 0);
+        let cards: Vec<Card> = crate::cards::Deck::Standard.cards().to_vec();
+        for _ in 0..200_000 {
+            let mut set = CardSet::EMPTY;
+            while set.len() < 7 {
+                set.insert(cards[rng.below(52) as usize]);
+            }
+            let key = lane_sum(set.bits()) & !FLUSH_BIT;
+            assert_eq!(RAZZ_SEVEN.rate_seven(key), rate_razz(set), "{set}");
+            assert_eq!(LO8_SEVEN.rate_seven(key), rate_lo8(set).unwrap_or_default(), "{set}");
+        }
+    }
+
+    #[test]
     fn agrees_with_the_bit_evaluator_on_random_hands() {
         let mut rng = Rng::new(3, 0);
         for rules in [HiRules::Standard, HiRules::ShortDeck, HiRules::Triton] {
