@@ -265,13 +265,16 @@ fn generic_leaf_set(text: &str, offset: usize, game: Game) -> Result<HandSet, Pq
 }
 
 impl expr::SetOps for HandSet {
-    fn union_with(&mut self, o: &Self) {
+    fn union_with(&mut self, o: &Self) -> Result<(), String> {
         HandSet::union_with(self, o);
+        Ok(())
     }
-    fn intersect_with(&mut self, o: &Self) {
+    fn intersect_with(&mut self, o: &Self) -> Result<(), String> {
         HandSet::intersect_with(self, o);
+        Ok(())
     }
-    fn minus_with(&mut self, o: &Self) {
+    fn minus_with(&mut self, o: &Self) -> Result<(), String> {
         HandSet::minus_with(self, o);
+        Ok(())
     }
 }
