@@ -185,3 +185,27 @@ fn open_down_cards_are_sampled_uniformly() {
     let (mc, _) = run(q, 200_000, Some(false));
     assert!((mc[0] - exact[0]).abs() < 0.003, "{mc:?} vs {exact:?}");
 }
+
+#[test]
+fn exact_runs_deal_the_positions_a_stud_range_reads_on_their_own() {
+    // The third-street up card is a king 4 times in 50, enumerated or sampled.
+    let q = "select count(inRange(p1, '**K')) from game='studhi', p1='AsAh'";
+    let (exact, was_exact) = run(q, 0, Some(true));
+    assert!(was_exact);
+    assert!((exact[0] - 4.0 / 50.0).abs() < 1e-12, "{exact:?}");
+    let (mc, _) = run(q, 200_000, Some(false));
+    assert!((mc[0] - 0.08).abs() < 0.003, "{mc:?}");
+    // Open down cards too: with T..A left (20 cards), a given card is the up card 1 time in 20,
+    // and an ace down 1 - C(16,2)/C(20,2) of the time.
+    let dead = "dead='2c2d2h2s3c3d3h3s4c4d4h4s5c5d5h5s6c6d6h6s7c7d7h7s8c8d8h8s9c9d9h9s'";
+    let q = format!(
+        "select count(upCard(p1, third) = toCard('Kd')), count(inRange(p1, 'A')), count(inRange(p1, '**Kd')) \
+         from game='studhi', p1='*', {dead}"
+    );
+    let (exact, was_exact) = run(&q, 0, Some(true));
+    assert!(was_exact);
+    let want = [0.05, 1.0 - 120.0 / 190.0, 0.05];
+    for (got, want) in exact.iter().zip(want) {
+        assert!((got - want).abs() < 1e-12, "{exact:?}");
+    }
+}

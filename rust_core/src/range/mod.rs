@@ -101,6 +101,12 @@ impl Range {
         &self.stud
     }
 
+    /// Stud games: the positions the hands fix (bit i for the i-th card dealt); every hand of a
+    /// stud range fixes the same ones. 0 for flop games and for every hand (`*`).
+    pub fn stud_positions(&self) -> u8 {
+        self.stud.first().map_or(0, |h| h.iter().enumerate().fold(0u8, |m, (i, c)| m | u8::from(c.is_some()) << i))
+    }
+
     /// One weight per hand, parallel to the hands; all 1 when the range has no `@` weights.
     pub fn weights(&self) -> &[u32] {
         &self.weights
