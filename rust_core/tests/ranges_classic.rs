@@ -2,7 +2,7 @@
 
 use pql_core::cards::{parse_cards, Card};
 use pql_core::games::Game;
-use pql_core::range::{parse_board, parse_dead, parse_range, Syntax};
+use pql_core::range::{parse_board, parse_board_pattern, parse_dead, parse_range, Syntax};
 
 fn count(text: &str, game: Game) -> usize {
     match parse_range(text, game, Syntax::Classic) {
@@ -133,15 +133,14 @@ fn errors_name_the_expected_thing_at_its_place() {
 
 #[test]
 fn boards_list_and_match() {
-    let b = parse_board("KcJdJh", Game::Holdem).unwrap();
-    assert_eq!(b.boards().len(), 1);
-    let b = parse_board("Aw9x2y", Game::Holdem).unwrap();
-    assert_eq!(b.boards().len(), 4 * 3 * 2);
-    let b = parse_board("[K-T][9-7][8-5]", Game::Holdem).unwrap();
+    let listed = |p: &str| parse_board(p, Game::Holdem).unwrap().boards().expect("listed").to_vec();
+    assert_eq!(listed("KcJdJh").len(), 1);
+    assert_eq!(listed("Aw9x2y").len(), 4 * 3 * 2);
     // Flops listed once as sets: distinct ranks per slot except 8 in both of the last two.
-    let n = b.boards().len();
-    assert!(b.boards().iter().all(|x| x.len() == 3));
-    let mut flops: Vec<Vec<Card>> = b.boards().to_vec();
+    let boards = listed("[K-T][9-7][8-5]");
+    let n = boards.len();
+    assert!(boards.iter().all(|x| x.len() == 3));
+    let mut flops: Vec<Vec<Card>> = boards;
     flops.dedup();
     assert_eq!(flops.len(), n);
     // Slots of 16, 12 and 16 cards; the last two share the eights and sevens (8 cards). Ordered
@@ -154,7 +153,7 @@ fn boards_list_and_match() {
 #[test]
 fn board_in_range_flop_unordered_turn_river_positional() {
     let board = cards("AsKdJhKc3s");
-    let m = |p: &str| parse_board(p, Game::Holdem).unwrap().matches(&board);
+    let m = |p: &str| parse_board_pattern(p, Game::Holdem).unwrap().matches(&board);
     assert!(!m("AKK"));
     assert!(!m("AKJ3K"));
     assert!(m("KJAK3"));
@@ -163,9 +162,9 @@ fn board_in_range_flop_unordered_turn_river_positional() {
     assert!(m("AwKxJy"));
     assert!(!m("AwKwJy"));
     assert!(m("[A-Q]KJK"));
-    assert!(!parse_board("AKJ3K2", Game::Holdem).is_ok_and(|b| b.matches(&board)));
+    assert!(!parse_board_pattern("AKJ3K2", Game::Holdem).is_ok_and(|b| b.matches(&board)));
     let short = cards("AsKdJh");
-    assert!(!parse_board("AKJK", Game::Holdem).unwrap().matches(&short));
+    assert!(!parse_board_pattern("AKJK", Game::Holdem).unwrap().matches(&short));
 }
 
 #[test]

@@ -115,6 +115,10 @@ fn compile_statement(st: &CheckedStatement) -> Result<CompiledStatement, Vec<Pql
     }
 
     let mut spec = DealSpec::new(game, sources, board, dead);
+    if matches!(spec.board, BoardSource::Pattern(_)) {
+        // Exact runs test each board against the pattern: flop, turn and river dealt apart.
+        lower.streets.extend([Street::Flop, Street::Turn]);
+    }
     spec.splits = street_splits(game, &lower.streets, lower.splits);
     let available = spec.deck.len();
     if spec.cards_needed() > available {
@@ -156,10 +160,15 @@ fn hand_source(r: &range::Range) -> HandSource {
 }
 
 fn board_source(b: &range::BoardRange) -> BoardSource {
+    if b.is_any() {
+        return BoardSource::Random;
+    }
+    let Some(listed) = b.boards() else {
+        return BoardSource::Pattern(Arc::new(b.clone()));
+    };
     // Flop cards are unordered: a flop that matches the pattern in several orders is still one
     // board, so each is kept once (first three slots sorted), then turn and river by position.
-    let mut boards: Vec<[u8; 5]> = b
-        .boards()
+    let mut boards: Vec<[u8; 5]> = listed
         .iter()
         .filter(|cards| !cards.is_empty())
         .map(|cards| {
@@ -469,7 +478,7 @@ impl Lowering {
                 // Flop cards are unordered, turn and river positional: deal them as groups.
                 self.streets.extend([Street::Flop, Street::Turn]);
                 let Some(lit) = self.literal(&args[0]) else { return Expr::Const(Value::Bool(false)) };
-                match range::parse_board(&lit.text, self.game) {
+                match range::parse_board_pattern(&lit.text, self.game) {
                     Ok(pattern) => c(B::BoardInRange(Arc::new(pattern))),
                     Err(e) => {
                         self.errors.push(inside(e, lit));

@@ -11,6 +11,8 @@ use super::deal::{Deal, MAX_PLAYERS};
 use super::rng::{PartialShuffle, Rng};
 use crate::cards::{Card, CardSet};
 use crate::games::Game;
+use crate::range::BoardRange;
+use std::sync::Arc;
 
 /// A position with no card fixed by a range: dealt at random.
 pub const OPEN: u8 = 0xFF;
@@ -114,11 +116,16 @@ pub enum HandSource {
     Range(WeightedList<SlotHand>),
 }
 
-/// A board pattern's boards by position (flop cards first), `OPEN` where dealt at random.
+/// Where the board comes from.
 #[derive(Clone, Debug)]
 pub enum BoardSource {
     Random,
+    /// A board pattern's boards by position (flop cards first), `OPEN` where dealt at random.
     Boards(WeightedList<[u8; 5]>),
+    /// A pattern with too many boards to list: the board is dealt at random from the cards left
+    /// and the deal rejected when it does not match, which keeps it uniform over the matching
+    /// boards (exact runs skip the boards that do not match).
+    Pattern(Arc<BoardRange>),
 }
 
 /// How the open cards of a deal are grouped when enumerating: cards in one group are dealt as
@@ -240,7 +247,10 @@ impl DealSpec {
         for (dst, &slot) in deal.board[..n_board].iter_mut().zip(&board_slots) {
             *dst = if slot == OPEN { draw(&mut used) } else { Card::from_index(slot) };
         }
-        true
+        match &self.board {
+            BoardSource::Pattern(pattern) => pattern.matches(&deal.board[..n_board]),
+            _ => true,
+        }
     }
 }
 
@@ -343,6 +353,8 @@ impl DealSpec {
         let one_board = match &self.board {
             BoardSource::Random => true,
             BoardSource::Boards(list) => list.len() == 1,
+            // Drawn by rejection.
+            BoardSource::Pattern(_) => false,
         };
         if !self.players.iter().all(single) || !one_board {
             return None;
@@ -433,7 +445,7 @@ impl DealSpec {
         }
         if p == self.players.len() {
             match &self.board {
-                BoardSource::Random => out.push(cur),
+                BoardSource::Random | BoardSource::Pattern(_) => out.push(cur),
                 BoardSource::Boards(list) => {
                     for (i, slots) in list.items.iter().enumerate() {
                         let fixed: CardSet =
@@ -517,7 +529,8 @@ impl DealSpec {
     /// (see [`BoardTally`]) and the deal to replay its outcomes on; `None` otherwise.
     pub fn board_tally(&self, prefix: &Prefix) -> Option<(BoardTally, Deal)> {
         let groups = self.groups(prefix);
-        if groups.len() != 1 || groups[0].targets.iter().any(|t| t.0 != BOARD) {
+        let pattern = matches!(self.board, BoardSource::Pattern(_));
+        if pattern || groups.len() != 1 || groups[0].targets.iter().any(|t| t.0 != BOARD) {
             return None;
         }
         let known: CardSet = prefix.board_slots.iter().filter(|&&b| b != OPEN).map(|&b| Card::from_index(b)).collect();
@@ -553,6 +566,16 @@ impl DealSpec {
         }
         deal.dead = self.dead;
         let remaining: Vec<Card> = self.deck.iter().copied().filter(|c| !prefix.used.contains(*c)).collect();
+        let mut matching;
+        let visit: &mut dyn FnMut(&Deal) -> bool = match &self.board {
+            // Boards that do not match the pattern are no deals: skipped, not visited.
+            BoardSource::Pattern(pattern) => {
+                let n_board = self.game.board_cards();
+                matching = move |d: &Deal| !pattern.matches(&d.board[..n_board]) || visit(d);
+                &mut matching
+            }
+            _ => visit,
+        };
         let mut e = Enumerator { groups: &groups, deal, visit };
         if groups.is_empty() {
             return first.is_none_or(|f| f == 0) && e.finish();

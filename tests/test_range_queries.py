@@ -1,0 +1,39 @@
+"""Ranges, boards and dead cards as a query sees them (PQL-SPEC §5): what a range text means,
+checked through whole statements and `parse_range`."""
+
+from __future__ import annotations
+
+import pytest
+
+import pql_repl as pql
+
+
+def one(query: str, **options: object) -> pql.StatementResult:
+    (r,) = pql.run(query, **options)  # type: ignore[arg-type]
+    return r
+
+
+def test_board_patterns_with_many_boards() -> None:
+    r = one(
+        "select count(boardInRange('****Ks')), count(boardInRange('***[2-7]')), "
+        "count(boardInRange('[2-9]')) from game='holdem', p1='AsAh', board='[2-9]****'",
+        trials=200_000,
+        seed=1,
+    )
+    assert r.columns[0].value == pytest.approx(1 / 50, abs=0.002)
+    # The turn is a card 2..7 as often as among the 47 cards left after a flop with one 2..9.
+    assert 0.35 < r.columns[1].value < 0.55
+    assert r.columns[2].value == 1
+
+
+def test_a_board_of_wild_cards_is_no_board() -> None:
+    q = "select avg(riverEquity(p1)) from game='holdem', p1='AsAh', p2='KsKh'"
+    assert one(q + ", board='*****'").columns[0].value == one(q).columns[0].value
+
+
+@pytest.mark.parametrize("board", ["Ks", "KsKd"])
+def test_a_board_has_three_to_five_cards(board: str) -> None:
+    q = f"select count(winsHi(p1)) from game='holdem', p1='AsAh', board='{board}'"
+    with pytest.raises(pql.PqlRangeError, match="3, 4 or 5 cards") as e:
+        pql.prepare(q)
+    assert e.value.col == q.index(board) + 1
