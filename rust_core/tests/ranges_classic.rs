@@ -74,10 +74,11 @@ fn named_classes() {
         ("suited", 312),
         ("offsuit", 936),
         ("pair", 78),
-        ("connected", 12 * 16),
-        ("gap1", 11 * 16),
-        ("gap2", 10 * 16),
-        ("gap3", 9 * 16),
+        // The ace plays high and low: AK..32 and A2; A3, A4, A5 for the gaps.
+        ("connected", 13 * 16),
+        ("gap1", 12 * 16),
+        ("gap2", 11 * 16),
+        ("gap3", 10 * 16),
         ("Kx", 7 * 16),
         ("8x", 6 * 16),
         ("Axs", 7 * 4),
@@ -174,4 +175,22 @@ fn dead_cards() {
     assert_eq!(e.span.map(|s| s.start), Some(3));
     assert!(parse_dead("2s", Game::ShortDeck).is_err());
     assert!(parse_board("AA", Game::StudHi).is_err());
+}
+
+#[test]
+fn connectors_and_gaps_play_the_ace_low_too() {
+    let has = |class: &str, hand: &str| {
+        parse_range(class, Game::Holdem, Syntax::Classic).unwrap().to_strings().contains(&hand.to_string())
+    };
+    assert!(has("connected", "As2h"));
+    assert!(has("connected", "AsKh"));
+    assert!(has("gap1", "As3h"));
+    assert!(has("gap2", "As4h"));
+    assert!(has("gap3", "As5h"));
+    assert!(!has("gap3", "As6h"));
+    assert!(!has("connected", "As3h"));
+    // Short deck: the ace's low neighbour is the six.
+    let short = parse_range("connected", Game::ShortDeck, Syntax::Classic).unwrap().to_strings();
+    assert!(short.contains(&"As6h".to_string()));
+    assert_eq!(short.len(), 9 * 16);
 }

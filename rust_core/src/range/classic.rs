@@ -228,7 +228,7 @@ pub(crate) fn parse_leaf(text: &str, offset: usize, lowest: Rank) -> Result<Clas
             _ => Err(PqlError::range("expected a percentage such as 15% or 5%-10%", span)),
         };
     }
-    if let Some(patterns) = classes::named(text, offset)? {
+    if let Some(patterns) = classes::named(text, offset, lowest)? {
         return Ok(ClassicLeaf::Patterns(patterns));
     }
     let first_char = text.chars().next().unwrap_or(' ');
