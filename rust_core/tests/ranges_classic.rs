@@ -178,6 +178,30 @@ fn dead_cards() {
 }
 
 #[test]
+fn to_and_through_join_hands_as_a_dash_does() {
+    let set = |t: &str| parse_range(t, Game::Holdem, Syntax::Classic).unwrap().to_strings();
+    for (words, dash) in [
+        ("AA to TT", "AA-TT"),
+        ("KQs to K9s", "KQs-K9s"),
+        ("AKs through ATs", "AKs-ATs"),
+        ("QTs TO 86s", "QTs-86s"),
+        ("22 to 44", "22-44"),
+    ] {
+        assert_eq!(set(words), set(dash), "{words}");
+    }
+    assert_eq!(count("AA to TT, AKs", Game::Holdem), 5 * 6 + 4);
+    assert_eq!(count("(KK to QQ) and not KsKh", Game::Holdem), 11);
+    // Errors point at the hand that is wrong.
+    let e = parse_range("AA to TTs", Game::Holdem, Syntax::Classic).unwrap_err();
+    assert_eq!(e.span.map(|s| s.start), Some(6), "{}", e.message);
+    let e = parse_range("AKs to QQ", Game::Holdem, Syntax::Classic).unwrap_err();
+    assert!(e.message.contains("same 's' or 'o'") || e.message.contains("two pairs"), "{}", e.message);
+    // Elsewhere spans are written with '-'.
+    let e = parse_range("AA** to KK**", Game::OmahaHi, Syntax::Classic).unwrap_err();
+    assert!(e.message.contains("write spans with '-'"), "{}", e.message);
+}
+
+#[test]
 fn connectors_and_gaps_play_the_ace_low_too() {
     let has = |class: &str, hand: &str| {
         parse_range(class, Game::Holdem, Syntax::Classic).unwrap().to_strings().contains(&hand.to_string())

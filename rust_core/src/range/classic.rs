@@ -208,6 +208,26 @@ fn span_patterns(a: &HandSpec, b: Option<&HandSpec>, up: bool, lowest: Rank) -> 
     Err(PqlError::range("a span keeps either the first card (AK-AT, KQs-K9s) or the gap (QTs-86s, TT-77)", span))
 }
 
+/// `AA to TT`, `KQs through K9s`: the two hands of a worded span (as `AA-TT`), or `None` when
+/// `text` is not three words with `to` or `through` in the middle.
+fn to_span(text: &str, offset: usize) -> Result<Option<(HandSpec, HandSpec)>, PqlError> {
+    let words: Vec<(usize, &str)> =
+        text.split_whitespace().map(|w| (w.as_ptr() as usize - text.as_ptr() as usize, w)).collect();
+    let [(ia, a), (_, to), (ib, b)] = words.as_slice() else { return Ok(None) };
+    if !to.eq_ignore_ascii_case("to") && !to.eq_ignore_ascii_case("through") {
+        return Ok(None);
+    }
+    let whole_hand = |word: &str, at: usize| {
+        let mut r = Reader { text: word, pos: 0, offset: offset + at };
+        let hand = r.hand()?;
+        if r.pos < word.len() {
+            return Err(r.err_here("the end of the hand (a span joins two hands, as in AA to TT)"));
+        }
+        Ok(hand)
+    };
+    Ok(Some((whole_hand(a, *ia)?, whole_hand(b, *ib)?)))
+}
+
 /// Reads a classic hold'em leaf at `offset` of the range text.
 pub(crate) fn parse_leaf(text: &str, offset: usize, lowest: Rank) -> Result<ClassicLeaf, PqlError> {
     let span = Span::new(offset, offset + text.len());
@@ -230,6 +250,9 @@ pub(crate) fn parse_leaf(text: &str, offset: usize, lowest: Rank) -> Result<Clas
     }
     if let Some(patterns) = classes::named(text, offset, lowest)? {
         return Ok(ClassicLeaf::Patterns(patterns));
+    }
+    if let Some((a, b)) = to_span(text, offset)? {
+        return Ok(ClassicLeaf::Patterns(span_patterns(&a, Some(&b), false, lowest)?));
     }
     let first_char = text.chars().next().unwrap_or(' ');
     if first_char != '*' && parse_rank(first_char).is_none() && !(first_char == '1' && text[1..].starts_with('0')) {

@@ -141,7 +141,8 @@ fn lex(text: &str, words: bool, stud: bool) -> Result<Vec<(Tok, Span)>, PqlError
     Ok(toks)
 }
 
-/// Classic `group2 to group5` / `group2 through group5`: one leaf covering the three words.
+/// Classic `group2 to group5`, `AA through TT`: one leaf covering the three words (the span's
+/// reader sees them together).
 fn merge_group_spans(text: &str, toks: &mut Vec<(Tok, Span)>) {
     let mut out: Vec<(Tok, Span)> = Vec::with_capacity(toks.len());
     let mut i = 0;

@@ -249,7 +249,21 @@ fn classic_leaf_set(text: &str, offset: usize, game: Game) -> Result<HandSet, Pq
     }
 }
 
+/// `to`/`through` (merged into one leaf with the hands around it) outside classic hold'em.
+pub(crate) fn worded_span_error(text: &str, offset: usize, game: Game) -> Option<PqlError> {
+    text.contains(char::is_whitespace).then(|| {
+        PqlError::range(
+            format!("'to' and 'through' join two hold'em hands or groups; in {} write spans with '-'", game.title()),
+            Span::new(offset, offset + text.len()),
+        )
+        .with_hint("e.g. AA-TT")
+    })
+}
+
 fn generic_leaf_set(text: &str, offset: usize, game: Game) -> Result<HandSet, PqlError> {
+    if let Some(e) = worded_span_error(text, offset, game) {
+        return Err(e);
+    }
     let uni = universe::universe(game);
     let leaf = generic::parse_leaf(text, offset, generic::RankOrder { ace_low: false }, game.deck())?;
     let span = Span::new(offset, offset + text.len());

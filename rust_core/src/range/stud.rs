@@ -375,6 +375,9 @@ pub(crate) fn parse(text: &str, game: Game, syntax: Syntax) -> Result<Range, Pql
         if t.starts_with(|c: char| c.is_ascii_digit()) && t.contains('%') {
             return Err(PqlError::range("percentages exist for flop games only", span));
         }
+        if let Some(e) = super::worded_span_error(t, span.start, game) {
+            return Err(e);
+        }
         expand(t, span.start, game)
     };
     let deck = game.deck().cards();
