@@ -218,7 +218,7 @@ fn parse_flop(text: &str, game: Game, syntax: Syntax) -> Result<Range, PqlError>
         if classic_holdem {
             classic_leaf_set(leaf_text, span.start, game)
         } else {
-            generic_leaf_set(leaf_text, span.start, game)
+            generic_leaf_set(leaf_text, span.start, game, syntax)
         }
     };
     let all = || HandSet::full(uni.len());
@@ -260,20 +260,62 @@ pub(crate) fn worded_span_error(text: &str, offset: usize, game: Game) -> Option
     })
 }
 
-fn generic_leaf_set(text: &str, offset: usize, game: Game) -> Result<HandSet, PqlError> {
-    if let Some(e) = worded_span_error(text, offset, game) {
+/// The classic hold'em class words (`suited`, `pair`, `group3`, ...) where they do not apply:
+/// in the generic syntax their letters would read as cards and variables (`pair` as an ace and
+/// three rank variables), so they are refused with what to write instead.
+fn class_word_error(text: &str, offset: usize, game: Game, syntax: Syntax) -> Option<PqlError> {
+    let lower = text.to_ascii_lowercase();
+    let is_class = classes::NAMES.contains(&lower.as_str())
+        || matches!(lower.as_str(), "pairs" | "connectors")
+        || lower.starts_with("group");
+    if !is_class {
+        return None;
+    }
+    let (message, hint) = if syntax == Syntax::Generic && game.hole_cards() == 2 {
+        (
+            format!("'{text}' is a hand class of the classic syntax, not of syntax='generic'"),
+            "leave out syntax='generic', or write cards: xx suited, xy offsuit, RR a pair",
+        )
+    } else {
+        (
+            format!("'{text}' is a hold'em hand class: it does not apply to {}", game.title()),
+            "write cards: RR** a pair, xx** two suited cards, $ds double-suited",
+        )
+    };
+    Some(PqlError::range(message, Span::new(offset, offset + text.len())).with_hint(hint))
+}
+
+/// A term with more cards than the game's hands never matches: an error, not an empty range.
+fn check_term_size(len: usize, what: &str, game: Game, span: Span) -> Result<(), PqlError> {
+    let k = game.hole_cards();
+    if len > k {
+        return Err(PqlError::range(format!("{what} has {len} cards, but a {} hand has {k}", game.title()), span));
+    }
+    Ok(())
+}
+
+fn generic_leaf_set(text: &str, offset: usize, game: Game, syntax: Syntax) -> Result<HandSet, PqlError> {
+    if let Some(e) = worded_span_error(text, offset, game).or_else(|| class_word_error(text, offset, game, syntax)) {
         return Err(e);
     }
     let uni = universe::universe(game);
     let leaf = generic::parse_leaf(text, offset, generic::RankOrder { ace_low: false }, game.deck())?;
     let span = Span::new(offset, offset + text.len());
+    if let generic::Leaf::Terms(terms) = &leaf.leaf {
+        if let Some(t) = terms.first() {
+            check_term_size(t.len(), &format!("'{text}'"), game, span)?;
+        }
+    }
+    for (_, term, name) in &leaf.filters {
+        check_term_size(term.len(), &format!("the macro {name}"), game, span)?;
+    }
     let mut set = match &leaf.leaf {
         generic::Leaf::All => HandSet::full(uni.len()),
         generic::Leaf::Percent { from, to, six_max } => percent::percent_set(game, *from, *to, *six_max, span)?,
         generic::Leaf::Terms(terms) => HandSet::from_predicate(uni, |h| terms.iter().any(|t| t.matches_hand(h))),
     };
     // Suffix macros only test the hands already in the set.
-    for (op, term) in &leaf.filters {
+    for (op, term, _) in &leaf.filters {
         let keep = *op == generic::FilterOp::Inter;
         let mut filtered = HandSet::empty(uni.len());
         for i in set.iter().filter(|&i| term.matches_hand(uni.hands[i]) == keep) {
