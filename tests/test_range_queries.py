@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 import pql_repl as pql
+from pql_repl.session import Session
 
 
 def one(query: str, **options: object) -> pql.StatementResult:
@@ -37,3 +38,21 @@ def test_a_board_has_three_to_five_cards(board: str) -> None:
     with pytest.raises(pql.PqlRangeError, match="3, 4 or 5 cards") as e:
         pql.prepare(q)
     assert e.value.col == q.index(board) + 1
+
+
+def test_range_string_form_counts_and_weights() -> None:
+    assert str(pql.parse_range("AsAh")) == "1 hand: AsAh"
+    assert str(pql.parse_range("AA")).startswith("6 hands: ")
+    r = pql.parse_range("AA@10, KsKh@5")
+    assert r.weighted
+    assert str(r).startswith("7 hands: ")
+    assert {c.split("@")[1] for c in str(r).split(": ")[1].split()} == {"10", "5"}
+    assert "KsKh@5" in str(r)
+    # Equal weights are still weights.
+    assert "@5" in str(pql.parse_range("AA@5, KK@5"))
+    assert not pql.parse_range("AA, KK").weighted
+
+
+def test_range_command_shows_weights() -> None:
+    out = Session().handle(".range holdem 'AsAh@5, KsKh@5'").output
+    assert out.splitlines() == ["2 hands (holdem)", "KsKh@5 AsAh@5"]

@@ -279,12 +279,22 @@ pub(crate) fn parse_leaf(text: &str, offset: usize, lowest: Rank) -> Result<Clas
                 span_patterns(&a, Some(&b), false, lowest)?
             }
         }
-        Some(_) => {
-            let e = r.err_here(CARD_EXPECTED);
-            return Err(if a.second.is_some() {
-                e.with_hint("after two cards: 's' (suited), 'o' (offsuit), '+' or '-'")
+        Some(c) => {
+            let read = &text[..r.pos];
+            return Err(if a.second.is_none() {
+                r.err_here(CARD_EXPECTED)
+            } else if c == '*' || parse_rank(c).is_some() {
+                // A third card: the hand is too long, not "a suit or a rank" short.
+                PqlError::range(
+                    format!("a hold'em hand has 2 cards; '{text}' has more"),
+                    Span::new(offset + r.pos, offset + text.len()),
+                )
+                .with_hint("separate hands with ',' (AsKs, Qs)")
+            } else if a.suits != Suitedness::Any || a.second.is_some_and(|s| s.suit.is_some()) {
+                r.err_here(&format!("'+', '-' or the end of the hand after '{read}'"))
             } else {
-                e
+                r.err_here("a suit (s, h, d, c), 'o', '+' or '-' after two ranks")
+                    .with_hint("after two cards: 's' (suited), 'o' (offsuit), '+' or '-'")
             });
         }
     };
@@ -314,7 +324,8 @@ mod tests {
     fn bad_characters_are_pointed_at() {
         let e = parse_leaf("AKz", 10, 0).unwrap_err();
         assert_eq!(e.span, Some(Span::new(12, 13)));
-        assert!(e.message.starts_with("expected a suit (s, h, d, c) or a rank, found 'z'"), "{}", e.message);
+        assert!(e.message.starts_with("expected a suit (s, h, d, c), 'o', '+' or '-'"), "{}", e.message);
+        assert!(e.message.ends_with("found 'z'"), "{}", e.message);
         let e = parse_leaf("suitd", 0, 0).unwrap_err();
         assert_eq!(e.hint.as_deref(), Some("did you mean 'suited'?"));
         assert!(parse_leaf("AAs", 0, 0).is_err());
