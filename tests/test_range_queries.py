@@ -56,3 +56,17 @@ def test_range_string_form_counts_and_weights() -> None:
 def test_range_command_shows_weights() -> None:
     out = Session().handle(".range holdem 'AsAh@5, KsKh@5'").output
     assert out.splitlines() == ["2 hands (holdem)", "KsKh@5 AsAh@5"]
+
+
+@pytest.mark.parametrize("dead", ["Kw", "[K-Q]", "K"])
+def test_dead_cards_take_generic_patterns(dead: str) -> None:
+    # One of the pattern's cards is dead in each deal: p2 sees fewer of them than without it.
+    q = "select count(inRange(p2, 'K*')) from game='holdem', p1='AsAh', p2='*', board='2c3c4c5c6d'"
+    with_dead = one(q + f", dead='{dead}'").columns[0].value
+    without = one(q).columns[0].value
+    assert with_dead < without
+
+
+def test_dead_card_lists_are_all_dead() -> None:
+    r = one("select count(inRange(p2, 'K*')) from game='holdem', p1='AsAh', p2='*', dead='Ks, Kh Kd'")
+    assert r.columns[0].value == pytest.approx(1 - 46 * 45 / (47 * 46), abs=0.01)

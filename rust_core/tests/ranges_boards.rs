@@ -1,8 +1,9 @@
-//! PQL-SPEC §5.4: board patterns for `board=` and `boardInRange`, however many boards they allow.
+//! PQL-SPEC §5.4: board patterns for `board=` and `boardInRange`, however many boards they allow;
+//! dead cards in the generic syntax.
 
 use pql_core::cards::{parse_card, Card};
 use pql_core::games::Game;
-use pql_core::range::{parse_board, parse_board_pattern};
+use pql_core::range::{parse_board, parse_board_pattern, parse_dead};
 use pql_core::sim::compile::compile_program;
 use pql_core::sim::runner::{start, RunOptions};
 use pql_core::sim::source::BoardSource;
@@ -93,4 +94,47 @@ fn a_board_has_three_to_five_cards() {
     assert!(parse_board("", Game::Holdem).unwrap().is_any());
     assert!(parse_board("KsKdKh2c", Game::Holdem).is_ok());
     assert!(parse_board("KsKdKh2c3c4c", Game::Holdem).is_err());
+}
+
+#[test]
+fn dead_cards_take_the_generic_syntax() {
+    let choices = |t: &str, g: Game| parse_dead(t, g).unwrap().choices.len();
+    assert_eq!(choices("K", Game::Holdem), 4);
+    assert_eq!(choices("Kw", Game::Holdem), 4);
+    assert_eq!(choices("[K-Q]", Game::Holdem), 8);
+    assert_eq!(choices("AsKx", Game::Holdem), 3);
+    assert_eq!(choices("AsKs, QdQ", Game::Holdem), 4);
+    assert_eq!(choices("K", Game::StudHi), 4);
+    assert_eq!(choices("**", Game::Holdem), 1326);
+    // Plain cards are all dead, with or without spaces and commas; one set is fixed cards too.
+    assert_eq!(parse_dead("AsKs, QdQc", Game::Holdem).unwrap().fixed.len(), 4);
+    for text in ["AsKd", "As Kd", "As, Kd", "[As][Kd]"] {
+        let d = parse_dead(text, Game::Holdem).unwrap();
+        assert_eq!((d.fixed.len(), d.choices.len()), (2, 0), "{text}");
+    }
+    let e = parse_dead("*****", Game::Holdem).unwrap_err();
+    assert!(e.message.contains("more than"), "{}", e.message);
+    assert!(parse_dead("AA@3", Game::Holdem).unwrap_err().message.contains("no weights"));
+}
+
+#[test]
+fn a_dead_card_pattern_is_drawn_anew_in_each_deal() {
+    // One king is dead, a different one each deal: of the 44 cards left after AsAh, the board
+    // and the dead king, three are kings.
+    let q = "select count(inRange(p2, 'K*')) from game='holdem', p1='AsAh', p2='*', board='2c3c4c5c6d', \
+             dead='K'";
+    let (exact, was_exact) = run(q, 0, Some(true));
+    assert!(was_exact);
+    let want = 1.0 - 820.0 / 946.0;
+    assert!((exact[0] - want).abs() < 1e-12, "{exact:?} vs {want}");
+    let (mc, _) = run(q, 200_000, Some(false));
+    assert!((mc[0] - want).abs() < 0.004, "{mc:?} vs {want}");
+    // The dead card is never dealt: with the king of spades in p1's hand, Kh, Kd or Kc is dead,
+    // so p2 holds at most two kings and never the dead one.
+    let q = "select count(inRange(p2, 'KK')), count(inRange(p2, 'KhKd')) from game='holdem', p1='KsAh', \
+             p2='*', board='2c3c4c5c6d', dead='[Kh,Kd,Kc]'";
+    let (exact, _) = run(q, 0, Some(true));
+    // Two kings left of 44 cards: 1 pair of C(44,2); KhKd only when Kc is dead (a third).
+    assert!((exact[0] - 1.0 / 946.0).abs() < 1e-12, "{exact:?}");
+    assert!((exact[1] - 1.0 / 946.0 / 3.0).abs() < 1e-12, "{exact:?}");
 }

@@ -185,9 +185,9 @@ fn board_in_range_flop_unordered_turn_river_positional() {
 
 #[test]
 fn dead_cards() {
-    assert_eq!(parse_dead("AsKd", Game::Holdem).unwrap().len(), 2);
-    let e = parse_dead("AsKx", Game::Holdem).unwrap_err();
-    assert_eq!(e.span.map(|s| s.start), Some(3));
+    assert_eq!(parse_dead("AsKd", Game::Holdem).unwrap().fixed.len(), 2);
+    let e = parse_dead("As1d", Game::Holdem).unwrap_err();
+    assert_eq!(e.span.map(|s| s.start), Some(2));
     assert!(parse_dead("2s", Game::ShortDeck).is_err());
     assert!(parse_board("AA", Game::StudHi).is_err());
 }

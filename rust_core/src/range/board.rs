@@ -81,11 +81,9 @@ fn leaves(node: &Node, out: &mut Vec<Span>) -> Result<(), PqlError> {
     Ok(())
 }
 
-/// The terms of a pattern (generic syntax), each with the span of its leaf; all the same length.
-fn pattern_terms(text: &str, game: Game) -> Result<Vec<(Term, Span)>, PqlError> {
-    if game.is_stud() {
-        return Err(PqlError::range(format!("{} has no board", game.title()), Span::new(0, text.len())));
-    }
+/// The terms of a pattern (generic syntax) for `what` (a board, dead cards), each with the span
+/// of its leaf; all the same length, at most `max` cards.
+fn pattern_terms(text: &str, game: Game, what: &str, max: usize) -> Result<Vec<(Term, Span)>, PqlError> {
     if text.trim().is_empty() {
         return Ok(Vec::new());
     }
@@ -93,7 +91,7 @@ fn pattern_terms(text: &str, game: Game) -> Result<Vec<(Term, Span)>, PqlError> 
     let mut spans = Vec::new();
     for p in &parts {
         if p.weight.is_some() {
-            return Err(PqlError::range("board patterns take no weights", p.span));
+            return Err(PqlError::range(format!("{what} patterns take no weights"), p.span));
         }
         leaves(&p.node, &mut spans)?;
     }
@@ -101,14 +99,17 @@ fn pattern_terms(text: &str, game: Game) -> Result<Vec<(Term, Span)>, PqlError> 
     for span in &spans {
         let leaf = &text[span.start..span.end];
         for t in parse_terms(leaf, span.start, RankOrder { ace_low: false }, game.deck())? {
-            if t.len() > 5 {
+            if t.len() > max {
                 return Err(PqlError::range(
-                    format!("a board has at most 5 cards; this pattern has {}", t.len()),
+                    format!("a {what} has at most {max} cards; this pattern has {}", t.len()),
                     *span,
                 ));
             }
             if terms.first().is_some_and(|f| f.0.len() != t.len()) {
-                return Err(PqlError::range("every board pattern of a list needs the same number of cards", *span));
+                return Err(PqlError::range(
+                    format!("every {what} pattern of a list needs the same number of cards"),
+                    *span,
+                ));
             }
             terms.push((t, *span));
         }
@@ -116,10 +117,18 @@ fn pattern_terms(text: &str, game: Game) -> Result<Vec<(Term, Span)>, PqlError> 
     Ok(terms)
 }
 
+fn no_board(text: &str, game: Game) -> Result<(), PqlError> {
+    if game.is_stud() {
+        return Err(PqlError::range(format!("{} has no board", game.title()), Span::new(0, text.len())));
+    }
+    Ok(())
+}
+
 /// Parses a `boardInRange` pattern: 1 to 5 cards, the first three matched against the flop in
 /// any order, then the turn and the river.
 pub fn parse_board_pattern(text: &str, game: Game) -> Result<BoardRange, PqlError> {
-    let terms: Vec<Term> = pattern_terms(text, game)?.into_iter().map(|t| t.0).collect();
+    no_board(text, game)?;
+    let terms: Vec<Term> = pattern_terms(text, game, "board", 5)?.into_iter().map(|t| t.0).collect();
     let cards = terms.first().map_or(0, Term::len);
     Ok(BoardRange { boards: None, terms, cards })
 }
@@ -128,7 +137,8 @@ pub fn parse_board_pattern(text: &str, game: Game) -> Result<BoardRange, PqlErro
 /// any board, the same as no board.
 pub fn parse_board(text: &str, game: Game) -> Result<BoardRange, PqlError> {
     let whole = Span::new(0, text.len());
-    let terms = pattern_terms(text, game)?;
+    no_board(text, game)?;
+    let terms = pattern_terms(text, game, "board", 5)?;
     if terms.is_empty() || terms.iter().any(|t| t.0.is_wild()) {
         return Ok(BoardRange { boards: Some(vec![Vec::new()]), terms: Vec::new(), cards: 0 });
     }
@@ -180,16 +190,57 @@ fn list_boards(terms: &[Term], game: Game) -> Option<Vec<Vec<Card>>> {
     Some(boards)
 }
 
-/// Parses `dead=`: the cards removed from the deck.
-pub fn parse_dead(text: &str, game: Game) -> Result<CardSet, PqlError> {
-    let cards = parse_cards(text).map_err(|e| {
-        let end = (e.offset + 1).min(text.len()).max(e.offset);
-        PqlError::range(e.message, Span::new(e.offset, end))
-    })?;
-    let outside = cards.minus(game.deck().cards());
-    if let Some(c) = outside.first() {
-        let at = text.to_ascii_lowercase().find(&c.to_string().to_ascii_lowercase()).unwrap_or(0);
-        return Err(PqlError::range(format!("{c} is not in the {} deck", game.title()), Span::new(at, at + 2)));
+/// Dead cards: `fixed` ones, and when the text is a pattern naming no one set of cards, the
+/// sets it allows (`choices`, each as likely), one of them dead in each deal.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DeadCards {
+    pub fixed: CardSet,
+    pub choices: Vec<CardSet>,
+}
+
+/// More dead-card sets than this in one pattern is an error: they are held in memory.
+const MAX_DEAD_SETS: usize = 200_000;
+
+/// Parses `dead=`: cards (`AsKd`, `As Kd`, `As, Kd`: all of them dead), or a pattern in the
+/// generic syntax (`K`, `Kw`, `[K-Q]`, `AsKs, QdQc`) whose dead cards are drawn like a board:
+/// uniformly over the sets of cards it matches (its slots in any order), anew in each deal.
+pub fn parse_dead(text: &str, game: Game) -> Result<DeadCards, PqlError> {
+    let deck = game.deck().cards();
+    if let Ok(cards) = parse_cards(text) {
+        let outside = cards.minus(deck);
+        if let Some(c) = outside.first() {
+            let at = text.to_ascii_lowercase().find(&c.to_string().to_ascii_lowercase()).unwrap_or(0);
+            return Err(PqlError::range(format!("{c} is not in the {} deck", game.title()), Span::new(at, at + 2)));
+        }
+        return Ok(DeadCards { fixed: cards, choices: Vec::new() });
     }
-    Ok(cards)
+    let whole = Span::new(0, text.len());
+    let terms = pattern_terms(text, game, "dead-card", deck.len() as usize)?;
+    let mut sets: Vec<CardSet> = Vec::new();
+    let mut visited = 0usize;
+    let mut too_many = false;
+    for (t, _) in &terms {
+        t.for_each_assignment(&vec![deck; t.len()], &mut |cards| {
+            visited += 1;
+            if visited > MAX_ASSIGNMENTS || sets.len() > MAX_DEAD_SETS {
+                too_many = true;
+                return true;
+            }
+            sets.push(CardSet::from_cards(cards.iter().copied()));
+            false
+        });
+        if too_many {
+            return Err(PqlError::range(
+                format!("this dead-card pattern allows more than {MAX_DEAD_SETS} sets of cards; name more of them"),
+                whole,
+            ));
+        }
+    }
+    sets.sort_unstable_by_key(|s| s.bits());
+    sets.dedup();
+    match sets.as_slice() {
+        [] => Err(PqlError::range(format!("the dead-card pattern '{}' matches no cards", text.trim()), whole)),
+        [one] => Ok(DeadCards { fixed: *one, choices: Vec::new() }),
+        _ => Ok(DeadCards { fixed: CardSet::EMPTY, choices: sets }),
+    }
 }

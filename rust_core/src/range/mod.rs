@@ -17,7 +17,7 @@ pub mod percent;
 mod stud;
 mod universe;
 
-pub use board::{parse_board, parse_board_pattern, parse_dead, BoardRange};
+pub use board::{parse_board, parse_board_pattern, parse_dead, BoardRange, DeadCards};
 /// The named hold'em classes of the classic syntax (`group1`, `suited`, ...), for completion.
 pub use classes::NAMES as CLASS_NAMES;
 pub use percent::hand_percentile;

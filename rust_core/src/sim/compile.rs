@@ -80,9 +80,9 @@ fn compile_statement(st: &CheckedStatement) -> Result<CompiledStatement, Vec<Pql
     let dead = match &st.dead {
         Some(lit) => range::parse_dead(&lit.text, game).unwrap_or_else(|e| {
             errors.push(inside(e, lit));
-            CardSet::EMPTY
+            range::DeadCards::default()
         }),
-        None => CardSet::EMPTY,
+        None => range::DeadCards::default(),
     };
     // Seats dealt one fixed hand, and how many board cards every deal shows the same: a
     // function of p's hand and the board then answers the same in every deal.
@@ -114,7 +114,7 @@ fn compile_statement(st: &CheckedStatement) -> Result<CompiledStatement, Vec<Pql
         return Err(errors);
     }
 
-    let mut spec = DealSpec::new(game, sources, board, dead);
+    let mut spec = DealSpec::new(game, sources, board, dead.fixed).with_dead_sets(dead.choices);
     if matches!(spec.board, BoardSource::Pattern(_)) {
         // Exact runs test each board against the pattern: flop, turn and river dealt apart.
         lower.streets.extend([Street::Flop, Street::Turn]);
