@@ -292,10 +292,23 @@ class Range:
     def __len__(self) -> int:
         return len(self.combos)
 
+    @property
+    def weighted(self) -> bool:
+        """Whether the range has ``@`` weights (hands then read ``AsAh@10``)."""
+        return any(w != 1 for w in self.weights)
+
+    def labels(self, limit: int) -> list[str]:
+        """The first ``limit`` hands as written in ``str()``: with ``@weight`` when weighted."""
+        combos = self.combos[:limit]
+        if self.weighted:
+            return [f"{c}@{w}" for c, w in zip(combos, self.weights, strict=False)]
+        return combos
+
     def __str__(self) -> str:
-        head = " ".join(self.combos[:12])
-        more = f" … (+{len(self.combos) - 12})" if len(self.combos) > 12 else ""
-        return f"{len(self.combos)} hands: {head}{more}"
+        n = len(self.combos)
+        head = " ".join(self.labels(12))
+        more = f" … (+{n - 12})" if n > 12 else ""
+        return f"{n} {'hand' if n == 1 else 'hands'}: {head}{more}"
 
 
 def parse_range(text: str, game: str = "holdem", syntax: str | None = None) -> Range:

@@ -532,9 +532,7 @@ class Session:
             text = rest
         r = parse_range(text, game, syntax)
         shown = 24
-        combos = r.combos[:shown]
-        if r.weights and len(set(r.weights)) > 1:
-            combos = [f"{c}@{w}" for c, w in zip(combos, r.weights, strict=False)]
+        combos = r.labels(shown)
         more = f" … and {len(r) - shown} more" if len(r) > shown else ""
         noun = "hand" if len(r) == 1 else "hands"
         return CommandResult(output=f"{len(r)} {noun} ({r.game})\n{' '.join(combos)}{more}".rstrip())

@@ -77,3 +77,22 @@ fn negating_the_most_negative_integer_saturates() {
     );
     assert_eq!(v, [1.0, 1.0]);
 }
+
+#[test]
+fn exact_stud_runs_deal_the_up_cards_apart_from_the_down_cards() {
+    // With T..A left, p1 holds AsAhKd on third street and sees only p2's up card: its aces are
+    // the nuts unless p2 shows a rank with three cards unseen by p1, i.e. unless it shows an ace
+    // (2 of the 13 cards p2 can show). Exact runs must deal p2's up card apart from its down
+    // cards, as sampling does.
+    let q = "select count(nutHi(p1, third)) from game='studhi', p1='AsAhKdQcQdJhJs', p2='*', \
+             dead='2c2d2h2s3c3d3h3s4c4d4h4s5c5d5h5s6c6d6h6s7c7d7h7s8c8d8h8s9c9d9h9s'";
+    let statements = compile_program(q).unwrap();
+    let plan = Arc::new(statements[0].plan.clone());
+    let opts = RunOptions { trials: 0, seed: Some(5), threads: 2, exact: Some(true), ..RunOptions::default() };
+    let p = start(&plan, &opts).wait();
+    assert!(p.error.is_none() && p.exact, "{:?}", p.error);
+    let exact = p.aggregates[0].estimate().unwrap().0;
+    assert!((exact - 2.0 / 13.0).abs() < 1e-12, "{exact}");
+    let sampled = run(q, 100_000)[0];
+    assert!((sampled - 2.0 / 13.0).abs() < 0.006, "{sampled}");
+}

@@ -2,7 +2,7 @@
 
 use pql_core::cards::{parse_cards, Card};
 use pql_core::games::Game;
-use pql_core::range::{parse_board, parse_dead, parse_range, Syntax};
+use pql_core::range::{parse_board, parse_board_pattern, parse_dead, parse_range, Syntax};
 
 fn count(text: &str, game: Game) -> usize {
     match parse_range(text, game, Syntax::Classic) {
@@ -74,10 +74,11 @@ fn named_classes() {
         ("suited", 312),
         ("offsuit", 936),
         ("pair", 78),
-        ("connected", 12 * 16),
-        ("gap1", 11 * 16),
-        ("gap2", 10 * 16),
-        ("gap3", 9 * 16),
+        // The ace plays high and low: AK..32 and A2; A3, A4, A5 for the gaps.
+        ("connected", 13 * 16),
+        ("gap1", 12 * 16),
+        ("gap2", 11 * 16),
+        ("gap3", 10 * 16),
         ("Kx", 7 * 16),
         ("8x", 6 * 16),
         ("Axs", 7 * 4),
@@ -120,7 +121,22 @@ fn omaha_classic_reads_ranks_cards_and_wildcards() {
 fn errors_name_the_expected_thing_at_its_place() {
     let e = parse_range("AKz", Game::Holdem, Syntax::Classic).unwrap_err();
     assert_eq!(e.span.map(|s| (s.start, s.end)), Some((2, 3)));
-    assert!(e.message.starts_with("expected a suit (s, h, d, c) or a rank, found 'z'"), "{}", e.message);
+    assert!(e.message.starts_with("expected a suit (s, h, d, c), 'o', '+' or '-'"), "{}", e.message);
+    assert!(e.message.ends_with("found 'z'"), "{}", e.message);
+    // One card and something that is no card: a suit or a second card was expected.
+    let e = parse_range("Az", Game::Holdem, Syntax::Classic).unwrap_err();
+    assert_eq!(e.message, "expected a suit (s, h, d, c) or a rank, found 'z'");
+    // A third card: the hand is too long (not "expected a rank, found 'Q'").
+    let e = parse_range("AsKsQs", Game::Holdem, Syntax::Classic).unwrap_err();
+    assert_eq!(e.message, "a hold'em hand has 2 cards; 'AsKsQs' has more");
+    assert_eq!(e.span.map(|s| (s.start, s.end)), Some((4, 6)));
+    assert!(parse_range("AKQ", Game::Holdem, Syntax::Classic).unwrap_err().message.contains("2 cards"));
+    // After a whole hand ('s' read as suited) only a span sign may follow.
+    let e = parse_range("AKss", Game::Holdem, Syntax::Classic).unwrap_err();
+    assert_eq!(e.message, "expected '+', '-' or the end of the hand after 'AKs', found 's'");
+    assert_eq!(e.span.map(|s| (s.start, s.end)), Some((3, 4)));
+    let e = parse_range("AsKsh", Game::Holdem, Syntax::Classic).unwrap_err();
+    assert!(e.message.starts_with("expected '+', '-' or the end of the hand after 'AsKs'"), "{}", e.message);
     let e = parse_range("QQ+, AKz", Game::Holdem, Syntax::Classic).unwrap_err();
     assert_eq!(e.span.map(|s| s.start), Some(7));
     let e = parse_range("AA:KK", Game::Holdem, Syntax::Classic).unwrap_err();
@@ -133,15 +149,14 @@ fn errors_name_the_expected_thing_at_its_place() {
 
 #[test]
 fn boards_list_and_match() {
-    let b = parse_board("KcJdJh", Game::Holdem).unwrap();
-    assert_eq!(b.boards().len(), 1);
-    let b = parse_board("Aw9x2y", Game::Holdem).unwrap();
-    assert_eq!(b.boards().len(), 4 * 3 * 2);
-    let b = parse_board("[K-T][9-7][8-5]", Game::Holdem).unwrap();
+    let listed = |p: &str| parse_board(p, Game::Holdem).unwrap().boards().expect("listed").to_vec();
+    assert_eq!(listed("KcJdJh").len(), 1);
+    assert_eq!(listed("Aw9x2y").len(), 4 * 3 * 2);
     // Flops listed once as sets: distinct ranks per slot except 8 in both of the last two.
-    let n = b.boards().len();
-    assert!(b.boards().iter().all(|x| x.len() == 3));
-    let mut flops: Vec<Vec<Card>> = b.boards().to_vec();
+    let boards = listed("[K-T][9-7][8-5]");
+    let n = boards.len();
+    assert!(boards.iter().all(|x| x.len() == 3));
+    let mut flops: Vec<Vec<Card>> = boards;
     flops.dedup();
     assert_eq!(flops.len(), n);
     // Slots of 16, 12 and 16 cards; the last two share the eights and sevens (8 cards). Ordered
@@ -154,7 +169,7 @@ fn boards_list_and_match() {
 #[test]
 fn board_in_range_flop_unordered_turn_river_positional() {
     let board = cards("AsKdJhKc3s");
-    let m = |p: &str| parse_board(p, Game::Holdem).unwrap().matches(&board);
+    let m = |p: &str| parse_board_pattern(p, Game::Holdem).unwrap().matches(&board);
     assert!(!m("AKK"));
     assert!(!m("AKJ3K"));
     assert!(m("KJAK3"));
@@ -163,16 +178,58 @@ fn board_in_range_flop_unordered_turn_river_positional() {
     assert!(m("AwKxJy"));
     assert!(!m("AwKwJy"));
     assert!(m("[A-Q]KJK"));
-    assert!(!parse_board("AKJ3K2", Game::Holdem).is_ok_and(|b| b.matches(&board)));
+    assert!(!parse_board_pattern("AKJ3K2", Game::Holdem).is_ok_and(|b| b.matches(&board)));
     let short = cards("AsKdJh");
-    assert!(!parse_board("AKJK", Game::Holdem).unwrap().matches(&short));
+    assert!(!parse_board_pattern("AKJK", Game::Holdem).unwrap().matches(&short));
 }
 
 #[test]
 fn dead_cards() {
-    assert_eq!(parse_dead("AsKd", Game::Holdem).unwrap().len(), 2);
-    let e = parse_dead("AsKx", Game::Holdem).unwrap_err();
-    assert_eq!(e.span.map(|s| s.start), Some(3));
+    assert_eq!(parse_dead("AsKd", Game::Holdem).unwrap().fixed.len(), 2);
+    let e = parse_dead("As1d", Game::Holdem).unwrap_err();
+    assert_eq!(e.span.map(|s| s.start), Some(2));
     assert!(parse_dead("2s", Game::ShortDeck).is_err());
     assert!(parse_board("AA", Game::StudHi).is_err());
+}
+
+#[test]
+fn to_and_through_join_hands_as_a_dash_does() {
+    let set = |t: &str| parse_range(t, Game::Holdem, Syntax::Classic).unwrap().to_strings();
+    for (words, dash) in [
+        ("AA to TT", "AA-TT"),
+        ("KQs to K9s", "KQs-K9s"),
+        ("AKs through ATs", "AKs-ATs"),
+        ("QTs TO 86s", "QTs-86s"),
+        ("22 to 44", "22-44"),
+    ] {
+        assert_eq!(set(words), set(dash), "{words}");
+    }
+    assert_eq!(count("AA to TT, AKs", Game::Holdem), 5 * 6 + 4);
+    assert_eq!(count("(KK to QQ) and not KsKh", Game::Holdem), 11);
+    // Errors point at the hand that is wrong.
+    let e = parse_range("AA to TTs", Game::Holdem, Syntax::Classic).unwrap_err();
+    assert_eq!(e.span.map(|s| s.start), Some(6), "{}", e.message);
+    let e = parse_range("AKs to QQ", Game::Holdem, Syntax::Classic).unwrap_err();
+    assert!(e.message.contains("same 's' or 'o'") || e.message.contains("two pairs"), "{}", e.message);
+    // Elsewhere spans are written with '-'.
+    let e = parse_range("AA** to KK**", Game::OmahaHi, Syntax::Classic).unwrap_err();
+    assert!(e.message.contains("write spans with '-'"), "{}", e.message);
+}
+
+#[test]
+fn connectors_and_gaps_play_the_ace_low_too() {
+    let has = |class: &str, hand: &str| {
+        parse_range(class, Game::Holdem, Syntax::Classic).unwrap().to_strings().contains(&hand.to_string())
+    };
+    assert!(has("connected", "As2h"));
+    assert!(has("connected", "AsKh"));
+    assert!(has("gap1", "As3h"));
+    assert!(has("gap2", "As4h"));
+    assert!(has("gap3", "As5h"));
+    assert!(!has("gap3", "As6h"));
+    assert!(!has("connected", "As3h"));
+    // Short deck: the ace's low neighbour is the six.
+    let short = parse_range("connected", Game::ShortDeck, Syntax::Classic).unwrap().to_strings();
+    assert!(short.contains(&"As6h".to_string()));
+    assert_eq!(short.len(), 9 * 16);
 }

@@ -244,3 +244,50 @@ fn picking_follows_the_weights() {
     assert_eq!(u.pick(0.0), Some(0));
     assert_eq!(u.pick(0.999_999), Some(15));
 }
+
+#[test]
+fn suit_variables_are_lower_case_only() {
+    // `Z` is a rank variable like R: a pair. `z` is a suit variable: two suited cards.
+    assert_eq!(count("ZZ", Game::Holdem), 78);
+    assert_eq!(count("zz", Game::Holdem), 312);
+    assert_eq!(count("WX", Game::Holdem), count("RO", Game::Holdem));
+    assert_eq!(count("AW", Game::Holdem), 4 * 48);
+    assert_eq!(count("Ax", Game::Holdem), 4 * 51 - 6);
+}
+
+#[test]
+fn a_term_with_more_cards_than_the_hand_is_an_error() {
+    for (text, game, at) in [
+        ("AwKwQw", Game::Holdem, (0, 6)),
+        ("AA, KKQ", Game::Holdem, (4, 7)),
+        ("AAKKQ", Game::OmahaHi, (0, 5)),
+        ("AK$ds", Game::Holdem, (0, 5)),
+        ("$0G", Game::ShortDeck, (0, 3)),
+    ] {
+        let e = parse_range(text, game, Syntax::Generic).unwrap_err();
+        assert!(e.message.contains("cards, but a"), "{text}: {}", e.message);
+        assert_eq!(e.span.map(|s| (s.start, s.end)), Some(at), "{text}");
+    }
+    assert_eq!(count("AAKKQ", Game::Omaha5Hi), count("AAKKQ", Game::Omaha85));
+}
+
+#[test]
+fn holdem_class_words_are_refused_where_they_do_not_apply() {
+    let cases = [
+        ("AA, pair", Game::OmahaHi, Syntax::Classic, (4, 8)),
+        ("AA, suited", Game::OmahaHi, Syntax::Classic, (4, 10)),
+        ("AA, suited", Game::Holdem, Syntax::Generic, (4, 10)),
+        ("15%:suited", Game::Holdem, Syntax::Generic, (4, 10)),
+        ("group2-group5", Game::Omaha85, Syntax::Classic, (0, 13)),
+        ("connected", Game::Omaha5Hi, Syntax::Generic, (0, 9)),
+    ];
+    for (text, game, syntax, at) in cases {
+        let e = parse_range(text, game, syntax).unwrap_err();
+        assert!(e.message.contains("hand class"), "{text}: {}", e.message);
+        assert!(e.hint.is_some(), "{text}");
+        assert_eq!(e.span.map(|s| (s.start, s.end)), Some(at), "{text}");
+    }
+    // In classic hold'em they are the classes, and Kx stays a king of suit x in generic.
+    assert_eq!(parse_range("AA, pair", Game::Holdem, Syntax::Classic).unwrap().len(), 78);
+    assert_eq!(count("Kx", Game::Holdem), 4 * 51 - 6);
+}

@@ -1,5 +1,10 @@
 //! Board patterns and dead cards (PQL-SPEC §5.4). Boards read the generic syntax in both modes;
 //! slots are positions: the first three the flop (unordered), then the turn and the river.
+//!
+//! `boardInRange` only matches a dealt board against the pattern. A `board=` pattern lists its
+//! boards when there are few enough to hold (so they are drawn directly), and is otherwise drawn
+//! by rejection: a random board from the cards left, kept when it matches, which is uniform over
+//! the matching boards just the same.
 
 use super::expr::{self, Node};
 use super::generic::{parse_terms, RankOrder};
@@ -8,29 +13,36 @@ use crate::cards::{parse_cards, Card, CardSet};
 use crate::error::{PqlError, Span};
 use crate::games::Game;
 
-/// More boards than this in one pattern is an error: the list is held in memory.
+/// More boards than this in one pattern are not listed: the pattern is sampled by rejection.
 const MAX_BOARDS: usize = 2_000_000;
 /// Ordered assignments visited while listing boards (flop orderings included).
 const MAX_ASSIGNMENTS: usize = 12_000_000;
 
-/// A board pattern: the boards it allows, for sampling, and a matcher for `boardInRange`.
+/// A board pattern: a matcher for `boardInRange`, and for `board=` the boards it allows when
+/// there are few enough to list.
 #[derive(Clone, Debug)]
 pub struct BoardRange {
-    boards: Vec<Vec<Card>>,
+    boards: Option<Vec<Vec<Card>>>,
     terms: Vec<Term>,
     cards: usize,
 }
 
 impl BoardRange {
-    /// Every board the pattern allows, cards by position (flop, turn, river); all the same
-    /// length. The flop's three cards are listed once, in increasing card order.
-    pub fn boards(&self) -> &[Vec<Card>] {
-        &self.boards
+    /// Every board the pattern allows, cards by position (flop, turn, river), all the same
+    /// length, the flop's three cards once in increasing card order; `None` when there are too
+    /// many to list (draw a random board and keep it when it `matches`).
+    pub fn boards(&self) -> Option<&[Vec<Card>]> {
+        self.boards.as_deref()
     }
 
     /// How many cards the pattern describes (0 for an empty board).
     pub fn cards_len(&self) -> usize {
         self.cards
+    }
+
+    /// Whether the pattern allows every board (no board, or only `*` slots).
+    pub fn is_any(&self) -> bool {
+        self.terms.iter().any(Term::is_wild) || self.terms.is_empty()
     }
 
     /// `boardInRange`: flop cards unordered, turn and river positional; a pattern longer than the
@@ -43,9 +55,11 @@ impl BoardRange {
             return false;
         }
         let flop = CardSet::from_cards(board.iter().take(3).copied());
-        let pools: Vec<CardSet> =
-            (0..self.cards).map(|i| if i < 3 { flop } else { CardSet::EMPTY.with(board[i]) }).collect();
-        self.terms.iter().any(|t| t.matches_pools(&pools))
+        let mut pools = [CardSet::EMPTY; 5];
+        for (i, pool) in pools.iter_mut().enumerate().take(self.cards) {
+            *pool = if i < 3 { flop } else { CardSet::EMPTY.with(board[i]) };
+        }
+        self.terms.iter().any(|t| t.matches_pools(&pools[..self.cards]))
     }
 }
 
@@ -67,48 +81,88 @@ fn leaves(node: &Node, out: &mut Vec<Span>) -> Result<(), PqlError> {
     Ok(())
 }
 
-/// Parses a `board=` value or a `boardInRange` pattern (generic syntax in both modes).
-pub fn parse_board(text: &str, game: Game) -> Result<BoardRange, PqlError> {
-    let whole = Span::new(0, text.len());
-    if game.is_stud() {
-        return Err(PqlError::range(format!("{} has no board", game.title()), whole));
-    }
+/// The terms of a pattern (generic syntax) for `what` (a board, dead cards), each with the span
+/// of its leaf; all the same length, at most `max` cards.
+fn pattern_terms(text: &str, game: Game, what: &str, max: usize) -> Result<Vec<(Term, Span)>, PqlError> {
     if text.trim().is_empty() {
-        return Ok(BoardRange { boards: vec![Vec::new()], terms: Vec::new(), cards: 0 });
+        return Ok(Vec::new());
     }
     let parts = expr::parse(text, false, false)?;
     let mut spans = Vec::new();
     for p in &parts {
         if p.weight.is_some() {
-            return Err(PqlError::range("board patterns take no weights", p.span));
+            return Err(PqlError::range(format!("{what} patterns take no weights"), p.span));
         }
         leaves(&p.node, &mut spans)?;
     }
-    let mut terms = Vec::new();
+    let mut terms: Vec<(Term, Span)> = Vec::new();
     for span in &spans {
         let leaf = &text[span.start..span.end];
         for t in parse_terms(leaf, span.start, RankOrder { ace_low: false }, game.deck())? {
-            if t.len() > 5 {
+            if t.len() > max {
                 return Err(PqlError::range(
-                    format!("a board has at most 5 cards; this pattern has {}", t.len()),
+                    format!("a {what} has at most {max} cards; this pattern has {}", t.len()),
                     *span,
                 ));
             }
-            if terms.first().is_some_and(|f: &Term| f.len() != t.len()) {
-                return Err(PqlError::range("every board pattern of a list needs the same number of cards", *span));
+            if terms.first().is_some_and(|f| f.0.len() != t.len()) {
+                return Err(PqlError::range(
+                    format!("every {what} pattern of a list needs the same number of cards"),
+                    *span,
+                ));
             }
-            terms.push(t);
+            terms.push((t, *span));
         }
     }
-    let cards = terms.first().map_or(0, Term::len);
-    let boards = list_boards(&terms, game, whole)?;
-    if boards.is_empty() {
-        return Err(PqlError::range(format!("the board pattern '{}' matches no board", text.trim()), whole));
-    }
-    Ok(BoardRange { boards, terms, cards })
+    Ok(terms)
 }
 
-fn list_boards(terms: &[Term], game: Game, whole: Span) -> Result<Vec<Vec<Card>>, PqlError> {
+fn no_board(text: &str, game: Game) -> Result<(), PqlError> {
+    if game.is_stud() {
+        return Err(PqlError::range(format!("{} has no board", game.title()), Span::new(0, text.len())));
+    }
+    Ok(())
+}
+
+/// Parses a `boardInRange` pattern: 1 to 5 cards, the first three matched against the flop in
+/// any order, then the turn and the river.
+pub fn parse_board_pattern(text: &str, game: Game) -> Result<BoardRange, PqlError> {
+    no_board(text, game)?;
+    let terms: Vec<Term> = pattern_terms(text, game, "board", 5)?.into_iter().map(|t| t.0).collect();
+    let cards = terms.first().map_or(0, Term::len);
+    Ok(BoardRange { boards: None, terms, cards })
+}
+
+/// Parses a `board=` value: no cards, or 3, 4 or 5 (cards or a pattern). Only `*` slots means
+/// any board, the same as no board.
+pub fn parse_board(text: &str, game: Game) -> Result<BoardRange, PqlError> {
+    let whole = Span::new(0, text.len());
+    no_board(text, game)?;
+    let terms = pattern_terms(text, game, "board", 5)?;
+    if terms.is_empty() || terms.iter().any(|t| t.0.is_wild()) {
+        return Ok(BoardRange { boards: Some(vec![Vec::new()]), terms: Vec::new(), cards: 0 });
+    }
+    if let Some((t, span)) = terms.first() {
+        if t.len() < 3 {
+            return Err(PqlError::range(
+                format!("a board has 3, 4 or 5 cards (the flop, the turn, the river); this one has {}", t.len()),
+                *span,
+            )
+            .with_hint("leave the board out for a random one"));
+        }
+    }
+    let terms: Vec<Term> = terms.into_iter().map(|t| t.0).collect();
+    let cards = terms.first().map_or(0, Term::len);
+    let mut board = BoardRange { boards: None, terms, cards };
+    board.boards = list_boards(&board.terms, game);
+    if board.boards.as_ref().is_some_and(Vec::is_empty) {
+        return Err(PqlError::range(format!("the board pattern '{}' matches no board", text.trim()), whole));
+    }
+    Ok(board)
+}
+
+/// Every board of the pattern, or `None` when there are too many to list.
+fn list_boards(terms: &[Term], game: Game) -> Option<Vec<Vec<Card>>> {
     let deck = game.deck().cards();
     let mut boards: Vec<Vec<Card>> = Vec::new();
     let mut visited = 0usize;
@@ -128,27 +182,65 @@ fn list_boards(terms: &[Term], game: Game, whole: Span) -> Result<Vec<Vec<Card>>
             false
         });
         if too_many {
-            return Err(PqlError::range(
-                "this board pattern allows too many boards to list; fix more of its cards",
-                whole,
-            ));
+            return None;
         }
     }
     boards.sort_unstable();
     boards.dedup();
-    Ok(boards)
+    Some(boards)
 }
 
-/// Parses `dead=`: the cards removed from the deck.
-pub fn parse_dead(text: &str, game: Game) -> Result<CardSet, PqlError> {
-    let cards = parse_cards(text).map_err(|e| {
-        let end = (e.offset + 1).min(text.len()).max(e.offset);
-        PqlError::range(e.message, Span::new(e.offset, end))
-    })?;
-    let outside = cards.minus(game.deck().cards());
-    if let Some(c) = outside.first() {
-        let at = text.to_ascii_lowercase().find(&c.to_string().to_ascii_lowercase()).unwrap_or(0);
-        return Err(PqlError::range(format!("{c} is not in the {} deck", game.title()), Span::new(at, at + 2)));
+/// Dead cards: `fixed` ones, and when the text is a pattern naming no one set of cards, the
+/// sets it allows (`choices`, each as likely), one of them dead in each deal.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DeadCards {
+    pub fixed: CardSet,
+    pub choices: Vec<CardSet>,
+}
+
+/// More dead-card sets than this in one pattern is an error: they are held in memory.
+const MAX_DEAD_SETS: usize = 200_000;
+
+/// Parses `dead=`: cards (`AsKd`, `As Kd`, `As, Kd`: all of them dead), or a pattern in the
+/// generic syntax (`K`, `Kw`, `[K-Q]`, `AsKs, QdQc`) whose dead cards are drawn like a board:
+/// uniformly over the sets of cards it matches (its slots in any order), anew in each deal.
+pub fn parse_dead(text: &str, game: Game) -> Result<DeadCards, PqlError> {
+    let deck = game.deck().cards();
+    if let Ok(cards) = parse_cards(text) {
+        let outside = cards.minus(deck);
+        if let Some(c) = outside.first() {
+            let at = text.to_ascii_lowercase().find(&c.to_string().to_ascii_lowercase()).unwrap_or(0);
+            return Err(PqlError::range(format!("{c} is not in the {} deck", game.title()), Span::new(at, at + 2)));
+        }
+        return Ok(DeadCards { fixed: cards, choices: Vec::new() });
     }
-    Ok(cards)
+    let whole = Span::new(0, text.len());
+    let terms = pattern_terms(text, game, "dead-card", deck.len() as usize)?;
+    let mut sets: Vec<CardSet> = Vec::new();
+    let mut visited = 0usize;
+    let mut too_many = false;
+    for (t, _) in &terms {
+        t.for_each_assignment(&vec![deck; t.len()], &mut |cards| {
+            visited += 1;
+            if visited > MAX_ASSIGNMENTS || sets.len() > MAX_DEAD_SETS {
+                too_many = true;
+                return true;
+            }
+            sets.push(CardSet::from_cards(cards.iter().copied()));
+            false
+        });
+        if too_many {
+            return Err(PqlError::range(
+                format!("this dead-card pattern allows more than {MAX_DEAD_SETS} sets of cards; name more of them"),
+                whole,
+            ));
+        }
+    }
+    sets.sort_unstable_by_key(|s| s.bits());
+    sets.dedup();
+    match sets.as_slice() {
+        [] => Err(PqlError::range(format!("the dead-card pattern '{}' matches no cards", text.trim()), whole)),
+        [one] => Ok(DeadCards { fixed: *one, choices: Vec::new() }),
+        _ => Ok(DeadCards { fixed: CardSet::EMPTY, choices: sets }),
+    }
 }

@@ -6,10 +6,12 @@
 //! published groups): in the group lists `Axs` is A9s..A2s and `Kxs` is K8s..K2s (the suited
 //! kickers not listed in a better group). The `Kx` class is a king with a smaller card below nine
 //! (2..8) that does not pair it; `8x` is an eight with 2..7. `connected` and `gapN` are non-pairs
-//! whose ranks differ by N+1 with aces high (`connected` is KQ..32, 12 rank pairs).
+//! whose ranks differ by N+1, the ace high or low as `HoldemHand` has it ("As 2h has a gap of
+//! 0"): `connected` is AK..32 and A2 (13 rank pairs), `gap1` AQ..42 and A3, `gap3` A5. In short
+//! deck the ace's low neighbour is the six (A-6-7-8-9 is a straight): A6 is connected.
 
 use super::classic::{parse_leaf, ClassicLeaf, Pattern, Suitedness};
-use crate::cards::{parse_rank, Rank};
+use crate::cards::{parse_rank, Rank, ACE};
 use crate::error::{PqlError, Span};
 
 /// The class words, for suggestions.
@@ -59,13 +61,17 @@ fn group_number(word: &str) -> Option<usize> {
     (1..=8).contains(&n).then_some(n)
 }
 
-/// Non-pairs whose ranks differ by `d`, aces high.
-fn distance(d: Rank) -> Vec<Pattern> {
-    (d..=12).map(|h| Pattern::ranks(h, h - d, Suitedness::Any)).collect()
+/// Non-pairs whose ranks differ by `d`, aces high, and the ace with the rank `d` above the
+/// deck's lowest (the ace played low).
+fn distance(d: Rank, lowest: Rank) -> Vec<Pattern> {
+    let mut v: Vec<Pattern> = (d..=12).map(|h| Pattern::ranks(h, h - d, Suitedness::Any)).collect();
+    v.push(Pattern::ranks(ACE, lowest + d - 1, Suitedness::Any));
+    v
 }
 
-/// The class named by `text`, or `None` when `text` is no class name.
-pub(crate) fn named(text: &str, offset: usize) -> Result<Option<Vec<Pattern>>, PqlError> {
+/// The class named by `text`, or `None` when `text` is no class name. `lowest` is the deck's
+/// lowest rank (where the ace plays low).
+pub(crate) fn named(text: &str, offset: usize, lowest: Rank) -> Result<Option<Vec<Pattern>>, PqlError> {
     let span = Span::new(offset, offset + text.len());
     let lower = text.to_ascii_lowercase();
     let all_ranks = || (0..13u8).flat_map(|h| (0..=h).map(move |l| (h, l)));
@@ -77,10 +83,10 @@ pub(crate) fn named(text: &str, offset: usize) -> Result<Option<Vec<Pattern>>, P
             Some(all_ranks().filter(|(h, l)| h != l).map(|(h, l)| Pattern::ranks(h, l, Suitedness::Offsuit)).collect())
         }
         "pair" | "pairs" => Some((0..13).map(|r| Pattern::ranks(r, r, Suitedness::Any)).collect()),
-        "connected" | "connectors" => Some(distance(1)),
-        "gap1" => Some(distance(2)),
-        "gap2" => Some(distance(3)),
-        "gap3" => Some(distance(4)),
+        "connected" | "connectors" => Some(distance(1, lowest)),
+        "gap1" => Some(distance(2, lowest)),
+        "gap2" => Some(distance(3, lowest)),
+        "gap3" => Some(distance(4, lowest)),
         _ => None,
     };
     if simple.is_some() {

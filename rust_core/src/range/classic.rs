@@ -208,6 +208,26 @@ fn span_patterns(a: &HandSpec, b: Option<&HandSpec>, up: bool, lowest: Rank) -> 
     Err(PqlError::range("a span keeps either the first card (AK-AT, KQs-K9s) or the gap (QTs-86s, TT-77)", span))
 }
 
+/// `AA to TT`, `KQs through K9s`: the two hands of a worded span (as `AA-TT`), or `None` when
+/// `text` is not three words with `to` or `through` in the middle.
+fn to_span(text: &str, offset: usize) -> Result<Option<(HandSpec, HandSpec)>, PqlError> {
+    let words: Vec<(usize, &str)> =
+        text.split_whitespace().map(|w| (w.as_ptr() as usize - text.as_ptr() as usize, w)).collect();
+    let [(ia, a), (_, to), (ib, b)] = words.as_slice() else { return Ok(None) };
+    if !to.eq_ignore_ascii_case("to") && !to.eq_ignore_ascii_case("through") {
+        return Ok(None);
+    }
+    let whole_hand = |word: &str, at: usize| {
+        let mut r = Reader { text: word, pos: 0, offset: offset + at };
+        let hand = r.hand()?;
+        if r.pos < word.len() {
+            return Err(r.err_here("the end of the hand (a span joins two hands, as in AA to TT)"));
+        }
+        Ok(hand)
+    };
+    Ok(Some((whole_hand(a, *ia)?, whole_hand(b, *ib)?)))
+}
+
 /// Reads a classic hold'em leaf at `offset` of the range text.
 pub(crate) fn parse_leaf(text: &str, offset: usize, lowest: Rank) -> Result<ClassicLeaf, PqlError> {
     let span = Span::new(offset, offset + text.len());
@@ -228,8 +248,11 @@ pub(crate) fn parse_leaf(text: &str, offset: usize, lowest: Rank) -> Result<Clas
             _ => Err(PqlError::range("expected a percentage such as 15% or 5%-10%", span)),
         };
     }
-    if let Some(patterns) = classes::named(text, offset)? {
+    if let Some(patterns) = classes::named(text, offset, lowest)? {
         return Ok(ClassicLeaf::Patterns(patterns));
+    }
+    if let Some((a, b)) = to_span(text, offset)? {
+        return Ok(ClassicLeaf::Patterns(span_patterns(&a, Some(&b), false, lowest)?));
     }
     let first_char = text.chars().next().unwrap_or(' ');
     if first_char != '*' && parse_rank(first_char).is_none() && !(first_char == '1' && text[1..].starts_with('0')) {
@@ -256,12 +279,22 @@ pub(crate) fn parse_leaf(text: &str, offset: usize, lowest: Rank) -> Result<Clas
                 span_patterns(&a, Some(&b), false, lowest)?
             }
         }
-        Some(_) => {
-            let e = r.err_here(CARD_EXPECTED);
-            return Err(if a.second.is_some() {
-                e.with_hint("after two cards: 's' (suited), 'o' (offsuit), '+' or '-'")
+        Some(c) => {
+            let read = &text[..r.pos];
+            return Err(if a.second.is_none() {
+                r.err_here(CARD_EXPECTED)
+            } else if c == '*' || parse_rank(c).is_some() {
+                // A third card: the hand is too long, not "a suit or a rank" short.
+                PqlError::range(
+                    format!("a hold'em hand has 2 cards; '{text}' has more"),
+                    Span::new(offset + r.pos, offset + text.len()),
+                )
+                .with_hint("separate hands with ',' (AsKs, Qs)")
+            } else if a.suits != Suitedness::Any || a.second.is_some_and(|s| s.suit.is_some()) {
+                r.err_here(&format!("'+', '-' or the end of the hand after '{read}'"))
             } else {
-                e
+                r.err_here("a suit (s, h, d, c), 'o', '+' or '-' after two ranks")
+                    .with_hint("after two cards: 's' (suited), 'o' (offsuit), '+' or '-'")
             });
         }
     };
@@ -291,7 +324,8 @@ mod tests {
     fn bad_characters_are_pointed_at() {
         let e = parse_leaf("AKz", 10, 0).unwrap_err();
         assert_eq!(e.span, Some(Span::new(12, 13)));
-        assert!(e.message.starts_with("expected a suit (s, h, d, c) or a rank, found 'z'"), "{}", e.message);
+        assert!(e.message.starts_with("expected a suit (s, h, d, c), 'o', '+' or '-'"), "{}", e.message);
+        assert!(e.message.ends_with("found 'z'"), "{}", e.message);
         let e = parse_leaf("suitd", 0, 0).unwrap_err();
         assert_eq!(e.hint.as_deref(), Some("did you mean 'suited'?"));
         assert!(parse_leaf("AAs", 0, 0).is_err());

@@ -141,7 +141,8 @@ fn lex(text: &str, words: bool, stud: bool) -> Result<Vec<(Tok, Span)>, PqlError
     Ok(toks)
 }
 
-/// Classic `group2 to group5` / `group2 through group5`: one leaf covering the three words.
+/// Classic `group2 to group5`, `AA through TT`: one leaf covering the three words (the span's
+/// reader sees them together).
 fn merge_group_spans(text: &str, toks: &mut Vec<(Tok, Span)>) {
     let mut out: Vec<(Tok, Span)> = Vec::with_capacity(toks.len());
     let mut i = 0;
@@ -289,11 +290,22 @@ pub(crate) fn parse(text: &str, words: bool, stud: bool) -> Result<Vec<Part>, Pq
     Ok(parts)
 }
 
-/// A set algebra the expression is evaluated in (flop hands, stud hands).
+/// A set algebra the expression is evaluated in (flop hands, stud hands). An operation may
+/// fail (a stud set too large to hold); the message is placed on the operator's operands.
 pub(crate) trait SetOps: Sized {
-    fn union_with(&mut self, o: &Self);
-    fn intersect_with(&mut self, o: &Self);
-    fn minus_with(&mut self, o: &Self);
+    fn union_with(&mut self, o: &Self) -> Result<(), String>;
+    fn intersect_with(&mut self, o: &Self) -> Result<(), String>;
+    fn minus_with(&mut self, o: &Self) -> Result<(), String>;
+}
+
+/// The text a node covers: from its first leaf to its last.
+fn node_span(node: &Node) -> Span {
+    match node {
+        Node::Leaf(s) => *s,
+        Node::Union(alts) => node_span(&alts[0]).to(node_span(&alts[alts.len() - 1])),
+        Node::Inter(a, b) | Node::Minus(a, b) => node_span(a).to(node_span(b)),
+        Node::Complement(a) => node_span(a),
+    }
 }
 
 /// Evaluates `node`, reading each leaf with `leaf`; `all` is every hand (for complements).
@@ -302,28 +314,33 @@ pub(crate) fn eval<S: SetOps + Clone>(
     leaf: &mut dyn FnMut(Span) -> Result<S, PqlError>,
     all: &dyn Fn() -> S,
 ) -> Result<S, PqlError> {
+    let placed = |r: Result<(), String>| r.map_err(|m| PqlError::range(m, node_span(node)));
     Ok(match node {
         Node::Leaf(span) => leaf(*span)?,
         Node::Union(alts) => {
             let mut acc = eval(&alts[0], leaf, all)?;
             for a in &alts[1..] {
-                acc.union_with(&eval(a, leaf, all)?);
+                let next = eval(a, leaf, all)?;
+                placed(acc.union_with(&next))?;
             }
             acc
         }
         Node::Inter(a, b) => {
             let mut acc = eval(a, leaf, all)?;
-            acc.intersect_with(&eval(b, leaf, all)?);
+            let other = eval(b, leaf, all)?;
+            placed(acc.intersect_with(&other))?;
             acc
         }
         Node::Minus(a, b) => {
             let mut acc = eval(a, leaf, all)?;
-            acc.minus_with(&eval(b, leaf, all)?);
+            let other = eval(b, leaf, all)?;
+            placed(acc.minus_with(&other))?;
             acc
         }
         Node::Complement(a) => {
             let mut acc = all();
-            acc.minus_with(&eval(a, leaf, all)?);
+            let other = eval(a, leaf, all)?;
+            placed(acc.minus_with(&other))?;
             acc
         }
     })

@@ -1,7 +1,10 @@
 //! The generic syntax (PQL-SPEC §5.1): terms of card slots with ranks, suits, rank and suit
 //! variables, spans, lists and macros, compiled into `matcher::Term`s.
 //!
-//! Decisions where the spec is silent: letters are case-insensitive (`r` is `R`, `S` is spades);
+//! Letters are case-insensitive (`r` is `R`, `S` is spades) except the suit variables, which are
+//! the lower-case `w x y z` of the spec: `W X Y Z` are rank variables like any other letter.
+//!
+//! Decisions where the spec is silent:
 //! "a value written explicitly" is a single rank or suit of a slot (`A`, `Ks`), not the members of
 //! a span or list, so `[A-K]R` lets R be a queen but `AR` never lets R be an ace; an unbracketed
 //! `+`/`-` on a term of several cards is a lockstep span (`AT+` is only AT: write `A[T+]` for a
@@ -34,7 +37,8 @@ pub(crate) enum FilterOp {
 #[derive(Clone, Debug)]
 pub(crate) struct FilteredLeaf {
     pub leaf: Leaf,
-    pub filters: Vec<(FilterOp, Term)>,
+    /// Each macro's operation, pattern and name (`$ds`).
+    pub filters: Vec<(FilterOp, Term, &'static str)>,
 }
 
 /// One slot as written, before variables are resolved.
@@ -110,7 +114,7 @@ pub(crate) fn cards_of_suit(suit: Suit) -> CardSet {
 }
 
 fn is_suit_var(c: char) -> bool {
-    matches!(c.to_ascii_lowercase(), 'w' | 'x' | 'y' | 'z')
+    matches!(c, 'w' | 'x' | 'y' | 'z')
 }
 
 fn is_rank_var(c: char) -> bool {
@@ -152,7 +156,6 @@ impl<'a> TermParser<'a> {
     }
 
     fn suit_var(&mut self, c: char) -> u8 {
-        let c = c.to_ascii_lowercase();
         if let Some(i) = self.suit_vars.iter().position(|&v| v == c) {
             return i as u8;
         }
@@ -245,17 +248,17 @@ impl<'a> TermParser<'a> {
         Some(terms)
     }
 
-    fn filter_macro(&mut self) -> Result<(FilterOp, Term), PqlError> {
+    fn filter_macro(&mut self) -> Result<(FilterOp, Term, &'static str), PqlError> {
         let rest = &self.text[self.pos..];
         let span = Span::new(self.offset + self.pos, self.offset + self.pos + rest.len().min(3));
         let name = rest.get(..3).unwrap_or(rest).to_ascii_lowercase();
-        let (op, pattern) = match name.as_str() {
-            "$ds" => (FilterOp::Inter, "xxyy"),
-            "$ss" => (FilterOp::Inter, "xxyz"),
-            "$np" => (FilterOp::Minus, "RR"),
-            "$op" => (FilterOp::Inter, "RRON"),
-            "$tp" => (FilterOp::Inter, "RROO"),
-            "$nt" => (FilterOp::Minus, "RRR"),
+        let (op, pattern, name) = match name.as_str() {
+            "$ds" => (FilterOp::Inter, "xxyy", "$ds"),
+            "$ss" => (FilterOp::Inter, "xxyz", "$ss"),
+            "$np" => (FilterOp::Minus, "RR", "$np"),
+            "$op" => (FilterOp::Inter, "RRON", "$op"),
+            "$tp" => (FilterOp::Inter, "RROO", "$tp"),
+            "$nt" => (FilterOp::Minus, "RRR", "$nt"),
             _ => {
                 return Err(PqlError::range(
                     "unknown macro: expected $ds, $ss, $np, $op, $tp or $nt after a hand",
@@ -266,7 +269,7 @@ impl<'a> TermParser<'a> {
         self.pos += 3;
         let mut inner = TermParser::new(pattern, 0, self.order, self.deck);
         let slots = inner.slots()?;
-        Ok((op, inner.compile(&slots)))
+        Ok((op, inner.compile(&slots), name))
     }
 
     /// Slots, then an optional span suffix: `+`, `-`, or `-` and the other end.

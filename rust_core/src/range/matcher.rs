@@ -113,6 +113,11 @@ impl Term {
         self.positional.len()
     }
 
+    /// Whether every slot takes any card and binds nothing (`***`): any cards match.
+    pub fn is_wild(&self) -> bool {
+        self.sorted.is_empty()
+    }
+
     /// The cards of a one-slot term without variables (a stud card position).
     pub fn single_slot_cards(&self) -> Option<CardSet> {
         match self.positional.as_slice() {

@@ -17,7 +17,7 @@ pub mod percent;
 mod stud;
 mod universe;
 
-pub use board::{parse_board, parse_dead, BoardRange};
+pub use board::{parse_board, parse_board_pattern, parse_dead, BoardRange, DeadCards};
 /// The named hold'em classes of the classic syntax (`group1`, `suited`, ...), for completion.
 pub use classes::NAMES as CLASS_NAMES;
 pub use percent::hand_percentile;
@@ -99,6 +99,12 @@ impl Range {
     /// range leaves a card to be dealt at random (empty for flop games).
     pub fn stud_hands(&self) -> &[[Option<Card>; 7]] {
         &self.stud
+    }
+
+    /// Stud games: the positions the hands fix (bit i for the i-th card dealt); every hand of a
+    /// stud range fixes the same ones. 0 for flop games and for every hand (`*`).
+    pub fn stud_positions(&self) -> u8 {
+        self.stud.first().map_or(0, |h| h.iter().enumerate().fold(0u8, |m, (i, c)| m | u8::from(c.is_some()) << i))
     }
 
     /// One weight per hand, parallel to the hands; all 1 when the range has no `@` weights.
@@ -212,7 +218,7 @@ fn parse_flop(text: &str, game: Game, syntax: Syntax) -> Result<Range, PqlError>
         if classic_holdem {
             classic_leaf_set(leaf_text, span.start, game)
         } else {
-            generic_leaf_set(leaf_text, span.start, game)
+            generic_leaf_set(leaf_text, span.start, game, syntax)
         }
     };
     let all = || HandSet::full(uni.len());
@@ -243,17 +249,73 @@ fn classic_leaf_set(text: &str, offset: usize, game: Game) -> Result<HandSet, Pq
     }
 }
 
-fn generic_leaf_set(text: &str, offset: usize, game: Game) -> Result<HandSet, PqlError> {
+/// `to`/`through` (merged into one leaf with the hands around it) outside classic hold'em.
+pub(crate) fn worded_span_error(text: &str, offset: usize, game: Game) -> Option<PqlError> {
+    text.contains(char::is_whitespace).then(|| {
+        PqlError::range(
+            format!("'to' and 'through' join two hold'em hands or groups; in {} write spans with '-'", game.title()),
+            Span::new(offset, offset + text.len()),
+        )
+        .with_hint("e.g. AA-TT")
+    })
+}
+
+/// The classic hold'em class words (`suited`, `pair`, `group3`, ...) where they do not apply:
+/// in the generic syntax their letters would read as cards and variables (`pair` as an ace and
+/// three rank variables), so they are refused with what to write instead.
+fn class_word_error(text: &str, offset: usize, game: Game, syntax: Syntax) -> Option<PqlError> {
+    let lower = text.to_ascii_lowercase();
+    let is_class = classes::NAMES.contains(&lower.as_str())
+        || matches!(lower.as_str(), "pairs" | "connectors")
+        || lower.starts_with("group");
+    if !is_class {
+        return None;
+    }
+    let (message, hint) = if syntax == Syntax::Generic && game.hole_cards() == 2 {
+        (
+            format!("'{text}' is a hand class of the classic syntax, not of syntax='generic'"),
+            "leave out syntax='generic', or write cards: xx suited, xy offsuit, RR a pair",
+        )
+    } else {
+        (
+            format!("'{text}' is a hold'em hand class: it does not apply to {}", game.title()),
+            "write cards: RR** a pair, xx** two suited cards, $ds double-suited",
+        )
+    };
+    Some(PqlError::range(message, Span::new(offset, offset + text.len())).with_hint(hint))
+}
+
+/// A term with more cards than the game's hands never matches: an error, not an empty range.
+fn check_term_size(len: usize, what: &str, game: Game, span: Span) -> Result<(), PqlError> {
+    let k = game.hole_cards();
+    if len > k {
+        return Err(PqlError::range(format!("{what} has {len} cards, but a {} hand has {k}", game.title()), span));
+    }
+    Ok(())
+}
+
+fn generic_leaf_set(text: &str, offset: usize, game: Game, syntax: Syntax) -> Result<HandSet, PqlError> {
+    if let Some(e) = worded_span_error(text, offset, game).or_else(|| class_word_error(text, offset, game, syntax)) {
+        return Err(e);
+    }
     let uni = universe::universe(game);
     let leaf = generic::parse_leaf(text, offset, generic::RankOrder { ace_low: false }, game.deck())?;
     let span = Span::new(offset, offset + text.len());
+    if let generic::Leaf::Terms(terms) = &leaf.leaf {
+        if let Some(t) = terms.first() {
+            check_term_size(t.len(), &format!("'{text}'"), game, span)?;
+        }
+    }
+    for (_, term, name) in &leaf.filters {
+        check_term_size(term.len(), &format!("the macro {name}"), game, span)?;
+    }
     let mut set = match &leaf.leaf {
         generic::Leaf::All => HandSet::full(uni.len()),
         generic::Leaf::Percent { from, to, six_max } => percent::percent_set(game, *from, *to, *six_max, span)?,
         generic::Leaf::Terms(terms) => HandSet::from_predicate(uni, |h| terms.iter().any(|t| t.matches_hand(h))),
     };
     // Suffix macros only test the hands already in the set.
-    for (op, term) in &leaf.filters {
+    for (op, term, _) in &leaf.filters {
         let keep = *op == generic::FilterOp::Inter;
         let mut filtered = HandSet::empty(uni.len());
         for i in set.iter().filter(|&i| term.matches_hand(uni.hands[i]) == keep) {
@@ -265,13 +327,16 @@ fn generic_leaf_set(text: &str, offset: usize, game: Game) -> Result<HandSet, Pq
 }
 
 impl expr::SetOps for HandSet {
-    fn union_with(&mut self, o: &Self) {
+    fn union_with(&mut self, o: &Self) -> Result<(), String> {
         HandSet::union_with(self, o);
+        Ok(())
     }
-    fn intersect_with(&mut self, o: &Self) {
+    fn intersect_with(&mut self, o: &Self) -> Result<(), String> {
         HandSet::intersect_with(self, o);
+        Ok(())
     }
-    fn minus_with(&mut self, o: &Self) {
+    fn minus_with(&mut self, o: &Self) -> Result<(), String> {
         HandSet::minus_with(self, o);
+        Ok(())
     }
 }

@@ -5,8 +5,14 @@
 //! from sharing a rank. A hand stands for every suited assignment of its positions (distinct
 //! cards, parentheses respected), positions not written stay open (`None`), and the two down
 //! cards are unordered: the set is deduplicated with them sorted. Sampling uniformly over that set
-//! is what makes `(3-2-)45678` and `(3-3-)45678` the same range. In `:` and `!` stud hands compare
-//! position by position, open positions included.
+//! is what makes `(3-2-)45678` and `(3-3-)45678` the same range.
+//!
+//! Every hand of a set fixes the same positions (the set's mask), and the two down cards are
+//! fixed together or not at all. Then two different entries never stand for a common dealt hand,
+//! and every entry completes to the same number of deals, so uniform over entries is uniform over
+//! the dealt hands the range stands for. Combining sets that fix different positions (`A, AK`,
+//! `*:AK`, `A!AK`) first completes each to the positions either fixes, entry by entry over the
+//! deck ("refinement"); a set that fixes nothing is `*`, every hand, and combines without it.
 
 use super::cursor::Cursor;
 use super::expr::{self, SetOps};
@@ -22,29 +28,165 @@ pub(crate) type StudHand = [Option<Card>; 7];
 /// More suited hands than this in one range is an error: the set is held in memory.
 const MAX_HANDS: usize = 3_000_000;
 
-/// A set of stud hands, sorted and without duplicates.
-#[derive(Clone, Debug, Default)]
-struct StudSet(Vec<StudHand>);
+/// Both down cards (positions 0 and 1).
+const DOWN: u8 = 0b11;
+
+/// A set of stud hands, sorted and without duplicates, every one fixing exactly the positions in
+/// `mask` (down cards both or neither). `mask == 0` with one entry is every hand.
+#[derive(Clone, Debug)]
+struct StudSet {
+    mask: u8,
+    hands: Vec<StudHand>,
+    deck: CardSet,
+}
+
+fn too_many() -> String {
+    format!(
+        "completing these hands to the same cards gives more than {MAX_HANDS} suited hands: fix the same \
+         positions in every part (each part is completed to the cards the others fix)"
+    )
+}
 
 impl StudSet {
-    fn from_vec(mut v: Vec<StudHand>) -> StudSet {
-        v.sort_unstable();
-        v.dedup();
-        StudSet(v)
+    fn new(mask: u8, mut hands: Vec<StudHand>, deck: CardSet) -> StudSet {
+        hands.sort_unstable();
+        hands.dedup();
+        StudSet { mask, hands, deck }
+    }
+
+    fn full(deck: CardSet) -> StudSet {
+        StudSet { mask: 0, hands: vec![[None; 7]], deck }
+    }
+
+    fn is_full(&self) -> bool {
+        self.mask == 0 && !self.hands.is_empty()
+    }
+
+    /// Completes every hand to fix the positions of `mask` too: each newly fixed position takes
+    /// every deck card the hand does not hold (the down cards as unordered pairs).
+    fn refine(&mut self, mask: u8) -> Result<(), String> {
+        let new = mask & !self.mask;
+        if new == 0 {
+            return Ok(());
+        }
+        let mut out = Vec::new();
+        for h in &self.hands {
+            let used: CardSet = h.iter().flatten().copied().collect();
+            complete(*h, new, 0, self.deck.minus(used), &mut out)?;
+        }
+        *self = StudSet::new(self.mask | new, out, self.deck);
+        Ok(())
+    }
+
+    /// Whether `h` (fixing at least this set's positions) is in the set.
+    fn holds(&self, h: &StudHand) -> bool {
+        self.hands.binary_search(&project(h, self.mask)).is_ok()
+    }
+
+    /// The number of entries refining `self` to `mask` would give, roughly (for choosing which
+    /// side of an intersection to refine).
+    fn refined_size(&self, mask: u8) -> f64 {
+        let new = mask & !self.mask;
+        let n = f64::from(self.deck.len());
+        let per = |bits: u8| f64::from(bits.count_ones());
+        self.hands.len() as f64 * if new & DOWN != 0 { n * n / 2.0 } else { 1.0 } * n.powf(per(new & !DOWN))
+    }
+
+    /// Keeps the hands for which "`o` holds it" is `keep`, `self` refined to fix `o`'s positions
+    /// too (so each hand is tested by its projection on them).
+    fn filter_by(&mut self, o: &StudSet, keep: bool) -> Result<(), String> {
+        self.refine(o.mask)?;
+        self.hands.retain(|h| o.holds(h) == keep);
+        Ok(())
     }
 }
 
+/// `h` with only the positions of `mask` kept.
+fn project(h: &StudHand, mask: u8) -> StudHand {
+    let mut p = *h;
+    for (i, c) in p.iter_mut().enumerate() {
+        if mask & 1 << i == 0 {
+            *c = None;
+        }
+    }
+    p
+}
+
+/// Every completion of `h` on the positions of `new` from index `i` on, with cards of `free`.
+fn complete(mut h: StudHand, new: u8, i: usize, free: CardSet, out: &mut Vec<StudHand>) -> Result<(), String> {
+    if i == 7 {
+        if out.len() >= MAX_HANDS {
+            return Err(too_many());
+        }
+        out.push(h);
+        return Ok(());
+    }
+    if i == 0 && new & DOWN != 0 {
+        // The down cards as an unordered pair, lower card first (as `normalize` keeps them).
+        for a in free {
+            for b in free.iter().filter(|b| b.index() > a.index()) {
+                h[0] = Some(a);
+                h[1] = Some(b);
+                complete(h, new, 2, free.minus(CardSet::from_cards([a, b])), out)?;
+            }
+        }
+        return Ok(());
+    }
+    if new & 1 << i == 0 {
+        return complete(h, new, i + 1, free, out);
+    }
+    for c in free {
+        h[i] = Some(c);
+        complete(h, new, i + 1, free.minus(CardSet::EMPTY.with(c)), out)?;
+    }
+    Ok(())
+}
+
 impl SetOps for StudSet {
-    fn union_with(&mut self, o: &Self) {
-        let mut v = std::mem::take(&mut self.0);
-        v.extend_from_slice(&o.0);
-        *self = StudSet::from_vec(v);
+    fn union_with(&mut self, o: &Self) -> Result<(), String> {
+        if o.hands.is_empty() || self.is_full() {
+            return Ok(());
+        }
+        if self.hands.is_empty() || o.is_full() {
+            *self = o.clone();
+            return Ok(());
+        }
+        let mut o = o.clone();
+        self.refine(o.mask)?;
+        o.refine(self.mask)?;
+        let mut v = std::mem::take(&mut self.hands);
+        v.extend_from_slice(&o.hands);
+        *self = StudSet::new(self.mask, v, self.deck);
+        Ok(())
     }
-    fn intersect_with(&mut self, o: &Self) {
-        self.0.retain(|h| o.0.binary_search(h).is_ok());
+    fn intersect_with(&mut self, o: &Self) -> Result<(), String> {
+        if self.hands.is_empty() || o.is_full() {
+            return Ok(());
+        }
+        if o.hands.is_empty() || self.is_full() {
+            *self = o.clone();
+            return Ok(());
+        }
+        // Refine the side that stays smaller, and test its hands against the other.
+        let mask = self.mask | o.mask;
+        if o.refined_size(mask) < self.refined_size(mask) {
+            let mut other = o.clone();
+            other.filter_by(self, true)?;
+            *self = other;
+            Ok(())
+        } else {
+            self.filter_by(o, true)
+        }
     }
-    fn minus_with(&mut self, o: &Self) {
-        self.0.retain(|h| o.0.binary_search(h).is_err());
+    fn minus_with(&mut self, o: &Self) -> Result<(), String> {
+        if self.hands.is_empty() || o.hands.is_empty() {
+            return Ok(());
+        }
+        if o.is_full() {
+            self.hands.clear();
+            return Ok(());
+        }
+        self.filter_by(o, false)
     }
 }
 
@@ -162,15 +304,29 @@ impl Reader<'_> {
     }
 }
 
-/// Every suited hand of one written stud hand.
+/// Every suited hand of one written stud hand, fixing the positions written with cards (both
+/// down cards when either is written: a `*` beside a written down card is then every card).
 fn expand(text: &str, offset: usize, game: Game) -> Result<StudSet, PqlError> {
     let span = Span::new(offset, offset + text.len());
+    let deck = game.deck().cards();
     if text == "*" {
-        return Ok(StudSet(vec![[None; 7]]));
+        return Ok(StudSet::full(deck));
     }
     let order = RankOrder { ace_low: game == Game::Razz };
     let mut r = Reader { text, pos: 0, offset, order, deck: game.deck() };
-    let positions = r.positions()?;
+    let mut positions = r.positions()?;
+    let mut mask = positions.iter().enumerate().filter(|(_, p)| p.cards.is_some()).fold(0u8, |m, (i, _)| m | 1 << i);
+    if mask & DOWN != 0 {
+        mask |= DOWN;
+        while positions.len() < 2 {
+            positions.push(Position { cards: None, group: None });
+        }
+    }
+    for (i, p) in positions.iter_mut().enumerate() {
+        if mask & 1 << i != 0 && p.cards.is_none() {
+            p.cards = Some(deck);
+        }
+    }
     let mut out: Vec<StudHand> = Vec::new();
     let mut hand: StudHand = [None; 7];
     let mut too_many = false;
@@ -181,7 +337,7 @@ fn expand(text: &str, offset: usize, game: Game) -> Result<StudSet, PqlError> {
             span,
         ));
     }
-    Ok(StudSet::from_vec(out))
+    Ok(StudSet::new(mask, out, deck))
 }
 
 fn fill(ps: &[Position], i: usize, used: CardSet, hand: &mut StudHand, out: &mut Vec<StudHand>, too_many: &mut bool) {
@@ -219,25 +375,44 @@ pub(crate) fn parse(text: &str, game: Game, syntax: Syntax) -> Result<Range, Pql
         if t.starts_with(|c: char| c.is_ascii_digit()) && t.contains('%') {
             return Err(PqlError::range("percentages exist for flop games only", span));
         }
+        if let Some(e) = super::worded_span_error(t, span.start, game) {
+            return Err(e);
+        }
         expand(t, span.start, game)
     };
-    let all = || StudSet(vec![[None; 7]]);
+    let deck = game.deck().cards();
+    let all = || StudSet::full(deck);
     let weighted = parts.iter().any(|p| p.weight.is_some());
     let mut sets = Vec::with_capacity(parts.len());
     for part in &parts {
-        sets.push((expr::eval(&part.node, &mut leaf, &all)?, part.weight.unwrap_or(1)));
+        sets.push((expr::eval(&part.node, &mut leaf, &all)?, part.weight.unwrap_or(1), part.span));
     }
-    let mut all_hands: Vec<(StudHand, u32)> =
-        sets.iter().flat_map(|(s, w)| s.0.iter().map(move |&h| (h, *w))).collect();
+    if !weighted && sets.iter().any(|s| s.0.is_full()) {
+        return Ok(stud_range(game, vec![([None; 7], 1)], false));
+    }
+    // Every part completed to the positions any part fixes, so that the hands are comparable.
+    let mask = sets.iter().filter(|s| !s.0.hands.is_empty()).fold(0u8, |m, s| m | s.0.mask);
+    let mut all_hands: Vec<(StudHand, u32)> = Vec::new();
+    for (set, w, span) in &mut sets {
+        if set.hands.is_empty() {
+            continue;
+        }
+        set.refine(mask).map_err(|m| PqlError::range(m, *span))?;
+        all_hands.extend(set.hands.iter().map(|&h| (h, *w)));
+    }
     // Duplicates keep the largest weight: sort by hand, heaviest first, keep the first of each.
     all_hands.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
     all_hands.dedup_by(|a, b| a.0 == b.0);
-    let full = !weighted && all_hands.len() == 1 && all_hands[0].0 == [None; 7];
-    let weights = if weighted { all_hands.iter().map(|h| h.1).collect() } else { vec![1; all_hands.len()] };
-    Ok(Range {
+    Ok(stud_range(game, all_hands, weighted))
+}
+
+fn stud_range(game: Game, hands: Vec<(StudHand, u32)>, weighted: bool) -> Range {
+    let full = !weighted && hands.len() == 1 && hands[0].0 == [None; 7];
+    let weights = if weighted { hands.iter().map(|h| h.1).collect() } else { vec![1; hands.len()] };
+    Range {
         game,
         flop: Vec::new(),
-        stud: all_hands.into_iter().map(|h| h.0).collect(),
+        stud: hands.into_iter().map(|h| h.0).collect(),
         weights,
         weighted,
         full,
@@ -245,7 +420,7 @@ pub(crate) fn parse(text: &str, game: Game, syntax: Syntax) -> Result<Range, Pql
         stud_index: None,
         cumulative: std::sync::OnceLock::new(),
     }
-    .with_stud_index())
+    .with_stud_index()
 }
 
 /// Stud hands grouped by which positions they fix, each group a hash set of those cards, so that
@@ -333,8 +508,12 @@ mod tests {
     #[test]
     fn the_index_agrees_with_the_definition() {
         let game = Game::StudHi;
-        let r = super::super::parse_range("As, *Kd, AK, (3-3-)4, **Q, 2c3c4c5c6c7c8c", game, Syntax::Classic).unwrap();
-        let index = StudIndex::new(r.stud_hands());
+        // Hands fixing different positions: one range fixes one set of positions, so several.
+        let hands: Vec<StudHand> = ["As", "*Kd", "AK", "(3-3-)4", "**Q", "2c3c4c5c6c7c8c", "***Jh"]
+            .iter()
+            .flat_map(|t| super::super::parse_range(t, game, Syntax::Classic).unwrap().stud_hands().to_vec())
+            .collect();
+        let index = StudIndex::new(&hands);
         let deck: Vec<Card> = game.deck().cards().iter().collect();
         let mut rng = Rng::new(3, 0);
         let mut hits = 0;
@@ -346,7 +525,7 @@ mod tests {
             }
             let len = 3 + n % 5;
             let dealt = &d[..len];
-            let want = scan(r.stud_hands(), dealt);
+            let want = scan(&hands, dealt);
             hits += usize::from(want);
             assert_eq!(index.contains(dealt), want, "{dealt:?}");
         }

@@ -80,9 +80,9 @@ fn compile_statement(st: &CheckedStatement) -> Result<CompiledStatement, Vec<Pql
     let dead = match &st.dead {
         Some(lit) => range::parse_dead(&lit.text, game).unwrap_or_else(|e| {
             errors.push(inside(e, lit));
-            CardSet::EMPTY
+            range::DeadCards::default()
         }),
-        None => CardSet::EMPTY,
+        None => range::DeadCards::default(),
     };
     // Seats dealt one fixed hand, and how many board cards every deal shows the same: a
     // function of p's hand and the board then answers the same in every deal.
@@ -99,6 +99,7 @@ fn compile_statement(st: &CheckedStatement) -> Result<CompiledStatement, Vec<Pql
         fixed_hands,
         fixed_board,
         streets: HashSet::new(),
+        splits: 0,
         inner_cost: 0.0,
         errors: Vec::new(),
     };
@@ -113,8 +114,12 @@ fn compile_statement(st: &CheckedStatement) -> Result<CompiledStatement, Vec<Pql
         return Err(errors);
     }
 
-    let mut spec = DealSpec::new(game, sources, board, dead);
-    spec.splits = street_splits(game, &lower.streets);
+    let mut spec = DealSpec::new(game, sources, board, dead.fixed).with_dead_sets(dead.choices);
+    if matches!(spec.board, BoardSource::Pattern(_)) {
+        // Exact runs test each board against the pattern: flop, turn and river dealt apart.
+        lower.streets.extend([Street::Flop, Street::Turn]);
+    }
+    spec.splits = street_splits(game, &lower.streets, lower.splits);
     let available = spec.deck.len();
     if spec.cards_needed() > available {
         return Err(vec![PqlError::runtime(format!(
@@ -155,10 +160,15 @@ fn hand_source(r: &range::Range) -> HandSource {
 }
 
 fn board_source(b: &range::BoardRange) -> BoardSource {
+    if b.is_any() {
+        return BoardSource::Random;
+    }
+    let Some(listed) = b.boards() else {
+        return BoardSource::Pattern(Arc::new(b.clone()));
+    };
     // Flop cards are unordered: a flop that matches the pattern in several orders is still one
     // board, so each is kept once (first three slots sorted), then turn and river by position.
-    let mut boards: Vec<[u8; 5]> = b
-        .boards()
+    let mut boards: Vec<[u8; 5]> = listed
         .iter()
         .filter(|cards| !cards.is_empty())
         .map(|cards| {
@@ -192,17 +202,17 @@ fn selector_kind(name: SelectorName, ty: Type) -> SelectorKind {
 }
 
 /// Group boundaries for exact enumeration: after the cards known on each street the statement
-/// looks at, so that a street's cards are dealt before what follows them.
-fn street_splits(game: Game, streets: &HashSet<Street>) -> StreetSplits {
+/// looks at, so that a street's cards are dealt before what follows them, and the `extra` ones
+/// (bit k: after the k-th card) that functions reading stud positions ask for.
+fn street_splits(game: Game, streets: &HashSet<Street>, extra: u8) -> StreetSplits {
     let last = if game.is_stud() { 7 } else { 5 };
-    let mut after = 0u8;
+    let mut after = extra;
     for s in streets {
-        let k = s.cards_known();
-        if k > 0 && k < last {
-            after |= 1 << k;
-        }
+        after |= 1 << s.cards_known();
     }
-    StreetSplits { after }
+    // Boundaries before the first card or after the last split nothing.
+    let inner = ((1u16 << last) - 2) as u8;
+    StreetSplits { after: after & inner }
 }
 
 struct Lowering {
@@ -213,6 +223,9 @@ struct Lowering {
     fixed_board: usize,
     /// Streets the statement's functions look at.
     streets: HashSet<Street>,
+    /// More group boundaries (bit k: after the k-th card of a hand), where stud functions tell
+    /// positions apart that no street boundary separates.
+    splits: u8,
     /// Extra evaluations per player per deal (inner enumerations), for choosing exact runs.
     inner_cost: f64,
     errors: Vec<PqlError>,
@@ -295,6 +308,27 @@ impl Lowering {
     /// Player and street arguments (`f(p, street)`), the most common shape.
     fn ps(&mut self, args: &[TExpr]) -> (usize, Street) {
         (self.player(&args[0]), self.street(&args[1]))
+    }
+
+    /// Exact runs deal cards of one group as an unordered set, so a function that reads stud
+    /// positions one by one (`positions`, bit i for the i-th card dealt) needs each in a group
+    /// of its own. The two down cards are unordered between themselves: reading them only
+    /// separates them from the up cards.
+    fn read_positions(&mut self, positions: u8) {
+        if positions & 0b11 != 0 {
+            self.splits |= 1 << 2;
+        }
+        for i in (2..7).filter(|i| positions & 1 << i != 0) {
+            self.splits |= 1 << i | 1 << (i + 1);
+        }
+    }
+
+    /// Stud functions that look at every player's up cards on `street` (the nut functions):
+    /// the up cards dealt apart from the down cards, as one set.
+    fn read_up_cards(&mut self, street: Street) {
+        if self.game.is_stud() {
+            self.splits |= 1 << 2 | 1 << street.cards_known().min(6);
+        }
     }
 
     fn call_expr(b: Builtin) -> Expr {
@@ -444,7 +478,7 @@ impl Lowering {
                 // Flop cards are unordered, turn and river positional: deal them as groups.
                 self.streets.extend([Street::Flop, Street::Turn]);
                 let Some(lit) = self.literal(&args[0]) else { return Expr::Const(Value::Bool(false)) };
-                match range::parse_board(&lit.text, self.game) {
+                match range::parse_board_pattern(&lit.text, self.game) {
                     Ok(pattern) => c(B::BoardInRange(Arc::new(pattern))),
                     Err(e) => {
                         self.errors.push(inside(e, lit));
@@ -499,7 +533,10 @@ impl Lowering {
                 let p = self.player(&args[0]);
                 let Some(lit) = self.literal(&args[1]) else { return Expr::Const(Value::Bool(false)) };
                 match range::parse_range(&lit.text, self.game, self.syntax) {
-                    Ok(r) if self.game.is_stud() => c(B::InStudRange(p, Arc::new(r))),
+                    Ok(r) if self.game.is_stud() => {
+                        self.read_positions(r.stud_positions());
+                        c(B::InStudRange(p, Arc::new(r)))
+                    }
                     Ok(r) => c(B::InRange(p, Arc::new(HandSet(r.flop_combos().iter().copied().collect())))),
                     Err(e) => {
                         self.errors.push(inside(e, lit));
@@ -515,6 +552,7 @@ impl Lowering {
             }
             Func::UpCard => {
                 let (p, s) = self.ps(args);
+                self.read_positions(1 << (s.cards_known().clamp(3, 6) - 1));
                 c(B::UpCard(p, s))
             }
             Func::FlopHandCategory | Func::ExactFlopHandCategory | Func::MinFlopHandCategory => {
@@ -537,6 +575,7 @@ impl Lowering {
             // hands), times the next street's cards for the outs forms.
             Func::NutHi | Func::NutHiForHandType | Func::NutLo => {
                 let (p, s) = self.ps(args);
+                self.read_up_cards(s);
                 self.inner_cost += 1_000.0;
                 c(match func {
                     Func::NutHi => B::NutHi(p, s),

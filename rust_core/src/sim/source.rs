@@ -11,6 +11,8 @@ use super::given_tally::GivenTally;
 use super::rng::{PartialShuffle, Rng};
 use crate::cards::{Card, CardSet};
 use crate::games::Game;
+use crate::range::BoardRange;
+use std::sync::Arc;
 
 /// A position with no card fixed by a range: dealt at random.
 pub const OPEN: u8 = 0xFF;
@@ -114,11 +116,16 @@ pub enum HandSource {
     Range(WeightedList<SlotHand>),
 }
 
-/// A board pattern's boards by position (flop cards first), `OPEN` where dealt at random.
+/// Where the board comes from.
 #[derive(Clone, Debug)]
 pub enum BoardSource {
     Random,
+    /// A board pattern's boards by position (flop cards first), `OPEN` where dealt at random.
     Boards(WeightedList<[u8; 5]>),
+    /// A pattern with too many boards to list: the board is dealt at random from the cards left
+    /// and the deal rejected when it does not match, which keeps it uniform over the matching
+    /// boards (exact runs skip the boards that do not match).
+    Pattern(Arc<BoardRange>),
 }
 
 /// How the open cards of a deal are grouped when enumerating: cards in one group are dealt as
@@ -142,8 +149,11 @@ pub struct DealSpec {
     pub game: Game,
     pub players: Vec<HandSource>,
     pub board: BoardSource,
-    /// Board cards fixed by `board='...'` (positional) before any pattern, e.g. a known flop.
+    /// Dead cards removed from the deck.
     pub dead: CardSet,
+    /// A `dead=` pattern's sets of cards: one of them, uniformly, is dead in each deal (empty:
+    /// only `dead`).
+    pub dead_sets: Vec<CardSet>,
     /// The deck minus dead cards, in a fixed order.
     pub deck: Vec<Card>,
     pub splits: StreetSplits,
@@ -152,22 +162,34 @@ pub struct DealSpec {
 impl DealSpec {
     pub fn new(game: Game, players: Vec<HandSource>, board: BoardSource, dead: CardSet) -> DealSpec {
         let deck = game.deck().cards().minus(dead).to_vec();
-        DealSpec { game, players, board, dead, deck, splits: StreetSplits::default() }
+        DealSpec { game, players, board, dead, dead_sets: Vec::new(), deck, splits: StreetSplits::default() }
+    }
+
+    /// Adds a dead-card pattern's sets (all the same size): each deal kills one of them.
+    pub fn with_dead_sets(mut self, sets: Vec<CardSet>) -> DealSpec {
+        self.dead_sets = sets;
+        self
     }
 
     fn cards_per_hand(&self) -> usize {
         self.game.hole_cards()
     }
 
-    /// Cards needed by one deal (all hands and the board).
+    /// Cards needed by one deal (all hands, the board and the dead cards a pattern draws).
     pub fn cards_needed(&self) -> usize {
-        self.players.len() * self.cards_per_hand() + self.game.board_cards()
+        let drawn_dead = self.dead_sets.first().map_or(0, |s| s.len() as usize);
+        self.players.len() * self.cards_per_hand() + self.game.board_cards() + drawn_dead
     }
 
     /// Deals one candidate; `false` when fixed cards collide (the deal must be rejected).
     #[inline]
     pub fn sample(&self, rng: &mut Rng, deal: &mut Deal) -> bool {
         let mut used = self.dead;
+        if !self.dead_sets.is_empty() {
+            // A dead-card pattern: its cards are drawn first; nothing is dealt yet to collide.
+            used = used.union(self.dead_sets[rng.below(self.dead_sets.len() as u64) as usize]);
+        }
+        deal.dead = used;
         let stud = self.game.is_stud();
         // Ranges first: a collision rejects the whole deal.
         for (p, src) in self.players.iter().enumerate() {
@@ -240,7 +262,10 @@ impl DealSpec {
         for (dst, &slot) in deal.board[..n_board].iter_mut().zip(&board_slots) {
             *dst = if slot == OPEN { draw(&mut used) } else { Card::from_index(slot) };
         }
-        true
+        match &self.board {
+            BoardSource::Pattern(pattern) => pattern.matches(&deal.board[..n_board]),
+            _ => true,
+        }
     }
 }
 
@@ -335,8 +360,11 @@ impl DealSpec {
         let one_board = match &self.board {
             BoardSource::Random => true,
             BoardSource::Boards(list) => list.len() == 1,
+            // Drawn by rejection.
+            BoardSource::Pattern(_) => false,
         };
-        if !self.players.iter().all(single) || !one_board {
+        // A dead-card pattern changes the dead cards from deal to deal.
+        if !self.players.iter().all(single) || !one_board || !self.dead_sets.is_empty() {
             return None;
         }
         let mut prefixes = self.prefixes(64)?;
@@ -426,18 +454,18 @@ impl DealSpec {
     /// collisions. `limit` bounds the work; `None` when there would be more.
     pub fn prefixes(&self, limit: usize) -> Option<Vec<Prefix>> {
         let mut out = Vec::new();
-        let start = Prefix {
-            deal: Deal::new(self.game, self.players.len()),
-            used: self.dead,
-            weight: 1.0,
-            board_slots: [OPEN; 5],
-        };
         let mut visited = 0usize;
-        if self.extend_prefix(0, start, &mut out, limit, &mut visited) {
-            Some(out)
-        } else {
-            None
+        let no_pattern = [CardSet::EMPTY];
+        let dead_sets: &[CardSet] = if self.dead_sets.is_empty() { &no_pattern } else { &self.dead_sets };
+        for &drawn in dead_sets {
+            let mut deal = Deal::new(self.game, self.players.len());
+            deal.dead = self.dead.union(drawn);
+            let start = Prefix { deal, used: self.dead.union(drawn), weight: 1.0, board_slots: [OPEN; 5] };
+            if !self.extend_prefix(0, start, &mut out, limit, &mut visited) {
+                return None;
+            }
         }
+        Some(out)
     }
 
     fn extend_prefix(&self, p: usize, cur: Prefix, out: &mut Vec<Prefix>, limit: usize, visited: &mut usize) -> bool {
@@ -447,7 +475,7 @@ impl DealSpec {
         }
         if p == self.players.len() {
             match &self.board {
-                BoardSource::Random => out.push(cur),
+                BoardSource::Random | BoardSource::Pattern(_) => out.push(cur),
                 BoardSource::Boards(list) => {
                     for (i, slots) in list.items.iter().enumerate() {
                         let fixed: CardSet =
@@ -532,8 +560,9 @@ impl DealSpec {
     /// `None` otherwise.
     pub fn given_tally(&self, prefix: &Prefix) -> Option<(GivenTally, Deal)> {
         let groups = self.groups(prefix);
+        // A sampled board pattern rejects boards that do not match: not every completion counts.
         let [group] = groups.as_slice() else { return None };
-        if group.targets.iter().any(|t| t.0 != BOARD) {
+        if matches!(self.board, BoardSource::Pattern(_)) || group.targets.iter().any(|t| t.0 != BOARD) {
             return None;
         }
         let known: CardSet = prefix.board_slots.iter().filter(|&&b| b != OPEN).map(|&b| Card::from_index(b)).collect();
@@ -541,7 +570,7 @@ impl DealSpec {
         let hands = &prefix.deal.hole[..self.players.len()];
         let tally = GivenTally::new(self.game, hands, known, &group.targets, &remaining)?;
         let mut deal = prefix.deal.clone();
-        deal.dead = self.dead;
+        deal.dead = self.dead.union(prefix.deal.dead);
         for (i, &b) in prefix.board_slots.iter().enumerate() {
             if b != OPEN {
                 deal.board[i] = Card::from_index(b);
@@ -573,8 +602,18 @@ impl DealSpec {
                 deal.board[i] = Card::from_index(b);
             }
         }
-        deal.dead = self.dead;
+        deal.dead = self.dead.union(prefix.deal.dead);
         let remaining: Vec<Card> = self.deck.iter().copied().filter(|c| !prefix.used.contains(*c)).collect();
+        let mut matching;
+        let visit: &mut dyn FnMut(&Deal) -> bool = match &self.board {
+            // Boards that do not match the pattern are no deals: skipped, not visited.
+            BoardSource::Pattern(pattern) => {
+                let n_board = self.game.board_cards();
+                matching = move |d: &Deal| !pattern.matches(&d.board[..n_board]) || visit(d);
+                &mut matching
+            }
+            _ => visit,
+        };
         let mut e = Enumerator { groups: &groups, deal, visit };
         if groups.is_empty() {
             return first.is_none_or(|f| f == 0) && e.finish();
