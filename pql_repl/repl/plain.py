@@ -201,8 +201,9 @@ class PlainRepl:
             final = self.run_query(query)
             if final is None:
                 raise _Stopped
-            self.last = final
+            # Written before it counts as the last result: whoever waits for `last` finds it out.
             self._print_result(final)
+            self.last = final
         return False
 
     def _print_result(self, result: StatementResult) -> None:
