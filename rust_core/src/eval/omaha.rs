@@ -7,7 +7,7 @@
 
 use super::five::{FIVE, RANK_KEYS};
 use super::lo::{ace_low, LO8_MASK};
-use super::rank_tables::{five_rank_slot, rank_multisets, FIVE_RANK_SLOTS};
+use super::rank_tables::{five_rank_slot, five_rank_slot_of_key, rank_multisets, FIVE_RANK_SLOTS};
 use super::tables::keep_low;
 use super::{HiRating, LoRating};
 use crate::cards::CardSet;
@@ -105,6 +105,7 @@ fn bits_of(mask: u32) -> ([u32; 8], usize) {
 
 /// A hole hand of 2 to 5 cards: its ranks and the rank pairs of its two-card subsets (all the
 /// unsuited hi needs) and the cards, from which the rarer flush and low questions are answered.
+#[derive(Clone, Debug)]
 pub struct OmahaHole {
     ranks: [u8; 8],
     rank_pairs: [u8; 10],
@@ -113,6 +114,11 @@ pub struct OmahaHole {
 }
 
 impl OmahaHole {
+    /// The rank pairs of the two-card subsets (see [`omaha_river_unsuited`]).
+    pub fn rank_pairs(&self) -> &[u8] {
+        &self.rank_pairs[..self.n]
+    }
+
     #[inline]
     pub fn new(hole: CardSet) -> OmahaHole {
         // Fixed arrays, not Vecs: this runs once per player per deal in the hot loop.
@@ -212,10 +218,26 @@ pub fn omaha_hi(hole: &OmahaHole, board: &OmahaBoard) -> HiRating {
     t.rating[best as usize]
 }
 
+/// The strength (as in [`FIVE`]) of the best hand without a flush of two cards of the hole
+/// whose rank pairs are `pairs` (see [`OmahaHole`]) and three of a river board whose ranks have
+/// the base-5 key `board_key` (the sum of 5^rank over its five cards).
+#[inline]
+pub fn omaha_river_unsuited(pairs: &[u8], board_key: u32) -> u16 {
+    let river = omaha_river(board_key);
+    pairs.iter().fold(0, |best, &pair| best.max(river[usize::from(pair) & 127]))
+}
+
+/// A river board's row of best unsuited hands by hole rank pair (the board's ranks given by
+/// their base-5 key), to read several hands' values from.
+#[inline]
+pub fn omaha_river(board_key: u32) -> &'static [u16; 128] {
+    &RIVER[five_rank_slot_of_key(board_key)]
+}
+
 /// The strength of the best flush (or straight flush) of two of the `hole` ranks and three of the
 /// `board` ranks, all of one suit.
 #[cold]
-fn best_flush(hole: u32, board: u32) -> u16 {
+pub fn best_flush(hole: u32, board: u32) -> u16 {
     let flush = &FIVE.flush;
     let (hole_bits, hole_len) = bits_of(hole);
     let (board_bits, board_len) = bits_of(board);
@@ -232,11 +254,17 @@ fn best_flush(hole: u32, board: u32) -> u16 {
 /// The best Omaha 8-or-better low, if any (two distinct low hole ranks, three other distinct low
 /// board ranks).
 pub fn omaha_lo8(hole: &OmahaHole, board: &OmahaBoard) -> Option<LoRating> {
+    omaha_lo8_of_ranks(hole.cards.rank_mask(), board.cards.rank_mask())
+}
+
+/// [`omaha_lo8`] from the rank masks (deuce = bit 0) of the hole and the board: all a low needs.
+#[inline]
+pub fn omaha_lo8_of_ranks(hole_ranks: u16, board_ranks: u16) -> Option<LoRating> {
     let mut best = u32::MAX;
     // Distinct low ranks of the board.
-    let board_lo = ace_low(u32::from(board.cards.rank_mask())) & LO8_MASK;
+    let board_lo = ace_low(u32::from(board_ranks)) & LO8_MASK;
     // Two distinct low ranks of the hole: the pairs of bits of its low rank mask.
-    let (bits, len) = bits_of(ace_low(u32::from(hole.cards.rank_mask())) & LO8_MASK);
+    let (bits, len) = bits_of(ace_low(u32::from(hole_ranks)) & LO8_MASK);
     for &(i, j) in &PAIRS[..pairs_of(len)] {
         let two = bits[i & 7] | bits[j & 7];
         let rest = board_lo & !two;

@@ -253,6 +253,12 @@ pub(super) fn five_rank_slot(cards: CardSet) -> usize {
     HASH5.slot(lane_sum(cards.bits()) & !FLUSH_BIT)
 }
 
+/// [`five_rank_slot`] from the base-5 rank key of the five cards.
+#[inline]
+pub(super) fn five_rank_slot_of_key(key: u32) -> usize {
+    HASH5.slot(key)
+}
+
 pub(super) const FIVE_RANK_SLOTS: usize = 8192;
 
 /// The lows of seven cards by rank key (lows ignore suits): razz's, or the 8-or-better low

@@ -1,17 +1,22 @@
 //! Showdowns of given hands over many deals, tallied by who wins: the innermost loops of equity
-//! questions about given hands in hold'em, short deck and the stud games, exhaustive and Monte
-//! Carlo.
+//! questions about given hands in every game, exhaustive and Monte Carlo.
 //!
-//! Every player ends with seven cards, and a seven-card hand without a flush (and any low) is
-//! rated from its base-5 rank key, and rank keys add: each player's key is the sum over their
-//! cards, given or dealt, and the board's. Suit counts add the same way (a nibble per suit), and
-//! a nibble of five or more says "flush", which is then rated from the cards themselves.
+//! In hold'em, short deck and the stud games every player ends with seven cards, and a
+//! seven-card hand without a flush (and any low) is rated from its base-5 rank key, and rank
+//! keys add: each player's key is the sum over their cards, given or dealt, and the board's.
+//! Suit counts add the same way (a nibble per suit), and a nibble of five or more says "flush",
+//! which is then rated from the cards themselves. In Omaha the river board's key picks a row of
+//! best unsuited hands by hole rank pair, and each hand reads its pairs' entries; a board with
+//! three cards of a suit lets hands with two of that suit try their flushes.
 
 use super::deal::{Deal, MAX_PLAYERS};
 use super::rng::{PartialShuffle, Rng};
 use super::source::place;
 use crate::cards::{Card, CardSet};
-use crate::eval::{hi_table, HiRating, HiTable, LoRating, LowTable, LO8_SEVEN, RAZZ_SEVEN};
+use crate::eval::{
+    best_flush, hi_table, omaha_lo8_of_ranks, omaha_river, HiRating, HiTable, LoRating, LowTable, OmahaHole, LO8_SEVEN,
+    RAZZ_SEVEN,
+};
 use crate::games::{Game, PotSplit};
 
 /// Per card index (suit * 16 + rank): in the low half 5^rank, the card's base-5 rank digit, and
@@ -65,16 +70,23 @@ pub struct GivenTally {
     /// that positions masked with 63 need no bounds checks.
     remaining: [Card; 64],
     left: usize,
+    /// Omaha: each hand's two-card rank pairs, and whether the pot has a low half.
+    omaha: Option<OmahaSeats>,
     /// Deals by outcome: hi winner mask, plus the lo winner mask shifted by `players`.
     pub counts: Vec<u64>,
     /// The open cards of the first deal of each outcome, to replay it.
     examples: Vec<Option<Vec<Card>>>,
 }
 
+struct OmahaSeats {
+    pairs: Vec<OmahaHole>,
+    lo: bool,
+}
+
 impl GivenTally {
-    /// For the seven-card games (not Omaha, whose hands are two plus three) when every player's
-    /// hand ends with seven cards, given or dealt at `open` positions (`BOARD` for the board,
-    /// as in `DealSpec`) from `remaining`; `None` otherwise.
+    /// When every player's hand is given or dealt at `open` positions (`BOARD` for the board, as
+    /// in `DealSpec`) from `remaining`, and ends with seven cards (Omaha: with its hole cards
+    /// given and a five-card board); `None` otherwise.
     pub fn new(
         game: Game,
         hands: &[CardSet],
@@ -83,18 +95,26 @@ impl GivenTally {
         remaining: &[Card],
     ) -> Option<GivenTally> {
         let players = hands.len();
-        if game.is_omaha() || players > MAX_PLAYERS || remaining.len() > 64 || remaining.len() < open.len() {
+        if players > MAX_PLAYERS || remaining.len() > 64 || remaining.len() < open.len() {
             return None;
         }
         let slot_of = |owner: usize| if owner < players { owner } else { BOARD_SLOT };
         let slots: Vec<usize> = open.iter().map(|&(owner, _)| slot_of(owner)).collect();
         let open_board = slots.iter().filter(|&&s| s == BOARD_SLOT).count();
         let board_cards = board.len() as usize + open_board;
-        let seven = (0..players).all(|p| {
-            let own = hands[p].len() as usize + slots.iter().filter(|&&s| s == p).count();
-            own + if game.is_stud() { 0 } else { board_cards } == 7
+        let omaha = game.is_omaha().then(|| OmahaSeats {
+            pairs: hands.iter().map(|&h| OmahaHole::new(h)).collect(),
+            lo: game.pot_split() == PotSplit::HiLo8,
         });
-        if !seven {
+        let complete = if omaha.is_some() {
+            board_cards == 5 && open_board == open.len() && hands.iter().all(|h| h.len() == game.hole_cards() as u32)
+        } else {
+            (0..players).all(|p| {
+                let own = hands[p].len() as usize + slots.iter().filter(|&&s| s == p).count();
+                own + if game.is_stud() { 0 } else { board_cards } == 7
+            })
+        };
+        if !complete {
             return None;
         }
         let (hi, lo) = match game.pot_split() {
@@ -118,6 +138,7 @@ impl GivenTally {
             slots,
             remaining: remaining_cards,
             left: remaining.len(),
+            omaha,
             counts: vec![0; outcomes],
             examples: vec![None; outcomes],
         })
@@ -130,6 +151,9 @@ impl GivenTally {
     #[allow(clippy::inline_always)]
     #[inline(always)]
     fn outcome(&self, keys: &[u64; MAX_PLAYERS + 1], new: &[Card]) -> usize {
+        if let Some(omaha) = &self.omaha {
+            return self.omaha_outcome(omaha, keys[BOARD_SLOT], new);
+        }
         let board = keys[BOARD_SLOT];
         let (mut best_hi, mut hi_winners) = (HiRating::NONE, 0usize);
         let (mut best_lo, mut lo_winners) = (LoRating(0), 0usize);
@@ -151,6 +175,44 @@ impl GivenTally {
                     best_lo = r;
                     lo_winners = 1 << p;
                 } else if r == best_lo && r != LoRating(0) {
+                    lo_winners |= 1 << p;
+                }
+            }
+        }
+        hi_winners | lo_winners << self.players
+    }
+
+    /// [`GivenTally::outcome`] in Omaha, from the whole board's keys.
+    #[inline]
+    fn omaha_outcome(&self, omaha: &OmahaSeats, board_keys: u64, new: &[Card]) -> usize {
+        let river = omaha_river(board_keys as u32);
+        // The suit with three board cards or more (at most one of five): a nibble of 3 or more.
+        let suited = ((board_keys >> 32) as u32 + 0x5555) & 0x8888;
+        let board = || new.iter().fold(self.given[BOARD_SLOT], |b, &c| b.with(c));
+        let board_ranks = if omaha.lo { board().rank_mask() } else { 0 };
+        let (mut best_hi, mut hi_winners) = (0u16, 0usize);
+        let (mut best_lo, mut lo_winners) = (LoRating(0), 0usize);
+        for (p, hole) in omaha.pairs.iter().enumerate() {
+            let mut r = hole.rank_pairs().iter().fold(0, |best, &pair| best.max(river[usize::from(pair) & 127]));
+            if suited != 0 {
+                let suit = (suited.trailing_zeros() / 4) as u8;
+                let own = self.given[p].suit_mask(suit);
+                if own.count_ones() >= 2 {
+                    r = r.max(best_flush(u32::from(own), u32::from(board().suit_mask(suit))));
+                }
+            }
+            if r > best_hi {
+                best_hi = r;
+                hi_winners = 1 << p;
+            } else if r == best_hi {
+                hi_winners |= 1 << p;
+            }
+            if omaha.lo {
+                let lo = omaha_lo8_of_ranks(self.given[p].rank_mask(), board_ranks).unwrap_or_default();
+                if lo > best_lo {
+                    best_lo = lo;
+                    lo_winners = 1 << p;
+                } else if lo == best_lo && lo != LoRating(0) {
                     lo_winners |= 1 << p;
                 }
             }
@@ -335,6 +397,10 @@ mod tests {
             (Game::Holdem, vec!["AsKs", "QsJs", "9h9d"], "Ts2s3d"),
             (Game::ShortDeck, vec!["AsKs", "9h9d"], "6s7s8d"),
             (Game::ShortDeckTriton, vec!["AhKd", "QcQd"], "QsJhTs"),
+            (Game::OmahaHi, vec!["AsKsQdJd", "9h9d8s7s"], "Ts2s3d"),
+            (Game::Omaha8, vec!["As2s3dKd", "4h5d8s7s", "AhAcQcQh"], "6s2c"),
+            (Game::Omaha85, vec!["As2s3dKdQh", "4h5d8s7s7h"], "6s2cTs"),
+            (Game::Omaha5Hi, vec!["AsKsQdJdTh", "9h9d8s7s6s"], "5s"),
         ] {
             let hands: Vec<CardSet> = hands.iter().map(|h| parse_cards(h).unwrap()).collect();
             let board = parse_cards(board).unwrap();
@@ -343,7 +409,7 @@ mod tests {
             let open: Vec<(usize, usize)> = (board.len() as usize..5).map(|i| (MAX_PLAYERS, i)).collect();
             let mut t = GivenTally::new(game, &hands, board, &open, &remaining).unwrap();
             t.enumerate(None);
-            let mut expected = vec![0u64; 1 << hands.len()];
+            let mut expected = vec![0u64; t.counts.len()];
             crate::sim::trial::for_each_combination(&remaining, open.len(), board, &mut |b| {
                 expected[showdown_outcome(game, &hands, b)] += 1;
             });

@@ -17,7 +17,12 @@ pub struct Showdown {
     pub hi_winners: u32,
     pub lo_winners: u32,
     split: PotSplit,
+    /// Omaha hands as last prepared, by seat: given hands repeat from deal to deal.
+    omaha_holes: [(CardSet, OmahaHole); MAX_PLAYERS],
 }
+
+/// A card set no hand can be: marks a seat with no prepared Omaha hand.
+const UNPREPARED: CardSet = CardSet::from_bits(u64::MAX);
 
 impl Showdown {
     /// Rates every player's `hands[p]` with `board` under `game`.
@@ -31,6 +36,7 @@ impl Showdown {
             hi_winners: 0,
             lo_winners: 0,
             split: game.pot_split(),
+            omaha_holes: std::array::from_fn(|_| (UNPREPARED, OmahaHole::new(CardSet::EMPTY))),
         };
         s.rate(game, hands, board);
         s
@@ -46,9 +52,13 @@ impl Showdown {
         if game.is_omaha() {
             let ob = OmahaBoard::new(board);
             for (p, &h) in hands.iter().enumerate() {
-                let oh = OmahaHole::new(h);
-                self.hi[p] = omaha_hi(&oh, &ob);
-                self.lo[p] = if split == PotSplit::HiLo8 { omaha_lo8(&oh, &ob) } else { None };
+                let (cards, oh) = &mut self.omaha_holes[p];
+                if *cards != h {
+                    *cards = h;
+                    *oh = OmahaHole::new(h);
+                }
+                self.hi[p] = omaha_hi(oh, &ob);
+                self.lo[p] = if split == PotSplit::HiLo8 { omaha_lo8(oh, &ob) } else { None };
             }
         } else {
             let rules = game.hi_rules();
