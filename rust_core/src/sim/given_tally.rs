@@ -51,6 +51,25 @@ fn keys_of(cards: CardSet) -> u64 {
     cards.iter().map(card_keys).sum()
 }
 
+/// Player `p` shows `rating`: `best` and the mask of the players who hold it follow.
+#[inline]
+fn contend<T: PartialOrd>(rating: T, p: usize, best: &mut T, winners: &mut usize) {
+    if rating > *best {
+        *best = rating;
+        *winners = 1 << p;
+    } else if rating == *best {
+        *winners |= 1 << p;
+    }
+}
+
+/// [`contend`] for lows, where `LoRating(0)` is "no qualifying low" and never wins.
+#[inline]
+fn contend_low(rating: LoRating, p: usize, best: &mut LoRating, winners: &mut usize) {
+    if rating != LoRating(0) {
+        contend(rating, p, best, winners);
+    }
+}
+
 /// The slot of the board's keys, after the players'.
 const BOARD_SLOT: usize = MAX_PLAYERS;
 
@@ -161,22 +180,10 @@ impl GivenTally {
             let k = own + board;
             if let Some(hi) = self.hi {
                 let r = if has_flush(k) { hi.rate(self.cards_of(p, new)) } else { hi.rate_seven_unsuited(k as u32) };
-                if r > best_hi {
-                    best_hi = r;
-                    hi_winners = 1 << p;
-                } else if r == best_hi {
-                    hi_winners |= 1 << p;
-                }
+                contend(r, p, &mut best_hi, &mut hi_winners);
             }
             if let Some(lo) = self.lo {
-                // LoRating(0) is "no qualifying low": it never wins.
-                let r = lo.rate_seven(k as u32);
-                if r > best_lo {
-                    best_lo = r;
-                    lo_winners = 1 << p;
-                } else if r == best_lo && r != LoRating(0) {
-                    lo_winners |= 1 << p;
-                }
+                contend_low(lo.rate_seven(k as u32), p, &mut best_lo, &mut lo_winners);
             }
         }
         hi_winners | lo_winners << self.players
@@ -201,20 +208,10 @@ impl GivenTally {
                     r = r.max(best_flush(u32::from(own), u32::from(board().suit_mask(suit))));
                 }
             }
-            if r > best_hi {
-                best_hi = r;
-                hi_winners = 1 << p;
-            } else if r == best_hi {
-                hi_winners |= 1 << p;
-            }
+            contend(r, p, &mut best_hi, &mut hi_winners);
             if omaha.lo {
                 let lo = omaha_lo8_of_ranks(self.given[p].rank_mask(), board_ranks).unwrap_or_default();
-                if lo > best_lo {
-                    best_lo = lo;
-                    lo_winners = 1 << p;
-                } else if lo == best_lo && lo != LoRating(0) {
-                    lo_winners |= 1 << p;
-                }
+                contend_low(lo, p, &mut best_lo, &mut lo_winners);
             }
         }
         hi_winners | lo_winners << self.players
