@@ -10,7 +10,7 @@
 //! three cards of a suit lets hands with two of that suit try their flushes.
 
 use super::deal::{Deal, MAX_PLAYERS};
-use super::rng::{PartialShuffle, Rng};
+use super::rng::{distinct_threshold, PartialShuffle, Rng};
 use super::source::place;
 use crate::cards::{Card, CardSet};
 use crate::eval::{
@@ -295,7 +295,11 @@ impl GivenTally {
     /// `trials` random deals of the open cards, uniform over the remaining cards (a partial
     /// shuffle of them, by `shuffle`: the order left behind carries on to the next call).
     pub fn sample(&mut self, rng: &mut Rng, shuffle: &PartialShuffle, trials: u64) {
-        if let Some(threshold) = shuffle.single_batch() {
+        // Drawing positions with replacement and rejecting repeats pays when repeats are rare;
+        // otherwise the partial shuffle below.
+        let (n, k) = (self.left, self.open.len());
+        let all_distinct = (0..k).map(|i| (n - i) as f64 / n as f64).product::<f64>();
+        if let (true, Some(threshold)) = (all_distinct >= 0.7, distinct_threshold(n, k)) {
             match self.open.len() {
                 1 => return self.sample_batched::<1>(rng, threshold, trials),
                 2 => return self.sample_batched::<2>(rng, threshold, trials),
@@ -318,8 +322,9 @@ impl GivenTally {
         }
     }
 
-    /// [`GivenTally::sample`] when the `K` open cards come from one 64-bit draw: the shuffle,
-    /// the keys and the showdown in one loop, unrolled for the commonest numbers of open cards.
+    /// [`GivenTally::sample`] when the `K` open cards' positions among the remaining cards come
+    /// from one 64-bit draw (see [`Rng::distinct_positions`]): the draw, the keys and the
+    /// showdown in one loop, unrolled for the commonest numbers of open cards.
     #[inline(never)]
     fn sample_batched<const K: usize>(&mut self, rng: &mut Rng, threshold: u64, trials: u64) {
         let n = self.left;
@@ -328,14 +333,13 @@ impl GivenTally {
             *s = slot % (MAX_PLAYERS + 1);
         }
         for _ in 0..trials {
-            let offsets = rng.batch_offsets::<K>(n, threshold);
+            let positions = rng.distinct_positions::<K>(n, threshold);
             let mut keys = self.given_keys;
-            for (t, &offset) in offsets.iter().enumerate() {
-                self.remaining.swap(t & 63, (t + offset) & 63);
-                keys[slots[t]] += card_keys(self.remaining[t & 63]);
-            }
             let mut new = [Card::from_index(0); K];
-            new.copy_from_slice(&self.remaining[..K]);
+            for ((card, &position), &slot) in new.iter_mut().zip(&positions).zip(&slots) {
+                *card = self.remaining[position & 63];
+                keys[slot] += card_keys(*card);
+            }
             let o = self.outcome(&keys, &new);
             self.count(o, &new);
         }
@@ -421,47 +425,61 @@ mod tests {
     }
 
     #[test]
-    fn sampled_stud_deals_are_rated_like_showdowns() {
-        // Given three cards each, four dealt: every sampled deal's outcome, replayed on its
-        // example deal, is that deal's showdown; and every outcome seen has an example.
-        for game in [Game::StudHi, Game::Stud8, Game::Razz] {
-            for hands in [["As2d3c", "4h5h6s"], ["KsKh7s", "8s9sTs"]] {
-                let given: Vec<SlotHand> = hands
+    fn sampled_deals_are_rated_like_showdowns() {
+        // Given hands (stud: three cards each, four dealt; flop games: a random board). Every
+        // sampled deal's outcome, replayed on its example deal, is that deal's showdown, and
+        // every outcome seen has an example; also deal by deal.
+        let cases: [(Game, [&str; 2]); 10] = [
+            (Game::StudHi, ["As2d3c", "4h5h6s"]),
+            (Game::StudHi, ["KsKh7s", "8s9sTs"]),
+            (Game::Stud8, ["As2d3c", "4h5h6s"]),
+            (Game::Stud8, ["KsKh7s", "8s9sTs"]),
+            (Game::Razz, ["As2d3c", "4h5h6s"]),
+            (Game::Razz, ["KsKh7s", "8s9sTs"]),
+            (Game::Holdem, ["AsAh", "KsKd"]),
+            (Game::ShortDeck, ["AsKs", "9h9d"]),
+            (Game::OmahaHi, ["AsAhKsKh", "QdJdTc9c"]),
+            (Game::Omaha8, ["As2h3sKh", "QdJdTc9c"]),
+        ];
+        for (game, hands) in cases {
+            let given: Vec<SlotHand> = hands
+                .iter()
+                .map(|h| {
+                    let cards = parse_cards(h).unwrap();
+                    if !game.is_stud() {
+                        return SlotHand::from_set(cards);
+                    }
+                    let mut positions: Vec<Option<Card>> = cards.iter().map(Some).collect();
+                    positions.resize(7, None);
+                    SlotHand::from_positions(&positions)
+                })
+                .collect();
+            let players = given.iter().map(|h| HandSource::Range(WeightedList::uniform(vec![*h]))).collect();
+            let spec = DealSpec::new(game, players, BoardSource::Random, CardSet::EMPTY);
+            let fixed = spec.fixed_deal().unwrap();
+            let mut t = fixed.given_tally().unwrap();
+            let mut rng = Rng::new(7, 0);
+            t.sample(&mut rng, fixed.shuffle(), 20_000);
+            assert_eq!(t.counts.iter().sum::<u64>(), 20_000);
+            let mut deal = fixed.start();
+            let mut seen = 0;
+            t.for_each_outcome(&mut deal, |hi, lo, _, d| {
+                let hands = &d.hole[..2];
+                assert!(hands
                     .iter()
-                    .map(|h| {
-                        let mut positions: Vec<Option<Card>> = parse_cards(h).unwrap().iter().map(Some).collect();
-                        positions.resize(7, None);
-                        SlotHand::from_positions(&positions)
-                    })
-                    .collect();
-                let players = given.iter().map(|h| HandSource::Range(WeightedList::uniform(vec![*h]))).collect();
-                let spec = DealSpec::new(game, players, BoardSource::Random, CardSet::EMPTY);
-                let mut fixed = spec.fixed_deal().unwrap();
-                let mut t = fixed.given_tally().unwrap();
-                let mut rng = Rng::new(7, 0);
-                t.sample(&mut rng, fixed.shuffle(), 20_000);
-                assert_eq!(t.counts.iter().sum::<u64>(), 20_000);
-                let mut deal = fixed.start();
-                let mut seen = 0;
-                t.for_each_outcome(&mut deal, |hi, lo, _, d| {
-                    let hands = &d.hole[..2];
-                    assert!(hands.iter().all(|h| h.len() == 7));
-                    assert_eq!(showdown_outcome(game, hands, CardSet::EMPTY), (hi | lo << 2) as usize, "{game:?}");
-                    seen += 1;
-                });
-                assert_eq!(seen, t.counts.iter().filter(|&&c| c > 0).count());
-                // And the deals themselves: the fixed sampler's deals rated one by one agree
-                // with the tally's outcomes deal by deal on the same random stream.
-                let mut rng_a = Rng::new(11, 0);
-                let mut rng_b = Rng::new(11, 0);
+                    .all(|h| h.len() as usize + d.full_board().len() as usize == 7 + 2 * usize::from(game.is_omaha())));
+                assert_eq!(showdown_outcome(game, hands, d.full_board()), (hi | lo << 2) as usize, "{game:?}");
+                seen += 1;
+            });
+            assert_eq!(seen, t.counts.iter().filter(|&&c| c > 0).count());
+            let mut rng = Rng::new(11, 0);
+            for _ in 0..2_000 {
                 let mut one = fixed.given_tally().unwrap();
-                for _ in 0..2_000 {
-                    one.clear();
-                    one.sample(&mut rng_a, fixed.shuffle(), 1);
-                    fixed.sample(&mut rng_b, &mut deal);
-                    let o = one.counts.iter().position(|&c| c == 1).unwrap();
-                    assert_eq!(o, showdown_outcome(game, &deal.hole[..2], CardSet::EMPTY), "{game:?} {deal:?}");
-                }
+                one.sample(&mut rng, fixed.shuffle(), 1);
+                one.for_each_outcome(&mut deal, |hi, lo, count, d| {
+                    assert_eq!(count, 1);
+                    assert_eq!(showdown_outcome(game, &d.hole[..2], d.full_board()), (hi | lo << 2) as usize);
+                });
             }
         }
     }
