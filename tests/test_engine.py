@@ -273,3 +273,18 @@ def test_a_nan_batch_interval_still_runs() -> None:
     snaps = list(q.stream(trials=1000, exact=False, batch=float("nan")))
     assert snaps[-1].done
     assert snaps[-1].trials == 1000
+
+
+ELEVEN_PLAYERS = (
+    "select count(winsHi(a)) from a='AsAh', b='KsKd', c='QsQd', d='JsJd', e='TsTd', f='9s9d', "
+    "g='8s8d', h='7s7d', i='6s6d', j='5s5d', k='4s4d', board='2c3c4c'"
+)
+
+
+def test_an_eleventh_player_is_a_type_error_naming_the_limit() -> None:
+    # It used to pass the checker and panic in the sampler (a PanicException in Python).
+    with pytest.raises(pql.PqlTypeError, match="at most 10") as e:
+        pql.prepare(ELEVEN_PLAYERS)
+    assert (e.value.line, e.value.col) == (1, ELEVEN_PLAYERS.index("k='4s4d'") + 1)
+    (r,) = pql.run(ELEVEN_PLAYERS.replace(", k='4s4d'", ""), trials=1000)
+    assert r.trials > 0

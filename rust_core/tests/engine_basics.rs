@@ -90,3 +90,32 @@ fn an_absurd_thread_count_is_capped_not_a_panic() {
     assert!(p.error.is_none(), "{:?}", p.error);
     assert_eq!(p.accepted, 5_000);
 }
+
+const ELEVEN_PLAYERS: &str = "select count(winsHi(a)) from a='AsAh', b='KsKd', c='QsQd', d='JsJd', \
+     e='TsTd', f='9s9d', g='8s8d', h='7s7d', i='6s6d', j='5s5d', k='4s4d', board='2c3c4c'";
+
+/// Ten seats is the limit: the checker names the eleventh player where it is declared (it
+/// used to pass, and the sampler then indexed past its per-player arrays).
+#[test]
+fn an_eleventh_player_is_a_type_error_at_its_key() {
+    let errors = pql_core::pql::check_program(ELEVEN_PLAYERS).unwrap_err();
+    assert_eq!(errors[0].kind, pql_core::ErrorKind::Type);
+    let at = ELEVEN_PLAYERS.find("k='4s4d'").unwrap();
+    assert_eq!(errors[0].span.map(|s| s.start), Some(at));
+    assert!(errors[0].message.contains("at most 10"), "{}", errors[0].message);
+    // Ten players still run.
+    let ten = ELEVEN_PLAYERS.replace(", k='4s4d'", "");
+    assert!(pql_core::pql::check_program(&ten).is_ok());
+}
+
+/// A plan built by hand with too many players ends with an error, not a panic.
+#[test]
+fn a_hand_built_plan_with_eleven_players_is_refused() {
+    let hands = ["AsAh", "KsKd", "QsQd", "JsJd", "TsTd", "9s9d", "8s8d", "7s7d", "6s6d", "5s5d", "4s4d"];
+    let plan = Arc::new(equity_plan(Game::Holdem, hands.iter().map(|h| fixed(h)).collect()));
+    for exact in [None, Some(true), Some(false)] {
+        let p = start(&plan, &RunOptions { exact, trials: 1000, ..RunOptions::default() }).wait();
+        let e = p.error.expect("an error");
+        assert!(e.message.contains("too many players"), "{}", e.message);
+    }
+}

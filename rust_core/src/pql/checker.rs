@@ -11,7 +11,7 @@ use crate::cards::{parse_card, parse_cards, parse_rank};
 use crate::error::{did_you_mean, PqlError, Span};
 use crate::eval::{FlopHandCategory, HandType};
 use crate::functions::{catalog, lookup, Func, FunctionDef};
-use crate::games::{Game, Street};
+use crate::games::{Game, Street, MAX_PLAYERS};
 use crate::range::Syntax;
 
 /// Checks one parsed statement against the whole program text `source`.
@@ -177,6 +177,16 @@ impl Checker<'_> {
                 continue;
             }
             declared.push(key.clone());
+            if declared.len() == MAX_PLAYERS + 1 {
+                self.type_error(
+                    format!(
+                        "too many players: at most {MAX_PLAYERS} can be seated, and '{}' is the {}th",
+                        item.key.name,
+                        MAX_PLAYERS + 1
+                    ),
+                    item.key.span,
+                );
+            }
             if self.player_name_is_valid(item) {
                 self.players.push(PlayerDecl {
                     name: item.key.name.clone(),

@@ -1,6 +1,6 @@
 //! `Program` (a checked PQL text) and `RunHandle` (a statement running in the background).
 
-use super::errors::{guarded, to_py_err};
+use super::errors::{contained, guarded, to_py_err};
 use crate::sim::compile::{compile_program, CompiledStatement};
 use crate::sim::runner::{self, default_threads, Progress, RunOptions};
 use pyo3::prelude::*;
@@ -48,6 +48,7 @@ impl Program {
     #[allow(clippy::too_many_arguments)] // mirrors the keyword arguments of the Python API
     fn start(
         &self,
+        py: Python<'_>,
         index: usize,
         trials: u64,
         seed: Option<u64>,
@@ -73,7 +74,12 @@ impl Program {
             time_limit: time_limit.filter(|t| *t > 0.0).and_then(|t| Duration::try_from_secs_f64(t).ok()),
             precision: precision.filter(|p| *p > 0.0),
         };
-        let handle = runner::start(&Arc::new(stmt.plan.clone()), &opts);
+        // Choosing the mode (and listing an exhaustive run's deals) happens on this thread:
+        // without the GIL, and with any panic turned into PqlRuntimeError (DESIGN.md §3).
+        let plan = Arc::new(stmt.plan.clone());
+        let handle = py
+            .detach(|| contained(|| runner::start(&plan, &opts)))
+            .map_err(|errors| to_py_err(py, &self.text, &errors))?;
         Ok(RunHandle { stmt, index, source: self.text.clone(), handle: Mutex::new(Some(handle)) })
     }
 }
@@ -93,10 +99,14 @@ impl RunHandle {
     fn poll<'py>(&self, py: Python<'py>, timeout: f64) -> PyResult<Option<Bound<'py, PyDict>>> {
         // NaN (which clamp keeps) does not wait.
         let wait = Duration::try_from_secs_f64(timeout.clamp(0.0, 3600.0)).unwrap_or_default();
-        let progress = py.detach(|| {
-            let mut guard = self.handle.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            guard.as_mut().and_then(|h| h.poll(wait))
-        });
+        let progress = py
+            .detach(|| {
+                contained(|| {
+                    let mut guard = self.handle.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    guard.as_mut().and_then(|h| h.poll(wait))
+                })
+            })
+            .map_err(|errors| to_py_err(py, &self.source, &errors))?;
         let Some(p) = progress else {
             return Ok(None);
         };

@@ -4,7 +4,7 @@
 
 use super::aggregate::Aggregate;
 use super::board_tally::BoardTally;
-use super::deal::Deal;
+use super::deal::{Deal, MAX_PLAYERS};
 use super::outcome::OutcomeTally;
 use super::plan::{Plan, SelectorKind};
 use super::rng::Rng;
@@ -164,6 +164,13 @@ pub enum Mode {
 /// Chooses Monte Carlo or exhaustive enumeration: exhaustive when asked, or automatically when
 /// small. Errors when exhaustive is forced on something too large, or nothing can be dealt.
 pub fn choose_mode(plan: &Plan, exact: Option<bool>) -> Result<Mode, PqlError> {
+    // The checker refuses an eleventh player; plans built by hand are checked here.
+    if plan.spec.players.len() > MAX_PLAYERS {
+        return Err(PqlError::runtime(format!(
+            "too many players: {} (at most {MAX_PLAYERS} can be seated)",
+            plan.spec.players.len()
+        )));
+    }
     if exact == Some(false) {
         return Ok(Mode::Monte);
     }
@@ -242,20 +249,21 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
             let next = Arc::new(AtomicU64::new(0));
             let attempts_total = Arc::new(AtomicU64::new(0));
             for _ in 0..threads {
+                let (this_run, this_live) = (shared.clone(), live.clone());
                 let (plan, shared, next, live, attempts_total) =
                     (plan.clone(), shared.clone(), next.clone(), live.clone(), attempts_total.clone());
                 let trials = opts.trials;
                 let precision = opts.precision;
-                handles.push(std::thread::spawn(move || {
+                spawn_worker(&mut handles, &this_run, &this_live, started, move || {
                     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                         monte_worker(&plan, &shared, &next, &attempts_total, chunks, trials, seed, deadline, precision)
                     }));
                     let err = match result {
                         Ok(r) => r.err(),
-                        Err(_) => Some(PqlError::runtime("internal error while sampling")),
+                        Err(panic) => Some(internal_error("sampling", panic.as_ref())),
                     };
                     worker_done(&shared, &live, started, err.as_ref());
-                }));
+                });
             }
         }
         Mode::Exact(prefixes) => {
@@ -268,19 +276,58 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
             let prefixes = Arc::new(prefixes);
             let next = Arc::new(AtomicUsize::new(0));
             for _ in 0..threads {
+                let (this_run, this_live) = (shared.clone(), live.clone());
                 let (plan, shared, next, live, work, prefixes) =
                     (plan.clone(), shared.clone(), next.clone(), live.clone(), work.clone(), prefixes.clone());
-                handles.push(std::thread::spawn(move || {
+                spawn_worker(&mut handles, &this_run, &this_live, started, move || {
                     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                         exact_worker(&plan, &shared, &next, &work, &prefixes, deadline);
                     }));
-                    let err = result.err().map(|_| PqlError::runtime("internal error while enumerating"));
+                    let err = result.err().map(|panic| internal_error("enumerating", panic.as_ref()));
                     worker_done(&shared, &live, started, err.as_ref());
-                }));
+                });
             }
         }
     }
     RunHandle { shared, threads: handles, seen: 0 }
+}
+
+/// Worker threads are named with this prefix (so a panic hook can tell them apart).
+pub const WORKER_THREAD_PREFIX: &str = "pql-";
+
+/// Starts one worker thread. When the system refuses a thread the run goes on with those it
+/// has (the work is shared out dynamically); with none at all it ends with an error.
+fn spawn_worker(
+    handles: &mut Vec<std::thread::JoinHandle<()>>,
+    shared: &Arc<Shared>,
+    live: &AtomicUsize,
+    started: Instant,
+    work: impl FnOnce() + Send + 'static,
+) {
+    let name = format!("{WORKER_THREAD_PREFIX}worker-{}", handles.len());
+    match std::thread::Builder::new().name(name).spawn(work) {
+        Ok(h) => handles.push(h),
+        Err(e) => {
+            let err = handles.is_empty().then(|| PqlError::runtime(format!("cannot start a worker thread: {e}")));
+            if err.is_some() {
+                shared.stop.store(true, Ordering::Release);
+            }
+            worker_done(shared, live, started, err.as_ref());
+        }
+    }
+}
+
+/// The text of a panic's payload.
+pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_string()))
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
+fn internal_error(doing: &str, panic: &(dyn std::any::Any + Send)) -> PqlError {
+    PqlError::runtime(format!("internal error while {doing}: {}", panic_message(panic)))
 }
 
 fn fresh_seed() -> u64 {
