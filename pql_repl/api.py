@@ -90,6 +90,12 @@ class StatementResult:
     cancelled: bool = False
     #: Share of the work done (0..1), for progress bars.
     progress: float = 1.0
+    #: An exhaustive run cut short (time limit or cancel): ``exact`` is False and the columns
+    #: have no standard errors, because what was computed is the first part of an ordered
+    #: enumeration, not a random sample.
+    truncated: bool = False
+    #: How many deals the whole enumeration has, for exhaustive runs (None for Monte Carlo).
+    total_deals: int | None = None
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> StatementResult:
@@ -107,21 +113,28 @@ class StatementResult:
             done=d.get("done", True),
             cancelled=d.get("cancelled", False),
             progress=d.get("progress", 1.0),
+            truncated=d.get("truncated", False),
+            total_deals=d.get("total_deals"),
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape of DESIGN.md §5 for one statement."""
-        return {
+        """The JSON shape of DESIGN.md §5 for one statement, with ``truncated`` (an exhaustive
+        run cut short) and, for exhaustive runs, ``total_deals``."""
+        d: dict[str, Any] = {
             "query": self.query,
             "game": self.game,
             "trials": self.trials,
             "accepted": self.accepted,
             "attempted": self.attempted,
             "exact": self.exact,
+            "truncated": self.truncated,
             "seed": self.seed,
             "elapsed_s": round(self.elapsed, 6),
             "columns": [c.to_dict() for c in self.columns],
         }
+        if self.total_deals is not None:
+            d["total_deals"] = self.total_deals
+        return d
 
     def column(self, name: str) -> Column:
         """The column called ``name`` (case-insensitive)."""

@@ -288,3 +288,49 @@ def test_an_eleventh_player_is_a_type_error_naming_the_limit() -> None:
     assert (e.value.line, e.value.col) == (1, ELEVEN_PLAYERS.index("k='4s4d'") + 1)
     (r,) = pql.run(ELEVEN_PLAYERS.replace(", k='4s4d'", ""), trials=1000)
     assert r.trials > 0
+
+
+AA_KK = "select avg(riverEquity(a)) as eq, count(winsHi(a)) from game='holdem', a='AsAh', b='KsKd'"
+# 658,008 Omaha deals with a histogram (no shortcut by outcome): well over 10 ms of work.
+LONG_ENUMERATION = (
+    "select avg(riverEquity(a)), histogram(handType(a, river)) from game='omahahi', "
+    "a='AsAhKsKh', b='QdJdTc9c', c='8h8d7c6c'"
+)
+
+
+def test_a_short_time_limit_samples_instead_of_enumerating() -> None:
+    # It used to enumerate and stop after the first deals in order: 0.8477 ± 0.0010 for a true
+    # 0.819461, reported as a sample.
+    (r,) = pql.run(AA_KK, time_limit=0.05, seed=1)
+    assert not r.exact
+    assert not r.truncated
+    assert r.total_deals is None
+    eq = r.column("eq")
+    assert eq.stderr is not None
+    assert abs(float(eq.value) - 0.819461) < 5 * eq.stderr + 1e-4  # type: ignore[arg-type]
+    # With room to spare the answer is exact.
+    (r,) = pql.run(AA_KK, time_limit=60)
+    assert r.exact
+    assert r.total_deals == r.trials == 1_712_304
+
+
+def test_an_exhaustive_run_cut_short_is_reported_as_such() -> None:
+    (r,) = pql.run(LONG_ENUMERATION, exact=True, time_limit=0.01)
+    assert r.truncated
+    assert not r.exact
+    assert r.total_deals == 658_008
+    assert 0 < r.attempted < 658_008
+    assert all(c.stderr is None for c in r.columns)
+    d = r.to_dict()
+    assert d["truncated"] is True
+    assert d["exact"] is False
+
+
+def test_partial_snapshots_of_an_exhaustive_run_have_no_standard_errors() -> None:
+    snaps = list(pql.prepare(LONG_ENUMERATION).stream(exact=True, batch=0.001))
+    assert snaps[-1].exact
+    assert not snaps[-1].truncated
+    assert snaps[-1].trials == snaps[-1].total_deals == 658_008
+    for s in snaps:
+        assert s.total_deals == 658_008
+        assert all(c.stderr is None for c in s.columns), s

@@ -6,9 +6,10 @@ use pql_core::games::Game;
 use pql_core::sim::expr::Expr;
 use pql_core::sim::library::Builtin;
 use pql_core::sim::plan::{Plan, Selector, SelectorKind};
-use pql_core::sim::runner::{start, RunOptions};
+use pql_core::sim::runner::{choose_mode, start, Mode, RunOptions};
 use pql_core::sim::source::{BoardSource, DealSpec, HandSource, SlotHand, WeightedList};
 use std::sync::Arc;
+use std::time::Duration;
 
 fn fixed(h: &str) -> HandSource {
     HandSource::Range(WeightedList::uniform(vec![SlotHand::from_set(parse_cards(h).unwrap())]))
@@ -118,4 +119,74 @@ fn a_hand_built_plan_with_eleven_players_is_refused() {
         let e = p.error.expect("an error");
         assert!(e.message.contains("too many players"), "{}", e.message);
     }
+}
+
+fn compiled(text: &str) -> Arc<Plan> {
+    let mut statements = pql_core::sim::compile::compile_program(text).unwrap();
+    Arc::new(statements.remove(0).plan)
+}
+
+/// A finished enumeration visited every deal it counted beforehand.
+#[test]
+fn an_exhaustive_run_reports_the_size_of_its_enumeration() {
+    let plan = Arc::new(equity_plan(Game::Holdem, vec![fixed("AsAh"), fixed("KsKd")]));
+    let p = start(&plan, &RunOptions { exact: Some(true), ..RunOptions::default() }).wait();
+    assert!(p.exact && p.exhaustive && !p.truncated);
+    assert_eq!(p.total_deals, Some(1_712_304));
+    assert_eq!(p.attempted, 1_712_304);
+    // Stud, a where clause and per-deal selectors take the other enumeration paths.
+    let plan = compiled(
+        "select avg(riverEquity(a)), max(hiRating(a, seventh)) from game='studhi', syntax='generic', \
+         a='AsAhKd9c8c', b='QsQdJh2c3c' where handType(b, seventh) <> straightflush",
+    );
+    let p = start(&plan, &RunOptions { exact: Some(true), ..RunOptions::default() }).wait();
+    assert!(p.error.is_none(), "{:?}", p.error);
+    assert!(p.exact && !p.truncated);
+    assert_eq!(p.total_deals, Some(p.attempted));
+}
+
+/// An enumeration stopped by its time limit is the first part of an ordered list of deals:
+/// it is reported as cut short, not as exact, and it is not a sample either.
+#[test]
+fn an_exhaustive_run_cut_short_says_so() {
+    let plan = compiled(
+        "select avg(riverEquity(a)), histogram(handType(a, river)) from game='omahahi', \
+         a='AsAhKsKh', b='QdJdTc9c', c='8h8d7c6c'",
+    );
+    let opts = RunOptions { exact: Some(true), time_limit: Some(Duration::from_millis(2)), ..RunOptions::default() };
+    let p = start(&plan, &opts).wait();
+    assert!(p.error.is_none(), "{:?}", p.error);
+    assert!(p.truncated && p.exhaustive && !p.exact);
+    let total = p.total_deals.unwrap();
+    assert!(p.attempted < total, "{} of {total}", p.attempted);
+}
+
+/// Under a time limit the planner prefers Monte Carlo unless the enumeration surely fits: an
+/// enumeration cut short is biased (it used to be reported with sampled-looking errors).
+#[test]
+fn a_short_time_limit_prefers_monte_carlo() {
+    let plan = Arc::new(equity_plan(Game::Holdem, vec![fixed("AsAh"), fixed("KsKd")]));
+    let limited = RunOptions { time_limit: Some(Duration::from_millis(50)), ..RunOptions::default() };
+    assert!(matches!(choose_mode(&plan, &limited), Ok(Mode::Monte)));
+    let roomy = RunOptions { time_limit: Some(Duration::from_mins(1)), ..RunOptions::default() };
+    assert!(matches!(choose_mode(&plan, &roomy), Ok(Mode::Exact(..))));
+    assert!(matches!(choose_mode(&plan, &RunOptions::default()), Ok(Mode::Exact(..))));
+}
+
+/// Exhaustive when it is no more work than the Monte Carlo run asked for: the nut functions'
+/// inner cost put this 2,970-deal statement over the evaluation threshold, and 600,000
+/// Monte Carlo trials (200 times the work) ran instead.
+#[test]
+fn exhaustive_when_there_are_fewer_deals_than_trials() {
+    let plan = compiled(
+        "select count(nutHi(hero, flop)), avg(nutHiOuts(hero, flop)), avg(outsToHandType(hero, flop, flush)) \
+         from game='holdem', hero='AhKh', villain='QQ', board='Qh7h2c'",
+    );
+    match choose_mode(&plan, &RunOptions::default()) {
+        Ok(Mode::Exact(_, deals)) => assert_eq!(deals, 2_970.0),
+        _ => panic!("expected an exhaustive run"),
+    }
+    // Asked for fewer trials than there are deals, sampling is the cheaper way.
+    let few = RunOptions { trials: 1000, ..RunOptions::default() };
+    assert!(matches!(choose_mode(&plan, &few), Ok(Mode::Monte)));
 }

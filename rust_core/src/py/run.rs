@@ -123,7 +123,8 @@ impl RunHandle {
     }
 }
 
-/// The JSON statement shape of DESIGN.md §5, plus `index`, `done`, `attempted`, `progress`.
+/// The JSON statement shape of DESIGN.md §5, plus `index`, `done`, `attempted`, `progress`,
+/// `cancelled`, `truncated` and `total_deals`.
 fn snapshot<'py>(
     py: Python<'py>,
     stmt: &CompiledStatement,
@@ -143,10 +144,12 @@ fn snapshot<'py>(
     d.set_item("done", p.done)?;
     d.set_item("progress", p.fraction.min(1.0))?;
     d.set_item("truncated", p.truncated)?;
+    d.set_item("total_deals", p.total_deals)?;
     d.set_item("cancelled", p.cancelled)?;
     let columns = PyList::empty(py);
     for (sel, agg) in stmt.plan.selectors.iter().zip(&p.aggregates) {
-        columns.append(super::columns::column(py, sel, agg, p.exact && p.done)?)?;
+        // An enumeration, finished or not, is not a sample: it has no standard errors.
+        columns.append(super::columns::column(py, sel, agg, p.exhaustive)?)?;
     }
     d.set_item("columns", columns)?;
     Ok(d)

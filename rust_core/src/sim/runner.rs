@@ -73,7 +73,13 @@ pub struct Progress {
     /// Work finished as a fraction, for progress bars.
     pub fraction: f64,
     pub error: Option<PqlError>,
-    /// Set when a time limit or cancel cut an exhaustive run short (no longer exact).
+    /// Whether the run enumerates deals (it never samples, so it has no standard errors, also
+    /// in partial snapshots and when cut short).
+    pub exhaustive: bool,
+    /// The deals of the whole enumeration, for exhaustive runs.
+    pub total_deals: Option<u64>,
+    /// Set when a time limit or cancel cut an exhaustive run short: `exact` is then false, and
+    /// what was computed is the first part of an ordered enumeration, not a random sample.
     pub truncated: bool,
     /// Set when the run ended because `cancel()` was called.
     pub cancelled: bool,
@@ -158,12 +164,25 @@ impl RunHandle {
 /// How a plan will be run.
 pub enum Mode {
     Monte,
-    Exact(Vec<Prefix>),
+    /// Every deal of these fixed parts, `deals` in all.
+    Exact(Vec<Prefix>, f64),
 }
 
+/// Evaluations a second per worker thread assumed when judging whether an exhaustive run fits
+/// a time limit: a low figure (Omaha and per-deal selectors on a loaded machine), so that an
+/// enumeration is chosen only when it surely finishes.
+const ASSUMED_EVALUATIONS_PER_THREAD_SECOND: f64 = 2e6;
+/// An automatic exhaustive run under a time limit must be expected to take at most this share
+/// of it: one cut short is a biased answer, not a sample.
+const TIME_LIMIT_SHARE: f64 = 1.0 / 3.0;
+
 /// Chooses Monte Carlo or exhaustive enumeration: exhaustive when asked, or automatically when
-/// small. Errors when exhaustive is forced on something too large, or nothing can be dealt.
-pub fn choose_mode(plan: &Plan, exact: Option<bool>) -> Result<Mode, PqlError> {
+/// it is small (under `AUTO_EXACT_LIMIT` evaluations) or no more work than the Monte Carlo run
+/// asked for (no more deals than trials: a trial costs what a deal does), and under a time
+/// limit only when it is expected to end well within it. Errors when exhaustive is forced on
+/// something too large, or when nothing can be dealt.
+pub fn choose_mode(plan: &Plan, opts: &RunOptions) -> Result<Mode, PqlError> {
+    let exact = opts.exact;
     // The checker refuses an eleventh player; plans built by hand are checked here.
     if plan.spec.players.len() > MAX_PLAYERS {
         return Err(PqlError::runtime(format!(
@@ -189,15 +208,22 @@ pub fn choose_mode(plan: &Plan, exact: Option<bool>) -> Result<Mode, PqlError> {
     }
     let deals: f64 = prefixes.iter().map(|p| plan.spec.completions(p)).sum();
     let evaluations = deals * plan.spec.players.len() as f64 * plan.inner_cost;
-    match exact {
-        Some(true) if evaluations > FORCED_EXACT_LIMIT => Err(PqlError::runtime(format!(
-            "too large to enumerate exactly: {deals:.3e} deals ({evaluations:.3e} evaluations)"
-        ))
-        .with_hint("run without --exact for a Monte Carlo answer")),
-        Some(true) => Ok(Mode::Exact(prefixes)),
-        _ if evaluations <= AUTO_EXACT_LIMIT => Ok(Mode::Exact(prefixes)),
-        _ => Ok(Mode::Monte),
+    if exact == Some(true) {
+        if evaluations > FORCED_EXACT_LIMIT {
+            return Err(PqlError::runtime(format!(
+                "too large to enumerate exactly: {deals:.3e} deals ({evaluations:.3e} evaluations)"
+            ))
+            .with_hint("run without --exact for a Monte Carlo answer"));
+        }
+        return Ok(Mode::Exact(prefixes, deals));
     }
+    // A precision target may stop Monte Carlo long before its trials are done.
+    let cheaper = evaluations <= AUTO_EXACT_LIMIT || (opts.precision.is_none() && deals <= opts.trials as f64);
+    let fits = opts.time_limit.is_none_or(|limit| {
+        let threads = opts.threads.clamp(1, MAX_THREADS) as f64;
+        evaluations / (ASSUMED_EVALUATIONS_PER_THREAD_SECOND * threads) <= TIME_LIMIT_SHARE * limit.as_secs_f64()
+    });
+    Ok(if cheaper && fits { Mode::Exact(prefixes, deals) } else { Mode::Monte })
 }
 
 fn no_legal_deal(plan: &Plan) -> PqlError {
@@ -210,14 +236,19 @@ fn no_legal_deal(plan: &Plan) -> PqlError {
 pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
     let seed = opts.seed.unwrap_or_else(fresh_seed);
     let started = Instant::now();
-    let mode = choose_mode(plan, opts.exact);
-    let exact = matches!(mode, Ok(Mode::Exact(_)));
+    let mode = choose_mode(plan, opts);
+    let (exact, total_deals) = match &mode {
+        Ok(Mode::Exact(_, deals)) => (true, Some(*deals as u64)),
+        _ => (false, None),
+    };
     let shared = Arc::new(Shared {
         state: Mutex::new(Progress {
             aggregates: plan.new_aggregates(),
             accepted: 0,
             attempted: 0,
             exact,
+            exhaustive: exact,
+            total_deals,
             seed: if exact { None } else { Some(seed) },
             elapsed: Duration::ZERO,
             done: false,
@@ -266,7 +297,7 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
                 });
             }
         }
-        Mode::Exact(prefixes) => {
+        Mode::Exact(prefixes, _) => {
             let work: Vec<(usize, usize)> = prefixes
                 .iter()
                 .enumerate()
@@ -357,7 +388,9 @@ fn finish(shared: &Shared, started: Instant, err: Option<PqlError>) {
     let cancelled = shared.cancel.load(Ordering::Acquire);
     let stopped = cancelled || shared.stop.load(Ordering::Acquire);
     st.cancelled = cancelled;
-    if st.error.is_none() && stopped && st.exact && st.fraction < 1.0 {
+    // Work items end out of order, so what was enumerated is judged by its count of deals.
+    let unfinished = st.total_deals.is_some_and(|total| st.attempted < total);
+    if st.error.is_none() && st.exhaustive && unfinished {
         st.truncated = true;
         st.exact = false;
     }
@@ -614,7 +647,7 @@ fn exact_worker(
         }
         st.accepted += accepted;
         st.attempted += attempted;
-        st.fraction = (i + 1) as f64 / work.len() as f64;
+        st.fraction = st.total_deals.map_or(1.0, |total| st.attempted as f64 / total.max(1) as f64);
         drop(st);
         shared.version.fetch_add(1, Ordering::AcqRel);
         shared.changed.notify_all();
