@@ -242,6 +242,33 @@ impl<'a> Trial<'a> {
         if let Some([e, _]) = self.memo(memo_key(MEMO_HVH, p, street)) {
             return e;
         }
+        let cross = self.hvh_key(p, street);
+        if let Some([bits, _]) = self.cached(&cross) {
+            let e = f64::from_bits(bits);
+            self.remember(memo_key(MEMO_HVH, p, street), [e, 0.0]);
+            return e;
+        }
+        let e = self.hvh_equity_now(p, street);
+        self.cache(&cross, [e.to_bits(), 0]);
+        e
+    }
+
+    /// The cross-deal key of p's `HvHEquity` on `street`: every player's cards, the board then
+    /// and the dead cards (given hands see the same flop many times in a run).
+    fn hvh_key(&self, p: usize, street: Street) -> CacheKey {
+        let d = self.deal;
+        let mut key = CacheKey::new(MEMO_HVH, p, street);
+        for q in 0..d.players {
+            key.push(d.hole[q].bits());
+        }
+        key.push(d.board_at(street).bits());
+        key.push(d.dead.bits());
+        key
+    }
+
+    /// [`Trial::hvh_equity`] computed on this deal (flop games, before the river).
+    fn hvh_equity_now(&mut self, p: usize, street: Street) -> f64 {
+        let d = self.deal;
         let known_board = d.board_at(street);
         let mut used = d.dead.union(known_board);
         for q in 0..d.players {
@@ -263,6 +290,8 @@ impl<'a> Trial<'a> {
         {
             for (q, &e) in shares[..d.players].iter().enumerate() {
                 self.remember(memo_key(MEMO_HVH, q, street), [e, 0.0]);
+                let key = self.hvh_key(q, street);
+                self.cache(&key, [e.to_bits(), 0]);
             }
             return shares[p];
         }
