@@ -334,3 +334,25 @@ def test_partial_snapshots_of_an_exhaustive_run_have_no_standard_errors() -> Non
     for s in snaps:
         assert s.total_deals == 658_008
         assert all(c.stderr is None for c in s.columns), s
+
+
+RARE_WHERE = (
+    "select count(winsHi(hero)) from hero='*', villain='*' where handType(hero, river) = straightflush"
+)
+
+
+def test_a_rare_where_clause_stops_early_naming_its_rate_and_the_time_it_would_take() -> None:
+    # 0.03% of deals kept: above the low-rate guard, and about 330 s for 600,000 trials here,
+    # which used to run with no message. (More trials keep the projection far above a minute
+    # on a faster machine too.)
+    started = time.monotonic()
+    with pytest.raises(pql.PqlRuntimeError, match=r"keep only 0\.0\d+% of deals") as e:
+        pql.run(RARE_WHERE, trials=6_000_000, seed=1)
+    assert "6000000 trials would take about" in e.value.message
+    assert e.value.hint is not None
+    assert "--time-limit" in e.value.hint
+    assert time.monotonic() - started < 30
+    # With a time limit the run goes on until it and reports what it has.
+    (r,) = pql.run(RARE_WHERE, trials=6_000_000, seed=1, time_limit=1.5)
+    assert 0 < r.trials < 6_000_000
+    assert r.attempted > 1000 * r.trials

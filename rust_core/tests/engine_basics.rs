@@ -190,3 +190,26 @@ fn exhaustive_when_there_are_fewer_deals_than_trials() {
     let few = RunOptions { trials: 1000, ..RunOptions::default() };
     assert!(matches!(choose_mode(&plan, &few), Ok(Mode::Monte)));
 }
+
+const RARE_WHERE: &str =
+    "select count(winsHi(hero)) from hero='*', villain='*' where handType(hero, river) = straightflush";
+
+/// A where clause that keeps 0.03% of deals is above the low-rate guard but would run for many
+/// minutes: with no time limit the run stops early and says why (it used to run silently).
+#[test]
+fn a_rare_where_clause_stops_with_a_projection() {
+    let plan = compiled(RARE_WHERE);
+    let t = std::time::Instant::now();
+    let opts = RunOptions { trials: 10_000_000, seed: Some(1), ..RunOptions::default() };
+    let p = start(&plan, &opts).wait();
+    let e = p.error.expect("an error");
+    assert!(e.message.contains("keep only 0.0"), "{}", e.message);
+    assert!(e.message.contains("10000000 trials would take about"), "{}", e.message);
+    assert!(e.hint.as_deref().is_some_and(|h| h.contains("--time-limit")));
+    assert!(t.elapsed() < Duration::from_secs(30), "{:?}", t.elapsed());
+    // With a time limit it runs until then and reports.
+    let limited = RunOptions { time_limit: Some(Duration::from_millis(1500)), ..opts };
+    let p = start(&plan, &limited).wait();
+    assert!(p.error.is_none(), "{:?}", p.error);
+    assert!(p.accepted > 0 && p.accepted < 10_000_000);
+}

@@ -22,6 +22,12 @@ const CHUNK: u64 = 4096;
 const GUARD_ATTEMPTS: u64 = 2_000_000;
 /// Below this acceptance rate after `GUARD_ATTEMPTS`, the run stops with an explanation.
 const GUARD_RATE: f64 = 1e-5;
+/// Below this acceptance rate, a run with no time limit is judged by the time it would take...
+const PROJECTION_RATE: f64 = 0.1;
+/// ... once it has run this long (the rate and the speed are known well enough by then) ...
+const PROJECTION_AFTER: Duration = Duration::from_secs(1);
+/// ... and stops with an explanation when the trials asked for would take longer than this.
+const PROJECTED_LIMIT: Duration = Duration::from_mins(1);
 /// Exhaustive runs are chosen automatically up to this many evaluations (deals × players).
 pub const AUTO_EXACT_LIMIT: f64 = 1e8;
 /// Forced exhaustive runs refuse beyond this.
@@ -278,16 +284,16 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
         Mode::Monte => {
             let chunks = opts.trials.div_ceil(CHUNK);
             let next = Arc::new(AtomicU64::new(0));
-            let attempts_total = Arc::new(AtomicU64::new(0));
+            let guard = Arc::new(Guard::default());
             for _ in 0..threads {
                 let (this_run, this_live) = (shared.clone(), live.clone());
-                let (plan, shared, next, live, attempts_total) =
-                    (plan.clone(), shared.clone(), next.clone(), live.clone(), attempts_total.clone());
+                let (plan, shared, next, live, guard) =
+                    (plan.clone(), shared.clone(), next.clone(), live.clone(), guard.clone());
                 let trials = opts.trials;
                 let precision = opts.precision;
                 spawn_worker(&mut handles, &this_run, &this_live, started, move || {
                     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        monte_worker(&plan, &shared, &next, &attempts_total, chunks, trials, seed, deadline, precision)
+                        monte_worker(&plan, &shared, &next, &guard, chunks, trials, seed, deadline, precision)
                     }));
                     let err = match result {
                         Ok(r) => r.err(),
@@ -412,7 +418,7 @@ fn monte_worker(
     plan: &Plan,
     shared: &Shared,
     next: &AtomicU64,
-    attempts_total: &AtomicU64,
+    guard: &Guard,
     chunks: u64,
     trials: u64,
     seed: u64,
@@ -451,6 +457,8 @@ fn monte_worker(
             f.restart();
         }
         let (mut accepted, mut attempted) = (0u64, 0u64);
+        // (attempted, accepted) of this chunk already counted by the guard.
+        let mut reported = (0u64, 0u64);
         for a in &mut local {
             a.reset();
         }
@@ -461,14 +469,12 @@ fn monte_worker(
             while accepted < want {
                 attempted += 1;
                 if attempted % 65_536 == 0 {
-                    let total = attempts_total.fetch_add(65_536, Ordering::Relaxed) + 65_536;
                     if shared.halted() {
                         return Ok(());
                     }
-                    let st_accepted = shared.state.lock().map_or(0, |s| s.accepted) + accepted;
-                    if total >= GUARD_ATTEMPTS && (st_accepted as f64) < GUARD_RATE * total as f64 {
-                        return Err(low_acceptance(st_accepted, total));
-                    }
+                    guard.add(attempted - reported.0, accepted - reported.1);
+                    reported = (attempted, accepted);
+                    guard.check(shared, trials, deadline.is_none() && precision.is_none())?;
                 }
                 until_check -= 1;
                 if until_check == 0 {
@@ -499,6 +505,7 @@ fn monte_worker(
         if let Some(tally) = &mut tally {
             tally.replay(plan, 1.0, &mut local, &mut scratch);
         }
+        guard.add(attempted - reported.0, accepted - reported.1);
         let mut st = shared.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         for (g, l) in st.aggregates.iter_mut().zip(&local) {
             g.merge(l);
@@ -562,6 +569,72 @@ fn past(deadline: Option<Instant>, shared: &Shared) -> bool {
         shared.stop.store(true, Ordering::Release);
     }
     over
+}
+
+/// Deals tried and accepted by all the workers of a Monte Carlo run, for judging the where
+/// clause's acceptance rate while the run goes on.
+#[derive(Default)]
+struct Guard {
+    attempted: AtomicU64,
+    accepted: AtomicU64,
+}
+
+impl Guard {
+    fn add(&self, attempted: u64, accepted: u64) {
+        self.attempted.fetch_add(attempted, Ordering::Relaxed);
+        self.accepted.fetch_add(accepted, Ordering::Relaxed);
+    }
+
+    /// Stops a run whose where clause (or card conflicts) throws away nearly every deal: below
+    /// `GUARD_RATE` after `GUARD_ATTEMPTS`, or, when the run has no other bound (`unbounded`:
+    /// no time limit, no precision target), when the rate and the speed so far say that the
+    /// trials asked for would take longer than `PROJECTED_LIMIT`.
+    fn check(&self, shared: &Shared, trials: u64, unbounded: bool) -> Result<(), PqlError> {
+        let attempted = self.attempted.load(Ordering::Relaxed);
+        let accepted = self.accepted.load(Ordering::Relaxed);
+        if attempted < GUARD_ATTEMPTS {
+            return Ok(());
+        }
+        let rate = accepted as f64 / attempted as f64;
+        if rate < GUARD_RATE {
+            return Err(low_acceptance(accepted, attempted));
+        }
+        let elapsed = shared.started.elapsed();
+        if !unbounded || rate >= PROJECTION_RATE || elapsed < PROJECTION_AFTER {
+            return Ok(());
+        }
+        let projected = elapsed.as_secs_f64() * trials as f64 / accepted.max(1) as f64;
+        if projected <= PROJECTED_LIMIT.as_secs_f64() {
+            return Ok(());
+        }
+        Err(PqlError::runtime(format!(
+            "the where clause and card conflicts keep only {} of deals ({accepted} of {attempted} so far): \
+             {trials} trials would take about {}",
+            percent(rate),
+            duration_words(projected)
+        ))
+        .with_hint("give a time limit (--time-limit) to report what it allows, ask for fewer --trials, or loosen the where clause"))
+    }
+}
+
+/// A small share as a percentage with two significant digits: `0.031%`.
+fn percent(rate: f64) -> String {
+    let p = 100.0 * rate;
+    let decimals = if p > 0.0 { (1.0 - p.log10().floor()).clamp(0.0, 8.0) as usize } else { 0 };
+    format!("{p:.decimals$}%")
+}
+
+/// Seconds as a person says them: `45 s`, `5.5 minutes`, `3.2 hours`, `12 days`.
+fn duration_words(seconds: f64) -> String {
+    if seconds < 90.0 {
+        format!("{seconds:.0} s")
+    } else if seconds < 5400.0 {
+        format!("{:.1} minutes", seconds / 60.0)
+    } else if seconds < 172_800.0 {
+        format!("{:.1} hours", seconds / 3600.0)
+    } else {
+        format!("{:.0} days", seconds / 86_400.0)
+    }
 }
 
 fn low_acceptance(accepted: u64, attempted: u64) -> PqlError {
