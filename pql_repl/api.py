@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Iterator
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -182,7 +182,7 @@ class Query:
         time_limit: float | None = None,
         batch: float = 0.1,
         precision: float | None = None,
-    ) -> Iterator[StatementResult]:
+    ) -> Generator[StatementResult, None, None]:
         """Yield partial results about every ``batch`` seconds, statement after statement; the
         last snapshot of each statement has ``done`` set. ``cancel()`` stops the run from any
         thread: the snapshot of what was computed is yielded (``cancelled`` set), then
@@ -194,20 +194,30 @@ class Query:
                     raise _cancelled()
                 self._handle = self._program.start(index, trials, seed, exact, threads, time_limit, precision)
             handle = self._handle
-            while True:
-                snap = handle.poll(batch)
-                if snap is None:
-                    continue
-                result = StatementResult.from_dict(snap)
-                yield result
-                if result.cancelled:
-                    raise _cancelled()
-                if result.done:
-                    break
+            try:
+                while True:
+                    snap = handle.poll(batch)
+                    if snap is None:
+                        continue
+                    result = StatementResult.from_dict(snap)
+                    yield result
+                    if result.cancelled:
+                        raise _cancelled()
+                    if result.done:
+                        break
+            finally:
+                # A stream closed or abandoned early (or an exception, such as
+                # KeyboardInterrupt, while waiting) must not leave the run computing.
+                handle.cancel()
 
     def run(self, **options: Any) -> list[StatementResult]:
         """Run every statement to the end; the final result of each."""
-        return [r for r in self.stream(**options) if r.done]
+        stream = self.stream(**options)
+        try:
+            return [r for r in stream if r.done]
+        finally:
+            # On an exception the traceback would keep the generator (and its run) alive.
+            stream.close()
 
     def cancel(self) -> None:
         """Stop the running statement (from any thread); later statements do not start."""

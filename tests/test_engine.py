@@ -3,6 +3,7 @@ fall within a few standard errors of the exact answer, and the guards explain th
 
 from __future__ import annotations
 
+import _thread
 import itertools
 import threading
 import time
@@ -356,3 +357,33 @@ def test_a_rare_where_clause_stops_early_naming_its_rate_and_the_time_it_would_t
     (r,) = pql.run(RARE_WHERE, trials=6_000_000, seed=1, time_limit=1.5)
     assert 0 < r.trials < 6_000_000
     assert r.attempted > 1000 * r.trials
+
+
+def _wait_until_done(q: pql.Query) -> dict[str, object]:
+    """The last snapshot of the query's current run (through its handle), within 5 s."""
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        snap = q._handle.poll(0.1)
+        if snap is not None and snap["done"]:
+            return snap  # type: ignore[no-any-return]
+    raise AssertionError("the run goes on")
+
+
+def test_closing_a_stream_stops_its_run() -> None:
+    q = pql.prepare("select avg(riverEquity(a)) from game='omahahi', a='*', b='*'")
+    g = q.stream(trials=10**9, exact=False)
+    next(g)
+    g.close()
+    snap = _wait_until_done(q)
+    assert snap["cancelled"]
+    assert snap["trials"] < 10**9  # type: ignore[operator]
+
+
+def test_an_interrupted_run_stops_its_workers() -> None:
+    q = pql.prepare("select avg(riverEquity(a)) from game='omahahi', a='*', b='*'")
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        q.run(trials=10**9, exact=False)
+    snap = _wait_until_done(q)
+    assert snap["cancelled"]

@@ -213,3 +213,20 @@ fn a_rare_where_clause_stops_with_a_projection() {
     assert!(p.error.is_none(), "{:?}", p.error);
     assert!(p.accepted > 0 && p.accepted < 10_000_000);
 }
+
+/// Dropping the handle of a run cancels it: its workers (which share the plan) end promptly
+/// instead of computing a billion trials nobody will read.
+#[test]
+fn dropping_a_run_handle_cancels_the_run() {
+    let plan = Arc::new(equity_plan(Game::OmahaHi, vec![HandSource::Random, HandSource::Random]));
+    let opts = RunOptions { exact: Some(false), trials: 1_000_000_000, ..RunOptions::default() };
+    let handle = start(&plan, &opts);
+    std::thread::sleep(Duration::from_millis(50));
+    assert!(Arc::strong_count(&plan) > 1, "the workers hold the plan while they run");
+    drop(handle);
+    let t = std::time::Instant::now();
+    while Arc::strong_count(&plan) > 1 {
+        assert!(t.elapsed() < Duration::from_secs(5), "the run goes on after its handle is gone");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}

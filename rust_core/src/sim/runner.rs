@@ -167,6 +167,14 @@ impl RunHandle {
     }
 }
 
+impl Drop for RunHandle {
+    /// A run nobody can poll or cancel any more (an abandoned stream, an interrupted caller)
+    /// stops instead of computing on in the background.
+    fn drop(&mut self) {
+        self.cancel();
+    }
+}
+
 /// How a plan will be run.
 pub enum Mode {
     Monte,
