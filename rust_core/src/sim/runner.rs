@@ -30,6 +30,8 @@ const PROJECTION_AFTER: Duration = Duration::from_secs(1);
 const PROJECTED_LIMIT: Duration = Duration::from_mins(1);
 /// Exhaustive runs are chosen automatically up to this many evaluations (deals × players).
 pub const AUTO_EXACT_LIMIT: f64 = 1e8;
+/// Steps of the search for one legal deal before a run starts (a few milliseconds at most).
+const LEGAL_DEAL_SEARCH: usize = 2_000_000;
 /// Forced exhaustive runs refuse beyond this.
 pub const FORCED_EXACT_LIMIT: f64 = 2e11;
 
@@ -203,6 +205,11 @@ pub fn choose_mode(plan: &Plan, opts: &RunOptions) -> Result<Mode, PqlError> {
             "too many players: {} (at most {MAX_PLAYERS} can be seated)",
             plan.spec.players.len()
         )));
+    }
+    // Ranges that can never be dealt together are an error before any trial, also when the
+    // enumeration of fixed parts below would be too big to find that out.
+    if plan.spec.has_legal_deal(LEGAL_DEAL_SEARCH) == Some(false) {
+        return Err(no_legal_deal(plan));
     }
     if exact == Some(false) {
         return Ok(Mode::Monte);
