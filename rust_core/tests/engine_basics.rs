@@ -230,3 +230,28 @@ fn dropping_a_run_handle_cancels_the_run() {
         std::thread::sleep(Duration::from_millis(10));
     }
 }
+
+/// Division by zero is a runtime error at the divisor (it used to give 0 silently, so
+/// `avg(1/0)` reported 0), in Monte Carlo and exhaustive runs alike; a guarded division runs.
+#[test]
+fn division_by_zero_is_an_error_at_the_divisor() {
+    let cases = [
+        "select avg(1/0) from hero='AA', villain='KK'",
+        "select avg(riverEquity(hero) / riverEquity(villain)) from hero='AsAh', villain='KsKd'",
+    ];
+    for text in cases {
+        let divisor = text.rfind('/').unwrap() + 1;
+        for exact in [Some(true), Some(false)] {
+            let p = start(&compiled(text), &RunOptions { exact, trials: 20_000, ..RunOptions::default() }).wait();
+            let e = p.error.unwrap_or_else(|| panic!("{text}: no error"));
+            assert_eq!(e.message, "division by zero");
+            let span = e.span.unwrap();
+            assert_eq!(text[span.start..span.end].trim_start(), text[divisor..text.rfind(')').unwrap()].trim_start());
+        }
+    }
+    let guarded =
+        "select avg(case when riverEquity(villain) = 0 then 0 else riverEquity(hero) / riverEquity(villain) end) \
+                   from hero='AsAh', villain='KsKd'";
+    let p = start(&compiled(guarded), &RunOptions { trials: 20_000, ..RunOptions::default() }).wait();
+    assert!(p.error.is_none(), "{:?}", p.error);
+}

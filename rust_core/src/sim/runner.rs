@@ -333,9 +333,12 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
                     (plan.clone(), shared.clone(), next.clone(), live.clone(), work.clone(), prefixes.clone());
                 spawn_worker(&mut handles, &this_run, &this_live, started, move || {
                     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        exact_worker(&plan, &shared, &next, &work, &prefixes, deadline);
+                        exact_worker(&plan, &shared, &next, &work, &prefixes, deadline)
                     }));
-                    let err = result.err().map(|panic| internal_error("enumerating", panic.as_ref()));
+                    let err = match result {
+                        Ok(r) => r.err(),
+                        Err(panic) => Some(internal_error("enumerating", panic.as_ref())),
+                    };
                     worker_done(&shared, &live, started, err.as_ref());
                 });
             }
@@ -520,6 +523,9 @@ fn monte_worker(
         if let Some(tally) = &mut tally {
             tally.replay(plan, 1.0, &mut local, &mut scratch);
         }
+        if let Some(e) = scratch.take_error() {
+            return Err(e);
+        }
         guard.add(attempted - reported.0, accepted - reported.1);
         let mut st = shared.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         for (g, l) in st.aggregates.iter_mut().zip(&local) {
@@ -667,22 +673,22 @@ fn exact_worker(
     work: &[(usize, usize)],
     prefixes: &[Prefix],
     deadline: Option<Instant>,
-) {
+) -> Result<(), PqlError> {
     let mut local = plan.new_aggregates();
     let mut scratch = Scratch::default();
     let mut tally = plan.tallies_by_outcome().then(|| OutcomeTally::new(plan.spec.game, plan.spec.players.len()));
     let check_every = plan.check_interval();
     loop {
         if shared.halted() {
-            return;
+            return Ok(());
         }
         if deadline.is_some_and(|d| Instant::now() >= d) {
             shared.stop.store(true, Ordering::Release);
-            return;
+            return Ok(());
         }
         let i = next.fetch_add(1, Ordering::Relaxed);
         let Some(&(pi, first)) = work.get(i) else {
-            return;
+            return Ok(());
         };
         let prefix = &prefixes[pi];
         let (mut accepted, mut attempted) = (0u64, 0u64);
@@ -728,6 +734,9 @@ fn exact_worker(
                 }
                 true
             });
+        }
+        if let Some(e) = scratch.take_error() {
+            return Err(e);
         }
         let mut st = shared.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         for (g, l) in st.aggregates.iter_mut().zip(&local) {

@@ -4,6 +4,7 @@ use super::deal::{Deal, MAX_PLAYERS};
 use super::showdown::Showdown;
 use super::source::HandSource;
 use crate::cards::{Card, CardSet};
+use crate::error::{PqlError, Span};
 use crate::eval::{rate_hi, HiRating, LoRating, OmahaBoard, OmahaHole};
 use crate::games::Street;
 use std::collections::{HashMap, HashSet};
@@ -75,6 +76,8 @@ pub struct Scratch {
     pub(crate) cross: CrossDeal,
     /// Inner samples drawn by this worker so far: each sampled inner value gets its own stream.
     pub(crate) fresh: u64,
+    /// Where a division by zero happened (the first one), for the run to stop with an error.
+    division_by_zero: Option<Span>,
 }
 
 impl Default for Scratch {
@@ -91,7 +94,20 @@ impl Default for Scratch {
             stud: super::stud_equity::StudScratch::default(),
             cross: CrossDeal::default(),
             fresh: 0,
+            division_by_zero: None,
         }
+    }
+}
+
+impl Scratch {
+    /// The error of a division by zero met since the last call, if any (the runner ends the run
+    /// with it: PQL has no value for it, and 0 or NaN would pass silently into an average).
+    pub fn take_error(&mut self) -> Option<PqlError> {
+        self.division_by_zero.take().map(|span| {
+            PqlError::runtime("division by zero")
+                .with_span(span)
+                .with_hint("guard the divisor, e.g. case when x = 0 then 0 else y / x end")
+        })
     }
 }
 
@@ -127,6 +143,11 @@ impl<'a> Trial<'a> {
     pub fn with_sources(mut self, sources: &'a [HandSource]) -> Trial<'a> {
         self.sources = sources;
         self
+    }
+
+    /// Notes a division by zero at `divisor` (see [`Scratch::take_error`]).
+    pub(crate) fn divided_by_zero(&mut self, divisor: Span) {
+        self.scratch.division_by_zero.get_or_insert(divisor);
     }
 
     /// A value computed earlier on this deal under `key`.
