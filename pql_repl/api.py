@@ -6,7 +6,9 @@ The Rust core returns plain dicts in the JSON shape of DESIGN.md §5; this modul
 from __future__ import annotations
 
 import math
+import operator
 import threading
+import time
 from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -184,9 +186,41 @@ class Query:
         precision: float | None = None,
     ) -> Generator[StatementResult, None, None]:
         """Yield partial results about every ``batch`` seconds, statement after statement; the
-        last snapshot of each statement has ``done`` set. ``cancel()`` stops the run from any
-        thread: the snapshot of what was computed is yielded (``cancelled`` set), then
-        ``PqlCancelled`` is raised."""
+        last snapshot of each statement has ``done`` set (and is the only one with the final
+        trial count). ``cancel()`` stops the run from any thread: the snapshot of what was
+        computed is yielded (``cancelled`` set), then ``PqlCancelled`` is raised.
+
+        ``trials`` and ``threads`` are whole numbers of at least 1, ``seed`` one in
+        ``0 .. 2**64 - 1``, ``time_limit`` a positive number of seconds (None: no limit); other
+        values raise ``ValueError`` (``TypeError`` for what is not a number) naming the argument,
+        before anything runs."""
+        trials = _whole_number("trials", trials, 1)
+        seed = None if seed is None else _whole_number("seed", seed, 0)
+        threads = None if threads is None else _whole_number("threads", threads, 1)
+        time_limit = _time_limit(time_limit)
+        return self._stream(
+            trials=trials,
+            seed=seed,
+            exact=exact,
+            threads=threads,
+            time_limit=time_limit,
+            batch=batch,
+            precision=precision,
+        )
+
+    def _stream(
+        self,
+        *,
+        trials: int,
+        seed: int | None,
+        exact: bool | None,
+        threads: int | None,
+        time_limit: float | None,
+        batch: float,
+        precision: float | None,
+    ) -> Generator[StatementResult, None, None]:
+        # NaN or a negative interval: every snapshot as it comes.
+        interval = batch if batch > 0 else 0.0
         self._cancelled = False
         for index in range(len(self._program.statements())):
             with self._lock:
@@ -195,16 +229,29 @@ class Query:
                 self._handle = self._program.start(index, trials, seed, exact, threads, time_limit, precision)
             handle = self._handle
             try:
+                # Snapshots arrive after every chunk of work; only the latest is kept and
+                # yielded once per interval.
+                latest: StatementResult | None = None
+                due = time.monotonic() + interval
                 while True:
-                    snap = handle.poll(batch)
+                    left = due - time.monotonic()
+                    if latest is not None and left <= 0:
+                        yield latest
+                        latest = None
+                        due = time.monotonic() + interval
+                        continue
+                    snap = handle.poll(left if left > 0 else 0.1)
                     if snap is None:
                         continue
                     result = StatementResult.from_dict(snap)
-                    yield result
-                    if result.cancelled:
-                        raise _cancelled()
                     if result.done:
+                        yield result
+                        if result.cancelled:
+                            raise _cancelled()
                         break
+                    # All the work merged: the final snapshot (done) follows at once.
+                    if result.progress < 1.0:
+                        latest = result
             finally:
                 # A stream closed or abandoned early (or an exception, such as
                 # KeyboardInterrupt, while waiting) must not leave the run computing.
@@ -229,6 +276,38 @@ class Query:
 
 def _cancelled() -> Exception:
     return PqlCancelled("cancelled")
+
+
+#: The engine counts trials and seeds in 64 bits.
+_MAX_WHOLE = 2**64 - 1
+
+
+def _whole_number(name: str, value: object, minimum: int) -> int:
+    """``value`` as an int in ``minimum .. 2**64 - 1``; a ValueError or TypeError naming
+    ``name`` otherwise."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be a whole number, not {value!r}")
+    try:
+        number = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"{name} must be a whole number, not {value!r}") from None
+    if not minimum <= number <= _MAX_WHOLE:
+        raise ValueError(f"{name} must be a whole number from {minimum} to {_MAX_WHOLE}, not {number}")
+    return number
+
+
+def _time_limit(value: object) -> float | None:
+    """A time limit in seconds: None (no limit) or a positive number; zero is refused rather
+    than read as no limit (as ``--time-limit 0`` is)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"time_limit must be a number of seconds or None, not {value!r}")
+    if not value > 0:
+        raise ValueError(
+            f"time_limit must be a positive number of seconds (None for no limit), not {value!r}"
+        )
+    return float(value)
 
 
 def prepare(text: str) -> Query:

@@ -397,6 +397,14 @@ def test_time_limit_stops_a_long_run() -> None:
     assert 0 < trials < 10**10
 
 
+def test_a_zero_time_limit_is_a_usage_error() -> None:
+    # '0' used to mean no limit, while the API took time_limit=0 as none too, silently.
+    r = pql("-c", AA_KK, "--time-limit", "0")
+    assert r.returncode == 2
+    assert "positive number of seconds" in r.stderr
+    assert pql("-c", AA_KK, *FAST, "--time-limit", "off").returncode == 0
+
+
 def test_an_enumeration_cut_short_says_so() -> None:
     # An exhaustive run stopped by its time limit is the first part of an ordered enumeration:
     # the table, CSV and JSON must say so instead of passing it off as a sample.

@@ -398,3 +398,58 @@ def test_impossible_ranges_with_many_hands_are_an_error_before_any_trial() -> No
     with pytest.raises(pql.PqlRuntimeError, match="no legal deal"):
         pql.run("select avg(riverEquity(a)) from game='omahahi', a='AA**', b='AA**', c='AA**'", exact=False)
     assert time.monotonic() - started < 5
+
+
+def test_stream_yields_about_every_batch_seconds_and_the_final_count_once() -> None:
+    # It used to yield after every 4,096-trial chunk, and the final count twice (first with
+    # done unset).
+    q = pql.prepare("select avg(riverEquity(a)) from game='omahahi', a='*', b='*'")
+    started = time.monotonic()
+    snaps = list(q.stream(trials=3_000_000, seed=1, exact=False, batch=0.2))
+    elapsed = time.monotonic() - started
+    partial = [s for s in snaps if not s.done]
+    assert len(partial) <= elapsed / 0.2 + 2, (len(partial), elapsed)
+    assert snaps[-1].done
+    assert all(s.trials < snaps[-1].trials for s in partial)
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "error"),
+    [
+        ("trials", -1, ValueError),
+        ("trials", 0, ValueError),
+        ("trials", 2**64, ValueError),
+        ("trials", 1.5, TypeError),
+        ("seed", -1, ValueError),
+        ("seed", 2**64, ValueError),
+        ("threads", -2, ValueError),
+        ("threads", 0, ValueError),
+        ("time_limit", 0, ValueError),
+        ("time_limit", -1.0, ValueError),
+        ("time_limit", float("nan"), ValueError),
+        ("time_limit", "1", TypeError),
+    ],
+)
+def test_bad_run_options_name_the_argument(option: str, value: object, error: type[Exception]) -> None:
+    # Negative counts used to surface as a bare OverflowError from the extension, and
+    # time_limit=0 silently meant no limit.
+    query = "select count(true) from hero='AA', villain='KK'"
+    with pytest.raises(error, match=option):
+        pql.run(query, **{option: value})  # type: ignore[arg-type]
+    with pytest.raises(error, match=option):
+        pql.prepare(query).stream(**{option: value})  # type: ignore[arg-type]
+
+
+def test_division_by_zero_is_a_runtime_error_at_the_divisor() -> None:
+    # avg(1/0) used to report 0.
+    query = "select avg(1/0) from hero='AA', villain='KK'"
+    with pytest.raises(pql.PqlRuntimeError, match="division by zero") as e:
+        pql.run(query, trials=1000)
+    assert (e.value.line, e.value.col) == (1, query.index("0)") + 1)
+
+
+def test_evaluate_names_the_cards_a_short_deck_lacks() -> None:
+    with pytest.raises(pql.PqlError, match="'2s', '3s' are not in the short deck"):
+        pql.evaluate("2s3s", game="shortdeck")
+    with pytest.raises(pql.PqlError, match="'5d' is not in the short deck"):
+        pql.evaluate("AsKs", "QsJs5d", game="shortdeck")
