@@ -255,3 +255,23 @@ fn division_by_zero_is_an_error_at_the_divisor() {
     let p = start(&compiled(guarded), &RunOptions { trials: 20_000, ..RunOptions::default() }).wait();
     assert!(p.error.is_none(), "{:?}", p.error);
 }
+
+/// A run stopped by its time limit between two deals counts only the deals it made: with no
+/// where clause every one is kept (one uncounted attempt made the table say "100% of deals
+/// kept"). The limit falls at a random point, so many short runs are tried.
+#[test]
+fn a_time_limit_leaves_no_phantom_attempt() {
+    let plan = compiled("select avg(riverEquity(hero)) from hero='AA', villain='KK'");
+    for ms in 0..60 {
+        let opts = RunOptions {
+            exact: Some(false),
+            trials: u64::MAX / 2,
+            threads: 1,
+            time_limit: Some(Duration::from_micros(1000 + 499 * ms)),
+            ..RunOptions::default()
+        };
+        let p = start(&plan, &opts).wait();
+        assert!(p.error.is_none(), "{:?}", p.error);
+        assert_eq!(p.attempted, p.accepted);
+    }
+}

@@ -504,6 +504,8 @@ fn monte_worker(
                     }
                     if deadline.is_some_and(|d| Instant::now() >= d) {
                         shared.stop.store(true, Ordering::Release);
+                        // This attempt is not made: a count one too high read as a rejected deal.
+                        attempted -= 1;
                         break;
                     }
                 }
@@ -526,7 +528,8 @@ fn monte_worker(
         if let Some(e) = scratch.take_error() {
             return Err(e);
         }
-        guard.add(attempted - reported.0, accepted - reported.1);
+        // (An attempt not made at the time limit may leave `attempted` one below `reported`.)
+        guard.add(attempted.saturating_sub(reported.0), accepted - reported.1);
         let mut st = shared.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         for (g, l) in st.aggregates.iter_mut().zip(&local) {
             g.merge(l);
