@@ -6,8 +6,10 @@ The Rust core returns plain dicts in the JSON shape of DESIGN.md §5; this modul
 from __future__ import annotations
 
 import math
+import operator
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -90,6 +92,12 @@ class StatementResult:
     cancelled: bool = False
     #: Share of the work done (0..1), for progress bars.
     progress: float = 1.0
+    #: An exhaustive run cut short (time limit or cancel): ``exact`` is False and the columns
+    #: have no standard errors, because what was computed is the first part of an ordered
+    #: enumeration, not a random sample.
+    truncated: bool = False
+    #: How many deals the whole enumeration has, for exhaustive runs (None for Monte Carlo).
+    total_deals: int | None = None
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> StatementResult:
@@ -107,21 +115,28 @@ class StatementResult:
             done=d.get("done", True),
             cancelled=d.get("cancelled", False),
             progress=d.get("progress", 1.0),
+            truncated=d.get("truncated", False),
+            total_deals=d.get("total_deals"),
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape of DESIGN.md §5 for one statement."""
-        return {
+        """The JSON shape of DESIGN.md §5 for one statement, with ``truncated`` (an exhaustive
+        run cut short) and, for exhaustive runs, ``total_deals``."""
+        d: dict[str, Any] = {
             "query": self.query,
             "game": self.game,
             "trials": self.trials,
             "accepted": self.accepted,
             "attempted": self.attempted,
             "exact": self.exact,
+            "truncated": self.truncated,
             "seed": self.seed,
             "elapsed_s": round(self.elapsed, 6),
             "columns": [c.to_dict() for c in self.columns],
         }
+        if self.total_deals is not None:
+            d["total_deals"] = self.total_deals
+        return d
 
     def column(self, name: str) -> Column:
         """The column called ``name`` (case-insensitive)."""
@@ -171,11 +186,43 @@ class Query:
         time_limit: float | None = None,
         batch: float = 0.1,
         precision: float | None = None,
-    ) -> Iterator[StatementResult]:
+    ) -> Generator[StatementResult, None, None]:
         """Yield partial results about every ``batch`` seconds, statement after statement; the
-        last snapshot of each statement has ``done`` set. ``cancel()`` stops the run from any
-        thread: the snapshot of what was computed is yielded (``cancelled`` set), then
-        ``PqlCancelled`` is raised."""
+        last snapshot of each statement has ``done`` set (and is the only one with the final
+        trial count). ``cancel()`` stops the run from any thread: the snapshot of what was
+        computed is yielded (``cancelled`` set), then ``PqlCancelled`` is raised.
+
+        ``trials`` and ``threads`` are whole numbers of at least 1, ``seed`` one in
+        ``0 .. 2**64 - 1``, ``time_limit`` a positive number of seconds (None: no limit); other
+        values raise ``ValueError`` (``TypeError`` for what is not a number) naming the argument,
+        before anything runs."""
+        trials = _whole_number("trials", trials, 1)
+        seed = None if seed is None else _whole_number("seed", seed, 0)
+        threads = None if threads is None else _whole_number("threads", threads, 1)
+        time_limit = _time_limit(time_limit)
+        return self._stream(
+            trials=trials,
+            seed=seed,
+            exact=exact,
+            threads=threads,
+            time_limit=time_limit,
+            batch=batch,
+            precision=precision,
+        )
+
+    def _stream(
+        self,
+        *,
+        trials: int,
+        seed: int | None,
+        exact: bool | None,
+        threads: int | None,
+        time_limit: float | None,
+        batch: float,
+        precision: float | None,
+    ) -> Generator[StatementResult, None, None]:
+        # NaN or a negative interval: every snapshot as it comes.
+        interval = batch if batch > 0 else 0.0
         self._cancelled = False
         for index in range(len(self._program.statements())):
             with self._lock:
@@ -183,20 +230,43 @@ class Query:
                     raise _cancelled()
                 self._handle = self._program.start(index, trials, seed, exact, threads, time_limit, precision)
             handle = self._handle
-            while True:
-                snap = handle.poll(batch)
-                if snap is None:
-                    continue
-                result = StatementResult.from_dict(snap)
-                yield result
-                if result.cancelled:
-                    raise _cancelled()
-                if result.done:
-                    break
+            try:
+                # Snapshots arrive after every chunk of work; only the latest is kept and
+                # yielded once per interval.
+                latest: StatementResult | None = None
+                due = time.monotonic() + interval
+                while True:
+                    left = due - time.monotonic()
+                    if latest is not None and left <= 0:
+                        yield latest
+                        latest = None
+                        due = time.monotonic() + interval
+                        continue
+                    snap = handle.poll(left if left > 0 else 0.1)
+                    if snap is None:
+                        continue
+                    result = StatementResult.from_dict(snap)
+                    if result.done:
+                        yield result
+                        if result.cancelled:
+                            raise _cancelled()
+                        break
+                    # All the work merged: the final snapshot (done) follows at once.
+                    if result.progress < 1.0:
+                        latest = result
+            finally:
+                # A stream closed or abandoned early (or an exception, such as
+                # KeyboardInterrupt, while waiting) must not leave the run computing.
+                handle.cancel()
 
     def run(self, **options: Any) -> list[StatementResult]:
         """Run every statement to the end; the final result of each."""
-        return [r for r in self.stream(**options) if r.done]
+        stream = self.stream(**options)
+        try:
+            return [r for r in stream if r.done]
+        finally:
+            # On an exception the traceback would keep the generator (and its run) alive.
+            stream.close()
 
     def cancel(self) -> None:
         """Stop the running statement (from any thread); later statements do not start."""
@@ -208,6 +278,38 @@ class Query:
 
 def _cancelled() -> Exception:
     return PqlCancelled("cancelled")
+
+
+#: The engine counts trials and seeds in 64 bits.
+_MAX_WHOLE = 2**64 - 1
+
+
+def _whole_number(name: str, value: object, minimum: int) -> int:
+    """``value`` as an int in ``minimum .. 2**64 - 1``; a ValueError or TypeError naming
+    ``name`` otherwise."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be a whole number, not {value!r}")
+    try:
+        number = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"{name} must be a whole number, not {value!r}") from None
+    if not minimum <= number <= _MAX_WHOLE:
+        raise ValueError(f"{name} must be a whole number from {minimum} to {_MAX_WHOLE}, not {number}")
+    return number
+
+
+def _time_limit(value: object) -> float | None:
+    """A time limit in seconds: None (no limit) or a positive number; zero is refused rather
+    than read as no limit (as ``--time-limit 0`` is)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"time_limit must be a number of seconds or None, not {value!r}")
+    if not value > 0:
+        raise ValueError(
+            f"time_limit must be a positive number of seconds (None for no limit), not {value!r}"
+        )
+    return float(value)
 
 
 def prepare(text: str) -> Query:

@@ -106,13 +106,27 @@ def table_rows(result: StatementResult, bar_char: str = BAR_CHAR) -> list[TableR
     return [row for column in result.columns for row in column_rows(column, bar_char)]
 
 
+def truncation_note(result: StatementResult) -> str:
+    """What an exhaustive run cut short computed: ``1234567 of 1712304 deals enumerated (cut
+    short: not a random sample)``; '' for any other result."""
+    if not result.truncated:
+        return ""
+    total = "" if result.total_deals is None else f" of {result.total_deals}"
+    return f"{result.attempted}{total} deals enumerated (cut short: not a random sample)"
+
+
 def summary_line(result: StatementResult, timer: bool = False) -> str:
     """The last line: ``600000 trials``, with ``exact`` for exhaustive runs, the share of deals a
-    ``where`` kept when it threw some away, and the run time when the timer is on."""
+    ``where`` kept when it threw some away, and the run time when the timer is on. An exhaustive
+    run cut short says how much of the enumeration it covered instead."""
     parts = [f"{result.trials} trials"]
-    if result.exact:
+    if result.truncated:
+        parts = [truncation_note(result)]
+        if result.attempted > result.accepted:
+            parts.append(f"{result.trials} kept by the where clause")
+    elif result.exact:
         parts.append("exact")
-    if result.attempted > result.accepted:
+    if result.attempted > result.accepted and not result.truncated:
         kept = result.accepted / result.attempted
         parts.append(f"{100 * kept:.3g}% of deals kept")
     if result.cancelled:
@@ -148,7 +162,10 @@ def format_table(result: StatementResult, timer: bool = False, bar_char: str = B
 
 
 def csv_header(result: StatementResult) -> list[str]:
-    return ["query", "trials", *(c.name for c in result.columns)]
+    """``query``, ``trials``, one column per selector, and a last ``note`` column when an
+    exhaustive run was cut short."""
+    note = ["note"] if result.truncated else []
+    return ["query", "trials", *(c.name for c in result.columns), *note]
 
 
 def csv_cell(column: Column) -> str:
@@ -164,7 +181,8 @@ def csv_cell(column: Column) -> str:
 
 
 def csv_row(result: StatementResult) -> list[str]:
-    return [result.query, str(result.trials), *(csv_cell(c) for c in result.columns)]
+    note = [truncation_note(result)] if result.truncated else []
+    return [result.query, str(result.trials), *(csv_cell(c) for c in result.columns), *note]
 
 
 def json_document(results: Iterable[StatementResult]) -> dict[str, object]:

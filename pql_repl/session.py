@@ -86,9 +86,10 @@ def parse_seed(text: str) -> int | None:
 
 
 def parse_seconds(text: str) -> float | None:
-    """A positive number of seconds (``2``, ``1.5``, ``2s``, ``500ms``), or ``off``/``0`` for none."""
+    """A positive number of seconds (``2``, ``1.5``, ``2s``, ``500ms``), or ``off``/``none`` for
+    no limit. Zero is refused, as by the Python API: it is neither a limit nor a way to say none."""
     t = text.strip().lower()
-    if t in ("off", "none", "0"):
+    if t in ("off", "none"):
         return None
     scale = 1.0
     if t.endswith("ms"):
@@ -102,7 +103,7 @@ def parse_seconds(text: str) -> float | None:
             f"'{text}' is not a number of seconds", "like 2, 0.5 or 500ms; 'off' for none"
         ) from None
     if not value > 0 or value == float("inf"):
-        raise SessionError(f"'{text}' must be a positive number of seconds")
+        raise SessionError(f"'{text}' must be a positive number of seconds", "'off' for no limit")
     return value
 
 

@@ -412,6 +412,36 @@ def test_time_limit_stops_a_long_run() -> None:
     assert 0 < trials < 10**10
 
 
+def test_a_zero_time_limit_is_a_usage_error() -> None:
+    # '0' used to mean no limit, while the API took time_limit=0 as none too, silently.
+    r = pql("-c", AA_KK, "--time-limit", "0")
+    assert r.returncode == 2
+    assert "positive number of seconds" in r.stderr
+    assert pql("-c", AA_KK, *FAST, "--time-limit", "off").returncode == 0
+
+
+def test_an_enumeration_cut_short_says_so() -> None:
+    # An exhaustive run stopped by its time limit is the first part of an ordered enumeration:
+    # the table, CSV and JSON must say so instead of passing it off as a sample.
+    query = (
+        "select avg(riverEquity(a)) as eq, histogram(handType(a, river)) from game='omahahi', "
+        "a='AsAhKsKh', b='QdJdTc9c', c='8h8d7c6c'"
+    )
+    options = ["--exact", "--time-limit", "0.01"]
+    r = pql("-c", query, *options)
+    assert r.returncode == 0, r.stderr
+    last = r.stdout.splitlines()[-1]
+    assert last.endswith("of 658008 deals enumerated (cut short: not a random sample)"), last
+    assert "±" not in r.stdout
+    rows = list(csv.reader(io.StringIO(pql("-c", query, *options, "--format", "csv").stdout)))
+    assert rows[0][-1] == "note"
+    assert "cut short" in rows[1][-1]
+    (st,) = as_json(pql("-c", query, *options, "--format", "json").stdout)
+    assert st["truncated"] is True
+    assert st["exact"] is False
+    assert st["total_deals"] == 658008
+
+
 def test_precision_stops_once_the_standard_errors_are_small() -> None:
     r = pql("-c", AA_KK, "--trials", "1e9", "--no-exact", "--precision", "0.004", "--format", "json")
     (st,) = as_json(r.stdout)

@@ -13,22 +13,19 @@ from pathlib import Path
 import pytest
 
 import pql_repl as pql
-from pql_repl.session import Statement, split_statements
+from pql_repl.session import DotCommand, Session, Statement, split_statements
 
 EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("*.pql"))
-OPTIONS = ["--time-limit", "5", "--seed", "1", "--format", "json"]
-TRIALS = 20000
-#: Examples whose functions enumerate a whole street inside every trial would need fewer trials
-#: (the time limit is only checked between chunks); the costly functions keep their answers
-#: across deals, so none needs it now.
-FEWER_TRIALS: dict[str, int] = {}
+#: The examples run as a user runs them (`pql examples/X.pql`): default trials, no time limit,
+#: so a slow example shows as a slow test instead of being cut short; the seed only makes the
+#: output repeatable. The subprocess timeout guards against a hang.
+OPTIONS = ["--seed", "1", "--format", "json"]
 
 
 def run(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PQL_CONFIG": str(path.parent / "no-such-config.toml")}
-    trials = str(FEWER_TRIALS.get(path.name, TRIALS))
     return subprocess.run(
-        [sys.executable, "-m", "pql_repl.cli", str(path), "--trials", trials, *OPTIONS, *args],
+        [sys.executable, "-m", "pql_repl.cli", str(path), *OPTIONS, *args],
         capture_output=True,
         text=True,
         env=env,
@@ -53,8 +50,20 @@ def test_example_runs(path: Path) -> None:
     assert r.returncode == 0, r.stderr
     results = json.loads(r.stdout)["statements"]
     assert len(results) == len(statements)
-    for statement, result in zip(statements, results, strict=True):
+    # The trials each statement asks for: the default, or what a dot-command before it set.
+    session = Session()
+    wanted = []
+    for item in split_statements(path.read_text()):
+        if isinstance(item, DotCommand):
+            session.handle(item.text)
+        else:
+            wanted.append(session.settings.trials)
+    for statement, result, trials in zip(statements, results, wanted, strict=True):
         check_sane(statement.text, result)
+        assert not result["truncated"]
+        if not result["exact"]:
+            # A where clause counts kept deals only; every trial asked for was run.
+            assert result["trials"] == trials, statement.text
 
 
 def check_sane(text: str, result: dict[str, object]) -> None:

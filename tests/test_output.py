@@ -221,3 +221,48 @@ def test_a_destination_file_is_emptied_and_a_whole_document_after_every_result(t
     destination.close()
     with pytest.raises(OutputError, match=r"cannot write to .*missing"):
         destination.writer(str(tmp_path / "missing" / "out.csv"), "csv")
+
+
+def truncated_result() -> StatementResult:
+    """An exhaustive run stopped by its time limit after 1,234,567 of 1,712,304 deals."""
+    avg = Column("eq", "avg", 0.8477, stderr=None)
+    count = Column("COUNT 2", "count", 0.84, stderr=None, count=1037036)
+    return StatementResult(
+        query="select ... from a='AsAh', b='KsKd'",
+        game="holdem",
+        trials=1234567,
+        accepted=1234567,
+        attempted=1234567,
+        exact=False,
+        seed=None,
+        elapsed=0.05,
+        columns=[avg, count],
+        truncated=True,
+        total_deals=1712304,
+    )
+
+
+def test_an_enumeration_cut_short_says_so_in_every_format() -> None:
+    # It used to print as a sample: no word that the deals were the first ones in order.
+    r = truncated_result()
+    note = "1234567 of 1712304 deals enumerated (cut short: not a random sample)"
+    table = format_table(r)
+    assert table.splitlines()[-1] == note
+    assert "±" not in table
+    rows = list(csv.reader(io.StringIO(render([r], "csv"))))
+    assert rows[0] == ["query", "trials", "eq", "COUNT 2", "note"]
+    assert rows[1][-1] == note
+    (st,) = json.loads(render([r], "json"))["statements"]
+    assert st["truncated"] is True
+    assert st["exact"] is False
+    assert st["total_deals"] == 1712304
+    assert all(c["stderr"] is None for c in st["columns"])
+
+
+def test_results_that_were_not_cut_short_say_nothing_of_it() -> None:
+    r = result([AVG])
+    assert "cut short" not in format_table(r)
+    assert "note" not in render([r], "csv").splitlines()[0]
+    (st,) = json.loads(render([r], "json"))["statements"]
+    assert st["truncated"] is False
+    assert "total_deals" not in st

@@ -11,6 +11,8 @@ def status_text(result: StatementResult, timing: bool = True) -> str:
     state = "cancelled" if result.cancelled else ("done" if result.done else "running")
     if result.exact:
         state += " · exact"
+    elif result.truncated:
+        state += " · cut short, not exact"
     rate = result.trials / result.elapsed if result.elapsed > 0 else 0.0
     parts = [state, f"{result.trials:,} trials"]
     if timing:

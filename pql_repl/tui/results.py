@@ -31,7 +31,8 @@ def bar(fraction: float, width: int = BAR_WIDTH) -> str:
 
 def ci(result: StatementResult, stderr: float | None, percent: bool = False) -> str:
     """``± 1.96·stderr`` (the 95% half-width), or '' for exact results."""
-    if result.exact or stderr is None:
+    # An enumeration (finished or cut short) is not a sample: no margin.
+    if result.exact or result.total_deals is not None or stderr is None:
         return ""
     half = 1.96 * stderr
     return f"± {half * 100:.2f}%" if percent else f"± {half:.4f}"

@@ -11,7 +11,7 @@ use crate::cards::{parse_card, parse_cards, parse_rank, Card, RANK_CHARS};
 use crate::error::{did_you_mean, excerpt, PqlError, SourceMap, Span, MAX_ERRORS};
 use crate::eval::{FlopHandCategory, HandType};
 use crate::functions::{catalog, lookup, Func, FunctionDef};
-use crate::games::{Game, Street};
+use crate::games::{Game, Street, MAX_PLAYERS};
 use crate::range::Syntax;
 use std::collections::{HashMap, HashSet};
 
@@ -229,6 +229,16 @@ impl Checker<'_> {
             // A repeated key was reported above.
             if RESERVED_KEYS.contains(&key.as_str()) || !declared.insert(key.clone()) {
                 continue;
+            }
+            if declared.len() == MAX_PLAYERS + 1 {
+                self.type_error(
+                    format!(
+                        "too many players: at most {MAX_PLAYERS} can be seated, and '{}' is the {}th",
+                        item.key.name,
+                        MAX_PLAYERS + 1
+                    ),
+                    item.key.span,
+                );
             }
             if self.player_name_is_valid(item) {
                 self.seats.insert(key, self.players.len());

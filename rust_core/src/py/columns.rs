@@ -6,7 +6,8 @@ use crate::sim::value::Value;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-pub fn column<'py>(py: Python<'py>, sel: &Selector, agg: &Aggregate, exact: bool) -> PyResult<Bound<'py, PyDict>> {
+/// `exhaustive`: the aggregate comes from an enumeration (no standard errors).
+pub fn column<'py>(py: Python<'py>, sel: &Selector, agg: &Aggregate, exhaustive: bool) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("name", &sel.name)?;
     d.set_item("selector", sel.kind.name())?;
@@ -14,7 +15,7 @@ pub fn column<'py>(py: Python<'py>, sel: &Selector, agg: &Aggregate, exact: bool
         Aggregate::Avg { .. } | Aggregate::Count { .. } => {
             let est = agg.estimate();
             d.set_item("value", est.map(|e| e.0))?;
-            d.set_item("stderr", if exact { None } else { est.map(|e| e.1) })?;
+            d.set_item("stderr", if exhaustive { None } else { est.map(|e| e.1) })?;
             if let Aggregate::Count { hits, .. } = agg {
                 d.set_item("count", *hits)?;
             }

@@ -1,8 +1,11 @@
 //! `PqlError` -> the exception classes of `pql_repl.errors`, and panics -> `PqlRuntimeError`.
 
 use crate::error::{ErrorKind, PqlError, SourceMap};
+use crate::sim::runner::{panic_message, WORKER_THREAD_PREFIX};
 use pyo3::prelude::*;
+use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Once;
 
 fn class_name(kind: ErrorKind) -> &'static str {
     match kind {
@@ -64,20 +67,41 @@ pub fn guarded_at<T>(
     origin: (usize, usize),
     f: impl FnOnce() -> Result<T, Vec<PqlError>>,
 ) -> PyResult<T> {
-    match catch_unwind(AssertUnwindSafe(f)) {
+    match contained(f) {
         Ok(Ok(v)) => Ok(v),
-        Ok(Err(errors)) => Err(to_py_err_at(py, source, origin, &errors)),
-        Err(panic) => {
-            let what = panic_message(&*panic);
-            Err(to_py_err(py, source, &[PqlError::runtime(format!("internal error: {what}"))]))
-        }
+        Ok(Err(errors)) | Err(errors) => Err(to_py_err_at(py, source, origin, &errors)),
     }
 }
 
-fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
-    panic
-        .downcast_ref::<String>()
-        .cloned()
-        .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_string()))
-        .unwrap_or_else(|| "unknown panic".into())
+/// Runs `f` on this thread with its panics caught (and kept off stderr by the quiet hook): a
+/// panic becomes an internal `PqlError`.
+pub fn contained<T>(f: impl FnOnce() -> T) -> Result<T, Vec<PqlError>> {
+    QUIET.with(|q| q.set(q.get() + 1));
+    let result = catch_unwind(AssertUnwindSafe(f));
+    QUIET.with(|q| q.set(q.get() - 1));
+    result.map_err(|panic| vec![PqlError::runtime(format!("internal error: {}", panic_message(panic.as_ref())))])
+}
+
+thread_local! {
+    /// Above zero while [`contained`] runs code on this thread.
+    static QUIET: Cell<u32> = const { Cell::new(0) };
+}
+
+/// Installs (once per process) a panic hook that says nothing about the panics the bindings
+/// contain: those on a thread inside [`contained`] and those of the runner's worker threads
+/// (named `pql-…`), which come back to Python as `PqlRuntimeError` with the panic's message.
+/// Any other panic, or any at all when `RUST_BACKTRACE` is set (for debugging), goes to the
+/// hook that was there before.
+pub fn install_quiet_panic_hook() {
+    static INSTALLED: Once = Once::new();
+    INSTALLED.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let ours = QUIET.with(Cell::get) > 0
+                || std::thread::current().name().is_some_and(|n| n.starts_with(WORKER_THREAD_PREFIX));
+            if !ours || std::env::var_os("RUST_BACKTRACE").is_some() {
+                previous(info);
+            }
+        }));
+    });
 }

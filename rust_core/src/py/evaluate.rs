@@ -34,8 +34,14 @@ fn check_counts(game: Game, hole: CardSet, board: CardSet) -> Result<(), PqlErro
     if hole.overlaps(board) {
         return Err(PqlError::runtime("the same card is in the hole cards and on the board"));
     }
-    if !game.deck().cards().intersect(hole.union(board)).eq(&hole.union(board)) {
-        return Err(PqlError::runtime(format!("{game} is played with sixes to aces only")));
+    let outside = hole.union(board).minus(game.deck().cards());
+    if !outside.is_empty() {
+        let named: Vec<String> = outside.iter().map(|c| format!("'{c}'")).collect();
+        let verb = if named.len() == 1 { "is" } else { "are" };
+        return Err(PqlError::runtime(format!(
+            "{} {verb} not in the short deck: {game} is played with sixes to aces only",
+            named.join(", ")
+        )));
     }
     let ok = if game.is_stud() {
         b == 0 && (1..=7).contains(&h)

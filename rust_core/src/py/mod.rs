@@ -14,6 +14,7 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    errors::install_quiet_panic_hook();
     evaluate::register(m)?;
     run::register(m)?;
     catalog::register(m)?;

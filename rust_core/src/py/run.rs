@@ -1,6 +1,6 @@
 //! `Program` (a checked PQL text) and `RunHandle` (a statement running in the background).
 
-use super::errors::{guarded_at, to_py_err_at};
+use super::errors::{contained, guarded_at, to_py_err_at};
 use crate::sim::compile::{compile_program_at, CompiledStatement};
 use crate::sim::runner::{self, default_threads, Progress, RunOptions};
 use pyo3::prelude::*;
@@ -54,6 +54,7 @@ impl Program {
     #[allow(clippy::too_many_arguments)] // mirrors the keyword arguments of the Python API
     fn start(
         &self,
+        py: Python<'_>,
         index: usize,
         trials: u64,
         seed: Option<u64>,
@@ -79,7 +80,12 @@ impl Program {
             time_limit: time_limit.filter(|t| *t > 0.0).and_then(|t| Duration::try_from_secs_f64(t).ok()),
             precision: precision.filter(|p| *p > 0.0),
         };
-        let handle = runner::start(&Arc::new(stmt.plan.clone()), &opts);
+        // Choosing the mode (and listing an exhaustive run's deals) happens on this thread:
+        // without the GIL, and with any panic turned into PqlRuntimeError (DESIGN.md §3).
+        let plan = Arc::new(stmt.plan.clone());
+        let handle = py
+            .detach(|| contained(|| runner::start(&plan, &opts)))
+            .map_err(|errors| to_py_err_at(py, &self.text, self.origin, &errors))?;
         Ok(RunHandle { stmt, index, source: self.text.clone(), origin: self.origin, handle: Mutex::new(Some(handle)) })
     }
 }
@@ -100,10 +106,14 @@ impl RunHandle {
     fn poll<'py>(&self, py: Python<'py>, timeout: f64) -> PyResult<Option<Bound<'py, PyDict>>> {
         // NaN (which clamp keeps) does not wait.
         let wait = Duration::try_from_secs_f64(timeout.clamp(0.0, 3600.0)).unwrap_or_default();
-        let progress = py.detach(|| {
-            let mut guard = self.handle.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            guard.as_mut().and_then(|h| h.poll(wait))
-        });
+        let progress = py
+            .detach(|| {
+                contained(|| {
+                    let mut guard = self.handle.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    guard.as_mut().and_then(|h| h.poll(wait))
+                })
+            })
+            .map_err(|errors| to_py_err_at(py, &self.source, self.origin, &errors))?;
         let Some(p) = progress else {
             return Ok(None);
         };
@@ -120,7 +130,8 @@ impl RunHandle {
     }
 }
 
-/// The JSON statement shape of DESIGN.md §5, plus `index`, `done`, `attempted`, `progress`.
+/// The JSON statement shape of DESIGN.md §5, plus `index`, `done`, `attempted`, `progress`,
+/// `cancelled`, `truncated` and `total_deals`.
 fn snapshot<'py>(
     py: Python<'py>,
     stmt: &CompiledStatement,
@@ -140,10 +151,12 @@ fn snapshot<'py>(
     d.set_item("done", p.done)?;
     d.set_item("progress", p.fraction.min(1.0))?;
     d.set_item("truncated", p.truncated)?;
+    d.set_item("total_deals", p.total_deals)?;
     d.set_item("cancelled", p.cancelled)?;
     let columns = PyList::empty(py);
     for (sel, agg) in stmt.plan.selectors.iter().zip(&p.aggregates) {
-        columns.append(super::columns::column(py, sel, agg, p.exact && p.done)?)?;
+        // An enumeration, finished or not, is not a sample: it has no standard errors.
+        columns.append(super::columns::column(py, sel, agg, p.exhaustive)?)?;
     }
     d.set_item("columns", columns)?;
     Ok(d)

@@ -266,7 +266,7 @@ impl Lowering {
                     BinOp::Add => Expr::Arith(ArithOp::Add, a, b),
                     BinOp::Sub => Expr::Arith(ArithOp::Sub, a, b),
                     BinOp::Mul => Expr::Arith(ArithOp::Mul, a, b),
-                    BinOp::Div => Expr::Arith(ArithOp::Div, a, b),
+                    BinOp::Div => Expr::Arith(ArithOp::Div(rhs.span), a, b),
                 }
             }
             TExprKind::Case { arms, otherwise } => {

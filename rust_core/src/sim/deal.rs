@@ -3,8 +3,9 @@
 use crate::cards::{Card, CardSet};
 use crate::games::{Game, Street};
 
-/// Enough seats for ten hold'em players; stud decks allow at most seven.
-pub const MAX_PLAYERS: usize = 10;
+/// Enough seats for ten hold'em players (the checker refuses an eleventh); stud decks allow at
+/// most seven.
+pub use crate::games::MAX_PLAYERS;
 
 /// A complete deal. Flop games: `hole[p]` and `board`. Stud: `stud[p]` in dealing order (two
 /// down, four up, one down) and `hole[p]` as the set of all seven.

@@ -4,6 +4,7 @@
 use super::library::Builtin;
 use super::trial::Trial;
 use super::value::{Fraction, Value};
+use crate::error::Span;
 use std::cmp::Ordering;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,7 +22,8 @@ pub enum ArithOp {
     Add,
     Sub,
     Mul,
-    Div,
+    /// Division, with where its divisor is written (division by zero is an error there).
+    Div(Span),
 }
 
 #[derive(Clone, Debug)]
@@ -62,7 +64,17 @@ impl Expr {
                     CmpOp::Ge => o != Ordering::Less,
                 })
             }
-            Expr::Arith(op, a, b) => arith(*op, &a.eval(t), &b.eval(t)),
+            Expr::Arith(op, a, b) => {
+                let (x, y) = (a.eval(t), b.eval(t));
+                if let ArithOp::Div(divisor) = op {
+                    if y.as_f64() == 0.0 {
+                        // The run stops with an error at this position after the chunk.
+                        t.divided_by_zero(*divisor);
+                        return Value::Num(0.0);
+                    }
+                }
+                arith(*op, &x, &y)
+            }
             Expr::Concat(a, b) => Value::Str(format!("{}{}", a.eval(t), b.eval(t)).into()),
             Expr::Case(arms, default) => {
                 for (cond, then) in arms {
@@ -85,7 +97,7 @@ impl Expr {
 /// of fractions; everything else is a double.
 fn arith(op: ArithOp, a: &Value, b: &Value) -> Value {
     match (a, b) {
-        (Value::Int(x), Value::Int(y)) if op != ArithOp::Div => Value::Int(match op {
+        (Value::Int(x), Value::Int(y)) if !matches!(op, ArithOp::Div(_)) => Value::Int(match op {
             ArithOp::Add => x.saturating_add(*y),
             ArithOp::Sub => x.saturating_sub(*y),
             _ => x.saturating_mul(*y),
@@ -99,13 +111,8 @@ fn arith(op: ArithOp, a: &Value, b: &Value) -> Value {
                 ArithOp::Add => x + y,
                 ArithOp::Sub => x - y,
                 ArithOp::Mul => x * y,
-                ArithOp::Div => {
-                    if y == 0.0 {
-                        0.0
-                    } else {
-                        x / y
-                    }
-                }
+                // A zero divisor never gets here (see `Expr::eval`).
+                ArithOp::Div(_) => x / y,
             })
         }
     }

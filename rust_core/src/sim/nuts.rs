@@ -13,6 +13,10 @@ use crate::games::{Game, Street};
 /// Cross-deal cache kinds of the outs counts (the nut-out cards as a mask).
 const MEMO_NUT_HI_OUTS: u8 = 20;
 const MEMO_NUT_LO_OUTS: u8 = 21;
+/// Cross-deal cache kinds of `nutHi` and `nutHiForHandType` in flop games (each rates every
+/// holding an opponent could have: hundreds of evaluations, Omaha ones at that).
+const MEMO_NUT_HI: u8 = 22;
+const MEMO_NUT_HI_FOR_TYPE: u8 = 23;
 
 impl Trial<'_> {
     /// Cards p cannot see on `street`.
@@ -72,8 +76,20 @@ impl Trial<'_> {
             let rules = self.deal.game.hi_rules();
             return mine >= self.best_stud_opponent(p, street, HiRating::NONE, |h| rate_hi(h, rules));
         }
+        self.nut_hi_cached(MEMO_NUT_HI, p, street, mine, None)
+    }
+
+    /// Flop games: whether no opponent holding (of type `only`) beats `mine`, which depends on
+    /// p's cards, the board and the dead cards only, so it is kept across deals.
+    fn nut_hi_cached(&mut self, kind: u8, p: usize, street: Street, mine: HiRating, only: Option<HandType>) -> bool {
+        let key = self.cards_key(kind, p, street);
+        if let Some([nuts, _]) = self.cached(&key) {
+            return nuts != 0;
+        }
         let unseen = self.unseen_by(p, street);
-        mine >= Self::best_opponent_hi(self.deal.game, &unseen, self.deal.board_at(street), None)
+        let nuts = mine >= Self::best_opponent_hi(self.deal.game, &unseen, self.deal.board_at(street), only);
+        self.cache(&key, [u64::from(nuts), 0]);
+        nuts
     }
 
     /// p holds the best possible hand of its own hand type.
@@ -87,8 +103,7 @@ impl Trial<'_> {
                     Some(rate_hi(h, rules)).filter(|r| r.hand_type() == t).unwrap_or_default()
                 });
         }
-        let unseen = self.unseen_by(p, street);
-        mine >= Self::best_opponent_hi(self.deal.game, &unseen, self.deal.board_at(street), Some(mine.hand_type()))
+        self.nut_hi_cached(MEMO_NUT_HI_FOR_TYPE, p, street, mine, Some(mine.hand_type()))
     }
 
     /// p's hi rating with the board of `street` plus `extra`.

@@ -3,7 +3,7 @@
 //! Workers merge their aggregates into a shared state that callers read as snapshots.
 
 use super::aggregate::Aggregate;
-use super::deal::Deal;
+use super::deal::{Deal, MAX_PLAYERS};
 use super::given_tally::GivenTally;
 use super::outcome::OutcomeTally;
 use super::plan::{Plan, SelectorKind};
@@ -22,8 +22,16 @@ const CHUNK: u64 = 4096;
 const GUARD_ATTEMPTS: u64 = 2_000_000;
 /// Below this acceptance rate after `GUARD_ATTEMPTS`, the run stops with an explanation.
 const GUARD_RATE: f64 = 1e-5;
+/// Below this acceptance rate, a run with no time limit is judged by the time it would take...
+const PROJECTION_RATE: f64 = 0.1;
+/// ... once it has run this long (the rate and the speed are known well enough by then) ...
+const PROJECTION_AFTER: Duration = Duration::from_secs(1);
+/// ... and stops with an explanation when the trials asked for would take longer than this.
+const PROJECTED_LIMIT: Duration = Duration::from_mins(1);
 /// Exhaustive runs are chosen automatically up to this many evaluations (deals × players).
 pub const AUTO_EXACT_LIMIT: f64 = 1e8;
+/// Steps of the search for one legal deal before a run starts (a few milliseconds at most).
+const LEGAL_DEAL_SEARCH: usize = 2_000_000;
 /// Forced exhaustive runs refuse beyond this.
 pub const FORCED_EXACT_LIMIT: f64 = 2e11;
 
@@ -73,7 +81,13 @@ pub struct Progress {
     /// Work finished as a fraction, for progress bars.
     pub fraction: f64,
     pub error: Option<PqlError>,
-    /// Set when a time limit or cancel cut an exhaustive run short (no longer exact).
+    /// Whether the run enumerates deals (it never samples, so it has no standard errors, also
+    /// in partial snapshots and when cut short).
+    pub exhaustive: bool,
+    /// The deals of the whole enumeration, for exhaustive runs.
+    pub total_deals: Option<u64>,
+    /// Set when a time limit or cancel cut an exhaustive run short: `exact` is then false, and
+    /// what was computed is the first part of an ordered enumeration, not a random sample.
     pub truncated: bool,
     /// Set when the run ended because `cancel()` was called.
     pub cancelled: bool,
@@ -90,6 +104,10 @@ struct Shared {
     version: AtomicU64,
     /// When the run started, for the elapsed time of partial snapshots.
     started: Instant,
+    /// Work items of an exhaustive run not yet enumerated to their end (items end out of order,
+    /// and deals a board pattern skips are never counted, so this, not a count of deals, tells
+    /// whether the enumeration was complete).
+    items_left: AtomicUsize,
 }
 
 impl Shared {
@@ -155,15 +173,48 @@ impl RunHandle {
     }
 }
 
+impl Drop for RunHandle {
+    /// A run nobody can poll or cancel any more (an abandoned stream, an interrupted caller)
+    /// stops instead of computing on in the background.
+    fn drop(&mut self) {
+        self.cancel();
+    }
+}
+
 /// How a plan will be run.
 pub enum Mode {
     Monte,
-    Exact(Vec<Prefix>),
+    /// Every deal of these fixed parts, `deals` in all.
+    Exact(Vec<Prefix>, f64),
 }
 
+/// Evaluations a second per worker thread assumed when judging whether an exhaustive run fits
+/// a time limit: a low figure (Omaha and per-deal selectors on a loaded machine), so that an
+/// enumeration is chosen only when it surely finishes.
+const ASSUMED_EVALUATIONS_PER_THREAD_SECOND: f64 = 2e6;
+/// An automatic exhaustive run under a time limit must be expected to take at most this share
+/// of it: one cut short is a biased answer, not a sample.
+const TIME_LIMIT_SHARE: f64 = 1.0 / 3.0;
+
 /// Chooses Monte Carlo or exhaustive enumeration: exhaustive when asked, or automatically when
-/// small. Errors when exhaustive is forced on something too large, or nothing can be dealt.
-pub fn choose_mode(plan: &Plan, exact: Option<bool>) -> Result<Mode, PqlError> {
+/// it is small (under `AUTO_EXACT_LIMIT` evaluations) or no more work than the Monte Carlo run
+/// asked for (no more deals than trials: a trial costs what a deal does), and under a time
+/// limit only when it is expected to end well within it. Errors when exhaustive is forced on
+/// something too large, or when nothing can be dealt.
+pub fn choose_mode(plan: &Plan, opts: &RunOptions) -> Result<Mode, PqlError> {
+    let exact = opts.exact;
+    // The checker refuses an eleventh player; plans built by hand are checked here.
+    if plan.spec.players.len() > MAX_PLAYERS {
+        return Err(PqlError::runtime(format!(
+            "too many players: {} (at most {MAX_PLAYERS} can be seated)",
+            plan.spec.players.len()
+        )));
+    }
+    // Ranges that can never be dealt together are an error before any trial, also when the
+    // enumeration of fixed parts below would be too big to find that out.
+    if plan.spec.has_legal_deal(LEGAL_DEAL_SEARCH) == Some(false) {
+        return Err(no_legal_deal(plan));
+    }
     if exact == Some(false) {
         return Ok(Mode::Monte);
     }
@@ -182,15 +233,22 @@ pub fn choose_mode(plan: &Plan, exact: Option<bool>) -> Result<Mode, PqlError> {
     }
     let deals: f64 = prefixes.iter().map(|p| plan.spec.completions(p)).sum();
     let evaluations = deals * plan.spec.players.len() as f64 * plan.inner_cost;
-    match exact {
-        Some(true) if evaluations > FORCED_EXACT_LIMIT => Err(PqlError::runtime(format!(
-            "too large to enumerate exactly: {deals:.3e} deals ({evaluations:.3e} evaluations)"
-        ))
-        .with_hint("run without --exact for a Monte Carlo answer")),
-        Some(true) => Ok(Mode::Exact(prefixes)),
-        _ if evaluations <= AUTO_EXACT_LIMIT => Ok(Mode::Exact(prefixes)),
-        _ => Ok(Mode::Monte),
+    if exact == Some(true) {
+        if evaluations > FORCED_EXACT_LIMIT {
+            return Err(PqlError::runtime(format!(
+                "too large to enumerate exactly: {deals:.3e} deals ({evaluations:.3e} evaluations)"
+            ))
+            .with_hint("run without --exact for a Monte Carlo answer"));
+        }
+        return Ok(Mode::Exact(prefixes, deals));
     }
+    // A precision target may stop Monte Carlo long before its trials are done.
+    let cheaper = evaluations <= AUTO_EXACT_LIMIT || (opts.precision.is_none() && deals <= opts.trials as f64);
+    let fits = opts.time_limit.is_none_or(|limit| {
+        let threads = opts.threads.clamp(1, MAX_THREADS) as f64;
+        evaluations / (ASSUMED_EVALUATIONS_PER_THREAD_SECOND * threads) <= TIME_LIMIT_SHARE * limit.as_secs_f64()
+    });
+    Ok(if cheaper && fits { Mode::Exact(prefixes, deals) } else { Mode::Monte })
 }
 
 fn no_legal_deal(plan: &Plan) -> PqlError {
@@ -203,14 +261,19 @@ fn no_legal_deal(plan: &Plan) -> PqlError {
 pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
     let seed = opts.seed.unwrap_or_else(fresh_seed);
     let started = Instant::now();
-    let mode = choose_mode(plan, opts.exact);
-    let exact = matches!(mode, Ok(Mode::Exact(_)));
+    let mode = choose_mode(plan, opts);
+    let (exact, total_deals) = match &mode {
+        Ok(Mode::Exact(_, deals)) => (true, Some(*deals as u64)),
+        _ => (false, None),
+    };
     let shared = Arc::new(Shared {
         state: Mutex::new(Progress {
             aggregates: plan.new_aggregates(),
             accepted: 0,
             attempted: 0,
             exact,
+            exhaustive: exact,
+            total_deals,
             seed: if exact { None } else { Some(seed) },
             elapsed: Duration::ZERO,
             done: false,
@@ -224,6 +287,7 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
         stop: AtomicBool::new(false),
         version: AtomicU64::new(0),
         started,
+        items_left: AtomicUsize::new(0),
     });
     let mode = match mode {
         Ok(m) => m,
@@ -240,47 +304,91 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
         Mode::Monte => {
             let chunks = opts.trials.div_ceil(CHUNK);
             let next = Arc::new(AtomicU64::new(0));
-            let attempts_total = Arc::new(AtomicU64::new(0));
+            let guard = Arc::new(Guard::default());
             for _ in 0..threads {
-                let (plan, shared, next, live, attempts_total) =
-                    (plan.clone(), shared.clone(), next.clone(), live.clone(), attempts_total.clone());
+                let (this_run, this_live) = (shared.clone(), live.clone());
+                let (plan, shared, next, live, guard) =
+                    (plan.clone(), shared.clone(), next.clone(), live.clone(), guard.clone());
                 let trials = opts.trials;
                 let precision = opts.precision;
-                handles.push(std::thread::spawn(move || {
+                spawn_worker(&mut handles, &this_run, &this_live, started, move || {
                     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        monte_worker(&plan, &shared, &next, &attempts_total, chunks, trials, seed, deadline, precision)
+                        monte_worker(&plan, &shared, &next, &guard, chunks, trials, seed, deadline, precision)
                     }));
                     let err = match result {
                         Ok(r) => r.err(),
-                        Err(_) => Some(PqlError::runtime("internal error while sampling")),
+                        Err(panic) => Some(internal_error("sampling", panic.as_ref())),
                     };
                     worker_done(&shared, &live, started, err.as_ref());
-                }));
+                });
             }
         }
-        Mode::Exact(prefixes) => {
+        Mode::Exact(prefixes, _) => {
             let work: Vec<(usize, usize)> = prefixes
                 .iter()
                 .enumerate()
                 .flat_map(|(i, p)| (0..plan.spec.split_count(p)).map(move |f| (i, f)))
                 .collect();
+            shared.items_left.store(work.len(), Ordering::Release);
             let work = Arc::new(work);
             let prefixes = Arc::new(prefixes);
             let next = Arc::new(AtomicUsize::new(0));
             for _ in 0..threads {
+                let (this_run, this_live) = (shared.clone(), live.clone());
                 let (plan, shared, next, live, work, prefixes) =
                     (plan.clone(), shared.clone(), next.clone(), live.clone(), work.clone(), prefixes.clone());
-                handles.push(std::thread::spawn(move || {
+                spawn_worker(&mut handles, &this_run, &this_live, started, move || {
                     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        exact_worker(&plan, &shared, &next, &work, &prefixes, deadline);
+                        exact_worker(&plan, &shared, &next, &work, &prefixes, deadline)
                     }));
-                    let err = result.err().map(|_| PqlError::runtime("internal error while enumerating"));
+                    let err = match result {
+                        Ok(r) => r.err(),
+                        Err(panic) => Some(internal_error("enumerating", panic.as_ref())),
+                    };
                     worker_done(&shared, &live, started, err.as_ref());
-                }));
+                });
             }
         }
     }
     RunHandle { shared, threads: handles, seen: 0 }
+}
+
+/// Worker threads are named with this prefix (so a panic hook can tell them apart).
+pub const WORKER_THREAD_PREFIX: &str = "pql-";
+
+/// Starts one worker thread. When the system refuses a thread the run goes on with those it
+/// has (the work is shared out dynamically); with none at all it ends with an error.
+fn spawn_worker(
+    handles: &mut Vec<std::thread::JoinHandle<()>>,
+    shared: &Arc<Shared>,
+    live: &AtomicUsize,
+    started: Instant,
+    work: impl FnOnce() + Send + 'static,
+) {
+    let name = format!("{WORKER_THREAD_PREFIX}worker-{}", handles.len());
+    match std::thread::Builder::new().name(name).spawn(work) {
+        Ok(h) => handles.push(h),
+        Err(e) => {
+            let err = handles.is_empty().then(|| PqlError::runtime(format!("cannot start a worker thread: {e}")));
+            if err.is_some() {
+                shared.stop.store(true, Ordering::Release);
+            }
+            worker_done(shared, live, started, err.as_ref());
+        }
+    }
+}
+
+/// The text of a panic's payload.
+pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_string()))
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
+fn internal_error(doing: &str, panic: &(dyn std::any::Any + Send)) -> PqlError {
+    PqlError::runtime(format!("internal error while {doing}: {}", panic_message(panic)))
 }
 
 fn fresh_seed() -> u64 {
@@ -310,9 +418,13 @@ fn finish(shared: &Shared, started: Instant, err: Option<PqlError>) {
     let cancelled = shared.cancel.load(Ordering::Acquire);
     let stopped = cancelled || shared.stop.load(Ordering::Acquire);
     st.cancelled = cancelled;
-    if st.error.is_none() && stopped && st.exact && st.fraction < 1.0 {
-        st.truncated = true;
-        st.exact = false;
+    if st.error.is_none() && st.exhaustive {
+        if shared.items_left.load(Ordering::Acquire) > 0 {
+            st.truncated = true;
+            st.exact = false;
+        } else {
+            st.fraction = 1.0;
+        }
     }
     if st.error.is_none() && st.accepted == 0 && st.attempted > 0 && !stopped {
         st.error = Some(PqlError::runtime(format!(
@@ -332,7 +444,7 @@ fn monte_worker(
     plan: &Plan,
     shared: &Shared,
     next: &AtomicU64,
-    attempts_total: &AtomicU64,
+    guard: &Guard,
     chunks: u64,
     trials: u64,
     seed: u64,
@@ -370,6 +482,8 @@ fn monte_worker(
             f.restart();
         }
         let (mut accepted, mut attempted) = (0u64, 0u64);
+        // (attempted, accepted) of this chunk already counted by the guard.
+        let mut reported = (0u64, 0u64);
         for a in &mut local {
             a.reset();
         }
@@ -380,14 +494,12 @@ fn monte_worker(
             while accepted < want {
                 attempted += 1;
                 if attempted % 65_536 == 0 {
-                    let total = attempts_total.fetch_add(65_536, Ordering::Relaxed) + 65_536;
                     if shared.halted() {
                         return Ok(());
                     }
-                    let st_accepted = shared.state.lock().map_or(0, |s| s.accepted) + accepted;
-                    if total >= GUARD_ATTEMPTS && (st_accepted as f64) < GUARD_RATE * total as f64 {
-                        return Err(low_acceptance(st_accepted, total));
-                    }
+                    guard.add(attempted - reported.0, accepted - reported.1);
+                    reported = (attempted, accepted);
+                    guard.check(shared, trials, deadline.is_none() && precision.is_none())?;
                 }
                 until_check -= 1;
                 if until_check == 0 {
@@ -399,6 +511,8 @@ fn monte_worker(
                     }
                     if deadline.is_some_and(|d| Instant::now() >= d) {
                         shared.stop.store(true, Ordering::Release);
+                        // This attempt is not made: a count one too high read as a rejected deal.
+                        attempted -= 1;
                         break;
                     }
                 }
@@ -418,6 +532,11 @@ fn monte_worker(
         if let Some(tally) = &mut tally {
             tally.replay(plan, 1.0, &mut local, &mut scratch);
         }
+        if let Some(e) = scratch.take_error() {
+            return Err(e);
+        }
+        // (An attempt not made at the time limit may leave `attempted` one below `reported`.)
+        guard.add(attempted.saturating_sub(reported.0), accepted - reported.1);
         let mut st = shared.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         for (g, l) in st.aggregates.iter_mut().zip(&local) {
             g.merge(l);
@@ -476,6 +595,72 @@ fn past(deadline: Option<Instant>, shared: &Shared) -> bool {
     over
 }
 
+/// Deals tried and accepted by all the workers of a Monte Carlo run, for judging the where
+/// clause's acceptance rate while the run goes on.
+#[derive(Default)]
+struct Guard {
+    attempted: AtomicU64,
+    accepted: AtomicU64,
+}
+
+impl Guard {
+    fn add(&self, attempted: u64, accepted: u64) {
+        self.attempted.fetch_add(attempted, Ordering::Relaxed);
+        self.accepted.fetch_add(accepted, Ordering::Relaxed);
+    }
+
+    /// Stops a run whose where clause (or card conflicts) throws away nearly every deal: below
+    /// `GUARD_RATE` after `GUARD_ATTEMPTS`, or, when the run has no other bound (`unbounded`:
+    /// no time limit, no precision target), when the rate and the speed so far say that the
+    /// trials asked for would take longer than `PROJECTED_LIMIT`.
+    fn check(&self, shared: &Shared, trials: u64, unbounded: bool) -> Result<(), PqlError> {
+        let attempted = self.attempted.load(Ordering::Relaxed);
+        let accepted = self.accepted.load(Ordering::Relaxed);
+        if attempted < GUARD_ATTEMPTS {
+            return Ok(());
+        }
+        let rate = accepted as f64 / attempted as f64;
+        if rate < GUARD_RATE {
+            return Err(low_acceptance(accepted, attempted));
+        }
+        let elapsed = shared.started.elapsed();
+        if !unbounded || rate >= PROJECTION_RATE || elapsed < PROJECTION_AFTER {
+            return Ok(());
+        }
+        let projected = elapsed.as_secs_f64() * trials as f64 / accepted.max(1) as f64;
+        if projected <= PROJECTED_LIMIT.as_secs_f64() {
+            return Ok(());
+        }
+        Err(PqlError::runtime(format!(
+            "the where clause and card conflicts keep only {} of deals ({accepted} of {attempted} so far): \
+             {trials} trials would take about {}",
+            percent(rate),
+            duration_words(projected)
+        ))
+        .with_hint("give a time limit (--time-limit) to report what it allows, ask for fewer --trials, or loosen the where clause"))
+    }
+}
+
+/// A small share as a percentage with two significant digits: `0.031%`.
+fn percent(rate: f64) -> String {
+    let p = 100.0 * rate;
+    let decimals = if p > 0.0 { (1.0 - p.log10().floor()).clamp(0.0, 8.0) as usize } else { 0 };
+    format!("{p:.decimals$}%")
+}
+
+/// Seconds as a person says them: `45 s`, `5.5 minutes`, `3.2 hours`, `12 days`.
+fn duration_words(seconds: f64) -> String {
+    if seconds < 90.0 {
+        format!("{seconds:.0} s")
+    } else if seconds < 5400.0 {
+        format!("{:.1} minutes", seconds / 60.0)
+    } else if seconds < 172_800.0 {
+        format!("{:.1} hours", seconds / 3600.0)
+    } else {
+        format!("{:.0} days", seconds / 86_400.0)
+    }
+}
+
 fn low_acceptance(accepted: u64, attempted: u64) -> PqlError {
     PqlError::runtime(format!(
         "the where clause and card conflicts accepted only {accepted} of {attempted} deals ({:.5}%)",
@@ -491,22 +676,22 @@ fn exact_worker(
     work: &[(usize, usize)],
     prefixes: &[Prefix],
     deadline: Option<Instant>,
-) {
+) -> Result<(), PqlError> {
     let mut local = plan.new_aggregates();
     let mut scratch = Scratch::default();
     let mut tally = plan.tallies_by_outcome().then(|| OutcomeTally::new(plan.spec.game, plan.spec.players.len()));
     let check_every = plan.check_interval();
     loop {
         if shared.halted() {
-            return;
+            return Ok(());
         }
         if deadline.is_some_and(|d| Instant::now() >= d) {
             shared.stop.store(true, Ordering::Release);
-            return;
+            return Ok(());
         }
         let i = next.fetch_add(1, Ordering::Relaxed);
         let Some(&(pi, first)) = work.get(i) else {
-            return;
+            return Ok(());
         };
         let prefix = &prefixes[pi];
         let (mut accepted, mut attempted) = (0u64, 0u64);
@@ -514,6 +699,7 @@ fn exact_worker(
             a.reset();
         }
         let mut count = 0u32;
+        let mut cut = false;
         let given = if tally.is_some() { plan.spec.given_tally(prefix) } else { None };
         if let (Some(tally), Some((mut given, mut deal))) = (&mut tally, given) {
             // Given hands and an open board: the showdown tally's own enumeration.
@@ -528,7 +714,8 @@ fn exact_worker(
                 count += 1;
                 if count == 1 << 16 {
                     count = 0;
-                    return !shared.halted() && !past(deadline, shared);
+                    cut = shared.halted() || past(deadline, shared);
+                    return !cut;
                 }
                 true
             });
@@ -543,10 +730,14 @@ fn exact_worker(
                 // Check for cancel and the time limit now and then inside big work items.
                 if u64::from(count) == check_every {
                     count = 0;
-                    return !shared.halted() && !past(deadline, shared);
+                    cut = shared.halted() || past(deadline, shared);
+                    return !cut;
                 }
                 true
             });
+        }
+        if let Some(e) = scratch.take_error() {
+            return Err(e);
         }
         let mut st = shared.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         for (g, l) in st.aggregates.iter_mut().zip(&local) {
@@ -554,7 +745,10 @@ fn exact_worker(
         }
         st.accepted += accepted;
         st.attempted += attempted;
-        st.fraction = (i + 1) as f64 / work.len() as f64;
+        st.fraction = st.total_deals.map_or(1.0, |total| st.attempted as f64 / total.max(1) as f64);
+        if !cut {
+            shared.items_left.fetch_sub(1, Ordering::AcqRel);
+        }
         drop(st);
         shared.version.fetch_add(1, Ordering::AcqRel);
         shared.changed.notify_all();

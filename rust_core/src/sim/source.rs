@@ -449,6 +449,88 @@ struct Group {
 
 const BOARD: usize = MAX_PLAYERS;
 
+/// Work allowed per prefix asked for when listing prefixes (nodes plus hands scanned).
+const PREFIX_WORK: usize = 32;
+
+impl DealSpec {
+    /// Whether some deal is legal: every player can be given a hand of its range and the board
+    /// a board of its pattern, all disjoint and clear of the dead cards. `Some(false)` is a
+    /// proof that nothing can be dealt; `None` means the search gave up after `budget` steps.
+    /// Cheap counting arguments come first (the players of `AA**, AA**, AA**` need six aces of
+    /// four), then a bounded backtracking search over the distinct fixed card sets.
+    pub fn has_legal_deal(&self, budget: usize) -> Option<bool> {
+        let mut lists: Vec<Vec<CardSet>> = Vec::new();
+        for src in &self.players {
+            if let HandSource::Range(list) = src {
+                lists.push(list.items.iter().map(|h| h.fixed).collect());
+            }
+        }
+        if let BoardSource::Boards(list) = &self.board {
+            lists.push(
+                list.items
+                    .iter()
+                    .map(|slots| slots.iter().filter(|&&b| b != OPEN).map(|&b| Card::from_index(b)).collect())
+                    .collect(),
+            );
+        }
+        for list in &mut lists {
+            list.retain(|set| !set.overlaps(self.dead));
+            list.sort_unstable();
+            list.dedup();
+            if list.is_empty() {
+                return Some(false);
+            }
+        }
+        if !self.enough_cards_for(&lists) {
+            return Some(false);
+        }
+        lists.sort_by_key(Vec::len);
+        let mut steps = 0usize;
+        disjoint_choice(&lists, self.dead, &mut steps, budget)
+    }
+
+    /// Necessary conditions: the cards every choice of a list must take, summed over the lists,
+    /// fit in the deck, counted by rank, by suit and card by card.
+    fn enough_cards_for(&self, lists: &[Vec<CardSet>]) -> bool {
+        let deck: CardSet = self.deck.iter().copied().collect();
+        let mut by_rank = [0u32; 13];
+        let mut by_suit = [0u32; 4];
+        let mut every = CardSet::EMPTY;
+        for list in lists {
+            let common = list.iter().fold(CardSet::FULL, |a, &s| a.intersect(s));
+            if common.overlaps(every) {
+                return false;
+            }
+            every = every.union(common);
+            for (r, need) in by_rank.iter_mut().enumerate() {
+                *need += list.iter().map(|s| s.rank_count(r as u8)).min().unwrap_or(0);
+            }
+            for (suit, need) in by_suit.iter_mut().enumerate() {
+                *need += list.iter().map(|s| s.suit_mask(suit as u8).count_ones()).min().unwrap_or(0);
+            }
+        }
+        by_rank.iter().enumerate().all(|(r, &need)| need <= deck.rank_count(r as u8))
+            && by_suit.iter().enumerate().all(|(suit, &need)| need <= deck.suit_mask(suit as u8).count_ones())
+    }
+}
+
+/// Depth-first search for one card set from each list, pairwise disjoint and clear of `used`.
+fn disjoint_choice(lists: &[Vec<CardSet>], used: CardSet, steps: &mut usize, budget: usize) -> Option<bool> {
+    let Some((first, rest)) = lists.split_first() else {
+        return Some(true);
+    };
+    for &set in first {
+        *steps += 1;
+        if *steps > budget {
+            return None;
+        }
+        if !set.overlaps(used) && disjoint_choice(rest, used.union(set), steps, budget)? {
+            return Some(true);
+        }
+    }
+    Some(false)
+}
+
 impl DealSpec {
     /// Every compatible fixed part: the product of the ranges and board patterns, minus
     /// collisions. `limit` bounds the work; `None` when there would be more.
@@ -468,15 +550,23 @@ impl DealSpec {
         Some(out)
     }
 
+    /// `visited` counts the nodes of the search and every hand or board looked at in them (a
+    /// node may scan thousands of hands that all collide): at most `PREFIX_WORK` per prefix
+    /// allowed.
     fn extend_prefix(&self, p: usize, cur: Prefix, out: &mut Vec<Prefix>, limit: usize, visited: &mut usize) -> bool {
+        let budget = limit.saturating_mul(PREFIX_WORK);
         *visited += 1;
-        if *visited > limit.saturating_mul(4) || out.len() > limit {
+        if *visited > budget || out.len() > limit {
             return false;
         }
         if p == self.players.len() {
             match &self.board {
                 BoardSource::Random | BoardSource::Pattern(_) => out.push(cur),
                 BoardSource::Boards(list) => {
+                    *visited += list.len();
+                    if *visited > budget {
+                        return false;
+                    }
                     for (i, slots) in list.items.iter().enumerate() {
                         let fixed: CardSet =
                             slots.iter().filter(|&&b| b != OPEN).map(|&b| Card::from_index(b)).collect();
@@ -499,6 +589,10 @@ impl DealSpec {
         match &self.players[p] {
             HandSource::Random => self.extend_prefix(p + 1, cur, out, limit, visited),
             HandSource::Range(list) => {
+                *visited += list.len();
+                if *visited > budget {
+                    return false;
+                }
                 for (i, hand) in list.items.iter().enumerate() {
                     if hand.fixed.overlaps(cur.used) {
                         continue;

@@ -4,6 +4,7 @@ use super::deal::{Deal, MAX_PLAYERS};
 use super::showdown::Showdown;
 use super::source::HandSource;
 use crate::cards::{Card, CardSet};
+use crate::error::{PqlError, Span};
 use crate::eval::{rate_hi, HiRating, LoRating, OmahaBoard, OmahaHole};
 use crate::games::Street;
 use std::collections::{HashMap, HashSet};
@@ -75,6 +76,8 @@ pub struct Scratch {
     pub(crate) cross: CrossDeal,
     /// Inner samples drawn by this worker so far: each sampled inner value gets its own stream.
     pub(crate) fresh: u64,
+    /// Where a division by zero happened (the first one), for the run to stop with an error.
+    division_by_zero: Option<Span>,
 }
 
 impl Default for Scratch {
@@ -91,7 +94,20 @@ impl Default for Scratch {
             stud: super::stud_equity::StudScratch::default(),
             cross: CrossDeal::default(),
             fresh: 0,
+            division_by_zero: None,
         }
+    }
+}
+
+impl Scratch {
+    /// The error of a division by zero met since the last call, if any (the runner ends the run
+    /// with it: PQL has no value for it, and 0 or NaN would pass silently into an average).
+    pub fn take_error(&mut self) -> Option<PqlError> {
+        self.division_by_zero.take().map(|span| {
+            PqlError::runtime("division by zero")
+                .with_span(span)
+                .with_hint("guard the divisor, e.g. case when x = 0 then 0 else y / x end")
+        })
     }
 }
 
@@ -127,6 +143,11 @@ impl<'a> Trial<'a> {
     pub fn with_sources(mut self, sources: &'a [HandSource]) -> Trial<'a> {
         self.sources = sources;
         self
+    }
+
+    /// Notes a division by zero at `divisor` (see [`Scratch::take_error`]).
+    pub(crate) fn divided_by_zero(&mut self, divisor: Span) {
+        self.scratch.division_by_zero.get_or_insert(divisor);
     }
 
     /// A value computed earlier on this deal under `key`.
@@ -242,6 +263,33 @@ impl<'a> Trial<'a> {
         if let Some([e, _]) = self.memo(memo_key(MEMO_HVH, p, street)) {
             return e;
         }
+        let cross = self.hvh_key(p, street);
+        if let Some([bits, _]) = self.cached(&cross) {
+            let e = f64::from_bits(bits);
+            self.remember(memo_key(MEMO_HVH, p, street), [e, 0.0]);
+            return e;
+        }
+        let e = self.hvh_equity_now(p, street);
+        self.cache(&cross, [e.to_bits(), 0]);
+        e
+    }
+
+    /// The cross-deal key of p's `HvHEquity` on `street`: every player's cards, the board then
+    /// and the dead cards (given hands see the same flop many times in a run).
+    fn hvh_key(&self, p: usize, street: Street) -> CacheKey {
+        let d = self.deal;
+        let mut key = CacheKey::new(MEMO_HVH, p, street);
+        for q in 0..d.players {
+            key.push(d.hole[q].bits());
+        }
+        key.push(d.board_at(street).bits());
+        key.push(d.dead.bits());
+        key
+    }
+
+    /// [`Trial::hvh_equity`] computed on this deal (flop games, before the river).
+    fn hvh_equity_now(&mut self, p: usize, street: Street) -> f64 {
+        let d = self.deal;
         let known_board = d.board_at(street);
         let mut used = d.dead.union(known_board);
         for q in 0..d.players {
@@ -263,6 +311,8 @@ impl<'a> Trial<'a> {
         {
             for (q, &e) in shares[..d.players].iter().enumerate() {
                 self.remember(memo_key(MEMO_HVH, q, street), [e, 0.0]);
+                let key = self.hvh_key(q, street);
+                self.cache(&key, [e.to_bits(), 0]);
             }
             return shares[p];
         }
