@@ -19,6 +19,12 @@ pub fn rate_hi_standard(cards: CardSet) -> HiRating {
     super::rank_tables::STANDARD.rate(cards)
 }
 
+/// [`rate_hi`] of exactly seven cards, a little faster (no count to check).
+#[inline]
+pub fn rate_hi_seven(cards: CardSet, rules: HiRules) -> HiRating {
+    super::rank_tables::hi_table(rules).rate_seven(cards)
+}
+
 /// [`rate_hi`] by bit arithmetic, without tables.
 pub fn rate_hi_bits(cards: CardSet, rules: HiRules) -> HiRating {
     match rules {

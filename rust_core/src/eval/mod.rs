@@ -14,7 +14,7 @@ mod tables;
 pub use best_five::{best_five_hi, best_five_hi_fewest, best_five_lo};
 pub use five::{five_card_hand_number, FiveCardTables, DISTINCT_FIVE, FIVE, RANK_KEYS};
 pub use flop_category::FlopHandCategory;
-pub use hi::{rate_hi, rate_hi_bits, rate_hi_standard};
+pub use hi::{rate_hi, rate_hi_bits, rate_hi_seven, rate_hi_standard};
 pub use lo::{ace_low_mask, rate_lo8, rate_razz, LO8_MASK};
 pub use omaha::{
     best_flush, omaha_hi, omaha_lo8, omaha_lo8_of_ranks, omaha_river, omaha_river_unsuited, OmahaBoard, OmahaHole,

@@ -227,6 +227,18 @@ impl HiTable {
         }
     }
 
+    /// Exactly seven cards (a hold'em or stud showdown): no count to branch on.
+    #[inline]
+    pub fn rate_seven(&self, cards: CardSet) -> HiRating {
+        debug_assert_eq!(cards.len(), 7);
+        let b = cards.bits();
+        let key = lane_sum(b);
+        if key & FLUSH_BIT != 0 {
+            return self.rate_flush(b);
+        }
+        self.seven.get(key)
+    }
+
     /// Seven cards without a flush, from their base-5 rank key (the sum of 5^rank over the
     /// cards, as `GivenTally` builds it).
     #[inline]
