@@ -6,7 +6,7 @@ mod five;
 mod flop_category;
 mod hi;
 mod rank_tables;
-pub use rank_tables::{hi_table, HiTable, LowTable, LO8_SEVEN, RAZZ_SEVEN};
+pub use rank_tables::{hi_table, HiTable, LowTable, SevenUnsuited, LO8_SEVEN, RAZZ_SEVEN};
 mod lo;
 mod omaha;
 mod tables;

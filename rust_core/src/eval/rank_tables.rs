@@ -189,6 +189,9 @@ pub struct HiTable {
     five: SizeTable<HiRating, 2048, 8192>,
     six: SizeTable<HiRating, 4096, 32768>,
     seven: SizeTable<HiRating, 8192, 65536>,
+    /// The seven-card entries' order among themselves (1 = weakest), half the bytes of the
+    /// ratings: enough for showdowns that only ask who wins.
+    seven_order: Box<[u16; 65536]>,
 }
 
 impl HiTable {
@@ -199,12 +202,20 @@ impl HiTable {
                 *slot = rate_hi_bits(CardSet::from_bits(m as u64), rules);
             }
         }
+        let seven = SizeTable::build(&HASH7, |c| rate_hi_bits(c, rules));
+        let mut distinct: Vec<HiRating> = seven.values.to_vec();
+        distinct.sort_unstable();
+        distinct.dedup();
+        // Unused slots hold HiRating::NONE, the first of the distinct values: order 0.
+        let order: Vec<u16> = seven.values.iter().map(|&r| distinct.partition_point(|&d| d < r) as u16).collect();
+        let seven_order = order.into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!("one per slot"));
         HiTable {
             rules,
             flush,
             five: SizeTable::build(&HASH5, |c| rate_hi_bits(c, rules)),
             six: SizeTable::build(&HASH6, |c| rate_hi_bits(c, rules)),
-            seven: SizeTable::build(&HASH7, |c| rate_hi_bits(c, rules)),
+            seven,
+            seven_order,
         }
     }
 
@@ -239,6 +250,13 @@ impl HiTable {
         self.seven.get(key)
     }
 
+    /// The seven-card table as a small copyable view, for loops that rate many hands: its
+    /// fields stay in registers instead of being read through the table on every hand.
+    pub fn seven_unsuited(&'static self) -> SevenUnsuited {
+        let hash = self.seven.hash;
+        SevenUnsuited { multiplier: hash.multiplier, displacement: &hash.displacement, order: &self.seven_order }
+    }
+
     /// Seven cards without a flush, from their base-5 rank key (the sum of 5^rank over the
     /// cards, as `GivenTally` builds it).
     #[inline]
@@ -251,6 +269,23 @@ impl HiTable {
     fn rate_flush(&self, b: u64) -> HiRating {
         let lane = [0, 16, 32, 48].map(|s| (b >> s) & 0x1FFF).into_iter().find(|l| l.count_ones() >= 5).unwrap_or(0);
         self.flush[lane as usize]
+    }
+}
+
+/// The order of seven cards without a flush among all such hands, from their base-5 rank key:
+/// greater is better, equal is a tie (see [`HiTable::seven_unsuited`]).
+#[derive(Clone, Copy)]
+pub struct SevenUnsuited {
+    multiplier: u64,
+    displacement: &'static [u16; 8192],
+    order: &'static [u16; 65536],
+}
+
+impl SevenUnsuited {
+    #[inline]
+    pub fn order(self, key: u32) -> u16 {
+        let (bucket, slot) = RankHash::<8192, 65536>::hashed(self.multiplier, key);
+        self.order[(slot ^ usize::from(self.displacement[bucket])) & 65535]
     }
 }
 

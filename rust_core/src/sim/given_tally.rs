@@ -14,8 +14,8 @@ use super::rng::{distinct_threshold, PartialShuffle, Rng};
 use super::source::place;
 use crate::cards::{Card, CardSet};
 use crate::eval::{
-    best_flush, hi_table, omaha_lo8_of_ranks, omaha_river, HiRating, HiTable, LoRating, LowTable, OmahaHole, LO8_SEVEN,
-    RAZZ_SEVEN,
+    best_flush, hi_table, omaha_lo8_of_ranks, omaha_river, HiRating, HiTable, LoRating, LowTable, OmahaHole,
+    SevenUnsuited, LO8_SEVEN, RAZZ_SEVEN,
 };
 use crate::games::{Game, PotSplit};
 
@@ -77,6 +77,8 @@ const BOARD_SLOT: usize = MAX_PLAYERS;
 pub struct GivenTally {
     hi: Option<&'static HiTable>,
     lo: Option<&'static LowTable>,
+    /// Hi-only seven-card games: the table's order of flushless hands, for `hi_outcome`.
+    seven: Option<SevenUnsuited>,
     players: usize,
     /// Each player's given cards, then (at `BOARD_SLOT`) the known board cards.
     given: [CardSet; MAX_PLAYERS + 1],
@@ -147,9 +149,11 @@ impl GivenTally {
         let mut remaining_cards = [Card::from_index(0); 64];
         remaining_cards[..remaining.len()].copy_from_slice(remaining);
         let outcomes = 1 << (players * if lo.is_some() { 2 } else { 1 });
+        let seven = hi.filter(|_| lo.is_none() && omaha.is_none()).map(HiTable::seven_unsuited);
         Some(GivenTally {
             hi,
             lo,
+            seven,
             players,
             given,
             given_keys: given.map(keys_of),
@@ -187,6 +191,28 @@ impl GivenTally {
             }
         }
         hi_winners | lo_winners << self.players
+    }
+
+    /// [`GivenTally::outcome`] of a hi-only seven-card game, without branches on who wins: the
+    /// ratings, then the mask of those equal to the best. A flush anywhere (a few deals in a
+    /// hundred) takes the general path.
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn hi_outcome(&self, seven: SevenUnsuited, keys: &[u64; MAX_PLAYERS + 1], new: &[Card]) -> usize {
+        let board = keys[BOARD_SLOT];
+        let players = self.players.min(MAX_PLAYERS);
+        let mut ratings = [0u16; MAX_PLAYERS];
+        let mut flushes = 0;
+        for (rating, &own) in ratings[..players].iter_mut().zip(keys) {
+            let k = own + board;
+            flushes |= (k + (0x3333 << 32)) & (0x8888 << 32);
+            *rating = seven.order(k as u32);
+        }
+        if flushes != 0 {
+            return self.outcome(keys, new);
+        }
+        let best = ratings[..players].iter().copied().max().unwrap_or_default();
+        ratings[..players].iter().enumerate().fold(0, |w, (p, &r)| w | usize::from(r == best) << p)
     }
 
     /// [`GivenTally::outcome`] in Omaha, from the whole board's keys.
@@ -332,6 +358,7 @@ impl GivenTally {
         for (s, &slot) in slots.iter_mut().zip(&self.slots) {
             *s = slot % (MAX_PLAYERS + 1);
         }
+        let seven = self.seven;
         for _ in 0..trials {
             let positions = rng.distinct_positions::<K>(n, threshold);
             let mut keys = self.given_keys;
@@ -340,7 +367,10 @@ impl GivenTally {
                 *card = self.remaining[position & 63];
                 keys[slot] += card_keys(*card);
             }
-            let o = self.outcome(&keys, &new);
+            let o = match seven {
+                Some(seven) => self.hi_outcome(seven, &keys, &new),
+                None => self.outcome(&keys, &new),
+            };
             self.count(o, &new);
         }
     }
