@@ -23,6 +23,7 @@ test-python:  ## the Python tests
 lint:  ## formatting and lints, failing on warnings
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
+	cargo clippy --workspace --all-targets --features python -- -D warnings
 	$(PYTHON) -m ruff check pql_repl tests benchmarks
 	$(PYTHON) -m ruff format --check pql_repl tests benchmarks
 	$(PYTHON) -m mypy

@@ -18,13 +18,9 @@ fn class_name(kind: ErrorKind) -> &'static str {
 }
 
 /// The Python exception for `errors` (the first one leads; all are attached as `.errors`), with
-/// line and column computed against `source`. The core caps the list (`error::cap_errors`), and
-/// the positions come from one `SourceMap`, so this is linear in the text.
-pub fn to_py_err(py: Python<'_>, source: &str, errors: &[PqlError]) -> PyErr {
-    to_py_err_at(py, source, (1, 1), errors)
-}
-
-/// As `to_py_err`, for a `source` that starts at `origin` (line, column) of a larger text.
+/// line and column computed against `source`, which starts at `origin` (line, column) of a
+/// larger text ((1, 1) for a whole text). The core caps the list (`error::cap_errors`), and the
+/// positions come from one `SourceMap`, so this is linear in the text.
 pub fn to_py_err_at(py: Python<'_>, source: &str, origin: (usize, usize), errors: &[PqlError]) -> PyErr {
     // Failing to build the exception (pql_repl.errors missing) still yields a Python error, and
     // a panic while rendering becomes PqlRuntimeError like any other.
