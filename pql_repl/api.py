@@ -231,19 +231,15 @@ class Query:
                 self._handle = self._program.start(index, trials, seed, exact, threads, time_limit, precision)
             handle = self._handle
             try:
-                # Snapshots arrive after every chunk of work; only the latest is kept and
-                # yielded once per interval.
-                latest: StatementResult | None = None
+                # The engine has news after every chunk of work; with an interval the wait
+                # sleeps through it (a snapshot costs a dict and an object in Python) until the
+                # run ends or the interval is up, then takes the latest.
                 due = time.monotonic() + interval
                 while True:
-                    left = due - time.monotonic()
-                    if latest is not None and left <= 0:
-                        yield latest
-                        latest = None
-                        due = time.monotonic() + interval
-                        continue
-                    snap = handle.poll(left if left > 0 else 0.1)
+                    left = max(due - time.monotonic(), 0.0)
+                    snap = handle.poll(left, True) if interval > 0 else handle.poll(0.1)
                     if snap is None:
+                        due = time.monotonic() + interval
                         continue
                     result = StatementResult.from_dict(snap)
                     if result.done:
@@ -253,7 +249,8 @@ class Query:
                         break
                     # All the work merged: the final snapshot (done) follows at once.
                     if result.progress < 1.0:
-                        latest = result
+                        yield result
+                    due = time.monotonic() + interval
             finally:
                 # A stream closed or abandoned early (or an exception, such as
                 # KeyboardInterrupt, while waiting) must not leave the run computing.

@@ -102,15 +102,18 @@ pub struct RunHandle {
 #[pymethods]
 impl RunHandle {
     /// Waits up to `timeout` seconds (GIL released) for news; a snapshot dict, or None.
-    /// Raises the run's error once it ends with one.
-    fn poll<'py>(&self, py: Python<'py>, timeout: f64) -> PyResult<Option<Bound<'py, PyDict>>> {
+    /// With `until_end`, sleeps through the news until the run ends or the timeout passes, then
+    /// gives the latest snapshot (None if nothing changed). Raises the run's error once it ends
+    /// with one.
+    #[pyo3(signature = (timeout, until_end=false))]
+    fn poll<'py>(&self, py: Python<'py>, timeout: f64, until_end: bool) -> PyResult<Option<Bound<'py, PyDict>>> {
         // NaN (which clamp keeps) does not wait.
         let wait = Duration::try_from_secs_f64(timeout.clamp(0.0, 3600.0)).unwrap_or_default();
         let progress = py
             .detach(|| {
                 contained(|| {
                     let mut guard = self.handle.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                    guard.as_mut().and_then(|h| h.poll(wait))
+                    guard.as_mut().and_then(|h| h.poll_for(wait, until_end))
                 })
             })
             .map_err(|errors| to_py_err_at(py, &self.source, self.origin, &errors))?;

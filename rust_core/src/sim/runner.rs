@@ -127,16 +127,24 @@ impl RunHandle {
     /// Waits up to `timeout` for news; returns a snapshot when there is new data or the run has
     /// ended, `None` on timeout without news.
     pub fn poll(&mut self, timeout: Duration) -> Option<Progress> {
+        self.poll_for(timeout, false)
+    }
+
+    /// As [`RunHandle::poll`], but with `until_end` it sleeps through the news until the run
+    /// ends or `timeout` passes, then returns the latest snapshot (if anything changed): for a
+    /// reader that wants a snapshot every so often, not one per chunk of work.
+    pub fn poll_for(&mut self, timeout: Duration, until_end: bool) -> Option<Progress> {
         let shared = &self.shared;
         let seen = self.seen;
         let fresh = |p: &Progress| p.done || shared.version.load(Ordering::Acquire) != seen;
+        let wake = |p: &Progress| if until_end { p.done } else { fresh(p) };
         let guard = shared.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let guard = if fresh(&guard) {
+        let guard = if wake(&guard) {
             guard
         } else {
             shared
                 .changed
-                .wait_timeout_while(guard, timeout, |p| !fresh(p))
+                .wait_timeout_while(guard, timeout, |p| !wake(p))
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .0
         };
