@@ -98,6 +98,10 @@ class StatementResult:
     truncated: bool = False
     #: How many deals the whole enumeration has, for exhaustive runs (None for Monte Carlo).
     total_deals: int | None = None
+    #: A function sampled inside some deal (an inner enumeration too large to do exactly,
+    #: such as ``HvREquity`` against a wide range before the flop): an exhaustive run is then
+    #: not ``exact``.
+    inner_sampled: bool = False
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> StatementResult:
@@ -117,11 +121,12 @@ class StatementResult:
             progress=d.get("progress", 1.0),
             truncated=d.get("truncated", False),
             total_deals=d.get("total_deals"),
+            inner_sampled=d.get("inner_sampled", False),
         )
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape of DESIGN.md §5 for one statement, with ``truncated`` (an exhaustive
-        run cut short) and, for exhaustive runs, ``total_deals``."""
+        run cut short), ``inner_sampled`` and, for exhaustive runs, ``total_deals``."""
         d: dict[str, Any] = {
             "query": self.query,
             "game": self.game,
@@ -130,6 +135,7 @@ class StatementResult:
             "attempted": self.attempted,
             "exact": self.exact,
             "truncated": self.truncated,
+            "inner_sampled": self.inner_sampled,
             "seed": self.seed,
             "elapsed_s": round(self.elapsed, 6),
             "columns": [c.to_dict() for c in self.columns],

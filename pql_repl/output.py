@@ -126,6 +126,8 @@ def summary_line(result: StatementResult, timer: bool = False) -> str:
             parts.append(f"{result.trials} kept by the where clause")
     elif result.exact:
         parts.append("exact")
+    elif result.inner_sampled and result.total_deals is not None:
+        parts.append("every deal enumerated, inner values sampled")
     if result.attempted > result.accepted and not result.truncated:
         kept = result.accepted / result.attempted
         parts.append(f"{100 * kept:.3g}% of deals kept")

@@ -453,3 +453,17 @@ def test_evaluate_names_the_cards_a_short_deck_lacks() -> None:
         pql.evaluate("2s3s", game="shortdeck")
     with pytest.raises(pql.PqlError, match="'5d' is not in the short deck"):
         pql.evaluate("AsKs", "QsJs5d", game="shortdeck")
+
+
+def test_an_enumeration_with_sampled_inner_values_reports_it() -> None:
+    # Before the flop, HvREquity against a range has too many boards to enumerate in every deal.
+    query = (
+        "select avg(HvREquity(hero, {})) from game='holdem', hero='AsAh', villain='15%', board='2c7d9hTsJs'"
+    )
+    (sampled,) = pql.run(query.format("preflop"), exact=True)
+    assert sampled.inner_sampled
+    assert not sampled.exact
+    assert sampled.total_deals == sampled.attempted
+    (enumerated,) = pql.run(query.format("flop"), exact=True)
+    assert enumerated.exact
+    assert not enumerated.inner_sampled

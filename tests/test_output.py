@@ -266,3 +266,23 @@ def test_results_that_were_not_cut_short_say_nothing_of_it() -> None:
     (st,) = json.loads(render([r], "json"))["statements"]
     assert st["truncated"] is False
     assert "total_deals" not in st
+
+
+def test_an_enumeration_with_sampled_inner_values_is_not_called_exact() -> None:
+    r = StatementResult(
+        query="select avg(HvREquity(hero, preflop)) from ...",
+        game="holdem",
+        trials=124,
+        accepted=124,
+        attempted=124,
+        exact=False,
+        seed=None,
+        elapsed=0.05,
+        columns=[Column("eq", "avg", 0.8432, stderr=None)],
+        total_deals=124,
+        inner_sampled=True,
+    )
+    assert format_table(r).splitlines()[-1] == "124 trials, every deal enumerated, inner values sampled"
+    (st,) = json.loads(render([r], "json"))["statements"]
+    assert st["inner_sampled"] is True
+    assert st["exact"] is False

@@ -13,6 +13,8 @@ def status_text(result: StatementResult, timing: bool = True) -> str:
         state += " · exact"
     elif result.truncated:
         state += " · cut short, not exact"
+    elif result.inner_sampled and result.total_deals is not None:
+        state += " · inner values sampled"
     rate = result.trials / result.elapsed if result.elapsed > 0 else 0.0
     parts = [state, f"{result.trials:,} trials"]
     if timing:

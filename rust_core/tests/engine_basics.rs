@@ -275,3 +275,25 @@ fn a_time_limit_leaves_no_phantom_attempt() {
         assert_eq!(p.attempted, p.accepted);
     }
 }
+
+/// An enumeration whose deals each sample an inner value (HvREquity before the flop against a
+/// range: too many boards to enumerate inside every deal) visits every deal but is not exact;
+/// the same enumeration with an inner value small enough to enumerate stays exact.
+#[test]
+fn an_enumeration_with_sampled_inner_values_is_not_exact() {
+    let run = |street: &str| {
+        let plan = compiled(&format!(
+            "select avg(HvREquity(hero, {street})) from game='holdem', hero='AsAh', villain='15%', \
+             board='2c7d9hTsJs'"
+        ));
+        let p = start(&plan, &RunOptions { exact: Some(true), ..RunOptions::default() }).wait();
+        assert!(p.error.is_none(), "{:?}", p.error);
+        p
+    };
+    let sampled = run("preflop");
+    assert!(sampled.exhaustive && !sampled.truncated);
+    assert!(sampled.inner_sampled && !sampled.exact);
+    assert_eq!(sampled.total_deals, Some(sampled.attempted));
+    let enumerated = run("flop");
+    assert!(enumerated.exact && !enumerated.inner_sampled);
+}

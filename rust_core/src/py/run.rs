@@ -134,7 +134,7 @@ impl RunHandle {
 }
 
 /// The JSON statement shape of DESIGN.md §5, plus `index`, `done`, `attempted`, `progress`,
-/// `cancelled`, `truncated` and `total_deals`.
+/// `cancelled`, `truncated`, `total_deals` and `inner_sampled`.
 fn snapshot<'py>(
     py: Python<'py>,
     stmt: &CompiledStatement,
@@ -156,6 +156,7 @@ fn snapshot<'py>(
     d.set_item("truncated", p.truncated)?;
     d.set_item("total_deals", p.total_deals)?;
     d.set_item("cancelled", p.cancelled)?;
+    d.set_item("inner_sampled", p.inner_sampled)?;
     let columns = PyList::empty(py);
     for (sel, agg) in stmt.plan.selectors.iter().zip(&p.aggregates) {
         // An enumeration, finished or not, is not a sample: it has no standard errors.

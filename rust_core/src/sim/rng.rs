@@ -1,7 +1,7 @@
 //! A small, fast, seedable generator (xoshiro256++) with independent streams per thread.
 
 /// xoshiro256++: 256 bits of state, excellent statistical quality, about a nanosecond a draw.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rng {
     s: [u64; 4],
 }

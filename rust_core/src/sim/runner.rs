@@ -91,6 +91,10 @@ pub struct Progress {
     pub truncated: bool,
     /// Set when the run ended because `cancel()` was called.
     pub cancelled: bool,
+    /// Some function sampled inside a deal (an inner enumeration too large to do exactly, such
+    /// as `HvREquity` against a wide range before the flop): an exhaustive run is then not
+    /// exact.
+    pub inner_sampled: bool,
 }
 
 struct Shared {
@@ -289,6 +293,7 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
             error: None,
             truncated: false,
             cancelled: false,
+            inner_sampled: false,
         }),
         changed: Condvar::new(),
         cancel: AtomicBool::new(false),
@@ -551,6 +556,10 @@ fn monte_worker(
         }
         st.accepted += accepted;
         st.attempted += attempted;
+        if scratch.inner_sampled {
+            st.inner_sampled = true;
+            st.exact = false;
+        }
         st.fraction = st.accepted as f64 / trials as f64;
         let precise = precision.is_some_and(|target| {
             st.aggregates.iter().all(|a| a.estimate().is_none_or(|(_, se)| se < target)) && st.accepted >= 1000
@@ -753,6 +762,10 @@ fn exact_worker(
         }
         st.accepted += accepted;
         st.attempted += attempted;
+        if scratch.inner_sampled {
+            st.inner_sampled = true;
+            st.exact = false;
+        }
         st.fraction = st.total_deals.map_or(1.0, |total| st.attempted as f64 / total.max(1) as f64);
         if !cut {
             shared.items_left.fetch_sub(1, Ordering::AcqRel);

@@ -78,6 +78,9 @@ pub struct Scratch {
     pub(crate) fresh: u64,
     /// Where a division by zero happened (the first one), for the run to stop with an error.
     division_by_zero: Option<Span>,
+    /// Set (for good) once an inner value was sampled rather than enumerated: an exhaustive
+    /// run is then not exact.
+    pub(crate) inner_sampled: bool,
 }
 
 impl Default for Scratch {
@@ -95,6 +98,7 @@ impl Default for Scratch {
             cross: CrossDeal::default(),
             fresh: 0,
             division_by_zero: None,
+            inner_sampled: false,
         }
     }
 }
@@ -199,6 +203,7 @@ impl<'a> Trial<'a> {
     /// error then measures the sampling too) while a run stays reproducible for its seed.
     pub(crate) fn fresh_rng(&mut self, salt: u64, known: CardSet) -> super::rng::Rng {
         self.scratch.fresh += 1;
+        self.scratch.inner_sampled = true;
         super::rng::Rng::new(0x5EED ^ salt ^ (self.scratch.fresh << 8), known.bits())
     }
 

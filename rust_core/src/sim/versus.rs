@@ -145,6 +145,8 @@ impl Trial<'_> {
             hs *= hs1;
         }
         self.scratch.holdings = holdings;
+        // A draw from the deal's stream means some holdings were sampled.
+        self.scratch.inner_sampled |= rng != deal_rng(1, known);
         self.remember(key, [hs, 0.0]);
         self.cache(&cross, [hs.to_bits(), 0]);
         hs
@@ -187,6 +189,7 @@ impl Trial<'_> {
             analysis::potential(d.game, hand, board, &holdings, &unseen, need, &mut rng)
         };
         self.scratch.holdings = holdings;
+        self.scratch.inner_sampled |= rng != deal_rng(2 + u64::from(kind), known);
         self.remember(key, [pot.positive, pot.negative]);
         self.cache(&cross, [pot.positive.to_bits(), pot.negative.to_bits()]);
         pot
