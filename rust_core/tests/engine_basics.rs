@@ -276,7 +276,7 @@ fn a_time_limit_leaves_no_phantom_attempt() {
     }
 }
 
-/// An enumeration whose deals each sample an inner value (HvREquity before the flop against a
+/// An enumeration whose deals each sample an inner value (`HvREquity` before the flop against a
 /// range: too many boards to enumerate inside every deal) visits every deal but is not exact;
 /// the same enumeration with an inner value small enough to enumerate stays exact.
 #[test]
