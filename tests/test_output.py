@@ -7,6 +7,7 @@ engine; test_cli.py runs the same writers on real runs.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 from pathlib import Path
@@ -269,17 +270,14 @@ def test_results_that_were_not_cut_short_say_nothing_of_it() -> None:
 
 
 def test_an_enumeration_with_sampled_inner_values_is_not_called_exact() -> None:
-    r = StatementResult(
-        query="select avg(HvREquity(hero, preflop)) from ...",
-        game="holdem",
-        trials=124,
-        accepted=124,
-        attempted=124,
-        exact=False,
-        seed=None,
-        elapsed=0.05,
-        columns=[Column("eq", "avg", 0.8432, stderr=None)],
-        total_deals=124,
+    deals = 124
+    r = dataclasses.replace(
+        truncated_result(),
+        trials=deals,
+        accepted=deals,
+        attempted=deals,
+        total_deals=deals,
+        truncated=False,
         inner_sampled=True,
     )
     assert format_table(r).splitlines()[-1] == "124 trials, every deal enumerated, inner values sampled"

@@ -3,12 +3,14 @@
 //! the parsed ranges themselves. Blocked cards, weights, stud ranges with open positions, a board
 //! pattern drawn by rejection and a dead-card pattern.
 
+mod common;
+
+use common::frequencies;
 use pql_core::cards::{Card, CardSet};
 use pql_core::games::Game;
 use pql_core::range::{parse_range, Syntax};
 use pql_core::sim::compile::compile_program;
 use pql_core::sim::deal::Deal;
-use pql_core::sim::rng::Rng;
 use pql_core::sim::source::DealSpec;
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -16,21 +18,6 @@ use std::hash::Hash;
 fn spec(query: &str) -> DealSpec {
     let statements = compile_program(query).unwrap_or_else(|e| panic!("{query}: {e:?}"));
     statements[0].plan.spec.clone()
-}
-
-/// Samples `n` accepted deals and counts each outcome `key(deal)`.
-fn frequencies<K: Hash + Eq>(spec: &DealSpec, n: usize, seed: u64, key: impl Fn(&Deal) -> K) -> HashMap<K, f64> {
-    let mut rng = Rng::new(seed, 0);
-    let mut deal = Deal::new(spec.game, spec.players.len());
-    let mut counts = HashMap::new();
-    let mut accepted = 0;
-    while accepted < n {
-        if spec.sample(&mut rng, &mut deal) {
-            *counts.entry(key(&deal)).or_insert(0.0) += 1.0;
-            accepted += 1;
-        }
-    }
-    counts
 }
 
 /// Pearson's statistic against expected weights (normalised here); passes within ~5 standard

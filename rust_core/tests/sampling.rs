@@ -2,30 +2,16 @@
 //! (and board) is equally likely, or proportional to its weights, with collisions rejecting
 //! the whole deal. Checked with chi-square tests at fixed seeds.
 
+mod common;
+
+use common::frequencies;
 use pql_core::cards::{parse_cards, CardSet};
 use pql_core::games::Game;
-use pql_core::sim::deal::Deal;
-use pql_core::sim::rng::Rng;
 use pql_core::sim::source::{BoardSource, DealSpec, HandSource, SlotHand, WeightedList, OPEN};
 use std::collections::HashMap;
 
 fn hands(texts: &[&str]) -> Vec<SlotHand> {
     texts.iter().map(|t| SlotHand::from_set(parse_cards(t).unwrap())).collect()
-}
-
-/// Samples `n` accepted deals and counts each outcome `key(deal)`.
-fn frequencies<K: std::hash::Hash + Eq>(spec: &DealSpec, n: usize, key: impl Fn(&Deal) -> K) -> HashMap<K, f64> {
-    let mut rng = Rng::new(7, 0);
-    let mut deal = Deal::new(spec.game, spec.players.len());
-    let mut counts = HashMap::new();
-    let mut accepted = 0;
-    while accepted < n {
-        if spec.sample(&mut rng, &mut deal) {
-            *counts.entry(key(&deal)).or_insert(0.0) += 1.0;
-            accepted += 1;
-        }
-    }
-    counts
 }
 
 /// Pearson's statistic against expected probabilities; passes when within ~5 standard
@@ -62,7 +48,7 @@ fn overlapping_ranges_are_uniform_over_compatible_pairs() {
         .collect();
     assert!(legal.len() < 16, "the test needs blocked combinations");
     let expected = legal.iter().map(|&k| (k, 1.0 / legal.len() as f64)).collect();
-    let counts = frequencies(&spec, 200_000, |d| (d.hole[0].0, d.hole[1].0));
+    let counts = frequencies(&spec, 200_000, 7, |d| (d.hole[0].0, d.hole[1].0));
     assert_chi_square(&counts, &expected);
 }
 
@@ -82,7 +68,7 @@ fn weights_multiply_across_players() {
     // AsAh+AsKd and KdKc+AsKd collide; the legal pairs weigh 2*3 and 1*3.
     let key = |a: &str, b: &str| (parse_cards(a).unwrap().0, parse_cards(b).unwrap().0);
     let expected = HashMap::from([(key("AsAh", "QcQs"), 6.0 / 9.0), (key("KdKc", "QcQs"), 3.0 / 9.0)]);
-    let counts = frequencies(&spec, 100_000, |d| (d.hole[0].0, d.hole[1].0));
+    let counts = frequencies(&spec, 100_000, 7, |d| (d.hole[0].0, d.hole[1].0));
     assert_chi_square(&counts, &expected);
 }
 
@@ -101,7 +87,7 @@ fn random_hands_avoid_fixed_cards_and_cover_the_rest_uniformly() {
         BoardSource::Boards(WeightedList::uniform(vec![board])),
         CardSet::EMPTY,
     );
-    let counts = frequencies(&spec, 200_000, |d| d.hole[1].0);
+    let counts = frequencies(&spec, 200_000, 7, |d| d.hole[1].0);
     let left: Vec<_> = Game::Holdem.deck().cards().minus(parse_cards("AsAh2c7dJh").unwrap()).iter().collect();
     assert_eq!(left.len(), 47);
     let mut expected = HashMap::new();

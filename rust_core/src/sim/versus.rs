@@ -390,13 +390,7 @@ impl Trial<'_> {
                     if list.len() as f64 > limit {
                         return None;
                     }
-                    out.extend(
-                        list.items
-                            .iter()
-                            .enumerate()
-                            .filter(|(_, h)| !h.fixed.overlaps(known))
-                            .map(|(i, h)| Holding { cards: h.fixed, weight: list.weight(i) }),
-                    );
+                    push_range_holdings(list, known, &mut out);
                 }
                 _ => {
                     if binomial(unseen.len(), k) > limit {
@@ -594,10 +588,8 @@ fn per_holding_cost(game: Game, street: Street, players: usize, rest: usize, boa
         }
 }
 
-/// The holdings of `list` that avoid `known`, with their weights; a weighted sample of
-/// [`SAMPLED_HOLDINGS`] when there are more than [`MAX_EXACT_HOLDINGS`].
-fn range_holdings(list: &WeightedList<SlotHand>, known: CardSet, rng: &mut Rng, out: &mut Vec<Holding>) {
-    out.clear();
+/// Appends every holding of `list` that avoids `known`, with its weight.
+fn push_range_holdings(list: &WeightedList<SlotHand>, known: CardSet, out: &mut Vec<Holding>) {
     out.extend(
         list.items
             .iter()
@@ -605,6 +597,13 @@ fn range_holdings(list: &WeightedList<SlotHand>, known: CardSet, rng: &mut Rng, 
             .filter(|(_, h)| !h.fixed.overlaps(known))
             .map(|(i, h)| Holding { cards: h.fixed, weight: list.weight(i) }),
     );
+}
+
+/// The holdings of `list` that avoid `known`, with their weights; a weighted sample of
+/// [`SAMPLED_HOLDINGS`] when there are more than [`MAX_EXACT_HOLDINGS`].
+fn range_holdings(list: &WeightedList<SlotHand>, known: CardSet, rng: &mut Rng, out: &mut Vec<Holding>) {
+    out.clear();
+    push_range_holdings(list, known, out);
     if out.len() > MAX_EXACT_HOLDINGS {
         let mut cumulative = Vec::with_capacity(out.len());
         let mut total = 0.0;
