@@ -21,8 +21,8 @@ fn budget(game: Game) -> f64 {
     match game {
         Game::Holdem => 15.0,
         Game::ShortDeck => 10.0,
-        Game::OmahaHi | Game::Omaha8 => 45.0,
-        _ => 80.0,
+        Game::OmahaHi | Game::Omaha8 => 300.0,
+        _ => 600.0,
     }
 }
 
@@ -30,8 +30,8 @@ fn budget(game: Game) -> f64 {
 fn samples_per_class(game: Game) -> u64 {
     match game.hole_cards() {
         2 => 400_000,
-        4 => 6_000,
-        _ => 450,
+        4 => 30_000,
+        _ => 9_000,
     }
 }
 
