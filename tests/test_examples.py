@@ -61,8 +61,8 @@ def test_example_runs(path: Path) -> None:
     for statement, result, trials in zip(statements, results, wanted, strict=True):
         check_sane(statement.text, result)
         assert not result["truncated"]
-        if not result["exact"]:
-            # A where clause counts kept deals only; every trial asked for was run.
+        if "total_deals" not in result:
+            # Monte Carlo. A where clause counts kept deals only; every trial asked for was run.
             assert result["trials"] == trials, statement.text
 
 
@@ -70,13 +70,15 @@ def check_sane(text: str, result: dict[str, object]) -> None:
     trials = result["trials"]
     assert isinstance(trials, int)
     assert trials > 0
-    exact = result["exact"]
+    # Enumerations (exact, or with sampled inner values) have no standard errors.
+    exhaustive = "total_deals" in result
+    assert result["exact"] == (exhaustive and not result["inner_sampled"] and not result["truncated"])
     columns = result["columns"]
     assert isinstance(columns, list)
     for c in columns:
         if c["selector"] in ("avg", "count"):
             assert math.isfinite(c["value"]), c
-            assert (c["stderr"] is None) == exact, c
+            assert (c["stderr"] is None) == exhaustive, c
         if c["selector"] == "count":
             assert 0 <= c["value"] <= 1
             assert c["count"] == pytest.approx(c["value"] * trials)
@@ -90,7 +92,9 @@ def check_sane(text: str, result: dict[str, object]) -> None:
     equity_columns = _equity_columns(text, columns)
     if len(equity_columns) == len(info.players) > 1:
         total = sum(c["value"] for c in equity_columns)
-        margin = 1e-9 if exact else 4 * math.sqrt(sum(c["stderr"] ** 2 for c in equity_columns)) + 4 / trials
+        margin = (
+            1e-9 if exhaustive else 4 * math.sqrt(sum(c["stderr"] ** 2 for c in equity_columns)) + 4 / trials
+        )
         assert total == pytest.approx(1, abs=margin)
     for c in equity_columns:
         assert -1e-12 <= c["value"] <= 1 + 1e-12
