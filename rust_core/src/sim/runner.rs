@@ -225,7 +225,7 @@ pub fn choose_mode(plan: &Plan, opts: &RunOptions) -> Result<Mode, PqlError> {
     // Ranges that can never be dealt together are an error before any trial, also when the
     // enumeration of fixed parts below would be too big to find that out.
     if plan.spec.has_legal_deal(LEGAL_DEAL_SEARCH) == Some(false) {
-        return Err(no_legal_deal(plan));
+        return Err(no_legal_deal());
     }
     if exact == Some(false) {
         return Ok(Mode::Monte);
@@ -241,7 +241,7 @@ pub fn choose_mode(plan: &Plan, opts: &RunOptions) -> Result<Mode, PqlError> {
         return Ok(Mode::Monte);
     };
     if prefixes.is_empty() {
-        return Err(no_legal_deal(plan));
+        return Err(no_legal_deal());
     }
     let deals: f64 = prefixes.iter().map(|p| plan.spec.completions(p)).sum();
     let evaluations = deals * plan.spec.players.len() as f64 * plan.inner_cost;
@@ -263,8 +263,7 @@ pub fn choose_mode(plan: &Plan, opts: &RunOptions) -> Result<Mode, PqlError> {
     Ok(if cheaper && fits { Mode::Exact(prefixes, deals) } else { Mode::Monte })
 }
 
-fn no_legal_deal(plan: &Plan) -> PqlError {
-    let _ = plan;
+fn no_legal_deal() -> PqlError {
     PqlError::runtime("no legal deal: the players' ranges, the board and the dead cards always share a card")
         .with_hint("check the ranges for conflicting cards")
 }
