@@ -70,6 +70,26 @@ fn contend_low(rating: LoRating, p: usize, best: &mut LoRating, winners: &mut us
     }
 }
 
+/// The mask of the players whose seven cards (keys `own[p] + board`) rank best, from their
+/// orders; `None` when someone has a flush (the orders only rank hands without one).
+#[allow(clippy::inline_always)]
+#[inline(always)]
+fn hi_winners(seven: SevenUnsuited, own: &[u64], board: u64) -> Option<usize> {
+    let mut orders = [0u16; MAX_PLAYERS];
+    let mut flushes = 0;
+    for (order, &own) in orders.iter_mut().zip(own) {
+        let k = own + board;
+        flushes |= (k + (0x3333 << 32)) & (0x8888 << 32);
+        *order = seven.order(k as u32);
+    }
+    if flushes != 0 {
+        return None;
+    }
+    let orders = &orders[..own.len().min(MAX_PLAYERS)];
+    let best = orders.iter().copied().max().unwrap_or_default();
+    Some(orders.iter().enumerate().fold(0, |w, (p, &r)| w | usize::from(r == best) << p))
+}
+
 /// The slot of the board's keys, after the players'.
 const BOARD_SLOT: usize = MAX_PLAYERS;
 
@@ -199,20 +219,8 @@ impl GivenTally {
     #[allow(clippy::inline_always)]
     #[inline(always)]
     fn hi_outcome(&self, seven: SevenUnsuited, keys: &[u64; MAX_PLAYERS + 1], new: &[Card]) -> usize {
-        let board = keys[BOARD_SLOT];
         let players = self.players.min(MAX_PLAYERS);
-        let mut ratings = [0u16; MAX_PLAYERS];
-        let mut flushes = 0;
-        for (rating, &own) in ratings[..players].iter_mut().zip(keys) {
-            let k = own + board;
-            flushes |= (k + (0x3333 << 32)) & (0x8888 << 32);
-            *rating = seven.order(k as u32);
-        }
-        if flushes != 0 {
-            return self.outcome(keys, new);
-        }
-        let best = ratings[..players].iter().copied().max().unwrap_or_default();
-        ratings[..players].iter().enumerate().fold(0, |w, (p, &r)| w | usize::from(r == best) << p)
+        hi_winners(seven, &keys[..players], keys[BOARD_SLOT]).unwrap_or_else(|| self.outcome(keys, new))
     }
 
     /// [`GivenTally::outcome`] in Omaha, from the whole board's keys.
@@ -359,6 +367,9 @@ impl GivenTally {
             *s = slot % (MAX_PLAYERS + 1);
         }
         let seven = self.seven;
+        if let (Some(seven), true) = (seven, slots.iter().all(|&s| s == BOARD_SLOT)) {
+            return self.sample_board::<K>(seven, rng, threshold, trials);
+        }
         for _ in 0..trials {
             let positions = rng.distinct_positions::<K>(n, threshold);
             let mut keys = self.given_keys;
@@ -371,6 +382,28 @@ impl GivenTally {
                 Some(seven) => self.hi_outcome(seven, &keys, &new),
                 None => self.outcome(&keys, &new),
             };
+            self.count(o, &new);
+        }
+    }
+
+    /// [`GivenTally::sample_batched`] when every open card is a board card of a hi-only
+    /// seven-card game (hold'em, short deck): the board's keys are summed in a register.
+    fn sample_board<const K: usize>(&mut self, seven: SevenUnsuited, rng: &mut Rng, threshold: u64, trials: u64) {
+        let n = self.left;
+        for _ in 0..trials {
+            let positions = rng.distinct_positions::<K>(n, threshold);
+            let mut new = [Card::from_index(0); K];
+            let mut board = self.given_keys[BOARD_SLOT];
+            for (card, &position) in new.iter_mut().zip(&positions) {
+                *card = self.remaining[position & 63];
+                board += card_keys(*card);
+            }
+            let players = self.players.min(MAX_PLAYERS);
+            let o = hi_winners(seven, &self.given_keys[..players], board).unwrap_or_else(|| {
+                let mut keys = self.given_keys;
+                keys[BOARD_SLOT] = board;
+                self.outcome(&keys, &new)
+            });
             self.count(o, &new);
         }
     }
