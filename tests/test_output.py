@@ -27,6 +27,7 @@ from pql_repl.output import (
     summary_line,
     table_rows,
 )
+from pql_repl.repl.progress import status_text
 
 
 def result(
@@ -284,3 +285,12 @@ def test_an_enumeration_with_sampled_inner_values_is_not_called_exact() -> None:
     (st,) = json.loads(render([r], "json"))["statements"]
     assert st["inner_sampled"] is True
     assert st["exact"] is False
+
+
+def test_the_status_line_says_how_exact_a_finished_run_is() -> None:
+    cut = truncated_result()
+    assert status_text(cut, timing=False) == "done · cut short, not exact · 1,234,567 trials"
+    whole = dataclasses.replace(cut, truncated=False, exact=True, trials=1712304)
+    assert status_text(whole, timing=False) == "done · exact · 1,712,304 trials"
+    sampled = dataclasses.replace(whole, exact=False, inner_sampled=True)
+    assert status_text(sampled, timing=False) == "done · inner values sampled · 1,712,304 trials"
