@@ -76,13 +76,13 @@ fn contend_low(rating: LoRating, p: usize, best: &mut LoRating, winners: &mut us
 #[inline(always)]
 fn hi_winners(seven: SevenUnsuited, own: &[u64], board: u64) -> Option<usize> {
     let mut orders = [0u16; MAX_PLAYERS];
-    let mut flushes = 0;
+    let mut flush = false;
     for (order, &own) in orders.iter_mut().zip(own) {
         let k = own + board;
-        flushes |= (k + (0x3333 << 32)) & (0x8888 << 32);
+        flush |= has_flush(k);
         *order = seven.order(k as u32);
     }
-    if flushes != 0 {
+    if flush {
         return None;
     }
     let orders = &orders[..own.len().min(MAX_PLAYERS)];
