@@ -1,18 +1,11 @@
 //! The nuts, outs, range-equity and analysis functions through the whole pipeline: PQL text,
 //! checker, planner, runner.
 
-use pql_core::sim::compile::compile_program;
-use pql_core::sim::runner::{start, RunOptions};
-use std::sync::Arc;
+mod common;
 
 /// Every selector's value (avg, or count as a fraction) of the first statement.
 fn run(text: &str, trials: u64) -> Vec<f64> {
-    let statements = compile_program(text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
-    let plan = Arc::new(statements[0].plan.clone());
-    let opts = RunOptions { trials, seed: Some(5), threads: 2, ..RunOptions::default() };
-    let p = start(&plan, &opts).wait();
-    assert!(p.error.is_none(), "{text}: {:?}", p.error);
-    p.aggregates.iter().map(|a| a.estimate().map_or(f64::NAN, |e| e.0)).collect()
+    common::run_first(text, trials, None, 5).0
 }
 
 #[test]
@@ -86,12 +79,9 @@ fn exact_stud_runs_deal_the_up_cards_apart_from_the_down_cards() {
     // cards, as sampling does.
     let q = "select count(nutHi(p1, third)) from game='studhi', p1='AsAhKdQcQdJhJs', p2='*', \
              dead='2c2d2h2s3c3d3h3s4c4d4h4s5c5d5h5s6c6d6h6s7c7d7h7s8c8d8h8s9c9d9h9s'";
-    let statements = compile_program(q).unwrap();
-    let plan = Arc::new(statements[0].plan.clone());
-    let opts = RunOptions { trials: 0, seed: Some(5), threads: 2, exact: Some(true), ..RunOptions::default() };
-    let p = start(&plan, &opts).wait();
-    assert!(p.error.is_none() && p.exact, "{:?}", p.error);
-    let exact = p.aggregates[0].estimate().unwrap().0;
+    let (values, was_exact) = common::run_first(q, 0, Some(true), 5);
+    assert!(was_exact);
+    let exact = values[0];
     assert!((exact - 2.0 / 13.0).abs() < 1e-12, "{exact}");
     let sampled = run(q, 100_000)[0];
     assert!((sampled - 2.0 / 13.0).abs() < 0.006, "{sampled}");

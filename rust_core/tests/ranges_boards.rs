@@ -1,27 +1,20 @@
 //! PQL-SPEC §5.4: board patterns for `board=` and `boardInRange`, however many boards they allow;
 //! dead cards in the generic syntax.
 
+mod common;
+
 use pql_core::cards::{parse_card, Card};
 use pql_core::games::Game;
 use pql_core::range::{parse_board, parse_board_pattern, parse_dead};
 use pql_core::sim::compile::compile_program;
-use pql_core::sim::runner::{start, RunOptions};
 use pql_core::sim::source::BoardSource;
-use std::sync::Arc;
 
 fn cards(text: &str) -> Vec<Card> {
     (0..text.len() / 2).map(|i| parse_card(&text[2 * i..2 * i + 2]).unwrap()).collect()
 }
 
-/// Every selector's value (avg, or count as a fraction) of the first statement, and whether the
-/// run was exact.
 fn run(text: &str, trials: u64, exact: Option<bool>) -> (Vec<f64>, bool) {
-    let statements = compile_program(text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
-    let plan = Arc::new(statements[0].plan.clone());
-    let opts = RunOptions { trials, seed: Some(3), threads: 2, exact, ..RunOptions::default() };
-    let p = start(&plan, &opts).wait();
-    assert!(p.error.is_none(), "{text}: {:?}", p.error);
-    (p.aggregates.iter().map(|a| a.estimate().map_or(f64::NAN, |e| e.0)).collect(), p.exact)
+    common::run_first(text, trials, exact, 3)
 }
 
 fn compile_error(text: &str) -> String {

@@ -1,12 +1,11 @@
 //! PQL-SPEC §5.3: stud, stud8 and razz hands.
 
+mod common;
+
 use pql_core::cards::{parse_card, Card};
 use pql_core::games::Game;
 use pql_core::range::{parse_range, Range, Syntax};
-use pql_core::sim::compile::compile_program;
-use pql_core::sim::runner::{start, RunOptions};
 use std::collections::BTreeSet;
-use std::sync::Arc;
 
 fn range(text: &str, game: Game) -> Range {
     match parse_range(text, game, Syntax::Classic) {
@@ -87,15 +86,8 @@ fn weights_and_errors() {
     assert!(parse_range("AAAAA", Game::StudHi, Syntax::Classic).unwrap_err().message.contains("no hand"));
 }
 
-/// Every selector's value (avg, or count as a fraction) of the first statement, and whether the
-/// run was exact.
 fn run(text: &str, trials: u64, exact: Option<bool>) -> (Vec<f64>, bool) {
-    let statements = compile_program(text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
-    let plan = Arc::new(statements[0].plan.clone());
-    let opts = RunOptions { trials, seed: Some(11), threads: 2, exact, ..RunOptions::default() };
-    let p = start(&plan, &opts).wait();
-    assert!(p.error.is_none(), "{text}: {:?}", p.error);
-    (p.aggregates.iter().map(|a| a.estimate().map_or(f64::NAN, |e| e.0)).collect(), p.exact)
+    common::run_first(text, trials, exact, 11)
 }
 
 #[test]

@@ -1,10 +1,15 @@
-//! Helpers shared by the sampling tests.
+//! Helpers shared by the integration tests.
+// Each test crate compiles this module and uses only some of it.
+#![allow(dead_code)]
 
+use pql_core::sim::compile::compile_program;
 use pql_core::sim::deal::Deal;
 use pql_core::sim::rng::Rng;
+use pql_core::sim::runner::{start, RunOptions};
 use pql_core::sim::source::DealSpec;
 use std::collections::HashMap;
 use std::hash::Hash;
+use std::sync::Arc;
 
 /// Samples `n` accepted deals of `spec` with `seed` and counts each outcome `key(deal)`.
 pub fn frequencies<K: Hash + Eq>(spec: &DealSpec, n: usize, seed: u64, key: impl Fn(&Deal) -> K) -> HashMap<K, f64> {
@@ -19,4 +24,15 @@ pub fn frequencies<K: Hash + Eq>(spec: &DealSpec, n: usize, seed: u64, key: impl
         }
     }
     counts
+}
+
+/// Every selector's value (avg, or count as a fraction) of the first statement of `text` run
+/// on two threads with `seed`, and whether the run was exact.
+pub fn run_first(text: &str, trials: u64, exact: Option<bool>, seed: u64) -> (Vec<f64>, bool) {
+    let statements = compile_program(text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+    let plan = Arc::new(statements[0].plan.clone());
+    let opts = RunOptions { trials, seed: Some(seed), threads: 2, exact, ..RunOptions::default() };
+    let p = start(&plan, &opts).wait();
+    assert!(p.error.is_none(), "{text}: {:?}", p.error);
+    (p.aggregates.iter().map(|a| a.estimate().map_or(f64::NAN, |e| e.0)).collect(), p.exact)
 }
