@@ -16,9 +16,7 @@ pub use five::{five_card_hand_number, FiveCardTables, DISTINCT_FIVE, FIVE, RANK_
 pub use flop_category::FlopHandCategory;
 pub use hi::{rate_hi, rate_hi_bits, rate_hi_seven, rate_hi_standard};
 pub use lo::{ace_low_mask, rate_lo8, rate_razz, LO8_MASK};
-pub use omaha::{
-    best_flush, omaha_hi, omaha_lo8, omaha_lo8_of_ranks, omaha_river, omaha_river_unsuited, OmahaBoard, OmahaHole,
-};
+pub use omaha::{best_flush, omaha_hi, omaha_lo8, omaha_lo8_of_ranks, omaha_river, OmahaBoard, OmahaHole};
 
 use crate::games::HiRules;
 use std::fmt;

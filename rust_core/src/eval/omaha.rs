@@ -108,17 +108,14 @@ fn bits_of(mask: u32) -> ([u32; 8], usize) {
 #[derive(Clone, Debug)]
 pub struct OmahaHole {
     ranks: [u8; 8],
+    /// The first `n` entries are the pairs; the rest repeat the first, so that reading six (or
+    /// all ten) of them needs no count and changes no maximum.
     rank_pairs: [u8; 10],
     n: usize,
     cards: CardSet,
 }
 
 impl OmahaHole {
-    /// The rank pairs of the two-card subsets (see [`omaha_river_unsuited`]).
-    pub fn rank_pairs(&self) -> &[u8] {
-        &self.rank_pairs[..self.n]
-    }
-
     #[inline]
     pub fn new(hole: CardSet) -> OmahaHole {
         // Fixed arrays, not Vecs: this runs once per player per deal in the hot loop.
@@ -131,11 +128,28 @@ impl OmahaHole {
             len += 1;
         }
         let n = pairs_of(len);
-        let mut rank_pairs = [0u8; 10];
-        for (pair, &(i, j)) in rank_pairs.iter_mut().zip(&PAIRS[..n]) {
-            *pair = PAIR_OF_RANKS[usize::from(ranks[i & 7] & 15)][usize::from(ranks[j & 7] & 15)];
-        }
+        // Ten fixed steps (no count-long loop and no fill): the pairs past `n` repeat the first.
+        let rank_pairs = std::array::from_fn(|k| {
+            let (i, j) = if k < n { PAIRS[k] } else { PAIRS[0] };
+            PAIR_OF_RANKS[usize::from(ranks[i & 7] & 15)][usize::from(ranks[j & 7] & 15)]
+        });
         OmahaHole { ranks, rank_pairs, n, cards: hole }
+    }
+
+    /// The best entry of a river row (see [`omaha_river`]) at this hole's rank pairs: the best
+    /// unsuited hand. Every read is made and the maximum taken without a branch on the values
+    /// (which one wins is as good as random, and a mispredicted branch costs more than a read);
+    /// the one branch, on the hole's size, goes the same way for every hand of a game.
+    #[inline]
+    pub fn best_in_row(&self, row: &[u16; 128]) -> u16 {
+        let at = |k: usize| row[usize::from(self.rank_pairs[k]) & 127];
+        let six = at(0).max(at(1)).max(at(2).max(at(3))).max(at(4).max(at(5)));
+        let best = if self.n > 6 { six.max(at(6).max(at(7))).max(at(8).max(at(9))) } else { six };
+        if self.n == 0 {
+            0
+        } else {
+            best
+        }
     }
 
     /// The rank-key sum of the `k`-th two-card subset.
@@ -169,11 +183,13 @@ pub struct OmahaBoard {
     /// Before the river: the rank-key sums of the three-card subsets.
     triple_keys: [u32; 10],
     n: usize,
-    /// The suit with three or more board cards (at most one of five cards), else 4.
-    flush_suit: u8,
+    /// The card bits of the suit with three or more board cards (at most one of five cards), else
+    /// 0: a hand with two cards there may have a flush.
+    flush_lane: u64,
 }
 
 impl OmahaBoard {
+    #[inline]
     pub fn new(board: CardSet) -> OmahaBoard {
         let len = board.len() as usize;
         // On the river the `RIVER` row replaces the triples' keys.
@@ -187,20 +203,28 @@ impl OmahaBoard {
                 *key = keys[i & 7] + keys[j & 7] + keys[k & 7];
             }
         }
-        let flush_suit = (0..4u8).find(|&s| board.suit_mask(s).count_ones() >= 3).unwrap_or(4);
-        OmahaBoard { cards: board, river_row, triple_keys, n, flush_suit }
+        OmahaBoard { cards: board, river_row, triple_keys, n, flush_lane: flush_lane(board) }
     }
+}
+
+/// The bits of the suit in which `board` holds three cards or more, else 0 (with up to five board
+/// cards there is at most one). No branch: whether a board has one is as good as random.
+#[inline]
+fn flush_lane(board: CardSet) -> u64 {
+    (0..4).fold(0, |lane, suit| {
+        let mask = 0x1FFFu64 << (16 * suit);
+        lane | mask & 0u64.wrapping_sub(u64::from((board.bits() & mask).count_ones() >= 3))
+    })
 }
 
 /// The best Omaha hi hand (exactly two hole and three board cards). `HiRating::NONE` with fewer
 /// than three board cards.
+#[inline]
 pub fn omaha_hi(hole: &OmahaHole, board: &OmahaBoard) -> HiRating {
     let t = &*FIVE;
     let mut best = 0u16;
     if let Some(river) = board.river_row {
-        for &pair in &hole.rank_pairs[..hole.n] {
-            best = best.max(river[usize::from(pair) & 127]);
-        }
+        best = hole.best_in_row(river);
     } else {
         for k in 0..hole.n {
             let pk = hole.pair_key(k);
@@ -209,22 +233,13 @@ pub fn omaha_hi(hole: &OmahaHole, board: &OmahaBoard) -> HiRating {
             }
         }
     }
-    if board.flush_suit < 4 {
-        let suited = hole.cards.suit_mask(board.flush_suit);
-        if suited.count_ones() >= 2 {
-            best = best.max(best_flush(u32::from(suited), u32::from(board.cards.suit_mask(board.flush_suit))));
-        }
+    let suited = hole.cards.bits() & board.flush_lane;
+    if suited.count_ones() >= 2 {
+        // One suit's bits: folding the lanes gives its rank mask.
+        let ranks = |bits: u64| u32::from(CardSet::from_bits(bits).rank_mask());
+        best = best.max(best_flush(ranks(suited), ranks(board.cards.bits() & board.flush_lane)));
     }
     t.rating[best as usize]
-}
-
-/// The strength (as in [`FIVE`]) of the best hand without a flush of two cards of the hole
-/// whose rank pairs are `pairs` (see [`OmahaHole`]) and three of a river board whose ranks have
-/// the base-5 key `board_key` (the sum of 5^rank over its five cards).
-#[inline]
-pub fn omaha_river_unsuited(pairs: &[u8], board_key: u32) -> u16 {
-    let river = omaha_river(board_key);
-    pairs.iter().fold(0, |best, &pair| best.max(river[usize::from(pair) & 127]))
 }
 
 /// A river board's row of best unsuited hands by hole rank pair (the board's ranks given by
@@ -310,14 +325,15 @@ mod tests {
         let deck: Vec<Card> = Deck::Standard.cards().to_vec();
         let mut rng = crate::sim::rng::Rng::new(9, 0);
         for round in 0..40_000 {
-            let (holes, boards) = (4 + round % 2, 3 + round % 3);
+            // Two- and three-card holes too: the nut questions rate two cards at a time.
+            let (holes, boards) = (2 + round % 4, 3 + round % 3);
             let mut pool = deck.clone();
             for i in 0..holes + boards {
                 let j = i + rng.below((pool.len() - i) as u64) as usize;
                 pool.swap(i, j);
             }
             // Every fourth deal is dealt from two suits only, so flushes are common.
-            if round % 4 == 0 {
+            if (round / 4) % 4 == 0 {
                 pool.retain(|c| c.suit() < 2);
                 for i in 0..holes + boards {
                     let j = i + rng.below((pool.len() - i) as u64) as usize;

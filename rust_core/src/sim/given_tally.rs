@@ -234,7 +234,7 @@ impl GivenTally {
         let (mut best_hi, mut hi_winners) = (0u16, 0usize);
         let (mut best_lo, mut lo_winners) = (LoRating(0), 0usize);
         for (p, hole) in omaha.pairs.iter().enumerate() {
-            let mut r = hole.rank_pairs().iter().fold(0, |best, &pair| best.max(river[usize::from(pair) & 127]));
+            let mut r = hole.best_in_row(river);
             if suited != 0 {
                 let suit = (suited.trailing_zeros() / 4) as u8;
                 let own = self.given[p].suit_mask(suit);
