@@ -6,7 +6,9 @@ mod five;
 mod flop_category;
 mod hi;
 mod rank_tables;
-pub use rank_tables::{hi_table, HiTable, LowTable, SevenUnsuited, LO8_SEVEN, RAZZ_SEVEN};
+pub use rank_tables::{
+    hi_table, BoardRankSlots, HiTable, LowTable, SevenUnsuited, FIVE_RANK_SLOTS, LO8_SEVEN, RAZZ_SEVEN,
+};
 mod lo;
 mod omaha;
 mod tables;

@@ -192,6 +192,8 @@ pub struct HiTable {
     /// The seven-card entries' order among themselves (1 = weakest), half the bytes of the
     /// ratings: enough for showdowns that only ask who wins.
     seven_order: Box<[u16; 65536]>,
+    /// The rating of each order: the distinct seven-card ratings, weakest first.
+    seven_ratings: Box<[HiRating]>,
 }
 
 impl HiTable {
@@ -216,6 +218,7 @@ impl HiTable {
             six: SizeTable::build(&HASH6, |c| rate_hi_bits(c, rules)),
             seven,
             seven_order,
+            seven_ratings: distinct.into_boxed_slice(),
         }
     }
 
@@ -254,7 +257,13 @@ impl HiTable {
     /// fields stay in registers instead of being read through the table on every hand.
     pub fn seven_unsuited(&'static self) -> SevenUnsuited {
         let hash = self.seven.hash;
-        SevenUnsuited { multiplier: hash.multiplier, displacement: &hash.displacement, order: &self.seven_order }
+        SevenUnsuited {
+            multiplier: hash.multiplier,
+            displacement: &hash.displacement,
+            order: &self.seven_order,
+            ratings: &self.seven_ratings,
+            flush: &self.flush,
+        }
     }
 
     /// Seven cards without a flush, from their base-5 rank key (the sum of 5^rank over the
@@ -279,6 +288,8 @@ pub struct SevenUnsuited {
     multiplier: u64,
     displacement: &'static [u16; 8192],
     order: &'static [u16; 65536],
+    ratings: &'static [HiRating],
+    flush: &'static [HiRating; 8192],
 }
 
 impl SevenUnsuited {
@@ -286,6 +297,60 @@ impl SevenUnsuited {
     pub fn order(self, key: u32) -> u16 {
         let (bucket, slot) = RankHash::<8192, 65536>::hashed(self.multiplier, key);
         self.order[(slot ^ usize::from(self.displacement[bucket])) & 65535]
+    }
+
+    /// The rating of an order: where hands with a flush are compared with hands without one.
+    #[inline]
+    pub fn rating(self, order: u16) -> HiRating {
+        self.ratings.get(usize::from(order)).copied().unwrap_or(HiRating::NONE)
+    }
+
+    /// The best flush (or straight flush) of seven cards whose suit `suit` holds five or more.
+    #[inline]
+    pub fn flush(self, cards: CardSet, suit: u32) -> HiRating {
+        self.flush[((cards.bits() >> (16 * (suit & 3))) & 0x1FFF) as usize]
+    }
+
+    /// The orders of a two-card hand (its base-5 rank key `own`) with every five-card board, by
+    /// the board's [`BoardRankSlots::slot`]: a showdown of many hands on one board hashes the
+    /// board once and reads one entry a hand. Boards that would make five of a rank with the
+    /// hand hold no order of theirs (they cannot be dealt).
+    pub fn by_board(self, own: u32) -> Box<[u16; FIVE_RANK_SLOTS]> {
+        let slots = BoardRankSlots::new();
+        let mut row = boxed_array(0u16);
+        for board in rank_multisets(5) {
+            let key = lane_sum(board.bits()) & !FLUSH_BIT;
+            row[slots.slot(key)] = self.order(own + key);
+        }
+        row
+    }
+}
+
+/// Where a five-card board's rank multiset sits among [`FIVE_RANK_SLOTS`] (as
+/// [`five_rank_slot_of_key`]), as a small copyable view for loops over many boards.
+#[derive(Clone, Copy)]
+pub struct BoardRankSlots {
+    multiplier: u64,
+    displacement: &'static [u16; 2048],
+}
+
+impl BoardRankSlots {
+    pub fn new() -> BoardRankSlots {
+        let hash = &*HASH5;
+        BoardRankSlots { multiplier: hash.multiplier, displacement: &hash.displacement }
+    }
+
+    /// The slot of the board whose five cards' base-5 rank key is `key`.
+    #[inline]
+    pub fn slot(self, key: u32) -> usize {
+        let (bucket, slot) = RankHash::<2048, 8192>::hashed(self.multiplier, key);
+        (slot ^ usize::from(self.displacement[bucket & 2047])) & (FIVE_RANK_SLOTS - 1)
+    }
+}
+
+impl Default for BoardRankSlots {
+    fn default() -> Self {
+        BoardRankSlots::new()
     }
 }
 
@@ -306,7 +371,7 @@ pub(super) fn five_rank_slot_of_key(key: u32) -> usize {
     HASH5.slot(key)
 }
 
-pub(super) const FIVE_RANK_SLOTS: usize = 8192;
+pub const FIVE_RANK_SLOTS: usize = 8192;
 
 /// The lows of seven cards by rank key (lows ignore suits): razz's, or the 8-or-better low
 /// (`LoRating(0)` where there is none).
@@ -397,6 +462,44 @@ mod tests {
                     set.insert(cards[rng.below(cards.len() as u64) as usize]);
                 }
                 assert_eq!(hi_table(rules).rate(set), rate_hi_bits(set, rules), "{set} under {rules:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn orders_by_board_and_ratings_agree_with_the_tables() {
+        // A hand's row by board, the order's rating and the flush table against rating the
+        // seven cards directly, under each rules' deck.
+        let mut rng = Rng::new(5, 0);
+        for rules in [HiRules::Standard, HiRules::ShortDeck, HiRules::Triton] {
+            let deck =
+                if rules == HiRules::Standard { crate::cards::Deck::Standard } else { crate::cards::Deck::Short };
+            let cards: Vec<Card> = deck.cards().to_vec();
+            let table = hi_table(rules);
+            let seven = table.seven_unsuited();
+            let slots = BoardRankSlots::new();
+            for _ in 0..300 {
+                let mut hand = CardSet::EMPTY;
+                while hand.len() < 2 {
+                    hand.insert(cards[rng.below(cards.len() as u64) as usize]);
+                }
+                let own = lane_sum(hand.bits()) & !FLUSH_BIT;
+                let row = seven.by_board(own);
+                for _ in 0..100 {
+                    let mut board = CardSet::EMPTY;
+                    while board.len() < 5 {
+                        let c = cards[rng.below(cards.len() as u64) as usize];
+                        if !hand.contains(c) {
+                            board.insert(c);
+                        }
+                    }
+                    let all = hand.union(board);
+                    let order = row[slots.slot(lane_sum(board.bits()) & !FLUSH_BIT)];
+                    assert_eq!(order, seven.order(lane_sum(all.bits()) & !FLUSH_BIT));
+                    let flush = (0..4u32).find(|&s| all.suit_mask(s as u8).count_ones() >= 5);
+                    let rating = flush.map_or(seven.rating(order), |s| seven.rating(order).max(seven.flush(all, s)));
+                    assert_eq!(rating, rate_hi_bits(all, rules), "{all} under {rules:?}");
+                }
             }
         }
     }

@@ -14,8 +14,8 @@ use super::rng::{distinct_threshold, PartialShuffle, Rng};
 use super::source::place;
 use crate::cards::{Card, CardSet};
 use crate::eval::{
-    best_flush, hi_table, omaha_lo8_of_ranks, omaha_river, HiRating, HiTable, LoRating, LowTable, OmahaHole,
-    SevenUnsuited, LO8_SEVEN, RAZZ_SEVEN,
+    best_flush, hi_table, omaha_lo8_of_ranks, omaha_river, BoardRankSlots, HiRating, HiTable, LoRating, LowTable,
+    OmahaHole, SevenUnsuited, FIVE_RANK_SLOTS, LO8_SEVEN, RAZZ_SEVEN,
 };
 use crate::games::{Game, PotSplit};
 
@@ -44,6 +44,12 @@ fn card_keys(c: Card) -> u64 {
 #[inline]
 const fn has_flush(keys: u64) -> bool {
     (keys + (0x3333 << 32)) & (0x8888 << 32) != 0
+}
+
+/// The suit holding five cards or more, when [`has_flush`].
+#[inline]
+const fn flush_suit(keys: u64) -> u32 {
+    (((keys >> 32) + 0x3333) & 0x8888).trailing_zeros() / 4
 }
 
 /// Rank key and suit counts of a set of cards, summed.
@@ -85,9 +91,82 @@ fn hi_winners(seven: SevenUnsuited, own: &[u64], board: u64) -> Option<usize> {
     if flush {
         return None;
     }
-    let orders = &orders[..own.len().min(MAX_PLAYERS)];
+    Some(winners_of(&orders[..own.len().min(MAX_PLAYERS)]))
+}
+
+/// The mask of the players whose orders (or ratings) are the best, without a branch on who that
+/// is.
+#[allow(clippy::inline_always)]
+#[inline(always)]
+fn winners_of<T: Ord + Copy + Default>(orders: &[T]) -> usize {
     let best = orders.iter().copied().max().unwrap_or_default();
-    Some(orders.iter().enumerate().fold(0, |w, (p, &r)| w | usize::from(r == best) << p))
+    orders.iter().enumerate().fold(0, |w, (p, &r)| w | usize::from(r == best) << p)
+}
+
+/// Hold'em and short deck with given hands and only board cards to come: each hand's order (as
+/// [`SevenUnsuited::order`]) by its board's rank multiset, a 16 KB row a hand, so that a board
+/// is hashed once and each hand reads one entry, instead of hashing each hand's seven cards
+/// into a 128 KB table.
+struct BoardOrders {
+    seven: SevenUnsuited,
+    slots: BoardRankSlots,
+    rows: Vec<Box<[u16; FIVE_RANK_SLOTS]>>,
+}
+
+/// Every pair and every triple of the cards left, by their keys and bits: five board cards are
+/// one of each that share no card. Every five-card board is ten such (pair, triple) choices
+/// (its C(5, 2) splits), so among the draws that stand all boards are equally likely. A draw is
+/// two table reads from one 64-bit number, and one in eight (for 48 cards) fails, where five
+/// positions drawn one by one need five products and one in five fails.
+struct BoardParts {
+    pairs: Vec<(u64, u64)>,
+    triples: Vec<(u64, u64)>,
+    /// Draws whose leftover falls below this are rejected, so that both indices are exactly
+    /// uniform (as in [`PartialShuffle`]).
+    threshold: u64,
+}
+
+impl BoardParts {
+    fn new(cards: &[Card]) -> BoardParts {
+        let part = |of: &[Card]| of.iter().fold((0, 0), |(keys, bits), &c| (keys + card_keys(c), bits | c.bit()));
+        let n = cards.len();
+        let mut pairs = Vec::with_capacity(n * n / 2);
+        let mut triples = Vec::with_capacity(n * n * n / 6);
+        for i in 0..n {
+            for j in i + 1..n {
+                pairs.push(part(&[cards[i], cards[j]]));
+                for k in j + 1..n {
+                    triples.push(part(&[cards[i], cards[j], cards[k]]));
+                }
+            }
+        }
+        let product = (pairs.len() as u128 * triples.len() as u128).max(1);
+        BoardParts { pairs, triples, threshold: (((1u128 << 64) - product) % product) as u64 }
+    }
+
+    /// One draw: the board's keys and bits, and whether it stands (the parts share no card and
+    /// the draw is not rejected).
+    // `&`, not `&&`: both sides are cheap, and a branch on random outcomes mispredicts.
+    #[allow(clippy::needless_bitwise_bool)]
+    #[inline]
+    fn candidate(&self, rng: &mut Rng) -> (u64, u64, bool) {
+        let m = u128::from(rng.next_u64()) * self.pairs.len() as u128;
+        let (pair_keys, pair_bits) = self.pairs[(m >> 64) as usize];
+        let m = u128::from(m as u64) * self.triples.len() as u128;
+        let (triple_keys, triple_bits) = self.triples[(m >> 64) as usize];
+        let stands = (m as u64 >= self.threshold) & (pair_bits & triple_bits == 0);
+        (pair_keys + triple_keys, pair_bits | triple_bits, stands)
+    }
+}
+
+/// The `K` cards of a board drawn as bits, in the order of their indices.
+fn cards_of_bits<const K: usize>(bits: u64) -> [Card; K] {
+    let mut rest = bits;
+    std::array::from_fn(|_| {
+        let card = Card::from_index((rest.trailing_zeros() & 63) as u8);
+        rest &= rest.wrapping_sub(1);
+        card
+    })
 }
 
 /// The slot of the board's keys, after the players'.
@@ -115,6 +194,10 @@ pub struct GivenTally {
     omaha: Option<OmahaSeats>,
     /// Deals by outcome: hi winner mask, plus the lo winner mask shifted by `players`.
     pub counts: Vec<u64>,
+    /// Five-card boards' pairs and triples, made on the first draw of one.
+    board_parts: Option<Box<BoardParts>>,
+    /// The hands' orders by board, made on the first draw of a board.
+    board_orders: Option<Box<BoardOrders>>,
     /// The open cards of the first deal of each outcome, to replay it.
     examples: Vec<Option<Vec<Card>>>,
 }
@@ -183,6 +266,8 @@ impl GivenTally {
             left: remaining.len(),
             omaha,
             counts: vec![0; outcomes],
+            board_parts: None,
+            board_orders: None,
             examples: vec![None; outcomes],
         })
     }
@@ -387,25 +472,131 @@ impl GivenTally {
     }
 
     /// [`GivenTally::sample_batched`] when every open card is a board card of a hi-only
-    /// seven-card game (hold'em, short deck): the board's keys are summed in a register.
+    /// seven-card game (hold'em, short deck). Boards are drawn a block at a time, then rated: the
+    /// draws that stand are kept by advancing a count rather than by a branch (which draws fail
+    /// is random), and rating a block of boards has no draw in between, so consecutive boards'
+    /// table reads overlap. A whole board of five is a pair and a triple (see [`BoardParts`]),
+    /// and each hand's order is read by the board's ranks (see [`BoardOrders`]).
     fn sample_board<const K: usize>(&mut self, seven: SevenUnsuited, rng: &mut Rng, threshold: u64, trials: u64) {
-        let n = self.left;
-        for _ in 0..trials {
-            let positions = rng.distinct_positions::<K>(n, threshold);
-            let mut new = [Card::from_index(0); K];
-            let mut board = self.given_keys[BOARD_SLOT];
-            for (card, &position) in new.iter_mut().zip(&positions) {
-                *card = self.remaining[position & 63];
-                board += card_keys(*card);
-            }
-            let players = self.players.min(MAX_PLAYERS);
-            let o = hi_winners(seven, &self.given_keys[..players], board).unwrap_or_else(|| {
-                let mut keys = self.given_keys;
-                keys[BOARD_SLOT] = board;
-                self.outcome(&keys, &new)
+        let players = self.players.min(MAX_PLAYERS);
+        let orders = self.board_orders.take().unwrap_or_else(|| {
+            let rows = self.given_keys[..players].iter().map(|&own| seven.by_board(own as u32)).collect();
+            Box::new(BoardOrders { seven, slots: BoardRankSlots::new(), rows })
+        });
+        if K == 5 {
+            let parts =
+                self.board_parts.take().unwrap_or_else(|| Box::new(BoardParts::new(&self.remaining[..self.left])));
+            let board = self.given_keys[BOARD_SLOT];
+            self.sample_board_by::<K>(&orders, trials, || {
+                let (keys, bits, stands) = parts.candidate(rng);
+                (board + keys, bits, stands)
             });
-            self.count(o, &new);
+            self.board_parts = Some(parts);
+        } else {
+            let (n, remaining, board) = (self.left, self.remaining, self.given_keys[BOARD_SLOT]);
+            self.sample_board_by::<K>(&orders, trials, || {
+                let (positions, stands) = rng.candidate_positions::<K>(n, threshold);
+                let (mut keys, mut bits) = (board, 0u64);
+                for &position in &positions {
+                    let card = remaining[position & 63];
+                    keys += card_keys(card);
+                    bits |= card.bit();
+                }
+                (keys, bits, stands)
+            });
         }
+        self.board_orders = Some(orders);
+    }
+
+    /// [`GivenTally::sample_board`] with boards from `candidate`: a board's keys (the known board
+    /// cards' included), its open cards' bits, and whether the draw stands.
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn sample_board_by<const K: usize>(
+        &mut self,
+        orders: &BoardOrders,
+        trials: u64,
+        mut candidate: impl FnMut() -> (u64, u64, bool),
+    ) {
+        const BLOCK: usize = 256;
+        // A board's keys and its card bits (the bits are for the rare flush, and for examples).
+        let mut keys = [0u64; BLOCK];
+        let mut bits = [0u64; BLOCK];
+        let mut left = trials;
+        while left > 0 {
+            let want = BLOCK.min(usize::try_from(left).unwrap_or(BLOCK));
+            let mut filled = 0;
+            while filled < want {
+                let (board_keys, board_bits, stands) = candidate();
+                // Written either way; kept only by counting it.
+                keys[filled % BLOCK] = board_keys;
+                bits[filled % BLOCK] = board_bits;
+                filled += usize::from(stands);
+            }
+            // The players' number as a constant for the common tables: the rating unrolls.
+            let (keys, bits) = (&keys[..want], &bits[..want]);
+            match orders.rows.len() {
+                2 => self.tally_boards_of::<2, K>(orders, keys, bits),
+                3 => self.tally_boards_of::<3, K>(orders, keys, bits),
+                players => {
+                    let rows: Vec<&[u16; FIVE_RANK_SLOTS]> = orders.rows.iter().map(|r| &**r).collect();
+                    let own = self.given_keys;
+                    self.tally_boards::<K>(orders.seven, orders.slots, &rows, &own[..players], keys, bits);
+                }
+            }
+            left -= want as u64;
+        }
+    }
+
+    /// Counts the outcome of each board (its keys and card bits) of a hi-only seven-card game
+    /// whose players' keys are `own` and orders by board `rows`.
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn tally_boards<const K: usize>(
+        &mut self,
+        seven: SevenUnsuited,
+        slots: BoardRankSlots,
+        rows: &[&[u16; FIVE_RANK_SLOTS]],
+        own: &[u64],
+        keys: &[u64],
+        bits: &[u64],
+    ) {
+        for (&board_keys, &board_bits) in keys.iter().zip(bits) {
+            let slot = slots.slot(board_keys as u32);
+            let mut orders = [0u16; MAX_PLAYERS];
+            let mut flush = false;
+            for ((order, row), &own) in orders.iter_mut().zip(rows).zip(own) {
+                flush |= has_flush(own + board_keys);
+                *order = row[slot];
+            }
+            let o = if flush {
+                // A few boards in a hundred: compare ratings, each hand's flush against its
+                // best hand without one (a full house or quads may beat it).
+                let board = self.given[BOARD_SLOT].union(CardSet::from_bits(board_bits));
+                let mut ratings = [HiRating::NONE; MAX_PLAYERS];
+                for (p, (rating, &own)) in ratings.iter_mut().zip(own).enumerate() {
+                    let keys = own + board_keys;
+                    *rating = seven.rating(orders[p]);
+                    if has_flush(keys) {
+                        *rating = (*rating).max(seven.flush(self.given[p].union(board), flush_suit(keys)));
+                    }
+                }
+                winners_of(&ratings[..own.len().min(MAX_PLAYERS)])
+            } else {
+                winners_of(&orders[..own.len().min(MAX_PLAYERS)])
+            };
+            self.counts[o] += 1;
+            if self.examples[o].is_none() {
+                self.examples[o] = Some(cards_of_bits::<K>(board_bits).to_vec());
+            }
+        }
+    }
+
+    /// [`GivenTally::tally_boards`] for `N` players.
+    fn tally_boards_of<const N: usize, const K: usize>(&mut self, orders: &BoardOrders, keys: &[u64], bits: &[u64]) {
+        let own: [u64; N] = std::array::from_fn(|p| self.given_keys[p]);
+        let rows: [&[u16; FIVE_RANK_SLOTS]; N] = std::array::from_fn(|p| &*orders.rows[p]);
+        self.tally_boards::<K>(orders.seven, orders.slots, &rows, &own, keys, bits);
     }
 
     /// Puts the remaining cards back in the order they were given.
@@ -545,5 +736,30 @@ mod tests {
                 });
             }
         }
+    }
+
+    #[test]
+    fn board_parts_draw_every_board_equally_often() {
+        // Ten cards: 252 boards of five. 252,000 draws that stand: each board 1,000 times
+        // expected (standard deviation about 31.6); the chi-square statistic (251 degrees of
+        // freedom: mean 251, standard deviation about 22.4) must be unremarkable.
+        let cards: Vec<Card> = parse_cards("As Kd Qh Jc Ts 9d 8h 7c 6s 5d").unwrap().iter().collect();
+        let parts = BoardParts::new(&cards);
+        let mut rng = Rng::new(21, 0);
+        let mut counts = std::collections::HashMap::new();
+        let mut stood = 0;
+        while stood < 252_000 {
+            let (keys, bits, stands) = parts.candidate(&mut rng);
+            if stands {
+                assert_eq!(bits.count_ones(), 5);
+                assert_eq!(keys, keys_of(CardSet::from_bits(bits)));
+                *counts.entry(bits).or_insert(0u64) += 1;
+                stood += 1;
+            }
+        }
+        assert_eq!(counts.len(), 252);
+        let chi2: f64 = counts.values().map(|&c| (c as f64 - 1000.0).powi(2) / 1000.0).sum();
+        assert!(chi2 < 251.0 + 5.0 * 22.4, "chi-square {chi2}");
+        assert!(counts.values().all(|&c| (842..=1158).contains(&c)), "{counts:?}");
     }
 }

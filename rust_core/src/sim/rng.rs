@@ -74,19 +74,30 @@ impl Rng {
     #[inline]
     pub fn distinct_positions<const K: usize>(&mut self, n: usize, threshold: u64) -> [usize; K] {
         loop {
-            let mut x = self.next_u64();
-            let mut positions = [0usize; K];
-            let mut seen = 0u64;
-            for position in &mut positions {
-                let m = u128::from(x) * n as u128;
-                *position = (m >> 64) as usize & 63;
-                seen |= 1 << *position;
-                x = m as u64;
-            }
-            if x >= threshold && seen.count_ones() as usize == K {
+            if let (positions, true) = self.candidate_positions::<K>(n, threshold) {
                 return positions;
             }
         }
+    }
+
+    /// One draw of [`Rng::distinct_positions`], and whether it stands (`false`: draw again).
+    /// For loops that keep the draws that stand without branching on it: which draws fail is
+    /// random (a fifth of them for five cards of 48), and a mispredicted branch costs more than
+    /// the draw.
+    // `&`, not `&&`: both sides are cheap, and a branch on random outcomes mispredicts.
+    #[allow(clippy::needless_bitwise_bool)]
+    #[inline]
+    pub fn candidate_positions<const K: usize>(&mut self, n: usize, threshold: u64) -> ([usize; K], bool) {
+        let mut x = self.next_u64();
+        let mut positions = [0usize; K];
+        let mut seen = 0u64;
+        for position in &mut positions {
+            let m = u128::from(x) * n as u128;
+            *position = (m >> 64) as usize & 63;
+            seen |= 1 << *position;
+            x = m as u64;
+        }
+        (positions, (x >= threshold) & (seen.count_ones() as usize == K))
     }
 
     /// Uniform in `[0, 1)`.

@@ -106,6 +106,10 @@ struct Shared {
     stop: AtomicBool,
     /// Bumped on every merge so pollers can tell new data from old.
     version: AtomicU64,
+    /// Pollers waiting for the next merge (not only for the end). Workers wake the condvar after
+    /// a merge only when there is one: a wake-up is a system call, and at one per chunk it cost a
+    /// sixth of a one-thread Monte Carlo run's time.
+    eager_pollers: AtomicUsize,
     /// When the run started, for the elapsed time of partial snapshots.
     started: Instant,
     /// Work items of an exhaustive run not yet enumerated to their end (items end out of order,
@@ -117,6 +121,16 @@ struct Shared {
 impl Shared {
     fn halted(&self) -> bool {
         self.cancel.load(Ordering::Relaxed) || self.stop.load(Ordering::Relaxed)
+    }
+
+    /// After a merge into `state`: new data for pollers, and a wake-up for those waiting for it.
+    /// (The version is bumped before the pollers are counted, and a poller counts itself before
+    /// it reads the version: either it sees the new version or it is woken.)
+    fn merged(&self) {
+        self.version.fetch_add(1, Ordering::SeqCst);
+        if self.eager_pollers.load(Ordering::SeqCst) > 0 {
+            self.changed.notify_all();
+        }
     }
 }
 
@@ -142,6 +156,9 @@ impl RunHandle {
         let seen = self.seen;
         let fresh = |p: &Progress| p.done || shared.version.load(Ordering::Acquire) != seen;
         let wake = |p: &Progress| if until_end { p.done } else { fresh(p) };
+        if !until_end {
+            shared.eager_pollers.fetch_add(1, Ordering::SeqCst);
+        }
         let guard = shared.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let guard = if wake(&guard) {
             guard
@@ -152,6 +169,9 @@ impl RunHandle {
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .0
         };
+        if !until_end {
+            shared.eager_pollers.fetch_sub(1, Ordering::SeqCst);
+        }
         if !fresh(&guard) {
             return None;
         }
@@ -176,7 +196,7 @@ impl RunHandle {
     /// Blocks until the end; the final progress.
     pub fn wait(mut self) -> Progress {
         loop {
-            if let Some(p) = self.poll(Duration::from_millis(200)) {
+            if let Some(p) = self.poll_for(Duration::from_millis(200), true) {
                 if p.done {
                     return p;
                 }
@@ -298,6 +318,7 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
         cancel: AtomicBool::new(false),
         stop: AtomicBool::new(false),
         version: AtomicU64::new(0),
+        eager_pollers: AtomicUsize::new(0),
         started,
         items_left: AtomicUsize::new(0),
     });
@@ -564,8 +585,7 @@ fn monte_worker(
             st.aggregates.iter().all(|a| a.estimate().is_none_or(|(_, se)| se < target)) && st.accepted >= 1000
         });
         drop(st);
-        shared.version.fetch_add(1, Ordering::AcqRel);
-        shared.changed.notify_all();
+        shared.merged();
         if precise {
             // The target precision is reached: no further chunks are needed.
             next.store(chunks, Ordering::Relaxed);
@@ -770,8 +790,7 @@ fn exact_worker(
             shared.items_left.fetch_sub(1, Ordering::AcqRel);
         }
         drop(st);
-        shared.version.fetch_add(1, Ordering::AcqRel);
-        shared.changed.notify_all();
+        shared.merged();
     }
 }
 
