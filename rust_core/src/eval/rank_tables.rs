@@ -316,15 +316,25 @@ impl SevenUnsuited {
     /// board once and reads one entry a hand. Boards that would make five of a rank with the
     /// hand hold no order of theirs (they cannot be dealt).
     pub fn by_board(self, own: u32) -> Box<[u16; FIVE_RANK_SLOTS]> {
-        let slots = BoardRankSlots::new();
         let mut row = boxed_array(0u16);
-        for board in rank_multisets(5) {
-            let key = lane_sum(board.bits()) & !FLUSH_BIT;
-            row[slots.slot(key)] = self.order(own + key);
+        for &(key, slot) in FIVE_RANK_KEYS.iter() {
+            row[slot] = self.order(own + key);
         }
         row
     }
 }
+
+/// Every five-card rank multiset's base-5 key and slot, for the rows of
+/// [`SevenUnsuited::by_board`] (made once: a run makes a row for each hand).
+static FIVE_RANK_KEYS: LazyLock<Vec<(u32, usize)>> = LazyLock::new(|| {
+    rank_multisets(5)
+        .iter()
+        .map(|board| {
+            let key = lane_sum(board.bits()) & !FLUSH_BIT;
+            (key, HASH5.slot(key))
+        })
+        .collect()
+});
 
 /// Where a five-card board's rank multiset sits among [`FIVE_RANK_SLOTS`] (as
 /// [`five_rank_slot_of_key`]), as a small copyable view for loops over many boards.
