@@ -103,6 +103,14 @@ fn winners_of<T: Ord + Copy + Default>(orders: &[T]) -> usize {
     orders.iter().enumerate().fold(0, |w, (p, &r)| w | usize::from(r == best) << p)
 }
 
+/// What a board's outcome needs: the table, the board hash, each hand's row by board and keys.
+struct BoardHands<'a> {
+    seven: SevenUnsuited,
+    slots: BoardRankSlots,
+    rows: &'a [&'a [u16; FIVE_RANK_SLOTS]],
+    own: &'a [u64],
+}
+
 /// Hold'em and short deck with given hands and only board cards to come: each hand's order (as
 /// [`SevenUnsuited::order`]) by its board's rank multiset, a 16 KB row a hand, so that a board
 /// is hashed once and each hand reads one entry, instead of hashing each hand's seven cards
@@ -196,9 +204,9 @@ pub struct GivenTally {
     /// Deals by outcome: hi winner mask, plus the lo winner mask shifted by `players`.
     pub counts: Vec<u64>,
     /// Five-card boards' pairs and triples, made on the first draw of one.
-    board_parts: Option<Box<BoardParts>>,
+    board_parts: Option<BoardParts>,
     /// The hands' orders by board, made on the first draw of a board.
-    board_orders: Option<Box<BoardOrders>>,
+    board_orders: Option<BoardOrders>,
     /// The open cards of the first deal of each outcome, to replay it.
     examples: Vec<Option<Vec<Card>>>,
 }
@@ -375,6 +383,9 @@ impl GivenTally {
             Some(f) => f..(f + 1).min(n + 1 - k),
             None => 0..n + 1 - k,
         };
+        if let (Some(seven), true) = (self.seven, self.slots.iter().all(|&s| s == BOARD_SLOT)) {
+            return self.enumerate_board(seven, starts);
+        }
         let mut chosen = [Card::from_index(0); 64];
         let mut keys = self.given_keys;
         let slot = self.slots[0];
@@ -479,14 +490,9 @@ impl GivenTally {
     /// table reads overlap. A whole board of five is a pair and a triple (see [`BoardParts`]),
     /// and each hand's order is read by the board's ranks (see [`BoardOrders`]).
     fn sample_board<const K: usize>(&mut self, seven: SevenUnsuited, rng: &mut Rng, threshold: u64, trials: u64) {
-        let players = self.players.min(MAX_PLAYERS);
-        let orders = self.board_orders.take().unwrap_or_else(|| {
-            let rows = self.given_keys[..players].iter().map(|&own| seven.by_board(own as u32)).collect();
-            Box::new(BoardOrders { seven, slots: BoardRankSlots::new(), rows })
-        });
+        let orders = self.take_board_orders(seven);
         if K == 5 {
-            let parts =
-                self.board_parts.take().unwrap_or_else(|| Box::new(BoardParts::new(&self.remaining[..self.left])));
+            let parts = self.board_parts.take().unwrap_or_else(|| BoardParts::new(&self.remaining[..self.left]));
             let board = self.given_keys[BOARD_SLOT];
             // The generator's state in a local, so it stays in registers through the loop.
             let mut local = rng.clone();
@@ -552,6 +558,128 @@ impl GivenTally {
         }
     }
 
+    /// The hands' orders by board (made on first use; put back with `self.board_orders = ...`).
+    fn take_board_orders(&mut self, seven: SevenUnsuited) -> BoardOrders {
+        let players = self.players.min(MAX_PLAYERS);
+        self.board_orders.take().unwrap_or_else(|| {
+            let rows = self.given_keys[..players].iter().map(|&own| seven.by_board(own as u32)).collect();
+            BoardOrders { seven, slots: BoardRankSlots::new(), rows }
+        })
+    }
+
+    /// The outcome of a whole board (its keys, the known cards' included, and its open cards'
+    /// bits) in a hi-only seven-card game whose hands' keys are `own` and orders by board `rows`.
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn board_outcome(
+        &self,
+        seven: SevenUnsuited,
+        slots: BoardRankSlots,
+        rows: &[&[u16; FIVE_RANK_SLOTS]],
+        own: &[u64],
+        board_keys: u64,
+        board_bits: u64,
+    ) -> usize {
+        let slot = slots.slot(board_keys as u32);
+        let mut orders = [0u16; MAX_PLAYERS];
+        let mut flush = false;
+        for ((order, row), &own) in orders.iter_mut().zip(rows).zip(own) {
+            flush |= has_flush(own + board_keys);
+            *order = row[slot];
+        }
+        if !flush {
+            return winners_of(&orders[..own.len().min(MAX_PLAYERS)]);
+        }
+        // A few boards in a hundred: compare ratings, each hand's flush against its best hand
+        // without one (a full house or quads may beat it).
+        let board = self.given[BOARD_SLOT].union(CardSet::from_bits(board_bits));
+        let mut ratings = [HiRating::NONE; MAX_PLAYERS];
+        for (p, (rating, &own)) in ratings.iter_mut().zip(own).enumerate() {
+            let keys = own + board_keys;
+            *rating = seven.rating(orders[p]);
+            if has_flush(keys) {
+                *rating = (*rating).max(seven.flush(self.given[p].union(board), flush_suit(keys)));
+            }
+        }
+        winners_of(&ratings[..own.len().min(MAX_PLAYERS)])
+    }
+
+    /// [`GivenTally::enumerate`] when every open card is a board card of a hi-only seven-card
+    /// game: the board's keys and bits carried down the choices, each hand's order read by the
+    /// board's ranks (see [`BoardOrders`]).
+    fn enumerate_board(&mut self, seven: SevenUnsuited, starts: std::ops::Range<usize>) {
+        let orders = self.take_board_orders(seven);
+        match orders.rows.len() {
+            2 => self.enumerate_board_of::<2>(&orders, starts),
+            3 => self.enumerate_board_of::<3>(&orders, starts),
+            4 => self.enumerate_board_of::<4>(&orders, starts),
+            _ => {
+                let rows: Vec<&[u16; FIVE_RANK_SLOTS]> = orders.rows.iter().map(|r| &**r).collect();
+                let own = self.given_keys;
+                let hands = BoardHands { seven, slots: orders.slots, rows: &rows, own: &own[..rows.len()] };
+                self.board_choices::<0>(&hands, starts, self.open.len(), self.given_keys[BOARD_SLOT], 0);
+            }
+        }
+        self.board_orders = Some(orders);
+    }
+
+    /// [`GivenTally::enumerate_board`] for `N` hands.
+    fn enumerate_board_of<const N: usize>(&mut self, orders: &BoardOrders, starts: std::ops::Range<usize>) {
+        let own: [u64; N] = std::array::from_fn(|p| self.given_keys[p]);
+        let rows: [&[u16; FIVE_RANK_SLOTS]; N] = std::array::from_fn(|p| &*orders.rows[p]);
+        let hands = BoardHands { seven: orders.seven, slots: orders.slots, rows: &rows, own: &own };
+        self.board_choices::<N>(&hands, starts, self.open.len(), self.given_keys[BOARD_SLOT], 0);
+    }
+
+    /// Every choice of `left` more board cards, the first among `remaining[starts]` and the rest
+    /// after it, added to a board with keys `keys` and open cards' bits `bits`; each whole board
+    /// counted. `N` is the number of hands when it is a constant (the loops over hands unroll),
+    /// 0 when it is not.
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn board_choices<const N: usize>(
+        &mut self,
+        hands: &BoardHands,
+        starts: std::ops::Range<usize>,
+        left: usize,
+        keys: u64,
+        bits: u64,
+    ) {
+        let (rows, own) = if N > 0 { (&hands.rows[..N], &hands.own[..N]) } else { (hands.rows, hands.own) };
+        if left == 1 {
+            // The innermost loop, without the recursion.
+            for i in starts {
+                let c = self.remaining[i & 63];
+                let (keys, bits) = (keys + card_keys(c), bits | c.bit());
+                let o = self.board_outcome(hands.seven, hands.slots, rows, own, keys, bits);
+                self.counts[o] += 1;
+                if self.examples[o].is_none() {
+                    self.examples[o] = Some(CardSet::from_bits(bits).to_vec());
+                }
+            }
+            return;
+        }
+        for i in starts {
+            let c = self.remaining[i & 63];
+            let rest = i + 1..self.left + 2 - left;
+            self.board_choices_deeper::<N>(hands, rest, left - 1, keys + card_keys(c), bits | c.bit());
+        }
+    }
+
+    /// [`GivenTally::board_choices`] one level down (a call, so that the recursion has an end
+    /// the inliner can see).
+    #[inline(never)]
+    fn board_choices_deeper<const N: usize>(
+        &mut self,
+        hands: &BoardHands,
+        starts: std::ops::Range<usize>,
+        left: usize,
+        keys: u64,
+        bits: u64,
+    ) {
+        self.board_choices::<N>(hands, starts, left, keys, bits);
+    }
+
     /// Counts the outcome of each board (its keys and card bits) of a hi-only seven-card game
     /// whose players' keys are `own` and orders by board `rows`.
     #[allow(clippy::inline_always)]
@@ -570,29 +698,7 @@ impl GivenTally {
         let packed = own.len() <= 3;
         let mut fields = 0u128;
         for (&board_keys, &board_bits) in keys.iter().zip(bits) {
-            let slot = slots.slot(board_keys as u32);
-            let mut orders = [0u16; MAX_PLAYERS];
-            let mut flush = false;
-            for ((order, row), &own) in orders.iter_mut().zip(rows).zip(own) {
-                flush |= has_flush(own + board_keys);
-                *order = row[slot];
-            }
-            let o = if flush {
-                // A few boards in a hundred: compare ratings, each hand's flush against its
-                // best hand without one (a full house or quads may beat it).
-                let board = self.given[BOARD_SLOT].union(CardSet::from_bits(board_bits));
-                let mut ratings = [HiRating::NONE; MAX_PLAYERS];
-                for (p, (rating, &own)) in ratings.iter_mut().zip(own).enumerate() {
-                    let keys = own + board_keys;
-                    *rating = seven.rating(orders[p]);
-                    if has_flush(keys) {
-                        *rating = (*rating).max(seven.flush(self.given[p].union(board), flush_suit(keys)));
-                    }
-                }
-                winners_of(&ratings[..own.len().min(MAX_PLAYERS)])
-            } else {
-                winners_of(&orders[..own.len().min(MAX_PLAYERS)])
-            };
+            let o = self.board_outcome(seven, slots, rows, own, board_keys, board_bits);
             if packed {
                 fields += 1 << (16 * (o & 7));
             } else {

@@ -717,6 +717,7 @@ fn exact_worker(
     let mut scratch = Scratch::default();
     let mut tally = plan.tallies_by_outcome().then(|| OutcomeTally::new(plan.spec.game, plan.spec.players.len()));
     let check_every = plan.check_interval();
+    let mut given_cache: Option<(usize, GivenTally, Deal)> = None;
     loop {
         if shared.halted() {
             return Ok(());
@@ -736,12 +737,21 @@ fn exact_worker(
         }
         let mut count = 0u32;
         let mut cut = false;
-        let given = if tally.is_some() { plan.spec.given_tally(prefix) } else { None };
-        if let (Some(tally), Some((mut given, mut deal))) = (&mut tally, given) {
+        let given = if tally.is_some() {
+            // Kept from item to item of one prefix: its tables are made once.
+            if given_cache.as_ref().is_none_or(|(p, ..)| *p != pi) {
+                given_cache = plan.spec.given_tally(prefix).map(|(given, deal)| (pi, given, deal));
+            }
+            given_cache.as_mut()
+        } else {
+            None
+        };
+        if let (Some(tally), Some((_, given, deal))) = (&mut tally, given) {
             // Given hands and an open board: the showdown tally's own enumeration.
+            given.clear();
             given.enumerate(Some(first));
             attempted = given.counts.iter().sum();
-            given.for_each_outcome(&mut deal, |hi, lo, count, deal| tally.add_outcome(hi, lo, count as f64, deal));
+            given.for_each_outcome(deal, |hi, lo, count, deal| tally.add_outcome(hi, lo, count as f64, deal));
             accepted = tally.replay(plan, prefix.weight, &mut local, &mut scratch);
         } else if let Some(tally) = &mut tally {
             plan.spec.enumerate(prefix, Some(first), &mut |deal| {
