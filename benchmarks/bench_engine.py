@@ -16,8 +16,10 @@
 
 Times are medians of several repeats of the whole call, parsing included: wall-clock for the
 runs on all threads, CPU time of the process for the one-thread rows (so that on a busy machine
-waiting for a core does not count, for pql and the peer alike). Every row also prints both
-engines' answers, which must agree within sampling error.
+waiting for a core does not count, for pql and the peer alike). Where there is a peer, pql's
+call and the peer's are timed in turn within each repeat, so that the machine's drift (often
+30% from one second to the next here) slows both alike. Every row also prints both engines'
+answers, which must agree within sampling error.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from typing import Any
 
 import eval7  # type: ignore[import-untyped]
 import poker_equity as pe  # type: ignore[import-untyped]
-from timing import machine, median_seconds, table
+from timing import machine, median_seconds, median_seconds_side_by_side, table
 
 import pql_repl as pql
 
@@ -58,15 +60,25 @@ def measure(run: Run, repeats: int) -> list[str]:
     """The table row: pql's figure, the peer's, the ratio, the goal and both answers."""
     peer_eq = peer_seconds = None
     cpu = run.options.get("threads") == 1
-    if run.peer_run is not None:
-        peer_eq = run.peer_run()
-        peer_seconds = median_seconds(run.peer_run, repeats, cpu=cpu)
+
+    def ours() -> list[pql.StatementResult]:
+        return pql.run(run.text, **run.options)
+
     try:
-        first = pql.run(run.text, **run.options)[0]
-        seconds = median_seconds(lambda: pql.run(run.text, **run.options), repeats, cpu=cpu)
+        first = ours()[0]
     except pql.PqlError as e:
         print(f"  {run.what}: pql cannot run it yet ({e.message})", file=sys.stderr)
-        first, seconds = None, None
+        first = None
+    seconds = None
+    if run.peer_run is not None:
+        peer_eq = run.peer_run()
+        if first is not None:
+            # Timed in turn, so that the machine's drift slows both alike.
+            seconds, peer_seconds = median_seconds_side_by_side([ours, run.peer_run], repeats, cpu=cpu)
+        else:
+            peer_seconds = median_seconds(run.peer_run, repeats, cpu=cpu)
+    elif first is not None:
+        seconds = median_seconds(ours, repeats, cpu=cpu)
     by_rate = run.peer_trials > 0 or run.rate
 
     def figure(secs: float | None, trials: int) -> str:

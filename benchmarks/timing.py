@@ -22,6 +22,23 @@ def median_seconds(run: Callable[[], object], repeats: int, *, cpu: bool = False
     return statistics.median(times)
 
 
+def median_seconds_side_by_side(
+    runs: Sequence[Callable[[], object]], repeats: int, *, cpu: bool = False
+) -> list[float]:
+    """`median_seconds` of several calls timed in turn within each repeat (A, B, A, B, ...), so
+    that a machine whose speed drifts over seconds slows them alike and their ratio holds."""
+    clock = time.process_time if cpu else time.perf_counter
+    for run in runs:
+        run()
+    times: list[list[float]] = [[] for _ in runs]
+    for _ in range(repeats):
+        for run, spent in zip(runs, times, strict=True):
+            start = clock()
+            run()
+            spent.append(clock() - start)
+    return [statistics.median(spent) for spent in times]
+
+
 def rate(count: float, seconds: float) -> str:
     """A rate per second with a unit that keeps three significant figures."""
     per_second = count / seconds

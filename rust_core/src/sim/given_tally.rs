@@ -693,14 +693,14 @@ impl GivenTally {
         keys: &[u64],
         bits: &[u64],
     ) {
-        // Up to three hands (eight outcomes), the block's counts are 16-bit fields of a register
-        // (a block is at most 256 boards): no add to memory that waits for the one before.
-        let packed = own.len() <= 3;
-        let mut fields = 0u128;
+        // Heads up (four outcomes), the block's counts are 16-bit fields of a register (a block
+        // is at most 256 boards): no add to memory that waits for the one before.
+        let packed = own.len() <= 2;
+        let mut fields = 0u64;
         for (&board_keys, &board_bits) in keys.iter().zip(bits) {
             let o = self.board_outcome(seven, slots, rows, own, board_keys, board_bits);
             if packed {
-                fields += 1 << (16 * (o & 7));
+                fields += 1 << (16 * (o & 3));
             } else {
                 self.counts[o] += 1;
             }
@@ -709,7 +709,7 @@ impl GivenTally {
             }
         }
         if packed {
-            for (o, count) in self.counts.iter_mut().enumerate().take(8) {
+            for (o, count) in self.counts.iter_mut().enumerate().take(4) {
                 *count += u64::from((fields >> (16 * o)) as u16);
             }
         }
