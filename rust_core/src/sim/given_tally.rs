@@ -10,7 +10,7 @@
 //! three cards of a suit lets hands with two of that suit try their flushes.
 
 use super::deal::{Deal, MAX_PLAYERS};
-use super::rng::{distinct_threshold, PartialShuffle, Rng};
+use super::rng::{distinct_threshold, PartialShuffle, Rng, WyRand};
 use super::source::place;
 use crate::cards::{Card, CardSet};
 use crate::eval::{
@@ -152,14 +152,14 @@ impl BoardParts {
         BoardParts { pairs, triples, threshold: (((1u128 << 64) - product) % product) as u64 }
     }
 
-    /// One draw: the board's keys and bits, and whether it stands (the parts share no card and
-    /// the draw is not rejected).
+    /// One draw from the random number `x`: the board's keys and bits, and whether it stands
+    /// (the parts share no card and the number is not rejected).
     // `&`, not `&&`: both sides are cheap, and a branch on random outcomes mispredicts.
     #[allow(clippy::needless_bitwise_bool)]
     #[inline]
-    fn candidate(&self, rng: &mut Rng) -> (u64, u64, bool) {
+    fn candidate_from(&self, x: u64) -> (u64, u64, bool) {
         let (pairs, triples) = (&self.pairs[..], &self.triples[..]);
-        let m = u128::from(rng.next_u64()) * pairs.len() as u128;
+        let m = u128::from(x) * pairs.len() as u128;
         let (pair_keys, pair_bits) = pairs[(m >> 64) as usize];
         let m = u128::from(m as u64) * triples.len() as u128;
         let (triple_keys, triple_bits) = triples[(m >> 64) as usize];
@@ -495,12 +495,12 @@ impl GivenTally {
             let parts = self.board_parts.take().unwrap_or_else(|| BoardParts::new(&self.remaining[..self.left]));
             let board = self.given_keys[BOARD_SLOT];
             // The generator's state in a local, so it stays in registers through the loop.
-            let mut local = rng.clone();
+            // The cheapest good generator for the hottest loop, seeded from the chunk's.
+            let mut fast = WyRand::new(rng.next_u64());
             self.sample_board_by::<K>(&orders, trials, || {
-                let (keys, bits, stands) = parts.candidate(&mut local);
+                let (keys, bits, stands) = parts.candidate_from(fast.next_u64());
                 (board + keys, bits, stands)
             });
-            *rng = local;
             self.board_parts = Some(parts);
         } else {
             let (n, remaining, board) = (self.left, self.remaining, self.given_keys[BOARD_SLOT]);
@@ -872,7 +872,7 @@ mod tests {
         let mut counts = std::collections::HashMap::new();
         let mut stood = 0;
         while stood < 252_000 {
-            let (keys, bits, stands) = parts.candidate(&mut rng);
+            let (keys, bits, stands) = parts.candidate_from(rng.next_u64());
             if stands {
                 assert_eq!(bits.count_ones(), 5);
                 assert_eq!(keys, keys_of(CardSet::from_bits(bits)));
