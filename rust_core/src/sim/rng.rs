@@ -108,7 +108,7 @@ impl Rng {
 }
 
 /// wyrand (Wang Yi's generator): 64 bits of state, one add and one 64x64-bit multiply a number,
-/// and it passes the usual statistical batteries (TestU01's BigCrush, and `PractRand`). About half the work of
+/// and it passes the usual statistical test batteries. About half the work of
 /// [`Rng::next_u64`], for the one loop where that shows: drawing Monte Carlo boards, seeded from
 /// the chunk's [`Rng`] so that runs stay reproducible.
 #[derive(Clone, Debug)]
