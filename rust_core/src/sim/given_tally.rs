@@ -121,6 +121,13 @@ struct BoardOrders {
     rows: Vec<Box<[u16; FIVE_RANK_SLOTS]>>,
 }
 
+impl BoardOrders {
+    /// The rows, borrowed, for a [`BoardHands`].
+    fn rows(&self) -> Vec<&[u16; FIVE_RANK_SLOTS]> {
+        self.rows.iter().map(|row| &**row).collect()
+    }
+}
+
 /// Every pair and every triple of the cards left, by their keys and bits: five board cards are
 /// one of each that share no card. Every five-card board is ten such (pair, triple) choices
 /// (its C(5, 2) splits), so among the draws that stand all boards are equally likely. A draw is
@@ -529,6 +536,8 @@ impl GivenTally {
         mut candidate: impl FnMut() -> (u64, u64, bool),
     ) {
         const BLOCK: usize = 256;
+        let (rows, own) = (orders.rows(), self.given_keys);
+        let hands = BoardHands { seven: orders.seven, slots: orders.slots, rows: &rows, own: &own[..rows.len()] };
         // A board's keys and its card bits (the bits are for the rare flush, and for examples).
         let mut keys = [0u64; BLOCK];
         let mut bits = [0u64; BLOCK];
@@ -543,16 +552,12 @@ impl GivenTally {
                 bits[filled % BLOCK] = board_bits;
                 filled += usize::from(stands);
             }
-            // The players' number as a constant for the common tables: the rating unrolls.
+            // The number of hands as a constant for the common tables: the rating unrolls.
             let (keys, bits) = (&keys[..want], &bits[..want]);
-            match orders.rows.len() {
-                2 => self.tally_boards_of::<2, K>(orders, keys, bits),
-                3 => self.tally_boards_of::<3, K>(orders, keys, bits),
-                players => {
-                    let rows: Vec<&[u16; FIVE_RANK_SLOTS]> = orders.rows.iter().map(|r| &**r).collect();
-                    let own = self.given_keys;
-                    self.tally_boards::<K>(orders.seven, orders.slots, &rows, &own[..players], keys, bits);
-                }
+            match rows.len() {
+                2 => self.tally_boards::<2, K>(&hands, keys, bits),
+                3 => self.tally_boards::<3, K>(&hands, keys, bits),
+                _ => self.tally_boards::<0, K>(&hands, keys, bits),
             }
             left -= want as u64;
         }
@@ -609,34 +614,22 @@ impl GivenTally {
     /// board's ranks (see [`BoardOrders`]).
     fn enumerate_board(&mut self, seven: SevenUnsuited, starts: std::ops::Range<usize>) {
         let orders = self.take_board_orders(seven);
-        match orders.rows.len() {
-            2 => self.enumerate_board_of::<2>(&orders, starts),
-            3 => self.enumerate_board_of::<3>(&orders, starts),
-            4 => self.enumerate_board_of::<4>(&orders, starts),
-            _ => {
-                let rows: Vec<&[u16; FIVE_RANK_SLOTS]> = orders.rows.iter().map(|r| &**r).collect();
-                let own = self.given_keys;
-                let hands = BoardHands { seven, slots: orders.slots, rows: &rows, own: &own[..rows.len()] };
-                self.board_choices::<0>(&hands, starts, self.open.len(), self.given_keys[BOARD_SLOT], 0);
-            }
+        let (rows, own) = (orders.rows(), self.given_keys);
+        let hands = BoardHands { seven, slots: orders.slots, rows: &rows, own: &own[..rows.len()] };
+        let (k, board) = (self.open.len(), self.given_keys[BOARD_SLOT]);
+        match rows.len() {
+            2 => self.board_choices::<2>(&hands, starts, k, board, 0),
+            3 => self.board_choices::<3>(&hands, starts, k, board, 0),
+            4 => self.board_choices::<4>(&hands, starts, k, board, 0),
+            _ => self.board_choices::<0>(&hands, starts, k, board, 0),
         }
         self.board_orders = Some(orders);
-    }
-
-    /// [`GivenTally::enumerate_board`] for `N` hands.
-    fn enumerate_board_of<const N: usize>(&mut self, orders: &BoardOrders, starts: std::ops::Range<usize>) {
-        let own: [u64; N] = std::array::from_fn(|p| self.given_keys[p]);
-        let rows: [&[u16; FIVE_RANK_SLOTS]; N] = std::array::from_fn(|p| &*orders.rows[p]);
-        let hands = BoardHands { seven: orders.seven, slots: orders.slots, rows: &rows, own: &own };
-        self.board_choices::<N>(&hands, starts, self.open.len(), self.given_keys[BOARD_SLOT], 0);
     }
 
     /// Every choice of `left` more board cards, the first among `remaining[starts]` and the rest
     /// after it, added to a board with keys `keys` and open cards' bits `bits`; each whole board
     /// counted. `N` is the number of hands when it is a constant (the loops over hands unroll),
     /// 0 when it is not.
-    #[allow(clippy::inline_always)]
-    #[inline(always)]
     fn board_choices<const N: usize>(
         &mut self,
         hands: &BoardHands,
@@ -645,60 +638,38 @@ impl GivenTally {
         keys: u64,
         bits: u64,
     ) {
-        let (rows, own) = if N > 0 { (&hands.rows[..N], &hands.own[..N]) } else { (hands.rows, hands.own) };
-        if left == 1 {
-            // The innermost loop, without the recursion.
+        if left > 1 {
             for i in starts {
                 let c = self.remaining[i & 63];
-                let (keys, bits) = (keys + card_keys(c), bits | c.bit());
-                let o = self.board_outcome(hands.seven, hands.slots, rows, own, keys, bits);
-                self.counts[o] += 1;
-                if self.examples[o].is_none() {
-                    self.examples[o] = Some(CardSet::from_bits(bits).to_vec());
-                }
+                let rest = i + 1..self.left + 2 - left;
+                self.board_choices::<N>(hands, rest, left - 1, keys + card_keys(c), bits | c.bit());
             }
             return;
         }
+        let (rows, own) = if N > 0 { (&hands.rows[..N], &hands.own[..N]) } else { (hands.rows, hands.own) };
         for i in starts {
             let c = self.remaining[i & 63];
-            let rest = i + 1..self.left + 2 - left;
-            self.board_choices_deeper::<N>(hands, rest, left - 1, keys + card_keys(c), bits | c.bit());
+            let (keys, bits) = (keys + card_keys(c), bits | c.bit());
+            let o = self.board_outcome(hands.seven, hands.slots, rows, own, keys, bits);
+            self.counts[o] += 1;
+            if self.examples[o].is_none() {
+                self.examples[o] = Some(CardSet::from_bits(bits).to_vec());
+            }
         }
     }
 
-    /// [`GivenTally::board_choices`] one level down (a call, so that the recursion has an end
-    /// the inliner can see).
-    #[inline(never)]
-    fn board_choices_deeper<const N: usize>(
-        &mut self,
-        hands: &BoardHands,
-        starts: std::ops::Range<usize>,
-        left: usize,
-        keys: u64,
-        bits: u64,
-    ) {
-        self.board_choices::<N>(hands, starts, left, keys, bits);
-    }
-
-    /// Counts the outcome of each board (its keys and card bits) of a hi-only seven-card game
-    /// whose players' keys are `own` and orders by board `rows`.
+    /// Counts the outcome of each board (its keys and card bits) of a hi-only seven-card game.
+    /// `N` is the number of hands when it is a constant (as in [`GivenTally::board_choices`]).
     #[allow(clippy::inline_always)]
     #[inline(always)]
-    fn tally_boards<const K: usize>(
-        &mut self,
-        seven: SevenUnsuited,
-        slots: BoardRankSlots,
-        rows: &[&[u16; FIVE_RANK_SLOTS]],
-        own: &[u64],
-        keys: &[u64],
-        bits: &[u64],
-    ) {
+    fn tally_boards<const N: usize, const K: usize>(&mut self, hands: &BoardHands, keys: &[u64], bits: &[u64]) {
+        let (rows, own) = if N > 0 { (&hands.rows[..N], &hands.own[..N]) } else { (hands.rows, hands.own) };
         // Heads up (four outcomes), the block's counts are 16-bit fields of a register (a block
         // is at most 256 boards): no add to memory that waits for the one before.
         let packed = own.len() <= 2;
         let mut fields = 0u64;
         for (&board_keys, &board_bits) in keys.iter().zip(bits) {
-            let o = self.board_outcome(seven, slots, rows, own, board_keys, board_bits);
+            let o = self.board_outcome(hands.seven, hands.slots, rows, own, board_keys, board_bits);
             if packed {
                 fields += 1 << (16 * (o & 3));
             } else {
@@ -713,13 +684,6 @@ impl GivenTally {
                 *count += u64::from((fields >> (16 * o)) as u16);
             }
         }
-    }
-
-    /// [`GivenTally::tally_boards`] for `N` players.
-    fn tally_boards_of<const N: usize, const K: usize>(&mut self, orders: &BoardOrders, keys: &[u64], bits: &[u64]) {
-        let own: [u64; N] = std::array::from_fn(|p| self.given_keys[p]);
-        let rows: [&[u16; FIVE_RANK_SLOTS]; N] = std::array::from_fn(|p| &*orders.rows[p]);
-        self.tally_boards::<K>(orders.seven, orders.slots, &rows, &own, keys, bits);
     }
 
     /// Puts the remaining cards back in the order they were given.
