@@ -501,7 +501,6 @@ impl GivenTally {
         if K == 5 {
             let parts = self.board_parts.take().unwrap_or_else(|| BoardParts::new(&self.remaining[..self.left]));
             let board = self.given_keys[BOARD_SLOT];
-            // The generator's state in a local, so it stays in registers through the loop.
             // The cheapest good generator for the hottest loop, seeded from the chunk's.
             let mut fast = WyRand::new(rng.next_u64());
             self.sample_board_by::<K>(&orders, trials, || {
