@@ -1,4 +1,5 @@
-//! A small, fast, seedable generator (xoshiro256++) with independent streams per thread.
+//! Small, fast, seedable generators: xoshiro256++ with independent streams per chunk, and wyrand
+//! (seeded from it) for the one loop that draws Monte Carlo boards.
 
 /// xoshiro256++: 256 bits of state, excellent statistical quality, about a nanosecond a draw.
 #[derive(Clone, Debug, PartialEq, Eq)]
