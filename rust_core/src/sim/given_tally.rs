@@ -175,16 +175,6 @@ impl BoardParts {
     }
 }
 
-/// The `K` cards of a board drawn as bits, in the order of their indices.
-fn cards_of_bits<const K: usize>(bits: u64) -> [Card; K] {
-    let mut rest = bits;
-    std::array::from_fn(|_| {
-        let card = Card::from_index((rest.trailing_zeros() & 63) as u8);
-        rest &= rest.wrapping_sub(1);
-        card
-    })
-}
-
 /// The slot of the board's keys, after the players'.
 const BOARD_SLOT: usize = MAX_PLAYERS;
 
@@ -503,14 +493,14 @@ impl GivenTally {
             let board = self.given_keys[BOARD_SLOT];
             // The cheapest good generator for the hottest loop, seeded from the chunk's.
             let mut fast = WyRand::new(rng.next_u64());
-            self.sample_board_by::<K>(&orders, trials, || {
+            self.sample_board_by(&orders, trials, || {
                 let (keys, bits, stands) = parts.candidate_from(fast.next_u64());
                 (board + keys, bits, stands)
             });
             self.board_parts = Some(parts);
         } else {
             let (n, remaining, board) = (self.left, self.remaining, self.given_keys[BOARD_SLOT]);
-            self.sample_board_by::<K>(&orders, trials, || {
+            self.sample_board_by(&orders, trials, || {
                 let (positions, stands) = rng.candidate_positions::<K>(n, threshold);
                 let (mut keys, mut bits) = (board, 0u64);
                 for &position in &positions {
@@ -528,12 +518,7 @@ impl GivenTally {
     /// cards' included), its open cards' bits, and whether the draw stands.
     #[allow(clippy::inline_always)]
     #[inline(always)]
-    fn sample_board_by<const K: usize>(
-        &mut self,
-        orders: &BoardOrders,
-        trials: u64,
-        mut candidate: impl FnMut() -> (u64, u64, bool),
-    ) {
+    fn sample_board_by(&mut self, orders: &BoardOrders, trials: u64, mut candidate: impl FnMut() -> (u64, u64, bool)) {
         const BLOCK: usize = 256;
         let (rows, own) = (orders.rows(), self.given_keys);
         let hands = BoardHands { seven: orders.seven, slots: orders.slots, rows: &rows, own: &own[..rows.len()] };
@@ -554,9 +539,9 @@ impl GivenTally {
             // The number of hands as a constant for the common tables: the rating unrolls.
             let (keys, bits) = (&keys[..want], &bits[..want]);
             match rows.len() {
-                2 => self.tally_boards::<2, K>(&hands, keys, bits),
-                3 => self.tally_boards::<3, K>(&hands, keys, bits),
-                _ => self.tally_boards::<0, K>(&hands, keys, bits),
+                2 => self.tally_boards::<2>(&hands, keys, bits),
+                3 => self.tally_boards::<3>(&hands, keys, bits),
+                _ => self.tally_boards::<0>(&hands, keys, bits),
             }
             left -= want as u64;
         }
@@ -651,9 +636,16 @@ impl GivenTally {
             let (keys, bits) = (keys + card_keys(c), bits | c.bit());
             let o = self.board_outcome(hands.seven, hands.slots, rows, own, keys, bits);
             self.counts[o] += 1;
-            if self.examples[o].is_none() {
-                self.examples[o] = Some(CardSet::from_bits(bits).to_vec());
-            }
+            self.keep_example(o, bits);
+        }
+    }
+
+    /// Keeps the board whose open cards are `bits` as outcome `o`'s example if it has none.
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn keep_example(&mut self, o: usize, bits: u64) {
+        if self.examples[o].is_none() {
+            self.examples[o] = Some(CardSet::from_bits(bits).to_vec());
         }
     }
 
@@ -661,7 +653,7 @@ impl GivenTally {
     /// `N` is the number of hands when it is a constant (as in [`GivenTally::board_choices`]).
     #[allow(clippy::inline_always)]
     #[inline(always)]
-    fn tally_boards<const N: usize, const K: usize>(&mut self, hands: &BoardHands, keys: &[u64], bits: &[u64]) {
+    fn tally_boards<const N: usize>(&mut self, hands: &BoardHands, keys: &[u64], bits: &[u64]) {
         let (rows, own) = if N > 0 { (&hands.rows[..N], &hands.own[..N]) } else { (hands.rows, hands.own) };
         // Heads up (four outcomes), the block's counts are 16-bit fields of a register (a block
         // is at most 256 boards): no add to memory that waits for the one before.
@@ -674,9 +666,7 @@ impl GivenTally {
             } else {
                 self.counts[o] += 1;
             }
-            if self.examples[o].is_none() {
-                self.examples[o] = Some(cards_of_bits::<K>(board_bits).to_vec());
-            }
+            self.keep_example(o, board_bits);
         }
         if packed {
             for (o, count) in self.counts.iter_mut().enumerate().take(4) {
