@@ -18,10 +18,10 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 from textual.widgets._footer import FooterKey
 
-from pql_repl.api import StatementResult, parse_range
+from pql_repl.api import parse_range
 from pql_repl.history import History
 from pql_repl.session import COMMANDS, Session
-from pql_repl.tui.app import PqlApp, RunProgress
+from pql_repl.tui.app import PqlApp, RunEnded, RunProgress
 from pql_repl.tui.editor import ERROR_HIGHLIGHT
 from pql_repl.tui.range_grid import class_shares, hand_class, range_grid
 from pql_repl.tui.screens import HelpScreen, HistorySearch
@@ -467,8 +467,7 @@ async def test_a_new_run_ends_the_running_one_as_cancelled(tmp_path: Path) -> No
         assert [row[1] for row in rows] == [str(first.trials), str(replacement.trials)]
 
 
-#: A where clause so rare that the engine gives up after two million deals, but (with a seed and
-#: two threads) only after a one-trial chunk has been merged and shown.
+#: A where clause so rare that the engine gives up (after two million deals) with an error.
 FAILS_LATE = (
     "select avg(riverEquity(hero)) as eq from hero='AA', villain='KK' "
     "where handType(hero, flop) = quads and handType(villain, turn) = quads;"
@@ -478,22 +477,40 @@ FAILS_LATE = (
 @pytest.mark.asyncio
 async def test_a_run_that_fails_after_snapshots_leaves_no_partial_rows() -> None:
     app = make_app(trials=4097, threads=2, seed=4, exact="off")
-    partial: list[StatementResult] = []
+    # The live table's rows when the failure reaches the UI: the statement's rows are shown as
+    # soon as it starts (whether or not a snapshot came before the failure, which depends on
+    # the machine's speed), so there are always rows to drop.
+    rows_at_failure: list[int] = []
 
     def hook(message: Message) -> None:
-        if isinstance(message, RunProgress) and not message.result.done:
-            partial.append(message.result)
+        if isinstance(message, RunEnded) and message.error:
+            rows_at_failure.append(app.results.table.row_count)
 
     async with app.run_test(size=SIZE, message_hook=hook) as pilot:
         status = app.query_one("#status", Static)
         await run_text(pilot, app, FAILS_LATE, lambda: not app.running and "error" in str(status.render()))
-        assert partial, "the engine showed no snapshot before giving up"
+        assert rows_at_failure == [1], "the running statement's row was not shown before it failed"
         assert "accepted only" in str(status.render())
         assert app.results.table.row_count == 0
         assert not app.results.finished
         await run_text(pilot, app, f".trials 1000\n{QUERY}", lambda: bool(app.results.finished))
         await wait_until(pilot, lambda: not app.running)
         assert captions(app) == []
+
+
+@pytest.mark.asyncio
+async def test_a_statement_shows_its_rows_as_soon_as_it_starts() -> None:
+    app = make_app(trials=4000, seed=3)
+    started: list[list[str]] = []
+
+    def hook(message: Message) -> None:
+        # Seen before the UI handles it: the next message handled fills the rows.
+        if isinstance(message, RunProgress) and not started:
+            started.append([str(c) for c in app.results.table.get_row_at(0)])
+
+    async with app.run_test(size=SIZE, message_hook=hook) as pilot:
+        await run_text(pilot, app, QUERY, lambda: bool(app.results.finished))
+        assert started == [["eq", "…", "", ""]]
 
 
 @pytest.mark.asyncio

@@ -61,10 +61,13 @@ class RunProgress(Message):
 
 
 class RunStarted(Message):
-    def __init__(self, run_id: int, query: str) -> None:
+    """A statement starts: its text and its selectors' names (rows to show before any snapshot)."""
+
+    def __init__(self, run_id: int, query: str, selectors: list[str]) -> None:
         super().__init__()
         self.run_id = run_id
         self.query = query
+        self.selectors = selectors
 
 
 class RunEnded(Message):
@@ -295,7 +298,7 @@ class PqlApp(App[None]):
                 self.post_message(RunEnded(run_id, cancelled=True))
                 return
             self._query = query
-            self.post_message(RunStarted(run_id, run.statement.text))
+            self.post_message(RunStarted(run_id, run.statement.text, query.statements[0].selectors))
             try:
                 for snapshot in query.stream(batch=SNAPSHOT_INTERVAL, **run.options):
                     if worker.is_cancelled:
@@ -311,7 +314,7 @@ class PqlApp(App[None]):
 
     def on_run_started(self, message: RunStarted) -> None:
         if message.run_id == self._run_id:
-            self.results.start(message.query)
+            self.results.start(message.query, message.selectors)
 
     def on_run_progress(self, message: RunProgress) -> None:
         if message.run_id != self._run_id:

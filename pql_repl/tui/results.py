@@ -115,12 +115,16 @@ class ResultsPanel(Vertical):
     def show_status(self, text: str) -> None:
         self.query_one("#status", Static).update(text)
 
-    def start(self, query: str) -> None:
-        """A new statement starts: the previous one moves to the history, the live table empties."""
+    def start(self, query: str, selectors: list[str]) -> None:
+        """A new statement starts: the previous one moves to the history, and the live table shows
+        a row per selector at once, filled in by the first snapshot."""
         if self.last is not None:
             self.add_history(result_table(self.last, self.timing))
-        self.table.clear()
-        self._row_keys = []
+        table = self.table
+        table.clear()
+        for name in selectors:
+            table.add_row(name, "…", "", "", key=name)
+        self._row_keys = list(selectors)
         self.last = None
         self.show_status(f"running · {query.strip().splitlines()[0] if query.strip() else ''}")
 
@@ -162,7 +166,7 @@ class ResultsPanel(Vertical):
     def drop_unfinished(self) -> None:
         """The statement in the live table failed: its partial rows go, so that they are neither
         taken for a result nor moved to the history as one still running."""
-        if self.last is not None and not (self.last.done or self.last.cancelled):
+        if self.last is None or not (self.last.done or self.last.cancelled):
             self.table.clear()
             self._row_keys = []
             self.last = None
