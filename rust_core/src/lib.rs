@@ -4,13 +4,18 @@
 
 pub mod analysis;
 pub mod cards;
+pub mod deal;
 pub mod error;
 pub mod eval;
 pub mod functions;
 pub mod games;
+pub mod kernels;
+pub mod plan;
 pub mod pql;
 pub mod range;
-pub mod sim;
+pub mod rng;
+pub mod run;
+pub mod trial;
 
 #[cfg(feature = "python")]
 mod py;

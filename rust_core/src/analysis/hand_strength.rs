@@ -52,7 +52,7 @@ mod tests {
     use super::*;
     use crate::cards::{parse_cards, CardSet};
     use crate::games::Game;
-    use crate::sim::trial::for_each_combination;
+    use crate::trial::for_each_combination;
 
     /// ANALYSIS.md's example: A♦Q♣ on 3♥4♣J♥ against every two-card holding.
     #[test]

@@ -13,8 +13,8 @@ pub use potential::{potential, Lookahead, Potential};
 use crate::cards::{Card, CardSet};
 use crate::eval::{omaha_hi, rate_hi, HiRating, OmahaBoard, OmahaHole};
 use crate::games::Game;
-use crate::sim::rng::Rng;
-use crate::sim::trial::for_each_combination;
+use crate::rng::Rng;
+use crate::trial::for_each_combination;
 
 /// Rates hi hands of one game on one board, the board prepared once. Omaha boards of fewer
 /// than three cards rate the hole cards alone (as before the flop).
@@ -60,7 +60,7 @@ pub fn random_holdings(unseen: &[Card], k: usize, rng: &mut Rng, out: &mut Vec<H
     if unseen.len() < k || k == 0 {
         return true;
     }
-    if crate::sim::source::binomial(unseen.len(), k) <= MAX_EXACT_HOLDINGS as f64 {
+    if crate::deal::source::binomial(unseen.len(), k) <= MAX_EXACT_HOLDINGS as f64 {
         for_each_combination(unseen, k, CardSet::EMPTY, &mut |cards| out.push(Holding { cards, weight: 1.0 }));
         return true;
     }

@@ -4,6 +4,7 @@
 //! live in `sim::library`.
 
 mod catalog;
+pub mod types;
 
 pub use catalog::{canonical, catalog, lookup, names, Applicability, FunctionDef, Origin, Param};
 

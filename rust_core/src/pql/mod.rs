@@ -6,7 +6,6 @@ pub mod checker;
 pub mod lexer;
 pub mod parser;
 pub mod typed;
-pub mod types;
 pub mod vocab;
 
 pub use vocab::{KEYWORDS, RESERVED_KEYS, SELECTORS};

@@ -1,5 +1,7 @@
 //! One deal of a game: every player's cards in dealing order, the board, the dead cards.
 
+pub mod source;
+
 use crate::cards::{Card, CardSet};
 use crate::games::{Game, Street};
 

@@ -4,12 +4,12 @@
 //! tables: heads-up on fifth street that is 861 ratings per player and ~671,000 table lookups
 //! instead of as many seven-card showdowns.
 
-use super::deal::MAX_PLAYERS;
-use super::source::binomial;
-use super::trial::for_each_combination;
 use crate::cards::{Card, CardSet};
+use crate::deal::source::binomial;
+use crate::deal::MAX_PLAYERS;
 use crate::eval::{rate_hi, rate_lo8, rate_razz, HiRating, LoRating};
 use crate::games::{Game, PotSplit};
+use crate::trial::for_each_combination;
 
 /// Assignments of the remaining cards visited exactly, at most; more are sampled by the caller.
 /// Heads-up fifth street (~671,000) and sixth street at any table size fit.
@@ -213,9 +213,9 @@ fn add_shares(split: PotSplit, his: &[HiRating], los: &[Option<LoRating>], acc: 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::board_completions::testing::shuffle;
-    use crate::sim::rng::Rng;
-    use crate::sim::showdown::Showdown;
+    use crate::kernels::board_completions::testing::shuffle;
+    use crate::kernels::showdown::Showdown;
+    use crate::rng::Rng;
 
     /// The plain way: a showdown for every way to deal the remaining cards.
     fn by_showdowns(game: Game, hands: &[CardSet], p: usize, remaining: &[Card], k: usize) -> f64 {

@@ -6,12 +6,12 @@
 //! cards not fixed by a range are then dealt from the remaining deck, which keeps the result
 //! uniform over compatible deals: every compatible prefix leaves the same number of cards.
 
-use super::deal::{Deal, MAX_PLAYERS};
-use super::given_tally::GivenTally;
-use super::rng::{PartialShuffle, Rng};
+use super::{Deal, MAX_PLAYERS};
 use crate::cards::{Card, CardSet};
 use crate::games::Game;
+use crate::kernels::given_tally::GivenTally;
 use crate::range::BoardRange;
+use crate::rng::{PartialShuffle, Rng};
 use std::sync::Arc;
 
 /// A position with no card fixed by a range: dealt at random.

@@ -1,10 +1,10 @@
 //! The executable form of a PQL expression: constants folded, players and streets resolved,
 //! each function a variant of [`Builtin`] that the per-deal [`Trial`] answers.
 
-use super::library::Builtin;
-use super::trial::Trial;
 use super::value::{Fraction, Value};
 use crate::error::Span;
+use crate::trial::library::Builtin;
+use crate::trial::Trial;
 use std::cmp::Ordering;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

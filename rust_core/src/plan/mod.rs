@@ -1,8 +1,12 @@
 //! An executable statement: how to deal it, what to filter, what to aggregate.
 
-use super::aggregate::HistogramKind;
-use super::expr::Expr;
-use super::source::DealSpec;
+pub mod compile;
+pub mod expr;
+pub mod value;
+
+use self::expr::Expr;
+use crate::deal::source::DealSpec;
+use crate::run::aggregate::HistogramKind;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SelectorKind {

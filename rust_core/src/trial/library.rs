@@ -2,14 +2,14 @@
 //! resolved (players are seats, streets and hand types are values) and is answered by the
 //! per-deal [`Trial`], which caches what several selectors share.
 
-use super::expr::Expr;
-use super::source::HandSource;
-use super::trial::{HandSet, Trial};
-use super::value::Value;
+use super::{HandSet, Trial};
 use crate::analysis::Lookahead;
 use crate::cards::{CardSet, Deck};
+use crate::deal::source::HandSource;
 use crate::eval::{five_card_hand_number, HandType, LO8_MASK};
 use crate::games::Street;
+use crate::plan::expr::Expr;
+use crate::plan::value::Value;
 use crate::range::{hand_percentile, BoardRange, Range};
 use std::sync::Arc;
 

@@ -9,15 +9,15 @@
 //! best unsuited hands by hole rank pair, and each hand reads its pairs' entries; a board with
 //! three cards of a suit lets hands with two of that suit try their flushes.
 
-use super::deal::{Deal, MAX_PLAYERS};
-use super::rng::{distinct_threshold, PartialShuffle, Rng, WyRand};
-use super::source::place;
 use crate::cards::{Card, CardSet};
+use crate::deal::source::place;
+use crate::deal::{Deal, MAX_PLAYERS};
 use crate::eval::{
     best_flush, hi_table, omaha_lo8_of_ranks, omaha_river, BoardRankSlots, HiRating, HiTable, LoRating, LowTable,
     OmahaHole, SevenUnsuited, FIVE_RANK_SLOTS, LO8_SEVEN, RAZZ_SEVEN,
 };
 use crate::games::{Game, PotSplit};
+use crate::rng::{distinct_threshold, PartialShuffle, Rng, WyRand};
 
 /// Per card index (suit * 16 + rank): in the low half 5^rank, the card's base-5 rank digit, and
 /// in the high half a one in its suit's nibble. Sums over up to seven cards keep both apart
@@ -703,8 +703,8 @@ impl GivenTally {
 mod tests {
     use super::*;
     use crate::cards::parse_cards;
-    use crate::sim::showdown::Showdown;
-    use crate::sim::source::{BoardSource, DealSpec, HandSource, SlotHand, WeightedList};
+    use crate::deal::source::{BoardSource, DealSpec, HandSource, SlotHand, WeightedList};
+    use crate::kernels::showdown::Showdown;
 
     /// The (hi, lo) winner masks of a showdown, as `OutcomeTally` counts them.
     fn showdown_outcome(game: Game, hands: &[CardSet], board: CardSet) -> usize {
@@ -741,7 +741,7 @@ mod tests {
             let mut t = GivenTally::new(game, &hands, board, &open, &remaining).unwrap();
             t.enumerate(None);
             let mut expected = vec![0u64; t.counts.len()];
-            crate::sim::trial::for_each_combination(&remaining, open.len(), board, &mut |b| {
+            crate::trial::for_each_combination(&remaining, open.len(), board, &mut |b| {
                 expected[showdown_outcome(game, &hands, b)] += 1;
             });
             assert_eq!(t.counts, expected, "{game:?}");

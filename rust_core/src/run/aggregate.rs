@@ -1,7 +1,7 @@
 //! Selector aggregates. Each is a plain sum that merges across chunks and threads, so partial
 //! results can be reported at any time and the final one does not depend on scheduling.
 
-use super::value::{format_number, Value};
+use crate::plan::value::{format_number, Value};
 use std::collections::BTreeMap;
 
 /// How histogram values are bucketed and labelled.

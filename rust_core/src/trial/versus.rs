@@ -13,17 +13,17 @@
 //! - hand strength: every holding up to `MAX_EXACT_HOLDINGS` (all of hold'em), else a sample
 //!   seeded by the deal; potential: see `analysis::potential`.
 
-use super::deal::{Deal, MAX_PLAYERS};
-use super::holdem_equity::holdem_equity;
-use super::omaha_equity::omaha_equity;
-use super::showdown::Showdown;
-use super::source::{binomial, HandSource, SlotHand, WeightedList, OPEN};
-use super::trial::{for_each_combination, memo_key, CacheKey, Trial};
+use super::{for_each_combination, memo_key, CacheKey, Trial};
 use crate::analysis::{self, deal_rng, draw_cards, random_holdings, HiRater, Holding, Lookahead, Potential};
 use crate::analysis::{MAX_EXACT_HOLDINGS, SAMPLED_HOLDINGS};
 use crate::cards::{Card, CardSet};
+use crate::deal::source::{binomial, HandSource, SlotHand, WeightedList, OPEN};
+use crate::deal::{Deal, MAX_PLAYERS};
 use crate::games::{Game, Street};
-use crate::sim::rng::Rng;
+use crate::kernels::holdem_equity::holdem_equity;
+use crate::kernels::omaha_equity::omaha_equity;
+use crate::kernels::showdown::Showdown;
+use crate::rng::Rng;
 use std::collections::HashMap;
 
 /// Showdowns (or their fast-path equivalent) enumerated exactly for `HvREquity` per deal.
@@ -525,7 +525,14 @@ impl Trial<'_> {
         if game.is_stud() {
             let mut shares = [0.0; MAX_PLAYERS];
             let per_player = 7 - street.cards_known();
-            super::stud_equity::stud_equities(game, hands, &remaining, per_player, &mut self.scratch.stud, &mut shares);
+            crate::kernels::stud_equity::stud_equities(
+                game,
+                hands,
+                &remaining,
+                per_player,
+                &mut self.scratch.stud,
+                &mut shares,
+            );
             return shares[0];
         }
         let need = game.board_cards() - board.len() as usize;
@@ -570,7 +577,7 @@ impl Trial<'_> {
 fn per_holding_cost(game: Game, street: Street, players: usize, rest: usize, board: usize) -> f64 {
     if game.is_stud() {
         let per = 7 - street.cards_known();
-        return super::stud_equity::assignments(players, rest, per).max(1.0);
+        return crate::kernels::stud_equity::assignments(players, rest, per).max(1.0);
     }
     // Omaha hands rate 60 two-plus-three choices; five cards 100.
     let weight = match game.hole_cards() {

@@ -1,16 +1,20 @@
 //! One deal being evaluated: lazily computed, cached facts that several selectors share.
 
-use super::deal::{Deal, MAX_PLAYERS};
-use super::showdown::Showdown;
-use super::source::HandSource;
+pub mod library;
+pub mod nuts;
+pub mod versus;
+
 use crate::cards::{Card, CardSet};
+use crate::deal::source::HandSource;
+use crate::deal::{Deal, MAX_PLAYERS};
 use crate::error::{PqlError, Span};
 use crate::eval::{rate_hi, HiRating, LoRating, OmahaBoard, OmahaHole};
 use crate::games::Street;
+use crate::kernels::showdown::Showdown;
 use std::collections::{HashMap, HashSet};
 
 /// Stud equities with more ways to deal the remaining cards than
-/// [`super::stud_equity::STUD_EXACT_SHOWDOWNS`] (third and fourth street, fifth street three-handed)
+/// [`crate::kernels::stud_equity::STUD_EXACT_SHOWDOWNS`] (third and fourth street, fifth street three-handed)
 /// are sampled: this many deals, from a fresh stream each time, so that the run's standard
 /// error includes the sampling.
 pub const STUD_EQUITY_SAMPLES: u32 = 4000;
@@ -67,11 +71,11 @@ pub struct Scratch {
     hi_valid: u128,
     /// Results of the costly analysis functions on this deal, by [`memo_key`].
     memo: Vec<(u32, [f64; 2])>,
-    pub(crate) omaha: super::omaha_equity::OmahaScratch,
-    pub(crate) holdem: super::holdem_equity::HoldemScratch,
+    pub(crate) omaha: crate::kernels::omaha_equity::OmahaScratch,
+    pub(crate) holdem: crate::kernels::holdem_equity::HoldemScratch,
     /// Reusable buffer for opponent holdings.
     pub(crate) holdings: Vec<crate::analysis::Holding>,
-    pub(crate) stud: super::stud_equity::StudScratch,
+    pub(crate) stud: crate::kernels::stud_equity::StudScratch,
     /// Values of costly functions kept across deals.
     pub(crate) cross: CrossDeal,
     /// Inner samples drawn by this worker so far: each sampled inner value gets its own stream.
@@ -91,10 +95,10 @@ impl Default for Scratch {
             hi: [[HiRating::NONE; 9]; MAX_PLAYERS],
             hi_valid: 0,
             memo: Vec::new(),
-            omaha: super::omaha_equity::OmahaScratch::default(),
-            holdem: super::holdem_equity::HoldemScratch::default(),
+            omaha: crate::kernels::omaha_equity::OmahaScratch::default(),
+            holdem: crate::kernels::holdem_equity::HoldemScratch::default(),
             holdings: Vec::new(),
-            stud: super::stud_equity::StudScratch::default(),
+            stud: crate::kernels::stud_equity::StudScratch::default(),
             cross: CrossDeal::default(),
             fresh: 0,
             division_by_zero: None,
@@ -201,10 +205,10 @@ impl<'a> Trial<'a> {
     /// A random stream for one sampled inner value: seeded by the deal's `known` cards and a
     /// per-worker counter, so that repeated deals get independent samples (the run's standard
     /// error then measures the sampling too) while a run stays reproducible for its seed.
-    pub(crate) fn fresh_rng(&mut self, salt: u64, known: CardSet) -> super::rng::Rng {
+    pub(crate) fn fresh_rng(&mut self, salt: u64, known: CardSet) -> crate::rng::Rng {
         self.scratch.fresh += 1;
         self.scratch.inner_sampled = true;
-        super::rng::Rng::new(0x5EED ^ salt ^ (self.scratch.fresh << 8), known.bits())
+        crate::rng::Rng::new(0x5EED ^ salt ^ (self.scratch.fresh << 8), known.bits())
     }
 
     /// The river (seventh street) showdown, computed once.
@@ -311,9 +315,21 @@ impl<'a> Trial<'a> {
         let hands = &d.hole[..d.players];
         let mut shares = [0.0; MAX_PLAYERS];
         let s = &mut *self.scratch;
-        if super::omaha_equity::omaha_equities(d.game, hands, known_board, remaining, &mut s.omaha, &mut shares)
-            || super::holdem_equity::holdem_equities(d.game, hands, known_board, remaining, &mut s.holdem, &mut shares)
-        {
+        if crate::kernels::omaha_equity::omaha_equities(
+            d.game,
+            hands,
+            known_board,
+            remaining,
+            &mut s.omaha,
+            &mut shares,
+        ) || crate::kernels::holdem_equity::holdem_equities(
+            d.game,
+            hands,
+            known_board,
+            remaining,
+            &mut s.holdem,
+            &mut shares,
+        ) {
             for (q, &e) in shares[..d.players].iter().enumerate() {
                 self.remember(memo_key(MEMO_HVH, q, street), [e, 0.0]);
                 let key = self.hvh_key(q, street);
@@ -352,9 +368,11 @@ impl<'a> Trial<'a> {
         let remaining = self.deck_without(used);
         let per_player = 7 - known;
         let n = d.players;
-        if super::stud_equity::assignments(n, remaining.len(), per_player) <= super::stud_equity::STUD_EXACT_SHOWDOWNS {
+        if crate::kernels::stud_equity::assignments(n, remaining.len(), per_player)
+            <= crate::kernels::stud_equity::STUD_EXACT_SHOWDOWNS
+        {
             let mut shares = [0.0; MAX_PLAYERS];
-            super::stud_equity::stud_equities(
+            crate::kernels::stud_equity::stud_equities(
                 d.game,
                 &hands[..n],
                 &remaining,

@@ -150,7 +150,7 @@ impl fmt::Display for Value {
             Value::Str(s) => f.write_str(s),
             Value::Street(s) => write!(f, "{s}"),
             Value::HandType(t, _) => write!(f, "{t}"),
-            Value::FlopCat(c) => f.write_str(crate::sim::flop_category_name(*c)),
+            Value::FlopCat(c) => f.write_str(crate::eval::FlopHandCategory::from_index(*c).name()),
             Value::Hi(r) => write!(f, "{}", describe_hi(*r)),
             Value::Lo(Some(r)) => f.write_str(&r.describe()),
             Value::Lo(None) => f.write_str("no low"),

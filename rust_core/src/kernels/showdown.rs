@@ -1,10 +1,10 @@
 //! Who wins what at showdown: hi and lo ratings of every player and each player's pot share.
 
-use super::deal::{Deal, MAX_PLAYERS};
-use super::value::Fraction;
 use crate::cards::CardSet;
+use crate::deal::{Deal, MAX_PLAYERS};
 use crate::eval::{omaha_hi, omaha_lo8, rate_hi, rate_lo8, rate_razz, HiRating, LoRating, OmahaBoard, OmahaHole};
 use crate::games::{Game, PotSplit};
+use crate::plan::value::Fraction;
 
 /// Ratings of every player for one board (or stud street) and the pot's split.
 #[derive(Clone, Debug)]

@@ -1,0 +1,5 @@
+//! The runner.
+
+pub mod aggregate;
+pub mod outcome;
+pub mod runner;
