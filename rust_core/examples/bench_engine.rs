@@ -5,10 +5,9 @@
 use pql_core::cards::{parse_cards, CardSet};
 use pql_core::deal::source::{BoardSource, DealSpec, HandSource, SlotHand, WeightedList};
 use pql_core::games::Game;
-use pql_core::plan::expr::Expr;
+use pql_core::plan::expr::{Builtin, Expr};
 use pql_core::plan::{Plan, Selector, SelectorKind};
 use pql_core::run::runner::{start, RunOptions};
-use pql_core::trial::library::Builtin;
 use std::sync::Arc;
 use std::time::Instant;
 

@@ -7,9 +7,9 @@ use pql_core::deal::Deal;
 use pql_core::eval::{best_five_hi, HandType, HiRating};
 use pql_core::games::{Game, Street};
 use pql_core::kernels::showdown::Showdown;
+use pql_core::plan::expr::Builtin;
 use pql_core::plan::value::Value;
 use pql_core::rng::Rng;
-use pql_core::trial::library::Builtin;
 use pql_core::trial::{Scratch, Trial};
 
 fn cards(s: &str) -> CardSet {

@@ -44,11 +44,10 @@ pub(super) fn settle(acc: &[f64], completions: usize, shares: &mut [f64]) {
 /// What the fast paths are checked against in their tests.
 #[cfg(test)]
 pub(super) mod testing {
-    use crate::cards::{Card, CardSet};
+    use crate::cards::{for_each_combination, Card, CardSet};
     use crate::games::Game;
     use crate::kernels::showdown::Showdown;
     use crate::rng::Rng;
-    use crate::trial::for_each_combination;
 
     /// The plain way: seat `p`'s share of a showdown, averaged over every completion of `board`.
     pub fn equity_by_showdowns(game: Game, hands: &[CardSet], p: usize, board: CardSet, remaining: &[Card]) -> f64 {

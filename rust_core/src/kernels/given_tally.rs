@@ -10,7 +10,8 @@
 //! three cards of a suit lets hands with two of that suit try their flushes.
 
 use crate::cards::{Card, CardSet};
-use crate::deal::source::place;
+use crate::deal::exhaustive::Prefix;
+use crate::deal::source::{place, BoardSource, DealSpec, FixedDeal, BOARD, OPEN};
 use crate::deal::{Deal, MAX_PLAYERS};
 use crate::eval::{
     best_flush, hi_table, omaha_lo8_of_ranks, omaha_river, BoardRankSlots, HiRating, HiTable, LoRating, LowTable,
@@ -699,6 +700,43 @@ impl GivenTally {
     }
 }
 
+impl FixedDeal {
+    /// The showdown tally of this deal's given hands (see [`GivenTally`]), when it applies.
+    pub fn given_tally(&self) -> Option<GivenTally> {
+        let t = self.template();
+        let open_board: Vec<usize> = self.open().iter().filter(|o| o.0 == BOARD).map(|o| o.1).collect();
+        let board_cards = if t.game.is_stud() { 0 } else { t.game.board_cards() };
+        let known = (0..board_cards).filter(|i| !open_board.contains(i)).map(|i| t.board[i]).collect();
+        GivenTally::new(t.game, &t.hole[..t.players], known, self.open(), self.deck_order())
+    }
+}
+
+impl DealSpec {
+    /// For a prefix whose only open cards are the board's (one unordered group): the showdown
+    /// tally of its given hands (see [`GivenTally`]) and the deal to replay its outcomes on;
+    /// `None` otherwise.
+    pub fn given_tally(&self, prefix: &Prefix) -> Option<(GivenTally, Deal)> {
+        let groups = self.groups(prefix);
+        // A sampled board pattern rejects boards that do not match: not every completion counts.
+        let [group] = groups.as_slice() else { return None };
+        if matches!(self.board, BoardSource::Pattern(_)) || group.targets.iter().any(|t| t.0 != BOARD) {
+            return None;
+        }
+        let known: CardSet = prefix.board_slots.iter().filter(|&&b| b != OPEN).map(|&b| Card::from_index(b)).collect();
+        let remaining: Vec<Card> = self.deck.iter().copied().filter(|c| !prefix.used.contains(*c)).collect();
+        let hands = &prefix.deal.hole[..self.players.len()];
+        let tally = GivenTally::new(self.game, hands, known, &group.targets, &remaining)?;
+        let mut deal = prefix.deal.clone();
+        deal.dead = self.dead.union(prefix.deal.dead);
+        for (i, &b) in prefix.board_slots.iter().enumerate() {
+            if b != OPEN {
+                deal.board[i] = Card::from_index(b);
+            }
+        }
+        Some((tally, deal))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -741,7 +779,7 @@ mod tests {
             let mut t = GivenTally::new(game, &hands, board, &open, &remaining).unwrap();
             t.enumerate(None);
             let mut expected = vec![0u64; t.counts.len()];
-            crate::trial::for_each_combination(&remaining, open.len(), board, &mut |b| {
+            crate::cards::for_each_combination(&remaining, open.len(), board, &mut |b| {
                 expected[showdown_outcome(game, &hands, b)] += 1;
             });
             assert_eq!(t.counts, expected, "{game:?}");

@@ -1,11 +1,17 @@
 //! The executable form of a PQL expression: constants folded, players and streets resolved,
-//! each function a variant of [`Builtin`] that the per-deal [`Trial`] answers.
+//! each function a variant of [`Builtin`] with its constant arguments resolved too (players are
+//! seats, streets and hand types are values). One recursive type: some built-ins take
+//! expressions. A trial evaluates it on each deal (`trial::evaluate`, `trial::library`).
 
-use super::value::{Fraction, Value};
+use super::value::Value;
+use crate::cards::CardSet;
+use crate::deal::source::HandSource;
 use crate::error::Span;
-use crate::trial::library::Builtin;
-use crate::trial::Trial;
-use std::cmp::Ordering;
+use crate::eval::HandType;
+use crate::games::Street;
+use crate::range::{BoardRange, Range};
+use std::collections::HashSet;
+use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CmpOp {
@@ -41,79 +47,115 @@ pub enum Expr {
 }
 
 impl Expr {
-    pub fn eval(&self, t: &mut Trial<'_>) -> Value {
-        match self {
-            Expr::Const(v) => v.clone(),
-            Expr::Call(b) => t.call(b),
-            Expr::Not(e) => Value::Bool(!e.eval(t).as_bool()),
-            Expr::Neg(e) => match e.eval(t) {
-                // Saturating like + - *: -i64::MIN would overflow.
-                Value::Int(i) => Value::Int(i.saturating_neg()),
-                v => Value::Num(-v.as_f64()),
-            },
-            Expr::And(a, b) => Value::Bool(a.eval(t).as_bool() && b.eval(t).as_bool()),
-            Expr::Or(a, b) => Value::Bool(a.eval(t).as_bool() || b.eval(t).as_bool()),
-            Expr::Cmp(op, a, b) => {
-                let o = a.eval(t).compare(&b.eval(t));
-                Value::Bool(match op {
-                    CmpOp::Eq => o == Ordering::Equal,
-                    CmpOp::Ne => o != Ordering::Equal,
-                    CmpOp::Lt => o == Ordering::Less,
-                    CmpOp::Le => o != Ordering::Greater,
-                    CmpOp::Gt => o == Ordering::Greater,
-                    CmpOp::Ge => o != Ordering::Less,
-                })
-            }
-            Expr::Arith(op, a, b) => {
-                let (x, y) = (a.eval(t), b.eval(t));
-                if let ArithOp::Div(divisor) = op {
-                    if y.as_f64() == 0.0 {
-                        // The run stops with an error at this position after the chunk.
-                        t.divided_by_zero(*divisor);
-                        return Value::Num(0.0);
-                    }
-                }
-                arith(*op, &x, &y)
-            }
-            Expr::Concat(a, b) => Value::Str(format!("{}{}", a.eval(t), b.eval(t)).into()),
-            Expr::Case(arms, default) => {
-                for (cond, then) in arms {
-                    if cond.eval(t).as_bool() {
-                        return then.eval(t);
-                    }
-                }
-                default.as_ref().map_or(Value::Null, |d| d.eval(t))
-            }
-        }
-    }
-
     /// Whether evaluating needs the deal at all (constants fold to one value).
     pub fn is_const(&self) -> bool {
         matches!(self, Expr::Const(_))
     }
 }
 
-/// Integer arithmetic stays integral except for division; fractions stay exact under + and -
-/// of fractions; everything else is a double.
-fn arith(op: ArithOp, a: &Value, b: &Value) -> Value {
-    match (a, b) {
-        (Value::Int(x), Value::Int(y)) if !matches!(op, ArithOp::Div(_)) => Value::Int(match op {
-            ArithOp::Add => x.saturating_add(*y),
-            ArithOp::Sub => x.saturating_sub(*y),
-            _ => x.saturating_mul(*y),
-        }),
-        (Value::Frac(x), Value::Frac(y)) if op == ArithOp::Add => {
-            Value::Frac(Fraction::new(x.num * y.den + y.num * x.den, x.den * y.den))
-        }
-        _ => {
-            let (x, y) = (a.as_f64(), b.as_f64());
-            Value::Num(match op {
-                ArithOp::Add => x + y,
-                ArithOp::Sub => x - y,
-                ArithOp::Mul => x * y,
-                // A zero divisor never gets here (see `Expr::eval`).
-                ArithOp::Div(_) => x / y,
-            })
-        }
+#[derive(Clone, Debug)]
+pub enum Builtin {
+    // Outcome at showdown.
+    RiverEquity(usize),
+    FractionalRiverEquity(usize),
+    WinsHi(usize),
+    TiesHi(usize),
+    WinsLo(usize),
+    TiesLo(usize),
+    Scoops(usize),
+    WinningHandType,
+    // Equity on a street.
+    HvHEquity(usize, Street),
+    // Hand strength.
+    HandType(usize, Street),
+    HiRating(usize, Street),
+    BestHiRating(usize, Street),
+    FiveCardHiHandNumber(usize, Street),
+    PocketPair(usize),
+    Overpair(usize, Street),
+    FourFlush(usize, Street),
+    ThreeFlush(usize, Street),
+    // Lows.
+    LoRating(usize, Street),
+    MadeLo(usize, Street),
+    BestLoRating(usize, Street),
+    BoardAllowsMadeLo(Street),
+    BoardLoCardCount(Street),
+    BoardHasOneDistinctLoCard(Street),
+    BoardHasTwoDistinctLoCards(Street),
+    // Board texture.
+    BoardRanks(Street),
+    DuplicatedBoardRanks(Street),
+    BoardSuitCount(Street),
+    RainbowBoard(Street),
+    TwoToneBoard(Street),
+    MonotoneBoard(Street),
+    FlushingBoard(Street),
+    PairedBoard(Street),
+    StraightBoard(Street),
+    TurnCard,
+    RiverCard,
+    // Rank sets.
+    HandRanks(usize, Street),
+    DuplicatedHandRanks(usize, Street),
+    IntersectingHandRanks(usize, Street),
+    NonIntersectingHandRanks(usize, Street),
+    HandBoardIntersections(usize, Street),
+    HasTopBoardRank(usize, Street),
+    HasSecondBoardRank(usize, Street),
+    /// A rank's place in the game's rank order (ace lowest in razz), for comparing ranks.
+    RankOrder(Expr),
+    MaxRank(Expr),
+    MinRank(Expr),
+    NthRank(Expr, Expr),
+    RankCount(Expr),
+    // Nuts and outs.
+    NutHi(usize, Street),
+    NutHiForHandType(usize, Street),
+    NutHiOuts(usize, Street),
+    OutsToHandType(usize, Street, HandType),
+    NutLo(usize, Street),
+    NutLoOuts(usize, Street),
+    CardsPlay(usize, Street),
+    FlopHandCategory(usize),
+    // Equity against ranges.
+    /// `true`: p's hand and the board up to the street are the same in every deal.
+    HvREquity(usize, Street, bool),
+    /// p against the given range (heads-up) instead of the other players.
+    HvPerceivedRangeEquity(usize, Street, Arc<HandSource>, bool),
+    // Analysis (ANALYSIS.md).
+    Outs(usize, Street),
+    StraightDrawCount(usize, Street),
+    OpenEndedStraightDraw(usize, Street),
+    GutshotStraightDraw(usize, Street),
+    FlushDrawCount(usize, Street),
+    FlushDraw(usize, Street),
+    BackdoorFlushDraw(usize, Street),
+    HandStrength(usize, Street),
+    PositivePotential(usize, Street),
+    NegativePotential(usize, Street),
+    PositivePotential1(usize, Street),
+    NegativePotential1(usize, Street),
+    EffectiveHandStrength(usize, Street),
+    ShowdownHandStrength(usize, Street),
+    MaxHiRating(usize, Street),
+    // Ranges and helpers.
+    InRange(usize, Arc<HandSet>),
+    /// Stud ranges fix cards by position, so membership asks the range.
+    InStudRange(usize, Arc<Range>),
+    /// Percentile of p's starting hand in the game's ordering (`true`: the 6-max ordering).
+    HandRanking(usize, bool),
+    BoardInRange(Arc<BoardRange>),
+    UpCard(usize, Street),
+    ToString(Expr),
+}
+
+/// A set of concrete hands for `inRange`.
+#[derive(Debug, Default)]
+pub struct HandSet(pub HashSet<CardSet>);
+
+impl HandSet {
+    pub fn contains(&self, hand: CardSet) -> bool {
+        self.0.contains(&hand)
     }
 }

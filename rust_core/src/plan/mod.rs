@@ -1,12 +1,28 @@
-//! An executable statement: how to deal it, what to filter, what to aggregate.
+//! Planning: a checked statement becomes an executable [`Plan`] (`compile`): how to deal it (a
+//! `deal::source::DealSpec`), what to filter and what to aggregate, as expressions whose
+//! functions are resolved to built-ins (`expr`, values in `value`), and what the costly
+//! functions cost per deal (`cost`), from which the runner chooses exact enumeration.
+//!
+//! May use: `pql` (the checked statement), `functions`, `range`, `deal`, `kernels` and
+//! `analysis` (their budgets), `eval`, `games`, `cards`, `error`. Nothing here runs: `trial`
+//! evaluates the expressions on a deal and `run` runs the plan.
 
 pub mod compile;
+pub mod cost;
 pub mod expr;
 pub mod value;
 
 use self::expr::Expr;
 use crate::deal::source::DealSpec;
-use crate::run::aggregate::HistogramKind;
+
+/// How histogram values are bucketed and labelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HistogramKind {
+    /// One bucket per distinct value.
+    Exact,
+    /// Equities: 100 one-percent buckets (0-1%, ..., 99-100%) as the original reports them.
+    Percent,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SelectorKind {

@@ -1,4 +1,4 @@
-//! The checked statement: what the type checker hands to the planner (`sim::compile`).
+//! The checked statement: what the type checker hands to the planner (`plan::compile`).
 //! Every node keeps the byte span of the source it came from (offsets into the whole program).
 
 use crate::error::Span;

@@ -9,9 +9,8 @@ use crate::deal::Deal;
 use crate::eval::{hi_table, HiTable};
 use crate::games::{Game, PotSplit};
 use crate::kernels::showdown::Showdown;
-use crate::plan::expr::Expr;
+use crate::plan::expr::{Builtin, Expr};
 use crate::plan::Plan;
-use crate::trial::library::Builtin;
 use crate::trial::Scratch;
 
 /// Whether `e`'s value on a deal is fixed by the deal's hi and lo winner masks.

@@ -4,7 +4,8 @@
 
 use super::aggregate::Aggregate;
 use super::outcome::OutcomeTally;
-use crate::deal::source::{FixedDeal, Prefix};
+use crate::deal::exhaustive::Prefix;
+use crate::deal::source::FixedDeal;
 use crate::deal::{Deal, MAX_PLAYERS};
 use crate::error::PqlError;
 use crate::kernels::given_tally::GivenTally;
