@@ -8,6 +8,10 @@
 //! which is then rated from the cards themselves. In Omaha the river board's key picks a row of
 //! best unsuited hands by hole rank pair, and each hand reads its pairs' entries; a board with
 //! three cards of a suit lets hands with two of that suit try their flushes.
+//!
+//! The deals' side builds a tally here: `FixedDeal::given_tally` (Monte Carlo) and
+//! `DealSpec::given_tally` (an exact prefix) are defined at the end of this file, since the deal
+//! room knows nothing of who wins.
 
 use crate::cards::{Card, CardSet};
 use crate::deal::exhaustive::Prefix;
