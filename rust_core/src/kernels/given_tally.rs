@@ -448,7 +448,10 @@ impl GivenTally {
                 keys[slot] += card_key(c);
             }
             let new = self.remaining;
-            let o = self.outcome(&keys, &new[..k]);
+            let o = match self.seven {
+                Some(seven) => self.hi_outcome(seven, &keys, &new[..k]),
+                None => self.outcome(&keys, &new[..k]),
+            };
             self.count(o, &new[..k]);
         }
     }
@@ -795,6 +798,7 @@ mod tests {
             (Game::OmahaHi, ["AsAhKsKh", "QdJdTc9c"]),
             (Game::Omaha8, ["As2h3sKh", "QdJdTc9c"]),
         ];
+        let mut specs = Vec::new();
         for (game, hands) in cases {
             let given: Vec<SlotHand> = hands
                 .iter()
@@ -809,7 +813,14 @@ mod tests {
                 })
                 .collect();
             let players = given.iter().map(|h| HandSource::Range(WeightedList::uniform(vec![*h]))).collect();
-            let spec = DealSpec::new(game, players, BoardSource::Random, CardSet::EMPTY);
+            specs.push(DealSpec::new(game, players, BoardSource::Random, CardSet::EMPTY));
+        }
+        // Random hands: many open cards, dealt by the partial shuffle.
+        for game in [Game::Holdem, Game::ShortDeck] {
+            specs.push(DealSpec::new(game, vec![HandSource::Random; 2], BoardSource::Random, CardSet::EMPTY));
+        }
+        for spec in specs {
+            let game = spec.game;
             let fixed = spec.fixed_deal().unwrap();
             let mut t = fixed.given_tally().unwrap();
             let mut rng = Rng::new(7, 0);
