@@ -210,7 +210,9 @@ class Settings:
             case "threads":
                 self.threads = None if text.lower() in ("auto", "all") else parse_count(text)
             case "format":
-                self.format = parse_choice(text, FORMATS, "format")
+                self.format = parse_choice(
+                    "markdown" if text.strip().lower() == "md" else text, FORMATS, "format"
+                )
             case "output":
                 self.output = parse_output(text)
             case "timer":
@@ -582,7 +584,9 @@ COMMANDS: dict[str, _Command] = {
         ".threads N|auto", "worker threads (auto: all cores)", _setter("threads", ".threads N|auto")
     ),
     "format": _Command(
-        ".format table|csv|json", "how results are written", _setter("format", ".format table|csv|json")
+        ".format table|csv|json|markdown",
+        "how results are written",
+        _setter("format", ".format table|csv|json|markdown"),
     ),
     "output": _Command(".output FILE|stdout", "write results to a file, or back to stdout", _output),
     "timer": _Command(".timer on|off", "show each statement's run time", _setter("timer", ".timer on|off")),

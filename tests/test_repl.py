@@ -232,8 +232,13 @@ def test_output_file_holds_one_valid_document_after_every_run(pipe: PipeInput, t
     pipe.send_text(".quit\r")
     thread.join(60)
     assert code == [0]
-    rows = list(csv.reader(csv_path.read_text().splitlines()))
-    assert rows[0] == ["query", "trials", "eq", "wins"]
-    assert [row[1] for row in rows[1:]] == ["1000", "1000"]
+    rows = list(csv.DictReader(csv_path.read_text().splitlines()))
+    # One header for the file: each run's rows are appended under it, numbered on.
+    assert [(row["statement"], row["selector"], row["trials"]) for row in rows] == [
+        ("1", "eq", "1000"),
+        ("1", "wins", "1000"),
+        ("2", "eq", "1000"),
+        ("2", "wins", "1000"),
+    ]
     assert len(json.loads(json_path.read_text())["statements"]) == 2
     assert "".join(out) == ""

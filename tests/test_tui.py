@@ -240,7 +240,6 @@ async def test_history_and_buffer_survive_a_restart(data: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await run_text(pilot, app, QUERY, lambda: bool(app.results.finished) and not app.running)
         await set_text(pilot, app, "select count(pairedBoard(flop)) from h='KK'")
-        await pilot.pause(0.5)
     again = make_app()
     async with again.run_test(size=SIZE) as pilot:
         assert again.editor.text == "select count(pairedBoard(flop)) from h='KK'"
@@ -585,10 +584,10 @@ async def test_the_footer_offers_cancel_while_a_run_is_running() -> None:
         assert "run" in footer_actions()
         assert "cancel" not in footer_actions()
         await run_text(pilot, app, QUERY, lambda: app.results.last is not None)
-        await wait_until(pilot, lambda: "cancel" in footer_actions(), timeout=5)
+        await wait_until(pilot, lambda: "cancel" in footer_actions())
         await pilot.press("escape")
         await wait_until(pilot, lambda: not app.running)
-        await wait_until(pilot, lambda: "cancel" not in footer_actions(), timeout=5)
+        await wait_until(pilot, lambda: "cancel" not in footer_actions())
 
 
 @pytest.mark.asyncio

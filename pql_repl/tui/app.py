@@ -135,12 +135,14 @@ class PqlApp(App[None]):
         self._run_id = 0
         self._query: Query | None = None
         self._check_timer: Timer | None = None
+        #: The editor's text, kept as it changes, to be saved when the app ends.
+        self._buffer = load_buffer()
         self.session.themes = tuple(self.available_themes)
         if self.session.settings.theme and self.session.settings.theme in self.available_themes:
             self.theme = self.session.settings.theme
 
     def compose(self) -> ComposeResult:
-        editor = QueryEditor(self.history, load_buffer(), id="editor")
+        editor = QueryEditor(self.history, self._buffer, id="editor")
         editor.register_theme(pql_theme())
         editor.theme = pql_theme().name
         yield editor
@@ -169,6 +171,7 @@ class PqlApp(App[None]):
     # -- checking as you type ---------------------------------------------------------------
 
     def on_query_editor_checked(self, _: QueryEditor.Checked) -> None:
+        self._buffer = self.editor.text
         if self._check_timer is not None:
             self._check_timer.stop()
         self._check_timer = self.set_timer(CHECK_DELAY, self.check_now)
@@ -419,6 +422,7 @@ class PqlApp(App[None]):
     def on_unmount(self) -> None:
         if self._check_timer is not None:
             self._check_timer.stop()
+        save_buffer(self._buffer)  # however the app ends, not only after a check ran
         self.cancel_run()
 
 
