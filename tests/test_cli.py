@@ -135,6 +135,17 @@ def test_json_is_the_documented_shape() -> None:
     assert type(wins["count"]) is int
 
 
+def test_an_unnamed_selector_is_labelled_by_its_expression_everywhere() -> None:
+    q = "select avg(riverEquity(hero)), count(winsHi(hero)) from hero='AA', villain='KK'"
+    table = pql("-c", q, *FAST).stdout.splitlines()
+    assert table[0].startswith("avg(riverEquity(hero)) | 0.8")
+    assert table[1].startswith("count(winsHi(hero))    | ")
+    rows = list(csv.DictReader(io.StringIO(pql("-c", q, *FAST, "--format", "csv").stdout)))
+    assert [row["selector"] for row in rows] == ["avg(riverEquity(hero))", "count(winsHi(hero))"]
+    (st,) = as_json(pql("-c", q, *FAST, "--format", "json").stdout)
+    assert [c["name"] for c in st["columns"]] == ["avg(riverEquity(hero))", "count(winsHi(hero))"]  # type: ignore[attr-defined]
+
+
 def test_json_counts_are_integers() -> None:
     q = "select count(winsHi(hero)) as w, histogram(handType(hero, flop)) as h from hero='AA', villain='KK'"
     (st,) = as_json(pql("-c", q, *FAST, "--format", "json").stdout)
@@ -161,7 +172,7 @@ def test_histogram_rows() -> None:
     r = pql("-c", q, *FAST)
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
-    assert lines[0] == "HISTOGRAM 1"
+    assert lines[0] == "histogram(handType(hero, river))"  # an unnamed selector reads as written
     buckets = lines[1:-1]
     labels = [b.split("|")[0].strip() for b in buckets]
     assert "pair" in labels

@@ -159,7 +159,13 @@ def test_count_histogram_max_min_and_names() -> None:
         exact=True,
     )
     names = [c.name for c in r.columns]
-    assert names == ["COUNT 1", "ht", "MAX 3", "MIN 4", "AVG 5"]
+    assert names == [
+        "count(winsHi(hero))",
+        "ht",
+        "max(riverEquity(hero))",
+        "min(riverEquity(hero))",
+        "avg(6)",
+    ]
     ht = r.column("ht")
     labels = [b.label for b in ht.buckets]
     assert labels == sorted(labels, key=["pair", "twopair", "trips", "fullhouse", "quads"].index)
@@ -169,9 +175,9 @@ def test_count_histogram_max_min_and_names() -> None:
     assert (label, count, fraction) == (ht.buckets[0].label, ht.buckets[0].count, ht.buckets[0].fraction)
     assert ht.buckets[0][0] == labels[0]
     assert sum(b[1] for b in ht.buckets) == r.trials
-    assert r.column("MAX 3").value == 1
-    assert r.column("MIN 4").value == 0
-    assert r.column("AVG 5").value == 6
+    assert r.column("max(riverEquity(hero))").value == 1
+    assert r.column("min(riverEquity(hero))").value == 0
+    assert r.column("avg(6)").value == 6
 
 
 def test_equities_of_all_players_sum_to_one_in_monte_carlo() -> None:
