@@ -66,6 +66,47 @@ def test_completer_is_the_shared_engine() -> None:
     assert got[0] == "riverEquity"
 
 
+def test_no_menu_by_itself_after_a_closing_quote_a_semicolon_or_a_parenthesis() -> None:
+    typing, asked = CompleteEvent(text_inserted=True), CompleteEvent(completion_requested=True)
+    for text in ("select avg(1) from villain='KK'", ".range holdem 'QQ+, AKs'", "select avg(1)", "x;"):
+        assert list(PqlCompleter().get_completions(Document(text), typing)) == [], text
+    # Tab still asks, and a word being typed still opens the menu.
+    assert [c.text for c in PqlCompleter().get_completions(Document("select avg(1) from v='KK'"), asked)] == [
+        "where"
+    ]
+    assert list(PqlCompleter().get_completions(Document("select avg(riverEq"), typing))
+
+
+def type_keys(pipe: PipeInput, text: str) -> None:
+    """Type ``text`` a key at a time, as a person types."""
+    for ch in text:
+        pipe.send_text(ch)
+
+
+def test_enter_after_a_quote_breaks_the_line_and_a_range_command_runs(pipe: PipeInput) -> None:
+    out: list[str] = []
+    repl = PlainRepl(input=pipe, output=DummyOutput(), write=out.append)
+    ran: list[str] = []
+    execute = repl.execute
+    repl.execute = lambda text: ran.append(text) or execute(text)  # type: ignore[method-assign]
+    thread, code = start(repl)
+    typed = "select avg(riverEquity(hero)) from hero='AA', villain='KK'"
+    type_keys(pipe, typed)
+    pipe.send_text("\r")
+    wait_for(lambda: repl.prompt.default_buffer.text == typed + "\n")
+    type_keys(pipe, ";")
+    pipe.send_text("\r")
+    wait_for(lambda: len(ran) == 1)
+    type_keys(pipe, ".range holdem 'QQ+, AKs'")
+    pipe.send_text("\r")
+    wait_for(lambda: len(ran) == 2)
+    pipe.send_text(".quit\r")
+    thread.join(60)
+    assert code == [0]
+    assert ran[:2] == [typed + "\n;", ".range holdem 'QQ+, AKs'"]
+    assert "22 hands" in "".join(out)
+
+
 def test_completion_menu_shows_signature_and_doc() -> None:
     (first, *_) = PqlCompleter().get_completions(Document("select avg(riverEq"), CompleteEvent())
     info = vocabulary().function("riverEquity")

@@ -324,14 +324,17 @@ async def test_export_results_as_csv_and_json(tmp_path: Path) -> None:
         await set_text(pilot, app, f".output {csv_path}")
         await pilot.press("enter")
         await pilot.pause()
-        rows = list(csv.reader(csv_path.read_text().splitlines()))
-        assert rows[0] == ["query", "trials", "eq", "wins"]
-        assert rows[1][1] == "1000"
-        assert 0.7 < float(rows[1][2]) < 0.9
+        rows = list(csv.DictReader(csv_path.read_text().splitlines()))
+        assert [(row["statement"], row["selector"], row["trials"]) for row in rows] == [
+            ("1", "eq", "1000"),
+            ("1", "wins", "1000"),
+        ]
+        assert 0.7 < float(rows[0]["value"]) < 0.9
         # While `.output` is in force, every finished run lands in the file too.
         await run_text(pilot, app, QUERY, lambda: len(app.results.finished) == 2 and not app.running)
         await pilot.pause()
-        assert len(list(csv.reader(csv_path.read_text().splitlines()))) == 3
+        rows = list(csv.DictReader(csv_path.read_text().splitlines()))
+        assert [row["statement"] for row in rows] == ["1", "1", "2", "2"]
         json_path = tmp_path / "out.json"
         app.session.settings.apply("output", str(json_path))
         await pilot.press("ctrl+s")
@@ -462,8 +465,13 @@ async def test_a_new_run_ends_the_running_one_as_cancelled(tmp_path: Path) -> No
         assert caption.startswith("cancelled · ")
         assert f"{first.trials:,} trials" in caption
         assert "%" not in caption
-        rows = [row for row in csv.reader(out.read_text().splitlines()) if row and row[0] != "query"]
-        assert [row[1] for row in rows] == [str(first.trials), str(replacement.trials)]
+        rows = list(csv.DictReader(out.read_text().splitlines()))
+        assert [(row["selector"], row["trials"], row["status"]) for row in rows] == [
+            ("eq", str(first.trials), "cancelled"),
+            ("wins", str(first.trials), "cancelled"),
+            ("eq2", str(replacement.trials), "cancelled"),
+            ("wins", str(replacement.trials), "cancelled"),
+        ]
 
 
 #: A where clause so rare that the engine gives up (after two million deals) with an error.

@@ -33,7 +33,7 @@ from prompt_toolkit.lexers import PygmentsLexer
 from prompt_toolkit.output import Output
 
 from pql_repl.api import Query, StatementResult
-from pql_repl.completion import complete
+from pql_repl.completion import complete, opens_by_itself
 from pql_repl.errors import PqlCancelled, PqlError
 from pql_repl.history import history_path
 from pql_repl.lexer import PqlLexer
@@ -57,6 +57,9 @@ class PqlCompleter(Completer):
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
         cursor = document.cursor_position
+        # While typing, as in the app: no menu by itself after a closing quote, `;` or `)`.
+        if not complete_event.completion_requested and not opens_by_itself(document.text, cursor):
+            return
         for c in complete(document.text, cursor)[:100]:
             # A function shows its signature in the menu and its doc beside it, as in the app.
             yield Completion(
