@@ -28,6 +28,7 @@ from typing import Any
 from pql_repl.api import DEFAULT_TRIALS, FunctionInfo, Query, functions, parse_range, prepare
 from pql_repl.config import load_config
 from pql_repl.output import FORMATS
+from pql_repl.themes import THEMES, theme_list
 
 EXACT_MODES = ("auto", "on", "off")
 #: How deep `.read` may nest before we assume a script reads itself.
@@ -560,9 +561,10 @@ def _output(session: Session, arg: str) -> CommandResult:
 
 
 def _theme(session: Session, arg: str) -> CommandResult:
+    themes = session.themes or THEMES
+    if not arg:
+        return CommandResult(output=theme_list(themes, session.settings.theme))
     if session.themes is not None:
-        if not arg:
-            raise SessionError("missing value: .theme NAME", "one of " + ", ".join(session.themes))
         arg = parse_choice(arg, session.themes, "theme")
     return session._set("theme", arg, ".theme NAME")
 
@@ -598,7 +600,7 @@ COMMANDS: dict[str, _Command] = {
         "stop once every standard error is below X",
         _setter("precision", ".precision X|off"),
     ),
-    "theme": _Command(".theme NAME", "the full-screen app's colour theme", _theme),
+    "theme": _Command(".theme [NAME]", "list the colour themes, or choose one", _theme),
     "read": _Command(".read FILE", "run the statements and commands of a file", Session._read),
     "functions": _Command(
         ".functions [PATTERN]",

@@ -30,8 +30,10 @@ async def wait_until(pilot: Pilot[Any], condition: Callable[[], bool], timeout: 
 
 
 async def set_text(pilot: Pilot[Any], app: PqlApp, text: str) -> None:
+    """Put ``text`` in the editor, the cursor at its end and the focus in it."""
     app.editor.load_text(text)
     app.editor.move_cursor(app.editor.document.end)
+    app.editor.focus()
     await pilot.pause()
 
 

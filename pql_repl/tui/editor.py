@@ -126,7 +126,11 @@ class QueryEditor(TextArea):
 
     @property
     def cursor_offset(self) -> int:
-        row, col = self.cursor_location
+        return self.offset_of(self.cursor_location)
+
+    def offset_of(self, location: tuple[int, int]) -> int:
+        """The character offset into the text of a (row, column) location."""
+        row, col = location
         lines = self.text.split("\n")
         return sum(len(line) + 1 for line in lines[:row]) + col
 
