@@ -27,10 +27,12 @@ from typing import Any
 
 from pql_repl.api import DEFAULT_TRIALS, FunctionInfo, Query, functions, parse_range, prepare
 from pql_repl.config import load_config
+from pql_repl.errors import PqlError
 from pql_repl.output import FORMATS
 from pql_repl.themes import THEMES, theme_list
 
 EXACT_MODES = ("auto", "on", "off")
+EDITING_MODES = ("emacs", "vi")
 #: How deep `.read` may nest before we assume a script reads itself.
 MAX_READ_DEPTH = 16
 
@@ -187,6 +189,8 @@ class Settings:
     time_limit: float | None = None
     precision: float | None = None
     theme: str | None = None
+    #: Keys of ``pql --plain``: emacs (the default) or vi.
+    editing_mode: str = "emacs"
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> Settings:
@@ -224,6 +228,8 @@ class Settings:
                 self.precision = parse_precision(text)
             case "theme":
                 self.theme = text
+            case "editing_mode":
+                self.editing_mode = parse_choice(text, EDITING_MODES, "editing mode")
             case _:
                 raise SessionError(f"unknown setting '{key}'")
 
@@ -444,6 +450,17 @@ class Session:
         # `source` (a blanked copy of everything before it made a long script quadratic).
         return Query(statement.text, origin=(statement.line, statement.col))
 
+    def first_error(self, text: str) -> PqlError | None:
+        """The first error the checker finds in the statements of ``text`` (what the REPLs mark
+        as the user types), or None."""
+        for item in split_statements(text):
+            if isinstance(item, Statement):
+                try:
+                    self.prepare(item, text)
+                except PqlError as e:
+                    return e
+        return None
+
     # -- dot-commands ------------------------------------------------------------------------
 
     def handle(self, line: str) -> CommandResult:
@@ -601,6 +618,9 @@ COMMANDS: dict[str, _Command] = {
         _setter("precision", ".precision X|off"),
     ),
     "theme": _Command(".theme [NAME]", "list the colour themes, or choose one", _theme),
+    "mode": _Command(
+        ".mode vi|emacs", "editing keys of pql --plain", _setter("editing_mode", ".mode vi|emacs")
+    ),
     "read": _Command(".read FILE", "run the statements and commands of a file", Session._read),
     "functions": _Command(
         ".functions [PATTERN]",

@@ -196,8 +196,8 @@ async def test_the_start_screen_runs_an_example_by_a_key() -> None:
         for key in ("F5 run the editor", "F4 run the statement at the cursor", "F1 help", "Ctrl+Q quit"):
             assert key in keys
         assert app.query_one(ExampleList).option_count == 3
-        assert isinstance(app.focused, ExampleList)
-        await pilot.press("2")
+        assert app.focused is app.editor
+        await pilot.press("2")  # a digit in the empty editor of the start screen
         await wait_until(pilot, finished(app))
         assert app.editor.text == EXAMPLES[1]
         assert not welcome.is_attached
@@ -208,10 +208,19 @@ async def test_the_start_screen_runs_an_example_by_a_key() -> None:
 async def test_typing_on_the_start_screen_writes_in_the_editor() -> None:
     app = make_app()
     async with app.run_test(size=NARROW) as pilot:
-        await pilot.press(*"select")
-        assert app.editor.text == "select"
-        assert app.focused is app.editor
+        await pilot.press(*"select 1")  # a digit in a query is a digit
+        assert app.editor.text == "select 1"
         assert not app.running
+        # F6 reaches the examples too: Enter runs the one chosen.
+        await pilot.press("f6")
+        assert isinstance(app.focused, ExampleList)
+        await pilot.press("down", "enter")
+        await wait_until(pilot, finished(app))
+        assert app.editor.text == EXAMPLES[1]
+        # The start screen is gone: a digit typed into an empty editor is a digit.
+        await set_text(pilot, app, "")
+        await pilot.press("1")
+        assert app.editor.text == "1"
 
 
 @pytest.mark.asyncio

@@ -105,17 +105,6 @@ class PendingRun:
     marks: str
 
 
-def first_error(session: Session, text: str) -> PqlError | None:
-    """The first error the checker finds in the statements of ``text``."""
-    for item in split_statements(text):
-        if isinstance(item, Statement):
-            try:
-                session.prepare(item, text)
-            except PqlError as e:
-                return e
-    return None
-
-
 class PqlApp(App[None]):
     """pql's full-screen REPL."""
 
@@ -171,12 +160,10 @@ class PqlApp(App[None]):
         editor.attach_completion(completion)
         editor.move_cursor(editor.document.end)
         await self.results.show_welcome(Welcome())
-        # A first start (an empty editor) offers the examples: 1, 2 or 3 runs one, and typing
-        # anything else goes to the editor.
-        if editor.text.strip():
-            editor.focus()
-        else:
-            self.query_one(ExampleList).focus()
+        # While the start screen shows, 1, 2 or 3 typed in an empty editor runs an example (no
+        # PQL starts with a digit).
+        editor.examples = len(EXAMPLES)
+        editor.focus()
         self.check_now()
 
     @property
@@ -205,7 +192,7 @@ class PqlApp(App[None]):
 
     @work(thread=True, exclusive=True, group="check")
     def _check_worker(self, text: str) -> None:
-        self.post_message(CheckDone(text, first_error(self.session, text)))
+        self.post_message(CheckDone(text, self.session.first_error(text)))
 
     def on_check_done(self, message: CheckDone) -> None:
         if self.query("#editor") and message.text == self.editor.text:
@@ -258,6 +245,7 @@ class PqlApp(App[None]):
 
     def run_example(self, index: int) -> None:
         """Put example ``index`` of the start screen in the editor and run it."""
+        self.editor.examples = 0  # the start screen goes
         self.editor.load_text(EXAMPLES[index])
         self.editor.move_cursor(self.editor.document.end)
         self.editor.focus()
@@ -266,9 +254,8 @@ class PqlApp(App[None]):
     def on_example_list_chosen(self, message: ExampleList.Chosen) -> None:
         self.run_example(message.index)
 
-    def on_example_list_typed_away(self, message: ExampleList.TypedAway) -> None:
-        self.editor.focus()
-        self.editor.post_message(message.key)
+    def on_query_editor_example_chosen(self, message: QueryEditor.ExampleChosen) -> None:
+        self.run_example(message.index)
 
     def run_text(self, text: str, marks: str | None = None) -> None:
         """Dot-commands apply at once, in order; each statement runs with the settings in force
@@ -330,7 +317,10 @@ class PqlApp(App[None]):
                 grid = None  # the session already said what is wrong
             if grid is not None:
                 self.results.add_history(grid)
-        self.results.show_status(result.note or line)
+        note = result.note or line
+        if "editing_mode" in result.changed:
+            note += " (the keys of pql --plain; this editor keeps its own)"
+        self.results.show_status(_escape(note))
         return result
 
     @work(thread=True, exclusive=True, group="run")

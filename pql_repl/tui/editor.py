@@ -64,6 +64,13 @@ class QueryEditor(TextArea):
     class Checked(Message):
         """The text changed; the app checks it after a short pause."""
 
+    class ExampleChosen(Message):
+        """1, 2 or 3 typed into the empty editor of the start screen."""
+
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
     def __init__(self, history: History, text: str = "", *, id: str | None = None) -> None:
         #: (row, column, length) of the checker's error, in characters.
         self.error_at: tuple[int, int, int] | None = None
@@ -75,6 +82,8 @@ class QueryEditor(TextArea):
         #: The user asked for the menu (Tab, Ctrl+Space) or moved in it: only then does Enter
         #: take a completion; a menu that opened by itself never swallows an Enter.
         self._engaged = False
+        #: How many start-screen examples a digit typed into the empty editor runs (0: none).
+        self.examples = 0
 
     # -- highlighting ---------------------------------------------------------------------
 
@@ -196,6 +205,12 @@ class QueryEditor(TextArea):
     # -- keys -------------------------------------------------------------------------------
 
     async def _on_key(self, event: events.Key) -> None:
+        example = _example_key(event.character) if self.examples and not self.text else 0
+        if 1 <= example <= self.examples:
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.ExampleChosen(example - 1))
+            return
         if (
             self.completing
             and event.key == "enter"
@@ -291,6 +306,11 @@ def _option_label(c: Candidate) -> str:
     if c.kind == "function":
         return f"{escape(c.display)}  [dim]{escape(c.doc)}[/dim]" if c.doc else escape(c.display)
     return f"{escape(c.text)}  [dim]{escape(c.kind.replace('_', ' '))}[/dim]"
+
+
+def _example_key(character: str | None) -> int:
+    """The example a digit key stands for (0: not a digit)."""
+    return int(character) if character is not None and len(character) == 1 and character in "123456789" else 0
 
 
 def _bytes(line: str, col: int) -> int:

@@ -159,12 +159,15 @@ class LiveTable(DataTable[str]):
         Binding("end", "scroll_bottom", "Bottom", show=False),
     ]
 
-    class Scrolled(Message):
-        """The rows in view changed."""
+    class ViewChanged(Message):
+        """The rows in view changed: it scrolled or was resized."""
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
-        self.post_message(self.Scrolled())
+        self.post_message(self.ViewChanged())
+
+    def on_resize(self, _: events.Resize) -> None:
+        self.post_message(self.ViewChanged())
 
 
 class ResultsHistory(VerticalScroll):
@@ -280,7 +283,7 @@ class ResultsPanel(Vertical):
         if self._row_keys:
             self._fill()
 
-    def on_live_table_scrolled(self, _: LiveTable.Scrolled) -> None:
+    def on_live_table_view_changed(self, _: LiveTable.ViewChanged) -> None:
         self.show_more()
 
     def show_more(self) -> None:

@@ -31,25 +31,16 @@ MAIN_KEYS = (
 
 
 class ExampleList(OptionList):
-    """The examples: 1, 2, 3 or Enter runs one; any other typing goes to the editor."""
+    """The examples: 1, 2, 3 or Enter runs one (an empty editor takes 1, 2 and 3 for them too)."""
 
     class Chosen(Message):
         def __init__(self, index: int) -> None:
             super().__init__()
             self.index = index
 
-    class TypedAway(Message):
-        """A key meant for the editor (the user starts writing a query)."""
-
-        def __init__(self, key: events.Key) -> None:
-            super().__init__()
-            self.key = key
-
     def __init__(self) -> None:
         options = [
-            Option(
-                Text.assemble((f"{i} ", "bold"), text.replace("\n", " "), no_wrap=True, overflow="ellipsis")
-            )
+            Option(Text.assemble((f"{i} ", "bold"), text.replace("\n", " ")))
             for i, text in enumerate(EXAMPLES, 1)
         ]
         super().__init__(*options, id="examples")
@@ -58,10 +49,6 @@ class ExampleList(OptionList):
         if event.character in ("1", "2", "3"):
             event.stop()
             self.post_message(self.Chosen(int(event.character) - 1))
-            return
-        if event.is_printable and event.character not in (None, " "):
-            event.stop()
-            self.post_message(self.TypedAway(event))
             return
         await super()._on_key(event)
 
