@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pilot_helpers import make_app, type_text, wait_until
+from pilot_helpers import make_app, set_text, type_text, wait_until
 from rich.table import Table
 
 from pql_repl.history import load_buffer
@@ -26,7 +26,9 @@ FROM = "select avg(riverEquity(hero)) from hero='AA', villain='KK'"
 async def test_enter_after_a_closing_quote_breaks_the_line_and_keeps_the_text() -> None:
     app = make_app(trials=1000)
     async with app.run_test(size=SIZE) as pilot:
-        await type_text(pilot, FROM)
+        # The start as loaded text, the end typed key by key (where the menu used to open).
+        await set_text(pilot, app, FROM[: -len(", villain='KK'")])
+        await type_text(pilot, ", villain='KK'")
         # No menu opens by itself after a closing quote (it offered `where`, and Enter took it).
         assert not app.editor.completing
         await pilot.press("enter")
@@ -69,7 +71,7 @@ async def test_a_menu_that_opened_by_itself_takes_enter_only_after_the_user_move
         await pilot.press("down", "enter")  # moved into the menu: Enter takes its entry
         assert editor.text == "select avg(riverEquity"
         # Asked for with Tab or Ctrl+Space, the first entry is chosen and Enter takes it.
-        await type_text(pilot, "(hero)) from hero='AA' where winsH")
+        await set_text(pilot, app, editor.text + "(hero)) from hero='AA' where winsH")
         await pilot.press("escape", "ctrl+space", "enter")
         assert editor.text.endswith("where winsHi")
 
@@ -78,7 +80,8 @@ async def test_a_menu_that_opened_by_itself_takes_enter_only_after_the_user_move
 async def test_enter_after_a_semicolon_always_runs() -> None:
     app = make_app(trials=1000, seed=1)
     async with app.run_test(size=SIZE) as pilot:
-        await type_text(pilot, FROM + ";")
+        await set_text(pilot, app, FROM[:-2])
+        await type_text(pilot, "K';")
         assert not app.editor.completing
         await pilot.press("tab")  # even with a menu asked for after the `;`
         await pilot.press("enter")
