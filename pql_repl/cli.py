@@ -195,7 +195,8 @@ class ProgressLine:
 
     def clear(self) -> None:
         if self._width:
-            self.stream.write("\r" + " " * self._width + "\r")
+            # Two more cells: the terminal echoes a Ctrl-C as "^C" after the line.
+            self.stream.write("\r" + " " * (self._width + 2) + "\r")
             self.stream.flush()
             self._width = 0
 
