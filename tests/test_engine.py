@@ -438,8 +438,15 @@ def test_an_interrupted_run_stops_its_workers() -> None:
     q = pql.prepare("select avg(riverEquity(a)) from game='omahahi', a='*', b='*'")
     # Ctrl+C while the run waits for its first snapshot.
     interrupter = when_started(q, _thread.interrupt_main)
-    with pytest.raises(KeyboardInterrupt):
-        q.run(trials=10**9, exact=False)
+    # Only against a hang: were the interrupt lost, the run is cancelled and the test fails
+    # (PqlCancelled instead of KeyboardInterrupt) rather than run for hours.
+    guard = threading.Timer(120, q.cancel)
+    guard.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            q.run(trials=10**9, exact=False)
+    finally:
+        guard.cancel()
     interrupter.join()
     snap = _wait_until_done(q)
     assert snap["cancelled"]
