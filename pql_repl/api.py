@@ -233,17 +233,12 @@ class Query:
         interval = batch if batch > 0 else 0.0
         self._cancelled = False
         for index in range(len(self._program.statements())):
-            handle = None
+            with self._lock:
+                if self._cancelled:
+                    raise _cancelled()
+                self._handle = self._program.start(index, trials, seed, exact, threads, time_limit, precision)
+            handle = self._handle
             try:
-                # Started inside the try: a KeyboardInterrupt right after the start (it used to
-                # come before the try) must not leave the run computing. `handle` is stored
-                # before `self._handle`, which other threads watch.
-                with self._lock:
-                    if self._cancelled:
-                        raise _cancelled()
-                    handle = self._handle = self._program.start(
-                        index, trials, seed, exact, threads, time_limit, precision
-                    )
                 # The engine has news after every chunk of work; with an interval the wait
                 # sleeps through it (a snapshot costs a dict and an object in Python) until the
                 # run ends or the interval is up, then takes the latest.
@@ -267,8 +262,7 @@ class Query:
             finally:
                 # A stream closed or abandoned early (or an exception, such as
                 # KeyboardInterrupt, while waiting) must not leave the run computing.
-                if handle is not None:
-                    handle.cancel()
+                handle.cancel()
 
     def run(self, **options: Any) -> list[StatementResult]:
         """Run every statement to the end; the final result of each."""
