@@ -35,7 +35,7 @@ pub fn check_statement(
         quiet_names: stmt.has_syntax_errors,
     };
     let (syntax, board, dead) = checker.resolve_from(&stmt.from);
-    let selectors = checker.selectors(&stmt.selectors);
+    let selectors = checker.selectors(source, &stmt.selectors);
     // A where clause the parser could not read whole is not typed: its errors would be guesses.
     let where_clause = stmt.where_clause.as_ref().filter(|_| !stmt.where_damaged).and_then(|w| {
         let e = checker.expr(w)?;
@@ -62,6 +62,19 @@ pub fn check_statement(
         selectors,
         where_clause,
     })
+}
+
+/// The name of a selector written without `as`: its text as written (`avg(riverEquity(hero))`),
+/// each run of white space made one space; when an earlier selector has that name already, its
+/// position follows (`avg(x) #2`), so that names stay unique.
+fn unnamed_selector_name(source: &str, sel: &ast::Selector, index: usize, earlier: &[CheckedSelector]) -> String {
+    let text = source.get(sel.span.start..sel.span.end).unwrap_or("");
+    let name = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if earlier.iter().any(|o| o.name.eq_ignore_ascii_case(&name)) {
+        format!("{name} #{}", index + 1)
+    } else {
+        name
+    }
 }
 
 /// Integer-valued types: they mix freely and keep integer arithmetic.
@@ -304,7 +317,7 @@ impl Checker<'_> {
 
     // ---- selectors -----------------------------------------------------------------------
 
-    fn selectors(&mut self, selectors: &[ast::Selector]) -> Vec<CheckedSelector> {
+    fn selectors(&mut self, source: &str, selectors: &[ast::Selector]) -> Vec<CheckedSelector> {
         let mut out: Vec<CheckedSelector> = Vec::new();
         for (i, sel) in selectors.iter().enumerate() {
             // A missing or unknown selector was reported by the parser, and so was whatever made
@@ -314,10 +327,10 @@ impl Checker<'_> {
                 continue;
             }
             let word = SELECTORS[kind as usize];
-            let name = sel
-                .alias
-                .as_ref()
-                .map_or_else(|| format!("{} {}", word.to_ascii_uppercase(), i + 1), |a| a.name.clone());
+            let name = match &sel.alias {
+                Some(alias) => alias.name.clone(),
+                None => unnamed_selector_name(source, sel, i, &out),
+            };
             if let Some(alias) = &sel.alias {
                 if out.iter().any(|o| o.name.eq_ignore_ascii_case(&name)) {
                     self.type_error(format!("duplicate selector name '{}'", excerpt(&name)), alias.span);
