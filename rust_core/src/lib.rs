@@ -8,6 +8,7 @@ pub mod error;
 pub mod eval;
 pub mod functions;
 pub mod games;
+pub mod limits;
 pub mod pql;
 pub mod range;
 pub mod sim;

@@ -118,6 +118,19 @@ impl Term {
         self.sorted.is_empty()
     }
 
+    /// The cards of a term written card by card (every slot one card, no variables, no card
+    /// twice): the cards every hand it matches holds.
+    pub fn fixed_cards(&self) -> Option<CardSet> {
+        let mut cards = CardSet::EMPTY;
+        for s in &self.positional {
+            if s.cards.len() != 1 || s.rank_var != NO_VAR || s.suit_var != NO_VAR || s.cards.overlaps(cards) {
+                return None;
+            }
+            cards = cards.union(s.cards);
+        }
+        Some(cards)
+    }
+
     /// The cards of a one-slot term without variables (a stud card position).
     pub fn single_slot_cards(&self) -> Option<CardSet> {
         match self.positional.as_slice() {

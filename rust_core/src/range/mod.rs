@@ -23,7 +23,7 @@ pub use classes::NAMES as CLASS_NAMES;
 pub use percent::hand_percentile;
 
 use crate::cards::{Card, CardSet};
-use crate::error::{PqlError, Span};
+use crate::error::{excerpt, PqlError, Span};
 use crate::games::Game;
 use universe::HandSet;
 
@@ -204,7 +204,10 @@ impl Range {
 pub fn parse_range(text: &str, game: Game, syntax: Syntax) -> Result<Range, PqlError> {
     let range = if game.is_stud() { stud::parse(text, game, syntax)? } else { parse_flop(text, game, syntax)? };
     if range.is_empty() {
-        return Err(PqlError::range(format!("the range '{}' matches no hand", text.trim()), Span::new(0, text.len())));
+        return Err(PqlError::range(
+            format!("the range '{}' matches no hand", excerpt(text.trim())),
+            Span::new(0, text.len()),
+        ));
     }
     Ok(range)
 }
@@ -213,29 +216,61 @@ fn parse_flop(text: &str, game: Game, syntax: Syntax) -> Result<Range, PqlError>
     let uni = universe::universe(game);
     let classic_holdem = syntax == Syntax::Classic && game.hole_cards() == 2;
     let parts = expr::parse(text, syntax == Syntax::Classic, false)?;
-    let mut leaf = |span: Span| -> Result<HandSet, PqlError> {
+    let read = |span: Span| -> Result<LeafHands, PqlError> {
         let leaf_text = &text[span.start..span.end];
         if classic_holdem {
-            classic_leaf_set(leaf_text, span.start, game)
+            classic_leaf_set(leaf_text, span.start, game).map(LeafHands::Set)
         } else {
-            generic_leaf_set(leaf_text, span.start, game, syntax)
+            generic_leaf_hands(leaf_text, span.start, game, syntax)
         }
     };
+    let mut memo = expr::LeafMemo::new(text);
+    let mut leaf = |span: Span| memo.get(span, |span| read(span).map(|h| h.into_set(uni)));
     let all = || HandSet::full(uni.len());
     let weighted = parts.iter().any(|p| p.weight.is_some());
     let mut total = HandSet::empty(uni.len());
     let mut weights = weighted.then(|| vec![0u32; uni.len()]);
-    for part in &parts {
-        let set = expr::eval(&part.node, &mut leaf, &all)?;
-        if let (Some(w), Some(pw)) = (weights.as_mut(), part.weight) {
+    let mut add = |i: usize, weight: Option<u32>| {
+        total.insert(i);
+        if let (Some(w), Some(pw)) = (weights.as_mut(), weight) {
             // A hand matched by several parts takes the largest weight.
-            for i in set.iter() {
-                w[i] = w[i].max(pw);
-            }
+            w[i] = w[i].max(pw);
         }
-        total.union_with(&set);
+    };
+    for part in &parts {
+        // A part that is one hand written card by card (a pasted list of them is common) goes in
+        // directly: a set of a whole Omaha universe per hand would cost far more.
+        if let (expr::Node::Leaf(span), false) = (&part.node, classic_holdem) {
+            match read(*span)? {
+                LeafHands::Listed(hands) => hands.into_iter().for_each(|i| add(i, part.weight)),
+                LeafHands::Set(set) => set.iter().for_each(|i| add(i, part.weight)),
+            }
+            continue;
+        }
+        let set = expr::eval(&part.node, &mut leaf, &all)?;
+        set.iter().for_each(|i| add(i, part.weight));
     }
     Ok(Range::from_flop_set(game, &total, weights.as_deref()))
+}
+
+/// The hands of a leaf: listed (by number) when it names few enough to list directly, else as
+/// a set over the whole universe.
+enum LeafHands {
+    Listed(Vec<usize>),
+    Set(HandSet),
+}
+
+impl LeafHands {
+    fn into_set(self, uni: &universe::Universe) -> HandSet {
+        match self {
+            LeafHands::Set(s) => s,
+            LeafHands::Listed(hands) => {
+                let mut s = HandSet::empty(uni.len());
+                hands.into_iter().for_each(|i| s.insert(i));
+                s
+            }
+        }
+    }
 }
 
 fn classic_leaf_set(text: &str, offset: usize, game: Game) -> Result<HandSet, PqlError> {
@@ -294,7 +329,7 @@ fn check_term_size(len: usize, what: &str, game: Game, span: Span) -> Result<(),
     Ok(())
 }
 
-fn generic_leaf_set(text: &str, offset: usize, game: Game, syntax: Syntax) -> Result<HandSet, PqlError> {
+fn generic_leaf_hands(text: &str, offset: usize, game: Game, syntax: Syntax) -> Result<LeafHands, PqlError> {
     if let Some(e) = worded_span_error(text, offset, game).or_else(|| class_word_error(text, offset, game, syntax)) {
         return Err(e);
     }
@@ -303,11 +338,16 @@ fn generic_leaf_set(text: &str, offset: usize, game: Game, syntax: Syntax) -> Re
     let span = Span::new(offset, offset + text.len());
     if let generic::Leaf::Terms(terms) = &leaf.leaf {
         if let Some(t) = terms.first() {
-            check_term_size(t.len(), &format!("'{text}'"), game, span)?;
+            check_term_size(t.len(), &format!("'{}'", excerpt(text)), game, span)?;
         }
     }
     for (_, term, name) in &leaf.filters {
         check_term_size(term.len(), &format!("the macro {name}"), game, span)?;
+    }
+    if let (generic::Leaf::Terms(terms), true) = (&leaf.leaf, leaf.filters.is_empty()) {
+        if let Some(hands) = listed_hands(terms, uni, game) {
+            return Ok(LeafHands::Listed(hands));
+        }
     }
     let mut set = match &leaf.leaf {
         generic::Leaf::All => HandSet::full(uni.len()),
@@ -323,7 +363,44 @@ fn generic_leaf_set(text: &str, offset: usize, game: Game, syntax: Syntax) -> Re
         }
         set = filtered;
     }
-    Ok(set)
+    Ok(LeafHands::Set(set))
+}
+
+/// The hands of terms written card by card (`AsKsQsJs`, or `AsKs` in Omaha: every hand holding
+/// both), by number, when there are far fewer of them than the universe has hands; `None` for
+/// any other terms. Matching them against every hand of the universe gives the same hands.
+fn listed_hands(terms: &[matcher::Term], uni: &universe::Universe, game: Game) -> Option<Vec<usize>> {
+    let deck = game.deck().cards();
+    let k = game.hole_cards();
+    let mut hands = Vec::new();
+    for t in terms {
+        let fixed = t.fixed_cards()?;
+        if fixed.minus(deck) != CardSet::EMPTY {
+            continue; // a card the deck does not hold: no hand
+        }
+        let rest = deck.minus(fixed);
+        let free = k - fixed.len() as usize;
+        if binomial(rest.len() as usize, free) > uni.len() / 16 {
+            return None;
+        }
+        let rest: Vec<Card> = rest.iter().collect();
+        for_each_subset(&rest, free, fixed, &mut |hand| hands.extend(uni.index_of(hand)));
+    }
+    Some(hands)
+}
+
+fn binomial(n: usize, k: usize) -> usize {
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+}
+
+/// Calls `f` with `base` plus each `k`-card subset of `cards`.
+fn for_each_subset(cards: &[Card], k: usize, base: CardSet, f: &mut dyn FnMut(CardSet)) {
+    if k == 0 {
+        return f(base);
+    }
+    for (i, &c) in cards.iter().enumerate() {
+        for_each_subset(&cards[i + 1..], k - 1, base.with(c), f);
+    }
 }
 
 impl expr::SetOps for HandSet {
@@ -338,5 +415,55 @@ impl expr::SetOps for HandSet {
     fn minus_with(&mut self, o: &Self) -> Result<(), String> {
         HandSet::minus_with(self, o);
         Ok(())
+    }
+    fn words(&self) -> usize {
+        self.words_len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator, so the test needs no dependency.
+    struct Lcg(u64);
+    impl Lcg {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            ((self.0 >> 33) % n as u64) as usize
+        }
+    }
+
+    #[test]
+    fn listed_hands_are_the_hands_the_terms_match() {
+        let mut rng = Lcg(7);
+        for game in [Game::OmahaHi, Game::Omaha5Hi, Game::ShortDeck, Game::Holdem] {
+            let uni = universe::universe(game);
+            let cards: Vec<Card> = game.deck().cards().iter().collect();
+            for _ in 0..200 {
+                // One to k cards written out, sometimes a card twice or one the deck lacks.
+                let n = 1 + rng.below(game.hole_cards());
+                let text: String =
+                    (0..n)
+                        .map(|_| {
+                            if rng.below(20) == 0 {
+                                "2s".to_string()
+                            } else {
+                                cards[rng.below(cards.len())].to_string()
+                            }
+                        })
+                        .collect();
+                let Ok(leaf) = generic::parse_leaf(&text, 0, generic::RankOrder { ace_low: false }, game.deck()) else {
+                    continue;
+                };
+                let generic::Leaf::Terms(terms) = &leaf.leaf else { unreachable!() };
+                let expected = HandSet::from_predicate(uni, |h| terms.iter().any(|t| t.matches_hand(h)));
+                if let Some(hands) = listed_hands(terms, uni, game) {
+                    assert_eq!(LeafHands::Listed(hands).into_set(uni), expected, "{text} in {game:?}");
+                } else {
+                    assert!(n < game.hole_cards() - 1 || terms.iter().any(|t| t.fixed_cards().is_none()), "{text}");
+                }
+            }
+        }
     }
 }

@@ -130,6 +130,11 @@ impl HandSet {
         s
     }
 
+    /// The machine words the set takes.
+    pub fn words_len(&self) -> usize {
+        self.words.len()
+    }
+
     pub fn insert(&mut self, i: usize) {
         self.words[i / 64] |= 1 << (i % 64);
     }
