@@ -37,6 +37,11 @@ pub const RANGE_MAX_DEPTH: u32 = 100;
 /// length up to this are read by loops; identical parts are read once.
 pub const RANGE_MAX_PARTS: usize = 100_000;
 
+/// Hands tested (or, in stud, made) while reading one range. A part whose hands are few is
+/// read by listing them; any other tests every hand of the game (2,598,960 in 5-card Omaha),
+/// so this bounds the time a range takes to read to about a second.
+pub const RANGE_MAX_HAND_TESTS: u64 = 200_000_000;
+
 /// Hands a stud range may stand for once its parts are completed to the same cards: they are
 /// held in memory.
 pub const STUD_MAX_HANDS: usize = 3_000_000;
@@ -56,7 +61,7 @@ pub const DEAD_MAX_SETS: usize = 200_000;
 pub const MAX_HISTOGRAM_BUCKETS: usize = 10_000;
 
 /// Every bound above by name, for `pql_repl.limits` and the documentation.
-pub const ALL: [(&str, u64); 13] = [
+pub const ALL: [(&str, u64); 14] = [
     ("query_max_depth", QUERY_MAX_DEPTH as u64),
     ("query_max_tree_depth", QUERY_MAX_TREE_DEPTH as u64),
     ("max_selectors", MAX_SELECTORS as u64),
@@ -65,6 +70,7 @@ pub const ALL: [(&str, u64); 13] = [
     ("max_errors", MAX_ERRORS as u64),
     ("range_max_depth", RANGE_MAX_DEPTH as u64),
     ("range_max_parts", RANGE_MAX_PARTS as u64),
+    ("range_max_hand_tests", RANGE_MAX_HAND_TESTS),
     ("stud_max_hands", STUD_MAX_HANDS as u64),
     ("board_max_listed", BOARD_MAX_LISTED as u64),
     ("pattern_max_assignments", PATTERN_MAX_ASSIGNMENTS as u64),
@@ -73,7 +79,7 @@ pub const ALL: [(&str, u64); 13] = [
 ];
 
 /// `n` with its digits grouped in threes (`100,000`), as limits are written in messages.
-pub fn grouped(n: usize) -> String {
+pub fn grouped(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, d) in digits.chars().enumerate() {

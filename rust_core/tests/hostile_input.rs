@@ -83,6 +83,40 @@ fn too_many_parts_are_refused_naming_the_limit() {
 }
 
 #[test]
+fn ranges_too_costly_to_read_are_refused_naming_the_limit() {
+    // 156 different patterns such as AKRx*, each testing all 2,598,960 hands of 5-card Omaha.
+    let ranks: Vec<char> = "AKQJT98765432".chars().collect();
+    let mut parts = Vec::new();
+    for a in 0..13 {
+        for b in a + 1..13 {
+            for suit in ['x', 'y'] {
+                parts.push(format!("{}{}R{suit}", ranks[a], ranks[b]));
+            }
+        }
+    }
+    let five: Vec<String> = parts.iter().map(|p| format!("{p}*")).collect();
+    let message = range_error(&five.join(","), Game::Omaha5Hi, Syntax::Generic);
+    assert!(message.contains("more than 200,000,000 hand tests"), "{message}");
+    // In 4-card Omaha each names few enough hands to list them.
+    assert!(parse_range(&parts.join(","), Game::OmahaHi, Syntax::Generic).is_ok());
+    // A long list of hands written card by card costs no such test.
+    let cards: Vec<String> = pql_core::cards::Deck::Standard.cards().iter().map(|c| c.to_string()).collect();
+    let mut hands = Vec::new();
+    let mut pick = [0usize, 1, 2, 3, 4];
+    while hands.len() < RANGE_MAX_PARTS {
+        hands.push(pick.iter().map(|&i| cards[i].as_str()).collect::<String>());
+        // The next five-card combination in colex order.
+        let mut i = 0;
+        while i < 4 && pick[i] + 1 == pick[i + 1] {
+            pick[i] = i;
+            i += 1;
+        }
+        pick[i] += 1;
+    }
+    assert!(parse_range(&hands.join(","), Game::Omaha5Hi, Syntax::Generic).is_ok());
+}
+
+#[test]
 fn deep_board_and_dead_patterns_are_errors() {
     let deep = format!("{}AsKsQs{}", "(".repeat(30_000), ")".repeat(30_000));
     assert!(parse_board(&deep, Game::Holdem).unwrap_err().message.contains("nested too deeply"));

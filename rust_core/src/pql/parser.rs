@@ -365,7 +365,7 @@ impl Parser<'_> {
             if selectors.len() == MAX_SELECTORS {
                 // The rest is passed over, not parsed: it could be megabytes of selectors.
                 self.error_with_hint(
-                    format!("too many selectors: at most {} selectors in one statement", grouped(MAX_SELECTORS)),
+                    format!("too many selectors: at most {} selectors in one statement", grouped(MAX_SELECTORS as u64)),
                     self.peek().span,
                     "split the statement into several",
                 );
@@ -880,7 +880,7 @@ impl Parser<'_> {
             let when = self.tokens[self.pos - 1].span;
             if arms.len() == MAX_CASE_ARMS {
                 self.error_with_hint(
-                    format!("too many arms: at most {} 'when' arms in one case", grouped(MAX_CASE_ARMS)),
+                    format!("too many arms: at most {} 'when' arms in one case", grouped(MAX_CASE_ARMS as u64)),
                     when,
                     "nest a second case in the else of the first",
                 );

@@ -24,7 +24,7 @@ pub(crate) enum Node {
 }
 
 /// The operators of a chain.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum ChainOp {
     /// `:`, `&`, `and`: hands in both.
     Inter,
@@ -188,7 +188,7 @@ struct Parser<'a> {
     leaves: usize,
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
     fn peek(&self) -> Option<(Tok, Span)> {
         self.toks.get(self.pos).copied()
     }
@@ -238,10 +238,13 @@ impl Parser<'_> {
         Ok(parts)
     }
 
-    /// Operands joined by `:` and `!`, read by a loop however many there are.
+    /// Operands joined by `:` and `!`, read by a loop however many there are. Each operand
+    /// filters what the first leaves (`∩ b`, `∖ c`): filters commute and applying one twice
+    /// changes nothing, so an operand written again with the same operator is dropped.
     fn chain(&mut self) -> Result<Node, PqlError> {
         let first = self.unary()?;
         let mut rest = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         loop {
             let op = match self.peek() {
                 Some((Tok::Colon, _)) => ChainOp::Inter,
@@ -249,9 +252,19 @@ impl Parser<'_> {
                 _ => break,
             };
             self.pos += 1;
-            rest.push((op, self.unary()?));
+            let start = self.pos;
+            let operand = self.unary()?;
+            if seen.insert((op, self.written(start))) {
+                rest.push((op, operand));
+            }
         }
         Ok(if rest.is_empty() { first } else { Node::Chain(Box::new(first), rest) })
+    }
+
+    /// The text of the tokens from `start` to the last one read: an operand as written.
+    fn written(&self, start: usize) -> &'a str {
+        let span = self.toks[start].1.to(self.toks[self.pos - 1].1);
+        &self.text[span.start..span.end]
     }
 
     /// One level deeper (a parenthesis or a complement at `span`), refused past the limit.
@@ -278,13 +291,17 @@ impl Parser<'_> {
             Some((Tok::LParen, open)) => {
                 self.pos += 1;
                 self.enter(open)?;
-                let mut alts = vec![self.chain()?];
+                let mut alts = Vec::new();
+                // An alternative written again adds nothing to the union.
+                let mut seen = std::collections::HashSet::new();
                 loop {
+                    let start = self.pos;
+                    let alt = self.chain()?;
+                    if seen.insert(self.written(start)) {
+                        alts.push(alt);
+                    }
                     match self.peek() {
-                        Some((Tok::Comma, _)) => {
-                            self.pos += 1;
-                            alts.push(self.chain()?);
-                        }
+                        Some((Tok::Comma, _)) => self.pos += 1,
                         Some((Tok::RParen, _)) => {
                             self.pos += 1;
                             break;
@@ -307,7 +324,7 @@ impl Parser<'_> {
                 self.leaves += 1;
                 if self.leaves > RANGE_MAX_PARTS {
                     return Err(PqlError::range(
-                        format!("the range has more than {} parts", crate::limits::grouped(RANGE_MAX_PARTS)),
+                        format!("the range has more than {} parts", crate::limits::grouped(RANGE_MAX_PARTS as u64)),
                         span,
                     )
                     .with_hint("a range this long is better written with spans and classes: AKs-A2s, QQ+, 15%"));

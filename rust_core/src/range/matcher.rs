@@ -118,17 +118,45 @@ impl Term {
         self.sorted.is_empty()
     }
 
-    /// The cards of a term written card by card (every slot one card, no variables, no card
-    /// twice): the cards every hand it matches holds.
-    pub fn fixed_cards(&self) -> Option<CardSet> {
-        let mut cards = CardSet::EMPTY;
-        for s in &self.positional {
-            if s.cards.len() != 1 || s.rank_var != NO_VAR || s.suit_var != NO_VAR || s.cards.overlaps(cards) {
-                return None;
-            }
-            cards = cards.union(s.cards);
+    /// At most how many assignments `for_each_constrained` visits (the product of its slots'
+    /// choices in `deck`), and how many slots it fills.
+    pub fn constrained_bound(&self, deck: CardSet) -> (f64, usize) {
+        let product = self.sorted.iter().map(|s| f64::from(s.cards.intersect(deck).len())).product();
+        (product, self.sorted.len())
+    }
+
+    /// Calls `found` with the cards of every way to give the constrained slots (those other than
+    /// `*`) distinct cards of `deck`, identical slots in increasing card order, variables bound
+    /// as `matches_hand` binds them. A hand matches the term exactly when it holds the cards of
+    /// one of these ways (its other cards are free).
+    pub fn for_each_constrained(&self, deck: CardSet, found: &mut dyn FnMut(CardSet)) {
+        let mut b = Bindings::new();
+        self.visit_sorted(0, deck, CardSet::EMPTY, 0, &mut b, found);
+    }
+
+    fn visit_sorted(
+        &self,
+        i: usize,
+        deck: CardSet,
+        used: CardSet,
+        prev: u8,
+        b: &mut Bindings,
+        found: &mut dyn FnMut(CardSet),
+    ) {
+        let Some(s) = self.sorted.get(i) else { return found(used) };
+        let mut cand = s.cards.intersect(deck).minus(used).bits();
+        if self.same_as_prev[i] {
+            cand &= !((2u64 << prev) - 1);
         }
-        Some(cards)
+        while cand != 0 {
+            let idx = cand.trailing_zeros() as u8;
+            cand &= cand - 1;
+            let c = Card::from_index(idx);
+            if let Some(undo) = b.bind(s, c) {
+                self.visit_sorted(i + 1, deck, used.with(c), idx, b, found);
+                b.unbind(s, c, undo);
+            }
+        }
     }
 
     /// The cards of a one-slot term without variables (a stud card position).

@@ -25,6 +25,7 @@ pub use percent::hand_percentile;
 use crate::cards::{Card, CardSet};
 use crate::error::{excerpt, PqlError, Span};
 use crate::games::Game;
+use crate::limits::{grouped, RANGE_MAX_HAND_TESTS};
 use universe::HandSet;
 
 /// How the ranges of a statement are read (`syntax='classic'`, the default, or `'generic'`).
@@ -216,16 +217,33 @@ fn parse_flop(text: &str, game: Game, syntax: Syntax) -> Result<Range, PqlError>
     let uni = universe::universe(game);
     let classic_holdem = syntax == Syntax::Classic && game.hole_cards() == 2;
     let parts = expr::parse(text, syntax == Syntax::Classic, false)?;
+    // The work of reading the range, in hands tested, bounded by RANGE_MAX_HAND_TESTS.
+    let tests = std::cell::Cell::new(0u64);
+    let charge = |n: usize, span: Span| {
+        tests.set(tests.get() + n as u64);
+        if tests.get() > RANGE_MAX_HAND_TESTS {
+            return Err(too_costly(game, span));
+        }
+        Ok(())
+    };
     let read = |span: Span| -> Result<LeafHands, PqlError> {
         let leaf_text = &text[span.start..span.end];
-        if classic_holdem {
+        let hands = if classic_holdem {
             classic_leaf_set(leaf_text, span.start, game).map(LeafHands::Set)
         } else {
             generic_leaf_hands(leaf_text, span.start, game, syntax)
+        }?;
+        if let LeafHands::Set(_) = hands {
+            charge(uni.len(), span)?; // the leaf tested every hand of the game
         }
+        Ok(hands)
     };
     let mut memo = expr::LeafMemo::new(text);
-    let mut leaf = |span: Span| memo.get(span, |span| read(span).map(|h| h.into_set(uni)));
+    let mut leaf = |span: Span| {
+        // A set over the universe, made and combined: a word per 64 hands, each twice.
+        charge(uni.len() / 32, span)?;
+        memo.get(span, |span| read(span).map(|h| h.into_set(uni)))
+    };
     let all = || HandSet::full(uni.len());
     let weighted = parts.iter().any(|p| p.weight.is_some());
     let mut total = HandSet::empty(uni.len());
@@ -251,6 +269,20 @@ fn parse_flop(text: &str, game: Game, syntax: Syntax) -> Result<Range, PqlError>
         set.iter().for_each(|i| add(i, part.weight));
     }
     Ok(Range::from_flop_set(game, &total, weights.as_deref()))
+}
+
+/// The error for a range whose parts would take too long to read.
+pub(crate) fn too_costly(game: Game, span: Span) -> PqlError {
+    PqlError::range(
+        format!(
+            "this range takes too long to read: its parts cost more than {} hand tests in {} (a part \
+             that names many hands tests every hand of the game)",
+            grouped(RANGE_MAX_HAND_TESTS),
+            game.title()
+        ),
+        span,
+    )
+    .with_hint("write fewer different parts, e.g. with spans and macros: AA**$ds, [K-T][K-T]**")
 }
 
 /// The hands of a leaf: listed (by number) when it names few enough to list directly, else as
@@ -366,25 +398,27 @@ fn generic_leaf_hands(text: &str, offset: usize, game: Game, syntax: Syntax) -> 
     Ok(LeafHands::Set(set))
 }
 
-/// The hands of terms written card by card (`AsKsQsJs`, or `AsKs` in Omaha: every hand holding
-/// both), by number, when there are far fewer of them than the universe has hands; `None` for
-/// any other terms. Matching them against every hand of the universe gives the same hands.
+/// The hands the terms match, by number, found by visiting the ways to fill their slots when
+/// that costs far less than testing every hand of the universe (hands written card by card,
+/// `AKQ**` in 5-card Omaha: 64 ways times the 1,176 pairs of other cards); `None` otherwise.
+/// The same hands as matching every hand (checked on random terms); a number may repeat.
 fn listed_hands(terms: &[matcher::Term], uni: &universe::Universe, game: Game) -> Option<Vec<usize>> {
     let deck = game.deck().cards();
     let k = game.hole_cards();
+    let mut cost = 0.0;
+    for t in terms {
+        let (ways, filled) = t.constrained_bound(deck);
+        cost += ways * binomial(deck.len() as usize - filled, k.checked_sub(filled)?) as f64;
+    }
+    if cost > uni.len() as f64 / 8.0 {
+        return None;
+    }
     let mut hands = Vec::new();
     for t in terms {
-        let fixed = t.fixed_cards()?;
-        if fixed.minus(deck) != CardSet::EMPTY {
-            continue; // a card the deck does not hold: no hand
-        }
-        let rest = deck.minus(fixed);
-        let free = k - fixed.len() as usize;
-        if binomial(rest.len() as usize, free) > uni.len() / 16 {
-            return None;
-        }
-        let rest: Vec<Card> = rest.iter().collect();
-        for_each_subset(&rest, free, fixed, &mut |hand| hands.extend(uni.index_of(hand)));
+        t.for_each_constrained(deck, &mut |used| {
+            let rest: Vec<Card> = deck.minus(used).iter().collect();
+            for_each_subset(&rest, k - used.len() as usize, used, &mut |hand| hands.extend(uni.index_of(hand)));
+        });
     }
     Some(hands)
 }
@@ -437,33 +471,27 @@ mod tests {
     #[test]
     fn listed_hands_are_the_hands_the_terms_match() {
         let mut rng = Lcg(7);
+        let ranks = ["A", "K", "Q", "T", "7", "2", "R", "O", "[K-T]", "[2-5]", "*"];
+        let suits = ["", "", "s", "h", "w", "x"];
+        let mut listed = 0;
         for game in [Game::OmahaHi, Game::Omaha5Hi, Game::ShortDeck, Game::Holdem] {
             let uni = universe::universe(game);
-            let cards: Vec<Card> = game.deck().cards().iter().collect();
-            for _ in 0..200 {
-                // One to k cards written out, sometimes a card twice or one the deck lacks.
+            for _ in 0..100 {
                 let n = 1 + rng.below(game.hole_cards());
-                let text: String =
-                    (0..n)
-                        .map(|_| {
-                            if rng.below(20) == 0 {
-                                "2s".to_string()
-                            } else {
-                                cards[rng.below(cards.len())].to_string()
-                            }
-                        })
-                        .collect();
+                let text: String = (0..n)
+                    .map(|_| format!("{}{}", ranks[rng.below(ranks.len())], suits[rng.below(suits.len())]))
+                    .collect();
                 let Ok(leaf) = generic::parse_leaf(&text, 0, generic::RankOrder { ace_low: false }, game.deck()) else {
                     continue;
                 };
-                let generic::Leaf::Terms(terms) = &leaf.leaf else { unreachable!() };
+                let generic::Leaf::Terms(terms) = &leaf.leaf else { continue };
                 let expected = HandSet::from_predicate(uni, |h| terms.iter().any(|t| t.matches_hand(h)));
                 if let Some(hands) = listed_hands(terms, uni, game) {
+                    listed += 1;
                     assert_eq!(LeafHands::Listed(hands).into_set(uni), expected, "{text} in {game:?}");
-                } else {
-                    assert!(n < game.hole_cards() - 1 || terms.iter().any(|t| t.fixed_cards().is_none()), "{text}");
                 }
             }
         }
+        assert!(listed > 150, "{listed}");
     }
 }

@@ -205,7 +205,7 @@ pub fn too_many_buckets(name: &str) -> crate::error::PqlError {
     crate::error::PqlError::runtime(format!(
         "the histogram '{}' counts more than {} different values",
         crate::error::excerpt(name),
-        grouped(MAX_HISTOGRAM_BUCKETS)
+        grouped(MAX_HISTOGRAM_BUCKETS as u64)
     ))
     .with_hint("group the values, e.g. histogram(case when x < 10 then 'low' else 'high' end), or use avg, min and max")
 }
