@@ -14,9 +14,11 @@ import json
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TextIO
 
 from pql_repl.api import Column, StatementResult
+from pql_repl.files import open_output
 
 FORMATS = ("table", "csv", "json")
 BAR_WIDTH = 30
@@ -264,8 +266,9 @@ class OutputError(Exception):
 
 class Destination:
     """Where a session's results go, as ``.output`` and ``.format`` say: ``stdout`` or a file.
-    A file is truncated when it becomes the destination and holds a complete document after
-    every result; a new format on the same file goes on writing to it after what is there."""
+    A file is replaced when the first result reaches it (until then the old one stays whole) and
+    holds a complete document after every result; a new format on the same file goes on writing
+    to it after what is there."""
 
     def __init__(self, stdout: TextIO) -> None:
         self.stdout = stdout
@@ -290,7 +293,8 @@ class Destination:
                 self._writer, self._target = None, None
                 if output is not None:
                     try:
-                        self.file = open(output, "w", encoding="utf-8")  # noqa: SIM115 (closed in close)
+                        # The old file stays until the first result replaces it.
+                        self.file = open_output(Path(output))
                     except OSError as e:
                         raise OutputError(f"cannot write to '{output}': {e.strerror or e}") from None
             self._writer = ResultWriter(self.stream, fmt, timer, keep_complete=self.file is not None)

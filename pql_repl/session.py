@@ -27,11 +27,11 @@ from typing import Any
 
 from pql_repl.api import DEFAULT_TRIALS, FunctionInfo, Query, functions, parse_range, prepare
 from pql_repl.config import load_config
+from pql_repl.files import FileProblem, decode_text, read_bounded
+from pql_repl.limits import HISTORY_SIZE, MAX_READ_DEPTH, SCRIPT_MAX_BYTES
 from pql_repl.output import FORMATS
 
 EXACT_MODES = ("auto", "on", "off")
-#: How deep `.read` may nest before we assume a script reads itself.
-MAX_READ_DEPTH = 16
 
 
 class SessionError(Exception):
@@ -158,14 +158,20 @@ def read_script(path: Path, depth: int = 0) -> str:
     if depth >= MAX_READ_DEPTH:
         raise SessionError(f".read nested more than {MAX_READ_DEPTH} deep", "does a script read itself?")
     try:
-        return path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise SessionError(
-            f"cannot read '{path}': not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start})",
-            "save it as UTF-8",
-        ) from None
+        return decode_script(read_bounded(path, SCRIPT_MAX_BYTES), str(path))
+    except FileProblem as e:
+        raise SessionError(f"cannot read '{path}': {e}") from None
     except OSError as e:
         raise SessionError(f"cannot read '{path}': {e.strerror or e}") from None
+
+
+def decode_script(data: bytes, name: str) -> str:
+    """The text of a script's bytes; ``SessionError`` naming ``name`` and the first byte that
+    is not UTF-8 (by line and column)."""
+    try:
+        return decode_text(data)
+    except FileProblem as e:
+        raise SessionError(f"cannot read '{name}': {e}", "save it as UTF-8") from None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -186,6 +192,8 @@ class Settings:
     time_limit: float | None = None
     precision: float | None = None
     theme: str | None = None
+    #: Entries the REPLs' history keeps (older ones are dropped when it is loaded).
+    history_size: int = HISTORY_SIZE
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> Settings:
@@ -221,6 +229,8 @@ class Settings:
                 self.precision = parse_precision(text)
             case "theme":
                 self.theme = text
+            case "history_size":
+                self.history_size = parse_count(text)
             case _:
                 raise SessionError(f"unknown setting '{key}'")
 
@@ -447,7 +457,8 @@ class Session:
         """Run one dot-command line (``.trials 1000``); raises ``SessionError`` when it is
         unknown or its argument is wrong, and ``PqlRangeError`` for a range ``.range`` cannot
         read."""
-        stripped = line.strip()
+        # A `;` at the end, as statements have, is allowed: `.trials 1000;`.
+        stripped = line.strip().removesuffix(";").rstrip()
         if not stripped.startswith("."):
             raise SessionError(f"'{stripped}' is not a dot-command", "dot-commands start with '.'; try .help")
         name, _, arg = stripped[1:].partition(" ")
