@@ -49,8 +49,9 @@ pub const STUD_MAX_HANDS: usize = 3_000_000;
 /// A `board=` pattern with more boards than this is not listed but drawn by rejection.
 pub const BOARD_MAX_LISTED: usize = 2_000_000;
 
-/// Ordered card assignments visited while listing a board or dead-card pattern (flop orderings
-/// included) before giving up on the list.
+/// Cards tried in a slot while listing a board or dead-card pattern (flop orderings included)
+/// before giving up on the list: also bounds the search of a pattern whose variables cannot
+/// all be bound.
 pub const PATTERN_MAX_ASSIGNMENTS: usize = 12_000_000;
 
 /// Sets of cards a `dead=` pattern may allow: they are held in memory.

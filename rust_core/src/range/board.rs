@@ -12,6 +12,7 @@ use super::matcher::Term;
 use crate::cards::{parse_cards, Card, CardSet};
 use crate::error::{excerpt, PqlError, Span};
 use crate::games::Game;
+use crate::limits::grouped;
 use std::sync::{Arc, Mutex};
 
 use crate::limits::{
@@ -218,13 +219,12 @@ fn read_board(text: &str, game: Game) -> Result<BoardRange, PqlError> {
 fn list_boards(terms: &[Term], game: Game) -> Option<Vec<Vec<Card>>> {
     let deck = game.deck().cards();
     let mut boards: Vec<Vec<Card>> = Vec::new();
-    let mut visited = 0usize;
+    let mut placements = MAX_ASSIGNMENTS;
     let mut too_many = false;
     for t in terms {
         let pools = vec![deck; t.len()];
-        t.for_each_assignment(&pools, &mut |cards| {
-            visited += 1;
-            if visited > MAX_ASSIGNMENTS || boards.len() > MAX_BOARDS {
+        t.for_each_assignment(&pools, &mut placements, &mut |cards| {
+            if boards.len() > MAX_BOARDS {
                 too_many = true;
                 return true;
             }
@@ -234,7 +234,7 @@ fn list_boards(terms: &[Term], game: Game) -> Option<Vec<Vec<Card>>> {
             boards.push(b);
             false
         });
-        if too_many {
+        if too_many || placements == 0 {
             return None;
         }
     }
@@ -272,21 +272,25 @@ fn read_dead(text: &str, game: Game) -> Result<DeadCards, PqlError> {
     let whole = Span::new(0, text.len());
     let terms = pattern_terms(text, game, "dead-card", deck.len() as usize)?;
     let mut sets: Vec<CardSet> = Vec::new();
-    let mut visited = 0usize;
+    let mut placements = MAX_ASSIGNMENTS;
     let mut too_many = false;
     for (t, _) in &terms {
-        t.for_each_assignment(&vec![deck; t.len()], &mut |cards| {
-            visited += 1;
-            if visited > MAX_ASSIGNMENTS || sets.len() > MAX_DEAD_SETS {
+        t.for_each_assignment(&vec![deck; t.len()], &mut placements, &mut |cards| {
+            if sets.len() > MAX_DEAD_SETS {
                 too_many = true;
                 return true;
             }
             sets.push(CardSet::from_cards(cards.iter().copied()));
             false
         });
-        if too_many {
+        if too_many || placements == 0 {
             return Err(PqlError::range(
-                format!("this dead-card pattern allows more than {MAX_DEAD_SETS} sets of cards; name more of them"),
+                format!(
+                    "this dead-card pattern allows too many sets of cards to list (more than {} sets, or \
+                     {} cards tried); name more of them",
+                    grouped(MAX_DEAD_SETS as u64),
+                    grouped(MAX_ASSIGNMENTS as u64)
+                ),
                 whole,
             ));
         }

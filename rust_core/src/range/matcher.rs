@@ -208,11 +208,24 @@ impl Term {
     }
 
     /// Calls `found` with every assignment of distinct cards from `pools` to the slots, in slot
-    /// order; stops early when `found` returns true.
-    pub fn for_each_assignment(&self, pools: &[CardSet], found: &mut dyn FnMut(&[Card]) -> bool) {
+    /// order; stops early when `found` returns true, or when `placements` (the cards it may try
+    /// in a slot, counted down) runs out: a pattern of many slots whose variables cannot all be
+    /// bound would otherwise search for ever without finding one.
+    pub fn for_each_assignment(
+        &self,
+        pools: &[CardSet],
+        placements: &mut usize,
+        found: &mut dyn FnMut(&[Card]) -> bool,
+    ) {
+        // Different variables take different values: more of them than ranks or suits bind none.
+        let vars =
+            |f: fn(&Slot) -> u8| self.positional.iter().map(f).filter(|&v| v != NO_VAR).max().map_or(0, |v| v + 1);
+        if vars(|s| s.rank_var) > 13 || vars(|s| s.suit_var) > 4 {
+            return;
+        }
         let mut b = Bindings::new();
         let mut cards: Vec<Card> = Vec::with_capacity(self.positional.len());
-        self.enumerate(0, pools, CardSet::EMPTY, &mut b, &mut cards, found);
+        self.enumerate(0, pools, CardSet::EMPTY, &mut b, &mut cards, placements, found);
     }
 
     fn assign_positional(
@@ -238,6 +251,7 @@ impl Term {
         false
     }
 
+    #[allow(clippy::too_many_arguments)] // the search's state, passed down each level
     fn enumerate(
         &self,
         i: usize,
@@ -245,16 +259,21 @@ impl Term {
         used: CardSet,
         b: &mut Bindings,
         cards: &mut Vec<Card>,
+        placements: &mut usize,
         found: &mut dyn FnMut(&[Card]) -> bool,
     ) -> bool {
         let Some(s) = self.positional.get(i) else { return found(cards) };
         let mut cand = s.cards.intersect(pools[i]).minus(used).bits();
         while cand != 0 {
+            if *placements == 0 {
+                return true;
+            }
+            *placements -= 1;
             let c = Card::from_index(cand.trailing_zeros() as u8);
             cand &= cand - 1;
             if let Some(undo) = b.bind(s, c) {
                 cards.push(c);
-                let stop = self.enumerate(i + 1, pools, used.with(c), b, cards, found);
+                let stop = self.enumerate(i + 1, pools, used.with(c), b, cards, placements, found);
                 cards.pop();
                 b.unbind(s, c, undo);
                 if stop {
