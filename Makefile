@@ -41,4 +41,4 @@ bench:  ## speed against eval7, phevaluator, pokerkit and poker-equity (release 
 
 fuzz:  ## a few minutes of pql's own fuzzers: the Rust harness (rust_core/examples/fuzz.rs) and the Python property tests
 	cargo run --release -p pql_core --example fuzz -- --minutes $(or $(FUZZ_MINUTES),3)
-	$(PYTHON) -m pytest tests/test_properties.py -q --hypothesis-profile=fuzz
+	HYPOTHESIS_PROFILE=fuzz $(PYTHON) -m pytest tests/test_properties.py -q

@@ -101,5 +101,7 @@ def load_config(path: Path | None = None) -> dict[str, Any]:
 
 
 def _short(text: str, limit: int = 60) -> str:
-    """``text`` cut to ``limit`` characters for a message (a config value may be huge)."""
-    return text if len(text) <= limit else text[:limit] + "…"
+    """``text`` for a one-line message: cut to ``limit`` characters (a config value may be
+    huge), what cannot be printed (a newline in a quoted key) escaped."""
+    cut = text if len(text) <= limit else text[:limit] + "…"
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in cut)

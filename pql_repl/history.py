@@ -83,7 +83,8 @@ def _entries_of(text: str) -> list[str]:
     """The entries of ``FileHistory`` text, oldest first (lines of an entry are prefixed ``+``)."""
     entries: list[str] = []
     lines: list[str] = []
-    for line in text.splitlines():
+    # Lines end with "\n" only (splitlines would also split an entry at \x85 or \u2028).
+    for line in text.split("\n"):
         if line.startswith("+"):
             lines.append(line[1:])
         elif lines:

@@ -27,8 +27,8 @@ MAX_ERRORS: int = _ENGINE["max_errors"]
 RANGE_MAX_DEPTH: int = _ENGINE["range_max_depth"]
 #: Parts (leaves between ``,`` ``:`` ``!``) of one range.
 RANGE_MAX_PARTS: int = _ENGINE["range_max_parts"]
-#: Hands tested while reading one range (each part not written card by card tests them all).
-RANGE_MAX_HAND_TESTS: int = _ENGINE["range_max_hand_tests"]
+#: Steps of work (hands tested, cards tried) while reading one range.
+RANGE_MAX_WORK: int = _ENGINE["range_max_work"]
 #: Hands one stud range may stand for.
 STUD_MAX_HANDS: int = _ENGINE["stud_max_hands"]
 #: Boards a ``board=`` pattern lists (more are drawn by rejection).

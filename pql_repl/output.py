@@ -189,6 +189,15 @@ def csv_row(result: StatementResult) -> list[str]:
     return [result.query, str(result.trials), *(csv_cell(c) for c in result.columns), *note]
 
 
+def csv_line(cells: list[str]) -> str:
+    """One CSV record ending in ``\n``. Written with a ``\r\n`` terminator, so that the csv
+    module quotes a cell holding a lone ``\r`` too (with ``\n`` it does not, and the cell
+    would read back as two lines); the terminator is then made ``\n``."""
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\r\n").writerow(cells)
+    return buffer.getvalue()[:-2] + "\n"
+
+
 def json_document(results: Iterable[StatementResult]) -> dict[str, object]:
     """The ``{"statements": [...]}`` document of DESIGN.md §5."""
     return {"statements": [r.to_dict() for r in results]}
@@ -232,14 +241,13 @@ class ResultWriter:
                 self.stream.write("\n")
             self.stream.write(format_table(result, self.timer, self._bar_char) + "\n")
         else:
-            writer = csv.writer(self.stream, lineterminator="\n")
             header = csv_header(result)
             if header != self._header:
                 if self._header is not None:
                     self.stream.write("\n")
-                writer.writerow(header)
+                self.stream.write(csv_line(header))
                 self._header = header
-            writer.writerow(csv_row(result))
+            self.stream.write(csv_line(csv_row(result)))
         self._written += 1
         self.stream.flush()
 

@@ -47,6 +47,13 @@ class SessionError(Exception):
 # Values of settings, shared with the command-line options so both accept the same spellings.
 
 
+def _quoted(text: str, limit: int = 40) -> str:
+    """``text`` quoted in a message on one line: cut to ``limit`` characters, what cannot be
+    printed (a newline, a control character) escaped."""
+    cut = text if len(text) <= limit else text[:limit] + "…"
+    return "'" + "".join(c if c.isprintable() else repr(c)[1:-1] for c in cut) + "'"
+
+
 #: The largest count (trials, threads) the engine takes: it counts in 64 bits.
 MAX_COUNT = 2**64 - 1
 
@@ -62,12 +69,12 @@ def parse_count(text: str) -> int:
     try:
         value = float(t) * scale if ("e" in t or "." in t) else int(t) * scale
     except ValueError:
-        raise SessionError(f"'{text}' is not a number", "write it like 600000, 600k or 1e6") from None
+        raise SessionError(f"{_quoted(text)} is not a number", "write it like 600000, 600k or 1e6") from None
     # Out of range is checked before int(value): 1e400 is an infinite float, which int() refuses.
     if value > MAX_COUNT:
-        raise SessionError(f"'{text}' is more than {MAX_COUNT:,}")
+        raise SessionError(f"{_quoted(text)} is more than {MAX_COUNT:,}")
     if value < 1 or value != int(value):
-        raise SessionError(f"'{text}' must be a whole number of at least 1")
+        raise SessionError(f"{_quoted(text)} must be a whole number of at least 1")
     return int(value)
 
 
@@ -79,7 +86,9 @@ def parse_seed(text: str) -> int | None:
     try:
         value = int(t.replace("_", ""))
     except ValueError:
-        raise SessionError(f"'{text}' is not a seed", "a whole number, or 'off' for a fresh seed") from None
+        raise SessionError(
+            f"{_quoted(text)} is not a seed", "a whole number, or 'off' for a fresh seed"
+        ) from None
     if not 0 <= value <= MAX_COUNT:
         raise SessionError(f"seed {value} is out of range", f"use 0 to {MAX_COUNT}")
     return value
@@ -100,10 +109,10 @@ def parse_seconds(text: str) -> float | None:
         value = float(t) * scale
     except ValueError:
         raise SessionError(
-            f"'{text}' is not a number of seconds", "like 2, 0.5 or 500ms; 'off' for none"
+            f"{_quoted(text)} is not a number of seconds", "like 2, 0.5 or 500ms; 'off' for none"
         ) from None
     if not value > 0 or value == float("inf"):
-        raise SessionError(f"'{text}' must be a positive number of seconds", "'off' for no limit")
+        raise SessionError(f"{_quoted(text)} must be a positive number of seconds", "'off' for no limit")
     return value
 
 
@@ -115,7 +124,9 @@ def parse_precision(text: str) -> float | None:
     try:
         value = float(t)
     except ValueError:
-        raise SessionError(f"'{text}' is not a number", "a standard error such as 0.001, or 'off'") from None
+        raise SessionError(
+            f"{_quoted(text)} is not a number", "a standard error such as 0.001, or 'off'"
+        ) from None
     if not 0 < value < 1:
         raise SessionError(f"precision {text} must be between 0 and 1", "such as 0.001")
     return value
@@ -128,16 +139,18 @@ def parse_output(text: str) -> str | None:
         return None
     path = Path(text.strip()).expanduser()
     if path.is_dir():
-        raise SessionError(f"cannot write to '{text}': it is a directory", "name a file inside it")
+        raise SessionError(f"cannot write to {_quoted(text)}: it is a directory", "name a file inside it")
     if not path.parent.is_dir():
-        raise SessionError(f"cannot write to '{text}': there is no directory '{path.parent}'")
+        raise SessionError(
+            f"cannot write to {_quoted(text)}: there is no directory {_quoted(str(path.parent))}"
+        )
     return str(path)
 
 
 def parse_choice(text: str, choices: tuple[str, ...], what: str) -> str:
     t = text.strip().lower()
     if t not in choices:
-        raise SessionError(f"unknown {what} '{text}'", "one of " + ", ".join(choices))
+        raise SessionError(f"unknown {what} {_quoted(text)}", "one of " + ", ".join(choices))
     return t
 
 
@@ -147,7 +160,7 @@ def parse_on_off(text: str) -> bool:
         return True
     if t in ("off", "false", "no", "0"):
         return False
-    raise SessionError(f"'{text}' is not on or off")
+    raise SessionError(f"{_quoted(text)} is not on or off")
 
 
 def read_script(path: Path, depth: int = 0) -> str:

@@ -37,10 +37,12 @@ pub const RANGE_MAX_DEPTH: u32 = 100;
 /// length up to this are read by loops; identical parts are read once.
 pub const RANGE_MAX_PARTS: usize = 100_000;
 
-/// Hands tested (or, in stud, made) while reading one range. A part whose hands are few is
-/// read by listing them; any other tests every hand of the game (2,598,960 in 5-card Omaha),
-/// so this bounds the time a range takes to read to about a second.
-pub const RANGE_MAX_HAND_TESTS: u64 = 200_000_000;
+/// Steps of work while reading one range: a hand tested, a card tried in a slot of a pattern,
+/// 32 hands of a set made and combined, a stud hand made. A part whose hands are few is read by
+/// listing them; any other tests every hand of the game (2,598,960 in 5-card Omaha, and a
+/// pattern of variables tries several orders of each hand's cards), so this bounds the time a
+/// range takes to read to about a second.
+pub const RANGE_MAX_WORK: u64 = 100_000_000;
 
 /// Hands a stud range may stand for once its parts are completed to the same cards: they are
 /// held in memory.
@@ -71,7 +73,7 @@ pub const ALL: [(&str, u64); 14] = [
     ("max_errors", MAX_ERRORS as u64),
     ("range_max_depth", RANGE_MAX_DEPTH as u64),
     ("range_max_parts", RANGE_MAX_PARTS as u64),
-    ("range_max_hand_tests", RANGE_MAX_HAND_TESTS),
+    ("range_max_work", RANGE_MAX_WORK),
     ("stud_max_hands", STUD_MAX_HANDS as u64),
     ("board_max_listed", BOARD_MAX_LISTED as u64),
     ("pattern_max_assignments", PATTERN_MAX_ASSIGNMENTS as u64),

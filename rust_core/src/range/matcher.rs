@@ -168,7 +168,14 @@ impl Term {
     }
 
     /// Whether the slots can be given distinct cards of `hand` (leftover cards are free).
+    #[cfg(test)]
     pub fn matches_hand(&self, hand: CardSet) -> bool {
+        self.matches_hand_counting(hand, &mut 0)
+    }
+
+    /// As `matches_hand`, adding to `steps` the cards it tries in slots: what the test cost (a
+    /// term of several variables may try every order of the hand's cards).
+    pub fn matches_hand_counting(&self, hand: CardSet, steps: &mut u64) -> bool {
         if (hand.len() as usize) < self.sorted.len() + self.wild {
             return false;
         }
@@ -176,10 +183,18 @@ impl Term {
             return false;
         }
         let mut b = Bindings::new();
-        self.assign_sorted(0, hand, CardSet::EMPTY, 0, &mut b)
+        self.assign_sorted(0, hand, CardSet::EMPTY, 0, &mut b, steps)
     }
 
-    fn assign_sorted(&self, i: usize, hand: CardSet, used: CardSet, prev: u8, b: &mut Bindings) -> bool {
+    fn assign_sorted(
+        &self,
+        i: usize,
+        hand: CardSet,
+        used: CardSet,
+        prev: u8,
+        b: &mut Bindings,
+        steps: &mut u64,
+    ) -> bool {
         let Some(s) = self.sorted.get(i) else { return true };
         let mut cand = s.cards.intersect(hand).minus(used).bits();
         if self.same_as_prev[i] {
@@ -190,8 +205,9 @@ impl Term {
             let idx = cand.trailing_zeros() as u8;
             cand &= cand - 1;
             let c = Card::from_index(idx);
+            *steps += 1;
             if let Some(undo) = b.bind(s, c) {
-                if self.assign_sorted(i + 1, hand, used.with(c), idx, b) {
+                if self.assign_sorted(i + 1, hand, used.with(c), idx, b, steps) {
                     return true;
                 }
                 b.unbind(s, c, undo);

@@ -25,7 +25,7 @@ pub use percent::hand_percentile;
 use crate::cards::{Card, CardSet};
 use crate::error::{excerpt, PqlError, Span};
 use crate::games::Game;
-use crate::limits::{grouped, RANGE_MAX_HAND_TESTS};
+use crate::limits::{grouped, RANGE_MAX_WORK};
 use universe::HandSet;
 
 /// How the ranges of a statement are read (`syntax='classic'`, the default, or `'generic'`).
@@ -217,31 +217,20 @@ fn parse_flop(text: &str, game: Game, syntax: Syntax) -> Result<Range, PqlError>
     let uni = universe::universe(game);
     let classic_holdem = syntax == Syntax::Classic && game.hole_cards() == 2;
     let parts = expr::parse(text, syntax == Syntax::Classic, false)?;
-    // The work of reading the range, in hands tested, bounded by RANGE_MAX_HAND_TESTS.
-    let tests = std::cell::Cell::new(0u64);
-    let charge = |n: usize, span: Span| {
-        tests.set(tests.get() + n as u64);
-        if tests.get() > RANGE_MAX_HAND_TESTS {
-            return Err(too_costly(game, span));
-        }
-        Ok(())
-    };
+    let work = Work::new(game);
     let read = |span: Span| -> Result<LeafHands, PqlError> {
         let leaf_text = &text[span.start..span.end];
-        let hands = if classic_holdem {
+        if classic_holdem {
+            work.charge(uni.len() as u64, span)?; // 1,326 hands tested
             classic_leaf_set(leaf_text, span.start, game).map(LeafHands::Set)
         } else {
-            generic_leaf_hands(leaf_text, span.start, game, syntax)
-        }?;
-        if let LeafHands::Set(_) = hands {
-            charge(uni.len(), span)?; // the leaf tested every hand of the game
+            generic_leaf_hands(leaf_text, span.start, game, syntax, &work)
         }
-        Ok(hands)
     };
     let mut memo = expr::LeafMemo::new(text);
     let mut leaf = |span: Span| {
         // A set over the universe, made and combined: a word per 64 hands, each twice.
-        charge(uni.len() / 32, span)?;
+        work.charge(uni.len() as u64 / 32, span)?;
         memo.get(span, |span| read(span).map(|h| h.into_set(uni)))
     };
     let all = || HandSet::full(uni.len());
@@ -271,18 +260,69 @@ fn parse_flop(text: &str, game: Game, syntax: Syntax) -> Result<Range, PqlError>
     Ok(Range::from_flop_set(game, &total, weights.as_deref()))
 }
 
+/// The work of reading one range, counted in steps (a hand tested, a card tried in a slot, 32
+/// hands of a set made and combined), bounded by [`RANGE_MAX_WORK`].
+pub(crate) struct Work {
+    done: std::cell::Cell<u64>,
+    game: Game,
+}
+
+impl Work {
+    pub fn new(game: Game) -> Work {
+        Work { done: std::cell::Cell::new(0), game }
+    }
+
+    /// Adds `steps`; the error, placed at `span`, once the bound is passed.
+    pub fn charge(&self, steps: u64, span: Span) -> Result<(), PqlError> {
+        self.done.set(self.done.get().saturating_add(steps));
+        if self.done.get() > RANGE_MAX_WORK {
+            return Err(too_costly(self.game, span));
+        }
+        Ok(())
+    }
+
+    /// The hands of `uni` for which `test` holds, `test` adding the steps it took to its
+    /// argument; stops (with the error) once the bound is passed.
+    fn scan(
+        &self,
+        uni: &universe::Universe,
+        span: Span,
+        mut test: impl FnMut(usize, &mut u64) -> bool,
+    ) -> Result<HandSet, PqlError> {
+        let mut steps = 0u64;
+        let mut failed = None;
+        let mut i = 0;
+        let set = HandSet::from_predicate(uni, |_| {
+            let hit = failed.is_none() && test(i, &mut steps);
+            i += 1;
+            // Charged a chunk at a time: a hand costs one step and the cards it tries.
+            if i % 4096 == 0 && failed.is_none() {
+                failed = self.charge(std::mem::take(&mut steps) + 4096, span).err();
+            }
+            hit
+        });
+        match failed {
+            Some(e) => Err(e),
+            None => self.charge(steps + (i % 4096) as u64, span).map(|()| set),
+        }
+    }
+}
+
 /// The error for a range whose parts would take too long to read.
 pub(crate) fn too_costly(game: Game, span: Span) -> PqlError {
     PqlError::range(
         format!(
-            "this range takes too long to read: its parts cost more than {} hand tests in {} (a part \
-             that names many hands tests every hand of the game)",
-            grouped(RANGE_MAX_HAND_TESTS),
+            "this range takes too long to read: its parts take more than {} steps (hands tested, \
+             cards tried) in {}",
+            grouped(RANGE_MAX_WORK),
             game.title()
         ),
         span,
     )
-    .with_hint("write fewer different parts, e.g. with spans and macros: AA**$ds, [K-T][K-T]**")
+    .with_hint(
+        "write fewer different parts that name many hands (each tests every hand of the game), e.g. with \
+         spans and macros: AA**$ds, [K-T][K-T]**",
+    )
 }
 
 /// The hands of a leaf: listed (by number) when it names few enough to list directly, else as
@@ -361,7 +401,13 @@ fn check_term_size(len: usize, what: &str, game: Game, span: Span) -> Result<(),
     Ok(())
 }
 
-fn generic_leaf_hands(text: &str, offset: usize, game: Game, syntax: Syntax) -> Result<LeafHands, PqlError> {
+fn generic_leaf_hands(
+    text: &str,
+    offset: usize,
+    game: Game,
+    syntax: Syntax,
+    work: &Work,
+) -> Result<LeafHands, PqlError> {
     if let Some(e) = worded_span_error(text, offset, game).or_else(|| class_word_error(text, offset, game, syntax)) {
         return Err(e);
     }
@@ -383,17 +429,21 @@ fn generic_leaf_hands(text: &str, offset: usize, game: Game, syntax: Syntax) -> 
     }
     let mut set = match &leaf.leaf {
         generic::Leaf::All => HandSet::full(uni.len()),
-        generic::Leaf::Percent { from, to, six_max } => percent::percent_set(game, *from, *to, *six_max, span)?,
-        generic::Leaf::Terms(terms) => HandSet::from_predicate(uni, |h| terms.iter().any(|t| t.matches_hand(h))),
+        generic::Leaf::Percent { from, to, six_max } => {
+            work.charge(uni.len() as u64, span)?;
+            percent::percent_set(game, *from, *to, *six_max, span)?
+        }
+        generic::Leaf::Terms(terms) => {
+            work.scan(uni, span, |i, steps| terms.iter().any(|t| t.matches_hand_counting(uni.hands[i], steps)))?
+        }
     };
     // Suffix macros only test the hands already in the set.
     for (op, term, _) in &leaf.filters {
         let keep = *op == generic::FilterOp::Inter;
-        let mut filtered = HandSet::empty(uni.len());
-        for i in set.iter().filter(|&i| term.matches_hand(uni.hands[i]) == keep) {
-            filtered.insert(i);
-        }
-        set = filtered;
+        let before = set;
+        set = work.scan(uni, span, |i, steps| {
+            before.contains(i) && term.matches_hand_counting(uni.hands[i], steps) == keep
+        })?;
     }
     Ok(LeafHands::Set(set))
 }

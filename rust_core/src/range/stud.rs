@@ -25,7 +25,7 @@ use std::collections::HashSet;
 
 pub(crate) type StudHand = [Option<Card>; 7];
 
-use crate::limits::{RANGE_MAX_HAND_TESTS, STUD_MAX_HANDS as MAX_HANDS};
+use crate::limits::{RANGE_MAX_WORK, STUD_MAX_HANDS as MAX_HANDS};
 
 /// Both down cards (positions 0 and 1).
 const DOWN: u8 = 0b11;
@@ -395,12 +395,12 @@ fn fill(ps: &[Position], i: usize, used: CardSet, hand: &mut StudHand, out: &mut
 pub(crate) fn parse(text: &str, game: Game, syntax: Syntax) -> Result<Range, PqlError> {
     let parts = expr::parse(text, syntax == Syntax::Classic, true)?;
     let mut memo = expr::LeafMemo::new(text);
-    // The work of reading the range, in hands made and combined, bounded by RANGE_MAX_HAND_TESTS.
+    // The work of reading the range, in hands made and combined, bounded by RANGE_MAX_WORK.
     let mut made = 0u64;
     let mut leaf = |span: Span| {
         let set = memo.get(span, |span| read_leaf(text, span, game))?;
         made += set.hands.len() as u64;
-        if made > RANGE_MAX_HAND_TESTS {
+        if made > RANGE_MAX_WORK {
             return Err(super::too_costly(game, span));
         }
         Ok(set)

@@ -118,7 +118,7 @@ impl HandSet {
     }
 
     /// The hands of `universe` for which `pred` holds.
-    pub fn from_predicate(universe: &Universe, pred: impl Fn(CardSet) -> bool) -> HandSet {
+    pub fn from_predicate(universe: &Universe, mut pred: impl FnMut(CardSet) -> bool) -> HandSet {
         let mut s = HandSet::empty(universe.len());
         for (w, chunk) in s.words.iter_mut().zip(universe.hands.chunks(64)) {
             let mut bits = 0u64;
@@ -139,7 +139,6 @@ impl HandSet {
         self.words[i / 64] |= 1 << (i % 64);
     }
 
-    #[cfg(test)]
     pub fn contains(&self, i: usize) -> bool {
         self.words[i / 64] >> (i % 64) & 1 != 0
     }
