@@ -38,6 +38,7 @@ bench:  ## speed against eval7, phevaluator, pokerkit and poker-equity (release 
 	cargo run --release -p pql_core --example bench_eval
 	$(PYTHON) benchmarks/bench_eval.py
 	$(PYTHON) benchmarks/bench_engine.py
+	$(PYTHON) benchmarks/bench_hostile.py
 
 fuzz:  ## a few minutes of pql's own fuzzers: the Rust harness (rust_core/examples/fuzz.rs) and the Python property tests
 	cargo run --release -p pql_core --example fuzz -- --minutes $(or $(FUZZ_MINUTES),3)

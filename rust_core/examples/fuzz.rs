@@ -230,9 +230,8 @@ fn expr(r: &mut Rng, depth: u32) -> String {
         ),
         1 => format!("not {}", expr(r, depth - 1)),
         2 => {
-            let arms: Vec<String> = (0..1 + r.below(3))
-                .map(|_| format!("when {} then {}", expr(r, depth - 1), expr(r, depth - 1)))
-                .collect();
+            let arms: Vec<String> =
+                (0..=r.below(3)).map(|_| format!("when {} then {}", expr(r, depth - 1), expr(r, depth - 1))).collect();
             let otherwise = if r.chance(2) { format!(" else {}", expr(r, depth - 1)) } else { String::new() };
             format!("case {}{otherwise} end", arms.join(" "))
         }
@@ -265,7 +264,7 @@ fn call(r: &mut Rng, depth: u32) -> String {
 /// A statement built from the grammar: selectors, a from clause with real games and ranges,
 /// sometimes a where clause.
 fn statement(r: &mut Rng, corpus: &Corpus) -> String {
-    let selectors: Vec<String> = (0..1 + r.below(3))
+    let selectors: Vec<String> = (0..=r.below(3))
         .map(|_| {
             let alias = if r.chance(3) { format!(" as c{}", r.below(9)) } else { String::new() };
             format!("{}({}){alias}", r.pick(SELECTORS), expr(r, 3))
@@ -276,7 +275,7 @@ fn statement(r: &mut Rng, corpus: &Corpus) -> String {
     if r.chance(4) {
         from.push(format!("syntax='{}'", r.pick(&["classic", "generic"])));
     }
-    for p in &PLAYERS[..1 + r.below(PLAYERS.len())] {
+    for p in &PLAYERS[..=r.below(PLAYERS.len())] {
         from.push(format!("{p}='{}'", range_text(r, corpus)));
     }
     if r.chance(3) {
@@ -293,13 +292,14 @@ fn statement(r: &mut Rng, corpus: &Corpus) -> String {
 fn range_text(r: &mut Rng, corpus: &Corpus) -> String {
     match r.below(5) {
         0 | 1 => r.pick(&corpus.ranges).clone(),
-        2 => (0..1 + r.size(12)).map(|_| *r.pick(RANGE_BITS)).collect(),
+        2 => (0..=r.size(12)).map(|_| *r.pick(RANGE_BITS)).collect(),
         3 => {
-            let parts: Vec<&String> = (0..1 + r.below(4)).map(|_| r.pick(&corpus.ranges)).collect();
+            let parts: Vec<&String> = (0..=r.below(4)).map(|_| r.pick(&corpus.ranges)).collect();
             let ops = [", ", ":", "!", " and ", " or ", " not "];
             let mut out = parts[0].clone();
             for p in &parts[1..] {
-                out.push_str(*r.pick(&ops));
+                let op: &&str = r.pick(&ops);
+                out.push_str(op);
                 out.push_str(p);
             }
             out
@@ -313,19 +313,25 @@ fn range_text(r: &mut Rng, corpus: &Corpus) -> String {
 
 /// Character- and token-level mutations of `text`.
 fn mutate(r: &mut Rng, mut text: String, bits: &[&str]) -> String {
-    for _ in 0..1 + r.below(4) {
+    for _ in 0..=r.below(4) {
         let cut = |t: &String, at: usize| (0..=at.min(t.len())).rev().find(|&i| t.is_char_boundary(i)).unwrap_or(0);
         let a = cut(&text, r.below(text.len() + 1));
         let b = cut(&text, a + r.size(16));
         let (a, b) = (a.min(b), a.max(b));
         match r.below(6) {
             0 => text.replace_range(a..b, ""),
-            1 => text.insert_str(a, *r.pick(bits)),
+            1 => {
+                let bit: &&str = r.pick(bits);
+                text.insert_str(a, bit);
+            }
             2 => {
                 let piece = text[a..b].to_string();
                 text.insert_str(b, &piece);
             }
-            3 => text.replace_range(a..b, *r.pick(bits)),
+            3 => {
+                let bit: &&str = r.pick(bits);
+                text.replace_range(a..b, bit);
+            }
             4 => {
                 let word = r.pick(KEYWORDS);
                 text.insert_str(a, &format!(" {word} "));

@@ -138,9 +138,12 @@ pub fn parse_board_pattern(text: &str, game: Game) -> Result<BoardRange, PqlErro
 /// share a pattern read it once: listing a pattern's boards (or giving up on the list) can visit
 /// millions of card assignments. Bounded by the boards it holds, and emptied when full.
 struct Memo<T> {
-    entries: Vec<((Game, String), Result<Arc<T>, PqlError>)>,
+    entries: Vec<MemoEntry<T>>,
     held: usize,
 }
+
+/// A pattern (its game and text) and what reading it gave.
+type MemoEntry<T> = ((Game, String), Result<Arc<T>, PqlError>);
 
 /// Entries a memo keeps at most, besides the bound on the boards they hold.
 const MEMO_ENTRIES: usize = 32;

@@ -338,7 +338,9 @@ impl LeafHands {
             LeafHands::Set(s) => s,
             LeafHands::Listed(hands) => {
                 let mut s = HandSet::empty(uni.len());
-                hands.into_iter().for_each(|i| s.insert(i));
+                for i in hands {
+                    s.insert(i);
+                }
                 s
             }
         }
@@ -528,9 +530,11 @@ mod tests {
             let uni = universe::universe(game);
             for _ in 0..100 {
                 let n = 1 + rng.below(game.hole_cards());
-                let text: String = (0..n)
-                    .map(|_| format!("{}{}", ranks[rng.below(ranks.len())], suits[rng.below(suits.len())]))
-                    .collect();
+                let mut text = String::new();
+                for _ in 0..n {
+                    text.push_str(ranks[rng.below(ranks.len())]);
+                    text.push_str(suits[rng.below(suits.len())]);
+                }
                 let Ok(leaf) = generic::parse_leaf(&text, 0, generic::RankOrder { ace_low: false }, game.deck()) else {
                     continue;
                 };
