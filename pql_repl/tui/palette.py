@@ -4,21 +4,32 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import Protocol, runtime_checkable
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from pql_repl.vocabulary import vocabulary
 
-if TYPE_CHECKING:
-    from pql_repl.tui.app import PqlApp
+
+@runtime_checkable
+class PaletteActions(Protocol):
+    """What the palette calls on the app (``PqlApp`` has them; the app imports this module, so
+    the palette names what it needs instead of importing the app)."""
+
+    def action_run(self) -> None: ...
+    def action_cancel(self) -> None: ...
+    def action_export(self, quiet: bool = False) -> None: ...
+    def action_history_search(self) -> None: ...
+    def action_help(self) -> None: ...
+    def run_command(self, line: str) -> object: ...
 
 
 class PqlCommands(Provider):
     """Actions by name, and ``describe NAME`` for each catalogue function."""
 
     def _entries(self) -> list[tuple[str, Callable[[], object], str]]:
-        app: PqlApp = self.app  # type: ignore[assignment]
+        app = self.app
+        assert isinstance(app, PaletteActions), "the palette serves an app with the actions above"
         entries: list[tuple[str, Callable[[], object], str]] = [
             ("Run the query", app.action_run, "F5 / Enter after ;"),
             ("Cancel the run", app.action_cancel, "Escape / Ctrl+C"),

@@ -3,12 +3,11 @@
 //! label contains `text`, e.g. under a profiler)
 
 use pql_core::cards::{parse_cards, CardSet};
+use pql_core::deal::source::{BoardSource, DealSpec, HandSource, SlotHand, WeightedList};
 use pql_core::games::Game;
-use pql_core::sim::expr::Expr;
-use pql_core::sim::library::Builtin;
-use pql_core::sim::plan::{Plan, Selector, SelectorKind};
-use pql_core::sim::runner::{start, RunOptions};
-use pql_core::sim::source::{BoardSource, DealSpec, HandSource, SlotHand, WeightedList};
+use pql_core::plan::expr::{Builtin, Expr};
+use pql_core::plan::{Plan, Selector, SelectorKind};
+use pql_core::run::runner::{start, RunOptions};
 use std::sync::Arc;
 use std::time::Instant;
 

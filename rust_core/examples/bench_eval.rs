@@ -12,7 +12,7 @@ use pql_core::eval::{
     OmahaHole,
 };
 use pql_core::games::HiRules;
-use pql_core::sim::rng::Rng;
+use pql_core::rng::Rng;
 use std::hint::black_box;
 use std::time::Instant;
 

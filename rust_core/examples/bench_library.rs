@@ -1,8 +1,8 @@
 //! Speed of the per-deal library functions with inner enumerations (trials per second).
 //! `cargo run --release -p pql_core --example bench_library [QUERY] [TRIALS]`
 
-use pql_core::sim::compile::compile_program;
-use pql_core::sim::runner::{start, RunOptions};
+use pql_core::plan::compile::compile_program;
+use pql_core::run::runner::{start, RunOptions};
 use std::sync::Arc;
 use std::time::Instant;
 

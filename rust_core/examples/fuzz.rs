@@ -23,10 +23,10 @@
 use pql_core::error::MAX_ERRORS;
 use pql_core::functions::catalog;
 use pql_core::games::Game;
+use pql_core::plan::compile::compile_program;
 use pql_core::pql::{check_program, KEYWORDS};
 use pql_core::range::{parse_board, parse_board_pattern, parse_dead, parse_range, Syntax};
-use pql_core::sim::compile::compile_program;
-use pql_core::sim::runner::{self, RunOptions};
+use pql_core::run::runner::{self, RunOptions};
 use pql_core::PqlError;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

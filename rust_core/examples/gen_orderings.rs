@@ -12,7 +12,7 @@ use pql_core::cards::{Card, CardSet};
 use pql_core::eval::{omaha_hi, omaha_lo8, rate_hi, OmahaBoard, OmahaHole};
 use pql_core::games::Game;
 use pql_core::range::percent::{class_key, class_keys, entry_width, ordering_file, ORDERING_GAMES};
-use pql_core::sim::rng::Rng;
+use pql_core::rng::Rng;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 

@@ -1,4 +1,5 @@
 //! The one error type of the core: a kind, a message, where it happened and a hint.
+//! Uses nothing else of the crate; every room may use it.
 
 use std::fmt;
 

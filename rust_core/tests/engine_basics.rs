@@ -2,12 +2,11 @@
 
 use pql_core::cards::parse_cards;
 use pql_core::cards::CardSet;
+use pql_core::deal::source::{BoardSource, DealSpec, HandSource, SlotHand, WeightedList};
 use pql_core::games::Game;
-use pql_core::sim::expr::Expr;
-use pql_core::sim::library::Builtin;
-use pql_core::sim::plan::{Plan, Selector, SelectorKind};
-use pql_core::sim::runner::{choose_mode, start, Mode, RunOptions};
-use pql_core::sim::source::{BoardSource, DealSpec, HandSource, SlotHand, WeightedList};
+use pql_core::plan::expr::{Builtin, Expr};
+use pql_core::plan::{Plan, Selector, SelectorKind};
+use pql_core::run::runner::{choose_mode, start, Mode, RunOptions};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -122,7 +121,7 @@ fn a_hand_built_plan_with_eleven_players_is_refused() {
 }
 
 fn compiled(text: &str) -> Arc<Plan> {
-    let mut statements = pql_core::sim::compile::compile_program(text).unwrap();
+    let mut statements = pql_core::plan::compile::compile_program(text).unwrap();
     Arc::new(statements.remove(0).plan)
 }
 

@@ -3,14 +3,14 @@
 
 use pql_core::error::ErrorKind;
 use pql_core::eval::HandType;
+use pql_core::functions::types::Type;
 use pql_core::functions::{catalog, Func};
 use pql_core::games::{Game, Street};
+use pql_core::plan::compile::compile_program;
 use pql_core::pql::check_program;
 use pql_core::pql::typed::{BinOp, CheckedStatement, SelectorName, TExprKind};
-use pql_core::pql::types::Type;
 use pql_core::range::Syntax;
-use pql_core::sim::compile::compile_program;
-use pql_core::sim::runner::{start, RunOptions};
+use pql_core::run::runner::{start, RunOptions};
 
 fn check_ok(text: &str) -> Vec<CheckedStatement> {
     match check_program(text) {

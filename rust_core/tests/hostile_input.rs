@@ -129,10 +129,10 @@ fn deep_board_and_dead_patterns_are_errors() {
 #[test]
 fn queries_with_hostile_ranges_are_checked_without_a_crash() {
     let deep = format!("select count(winsHi(h)) from h='{}AA', v='KK'", "!".repeat(30_000));
-    let errors = pql_core::sim::compile::compile_program(&deep).unwrap_err();
+    let errors = pql_core::plan::compile::compile_program(&deep).unwrap_err();
     assert!(errors[0].message.contains("nested too deeply"), "{}", errors[0].message);
     let chain = format!("select count(winsHi(h)) from h='{}', v='KK'", vec!["AA"; 50_000].join(":"));
-    assert!(pql_core::sim::compile::compile_program(&chain).is_ok());
+    assert!(pql_core::plan::compile::compile_program(&chain).is_ok());
 }
 
 #[test]

@@ -1,8 +1,8 @@
 //! Gaps found by the audit of issue 6, through the whole pipeline (PQL text, checker, planner,
 //! runner): labels, razz rank order, outs before the flop, stud up cards, exact equities.
 
-use pql_core::sim::compile::compile_program;
-use pql_core::sim::runner::{start, Progress, RunOptions};
+use pql_core::plan::compile::compile_program;
+use pql_core::run::runner::{start, Progress, RunOptions};
 use std::sync::Arc;
 
 fn run_with(text: &str, trials: u64, exact: Option<bool>) -> Progress {

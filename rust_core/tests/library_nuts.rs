@@ -2,15 +2,15 @@
 //! examples, and cross-checks on random deals against slow reference implementations.
 
 use pql_core::cards::{parse_cards, Card, CardSet};
+use pql_core::deal::source::{HandSource, SlotHand, WeightedList};
+use pql_core::deal::Deal;
 use pql_core::eval::{best_five_hi, HandType, HiRating};
 use pql_core::games::{Game, Street};
-use pql_core::sim::deal::Deal;
-use pql_core::sim::library::Builtin;
-use pql_core::sim::rng::Rng;
-use pql_core::sim::showdown::Showdown;
-use pql_core::sim::source::{HandSource, SlotHand, WeightedList};
-use pql_core::sim::trial::{Scratch, Trial};
-use pql_core::sim::value::Value;
+use pql_core::kernels::showdown::Showdown;
+use pql_core::plan::expr::Builtin;
+use pql_core::plan::value::Value;
+use pql_core::rng::Rng;
+use pql_core::trial::{Scratch, Trial};
 
 fn cards(s: &str) -> CardSet {
     parse_cards(s).unwrap()

@@ -4,10 +4,10 @@
 mod common;
 
 use pql_core::cards::{parse_card, Card};
+use pql_core::deal::source::BoardSource;
 use pql_core::games::Game;
+use pql_core::plan::compile::compile_program;
 use pql_core::range::{parse_board, parse_board_pattern, parse_dead};
-use pql_core::sim::compile::compile_program;
-use pql_core::sim::source::BoardSource;
 
 fn cards(text: &str) -> Vec<Card> {
     (0..text.len() / 2).map(|i| parse_card(&text[2 * i..2 * i + 2]).unwrap()).collect()

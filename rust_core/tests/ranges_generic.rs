@@ -221,7 +221,7 @@ fn errors_point_into_the_range() {
 
 #[test]
 fn picking_follows_the_weights() {
-    use pql_core::sim::rng::Rng;
+    use pql_core::rng::Rng;
     let r = parse_range("AA@10, KK@5, QQ@1", Game::Holdem, Syntax::Generic).unwrap();
     let total: u32 = r.weights().iter().sum();
     let draws = 160_000;

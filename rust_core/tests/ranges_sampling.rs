@@ -7,11 +7,11 @@ mod common;
 
 use common::frequencies;
 use pql_core::cards::{Card, CardSet};
+use pql_core::deal::source::DealSpec;
+use pql_core::deal::Deal;
 use pql_core::games::Game;
+use pql_core::plan::compile::compile_program;
 use pql_core::range::{parse_range, Syntax};
-use pql_core::sim::compile::compile_program;
-use pql_core::sim::deal::Deal;
-use pql_core::sim::source::DealSpec;
 use std::collections::HashMap;
 use std::hash::Hash;
 

@@ -6,8 +6,8 @@ mod common;
 
 use common::frequencies;
 use pql_core::cards::{parse_cards, CardSet};
+use pql_core::deal::source::{BoardSource, DealSpec, HandSource, SlotHand, WeightedList, OPEN};
 use pql_core::games::Game;
-use pql_core::sim::source::{BoardSource, DealSpec, HandSource, SlotHand, WeightedList, OPEN};
 use std::collections::HashMap;
 
 fn hands(texts: &[&str]) -> Vec<SlotHand> {
@@ -102,7 +102,7 @@ fn random_hands_avoid_fixed_cards_and_cover_the_rest_uniformly() {
 /// The deal spec of a statement's from clause.
 fn spec_of(from: &str) -> DealSpec {
     let text = format!("select count(true) from {from}");
-    pql_core::sim::compile::compile_program(&text).unwrap().remove(0).plan.spec
+    pql_core::plan::compile::compile_program(&text).unwrap().remove(0).plan.spec
 }
 
 /// Three players who each need two aces can never be dealt: the counting argument says so at

@@ -50,9 +50,8 @@ pub fn tally(rater: &HiRater, mine: HiRating, holdings: &[Holding]) -> Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::{parse_cards, CardSet};
+    use crate::cards::{for_each_combination, parse_cards, CardSet};
     use crate::games::Game;
-    use crate::sim::trial::for_each_combination;
 
     /// ANALYSIS.md's example: A♦Q♣ on 3♥4♣J♥ against every two-card holding.
     #[test]

@@ -1,6 +1,8 @@
 //! Analysis of one hand on one street (ANALYSIS.md): outs and draws, hand strength, hand
-//! potential. The functions here know cards and evaluators only; the engine (`sim::library`)
+//! potential. The functions here know cards and evaluators only; the engine (`trial::versus`)
 //! chooses the opponents' holdings and calls them once per deal.
+//!
+//! May use: `cards`, `games`, `eval`, `rng`.
 
 pub mod draws;
 pub mod hand_strength;
@@ -10,11 +12,10 @@ pub use draws::{backdoor_flush_draw, draws, top_rank, Draws};
 pub use hand_strength::{tally, Tally};
 pub use potential::{potential, Lookahead, Potential};
 
-use crate::cards::{Card, CardSet};
+use crate::cards::{binomial, for_each_combination, Card, CardSet};
 use crate::eval::{omaha_hi, rate_hi, HiRating, OmahaBoard, OmahaHole};
 use crate::games::Game;
-use crate::sim::rng::Rng;
-use crate::sim::trial::for_each_combination;
+use crate::rng::Rng;
 
 /// Rates hi hands of one game on one board, the board prepared once. Omaha boards of fewer
 /// than three cards rate the hole cards alone (as before the flop).
@@ -60,7 +61,7 @@ pub fn random_holdings(unseen: &[Card], k: usize, rng: &mut Rng, out: &mut Vec<H
     if unseen.len() < k || k == 0 {
         return true;
     }
-    if crate::sim::source::binomial(unseen.len(), k) <= MAX_EXACT_HOLDINGS as f64 {
+    if binomial(unseen.len(), k) <= MAX_EXACT_HOLDINGS as f64 {
         for_each_combination(unseen, k, CardSet::EMPTY, &mut |cards| out.push(Holding { cards, weight: 1.0 }));
         return true;
     }

@@ -2,10 +2,9 @@
 //! (positive) or from ahead to behind (negative), against a weighted field of holdings.
 
 use super::{draw_cards, HiRater, Holding};
-use crate::cards::{Card, CardSet};
+use crate::cards::{binomial, for_each_combination, Card, CardSet};
 use crate::games::Game;
-use crate::sim::rng::Rng;
-use crate::sim::trial::for_each_combination;
+use crate::rng::Rng;
 use std::cmp::Ordering;
 
 /// How far the board is completed.
@@ -61,7 +60,7 @@ pub fn potential(
     let now: Vec<u8> = holdings.iter().map(|h| state(mine_now.cmp(&now_rater.rate(h.cards))) as u8).collect();
     // hp[now][final], weighted.
     let mut hp = [[0.0f64; 3]; 3];
-    let pairs = holdings.len() as f64 * crate::sim::source::binomial(unseen.len(), need);
+    let pairs = holdings.len() as f64 * binomial(unseen.len(), need);
     if pairs <= POTENTIAL_BUDGET {
         for_each_combination(unseen, need, CardSet::EMPTY, &mut |extra| {
             let rater = HiRater::new(game, board.union(extra));

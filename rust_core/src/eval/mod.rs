@@ -1,5 +1,7 @@
 //! Hand evaluators for every game: hi (standard, short deck, Triton), Omaha 2+3, A-5 lows and
 //! 8-or-better lows. Ratings are totally ordered integers where greater is better, also for lows.
+//!
+//! May use: `cards`, `games` (and `rng` in tests).
 
 mod best_five;
 mod five;

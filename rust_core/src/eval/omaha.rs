@@ -323,7 +323,7 @@ mod tests {
         use crate::eval::rate_hi_bits;
         use crate::games::HiRules;
         let deck: Vec<Card> = Deck::Standard.cards().to_vec();
-        let mut rng = crate::sim::rng::Rng::new(9, 0);
+        let mut rng = crate::rng::Rng::new(9, 0);
         for round in 0..40_000 {
             // Two- and three-card holes too: the nut questions rate two cards at a time.
             let (holes, boards) = (2 + round % 4, 3 + round % 3);

@@ -412,7 +412,7 @@ pub fn hi_table(rules: HiRules) -> &'static HiTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::rng::Rng;
+    use crate::rng::Rng;
 
     #[test]
     fn multiset_counts_and_distinct_keys() {

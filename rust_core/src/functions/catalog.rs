@@ -1,9 +1,9 @@
 //! The catalogue table: every built-in with its signature, the games it applies to, a one-line
 //! doc and a complete example query (PQL-SPEC §4, ANALYSIS.md for the ext functions).
 
+use super::types::Type;
 use super::Func;
 use crate::games::Game;
-use crate::pql::types::Type;
 
 /// One parameter of a built-in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

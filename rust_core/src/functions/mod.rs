@@ -1,9 +1,13 @@
-//! The built-in function library's catalogue: one entry per function with its signature,
-//! the games it applies to, a one-line doc and an example. The checker, the REPL's completion
-//! and help, and the docs all read it (DESIGN.md §1: one source of truth). Implementations
-//! live in `sim::library`.
+//! The built-in function library's catalogue: one entry per function with its signature (in
+//! PQL's value types, `types`), the games it applies to, a one-line doc and an example. The
+//! checker, the REPL's completion and help, and the docs all read it (DESIGN.md §1: one source
+//! of truth). The bodies run on a deal, so they live with the deal's evaluation in
+//! `trial::library`; the planner turns each [`Func`] into the engine's `plan::expr::Builtin`.
+//!
+//! May use: `cards`, `games`. Below the language front end (`pql` reads the catalogue).
 
 mod catalog;
+pub mod types;
 
 pub use catalog::{canonical, catalog, lookup, names, Applicability, FunctionDef, Origin, Param};
 

@@ -1,4 +1,7 @@
 //! The games pql knows: deck, hole cards, board or stud streets, and how the pot is split.
+//!
+//! May use: `cards`. A new game starts here (its deck, cards and streets), then gets its
+//! evaluators in `eval` and its showdown in `kernels::showdown`.
 
 use crate::cards::Deck;
 use std::fmt;

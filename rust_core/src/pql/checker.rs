@@ -5,11 +5,11 @@
 
 use super::ast::{self, Expr, ExprKind, FromItem, StrLit};
 use super::typed::{BinOp, CheckedSelector, CheckedStatement, PlayerDecl, SelectorName, TExpr, TExprKind, TextLit};
-use super::types::Type;
 use super::vocab::{KEYWORDS, RESERVED_KEYS, SELECTORS};
 use crate::cards::{parse_card, parse_cards, parse_rank, Card, RANK_CHARS};
 use crate::error::{did_you_mean, excerpt, PqlError, SourceMap, Span, MAX_ERRORS};
 use crate::eval::{FlopHandCategory, HandType};
+use crate::functions::types::Type;
 use crate::functions::{catalog, lookup, Func, FunctionDef};
 use crate::games::{Game, Street, MAX_PLAYERS};
 use crate::range::Syntax;

@@ -1,12 +1,14 @@
 //! The PQL language front end: lexer, parser (spans on every node), type checker.
 //! `check_program` is the entry point the planner and the Python API call.
+//!
+//! May use: `functions` (the catalogue and the value types), `range` (syntax names), `eval`
+//! (hand types, flop categories), `games`, `cards`, `error`.
 
 pub mod ast;
 pub mod checker;
 pub mod lexer;
 pub mod parser;
 pub mod typed;
-pub mod types;
 pub mod vocab;
 
 pub use vocab::{KEYWORDS, RESERVED_KEYS, SELECTORS};

@@ -1,9 +1,9 @@
-//! The checked statement: what the type checker hands to the planner (`sim::compile`).
+//! The checked statement: what the type checker hands to the planner (`plan::compile`).
 //! Every node keeps the byte span of the source it came from (offsets into the whole program).
 
-use super::types::Type;
 use crate::error::Span;
 use crate::eval::{FlopHandCategory, HandType};
+use crate::functions::types::Type;
 use crate::functions::Func;
 use crate::games::{Game, Street};
 use crate::range::Syntax;

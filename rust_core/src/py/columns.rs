@@ -1,8 +1,8 @@
 //! One selector's aggregate as a result column dict (DESIGN.md §5).
 
-use crate::sim::aggregate::Aggregate;
-use crate::sim::plan::Selector;
-use crate::sim::value::Value;
+use crate::plan::value::Value;
+use crate::plan::Selector;
+use crate::run::aggregate::Aggregate;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 

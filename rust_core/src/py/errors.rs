@@ -1,7 +1,7 @@
 //! `PqlError` -> the exception classes of `pql_repl.errors`, and panics -> `PqlRuntimeError`.
 
 use crate::error::{ErrorKind, PqlError, SourceMap};
-use crate::sim::runner::{panic_message, WORKER_THREAD_PREFIX};
+use crate::run::runner::{panic_message, WORKER_THREAD_PREFIX};
 use pyo3::prelude::*;
 use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -2,6 +2,9 @@
 //!
 //! Everything returned is plain data (dicts, lists, ints); the typed Python classes live in
 //! `pql_repl` so this glue stays thin.
+//!
+//! May use every room; none uses it. Runs go through `run::runner`, statements through
+//! `plan::compile`.
 
 mod catalog;
 mod columns;

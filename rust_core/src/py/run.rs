@@ -1,8 +1,8 @@
 //! `Program` (a checked PQL text) and `RunHandle` (a statement running in the background).
 
 use super::errors::{contained, guarded_at, to_py_err_at};
-use crate::sim::compile::{compile_program_at, CompiledStatement};
-use crate::sim::runner::{self, default_threads, Progress, RunOptions};
+use crate::plan::compile::{compile_program_at, CompiledStatement};
+use crate::run::runner::{self, default_threads, Progress, RunOptions};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::sync::{Arc, Mutex};

@@ -5,6 +5,8 @@
 //! reads the leaves (`generic`, `classic` + `classes`, `stud`); flop-game ranges are evaluated as
 //! bitsets over every starting hand of the game (`universe`), so combining leaves is bit
 //! arithmetic and matching a term is a bitmask search (`matcher`).
+//!
+//! May use: `cards`, `games`, `error` (and `rng` in tests).
 
 mod board;
 mod classes;

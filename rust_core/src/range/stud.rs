@@ -537,7 +537,7 @@ pub(crate) fn hand_string(hand: &StudHand) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::rng::Rng;
+    use crate::rng::Rng;
 
     /// The plain definition: positions 2..7 equal where known, the down cards either way round.
     fn scan(hands: &[StudHand], cards: &[Card]) -> bool {

@@ -2,11 +2,11 @@
 // Each test crate compiles this module and uses only some of it.
 #![allow(dead_code)]
 
-use pql_core::sim::compile::compile_program;
-use pql_core::sim::deal::Deal;
-use pql_core::sim::rng::Rng;
-use pql_core::sim::runner::{start, RunOptions};
-use pql_core::sim::source::DealSpec;
+use pql_core::deal::source::DealSpec;
+use pql_core::deal::Deal;
+use pql_core::plan::compile::compile_program;
+use pql_core::rng::Rng;
+use pql_core::run::runner::{start, RunOptions};
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::Arc;

@@ -3,56 +3,10 @@
 use crate::cards::{rank_char, Card};
 use crate::eval::{HandType, HiRating, LoRating};
 use crate::games::{HiRules, Street};
+use crate::kernels::showdown::Fraction;
 use std::cmp::Ordering;
 use std::fmt;
 use std::sync::Arc;
-
-/// An exact non-negative fraction, kept reduced.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Fraction {
-    pub num: u32,
-    pub den: u32,
-}
-
-impl Fraction {
-    pub fn new(num: u32, den: u32) -> Fraction {
-        let g = gcd(num, den.max(1));
-        Fraction { num: num / g, den: den.max(1) / g }
-    }
-    pub fn to_f64(self) -> f64 {
-        f64::from(self.num) / f64::from(self.den)
-    }
-}
-
-impl PartialOrd for Fraction {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Fraction {
-    fn cmp(&self, other: &Self) -> Ordering {
-        (u64::from(self.num) * u64::from(other.den)).cmp(&(u64::from(other.num) * u64::from(self.den)))
-    }
-}
-
-fn gcd(a: u32, b: u32) -> u32 {
-    if b == 0 {
-        a.max(1)
-    } else {
-        gcd(b, a % b)
-    }
-}
-
-impl fmt::Display for Fraction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.den == 1 {
-            write!(f, "{}", self.num)
-        } else {
-            write!(f, "{}/{}", self.num, self.den)
-        }
-    }
-}
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
@@ -150,7 +104,7 @@ impl fmt::Display for Value {
             Value::Str(s) => f.write_str(s),
             Value::Street(s) => write!(f, "{s}"),
             Value::HandType(t, _) => write!(f, "{t}"),
-            Value::FlopCat(c) => f.write_str(crate::sim::flop_category_name(*c)),
+            Value::FlopCat(c) => f.write_str(crate::eval::FlopHandCategory::from_index(*c).name()),
             Value::Hi(r) => write!(f, "{}", describe_hi(*r)),
             Value::Lo(Some(r)) => f.write_str(&r.describe()),
             Value::Lo(None) => f.write_str("no low"),

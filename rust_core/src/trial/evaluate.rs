@@ -1,44 +1,11 @@
-//! The executable form of a PQL expression: constants folded, players and streets resolved,
-//! each function a variant of [`Builtin`] that the per-deal [`Trial`] answers.
+//! Evaluating a plan's expressions on one deal: the operators here, each function by
+//! [`Trial::call`] (`library`).
 
-use super::library::Builtin;
-use super::trial::Trial;
-use super::value::{Fraction, Value};
-use crate::error::Span;
+use super::Trial;
+use crate::kernels::showdown::Fraction;
+use crate::plan::expr::{ArithOp, CmpOp, Expr};
+use crate::plan::value::Value;
 use std::cmp::Ordering;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CmpOp {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ArithOp {
-    Add,
-    Sub,
-    Mul,
-    /// Division, with where its divisor is written (division by zero is an error there).
-    Div(Span),
-}
-
-#[derive(Clone, Debug)]
-pub enum Expr {
-    Const(Value),
-    Call(Box<Builtin>),
-    Not(Box<Expr>),
-    Neg(Box<Expr>),
-    And(Box<Expr>, Box<Expr>),
-    Or(Box<Expr>, Box<Expr>),
-    Cmp(CmpOp, Box<Expr>, Box<Expr>),
-    Arith(ArithOp, Box<Expr>, Box<Expr>),
-    Concat(Box<Expr>, Box<Expr>),
-    Case(Vec<(Expr, Expr)>, Option<Box<Expr>>),
-}
 
 impl Expr {
     pub fn eval(&self, t: &mut Trial<'_>) -> Value {
@@ -85,11 +52,6 @@ impl Expr {
                 default.as_ref().map_or(Value::Null, |d| d.eval(t))
             }
         }
-    }
-
-    /// Whether evaluating needs the deal at all (constants fold to one value).
-    pub fn is_const(&self) -> bool {
-        matches!(self, Expr::Const(_))
     }
 }
 

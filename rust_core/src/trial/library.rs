@@ -1,114 +1,16 @@
-//! The built-in functions as the engine runs them: each [`Builtin`] has its constant arguments
-//! resolved (players are seats, streets and hand types are values) and is answered by the
-//! per-deal [`Trial`], which caches what several selectors share.
+//! The built-in functions answered on one deal: [`Trial::call`] computes a [`Builtin`] (the
+//! planned form of a catalogue function) from the [`Trial`], which caches what several
+//! selectors share. The costlier bodies live beside it: `versus` (equity against ranges,
+//! hand strength, potential, draws) and `nuts` (nuts, outs, flop categories).
 
-use super::expr::Expr;
-use super::source::HandSource;
-use super::trial::{HandSet, Trial};
-use super::value::Value;
+use super::Trial;
 use crate::analysis::Lookahead;
 use crate::cards::{CardSet, Deck};
-use crate::eval::{five_card_hand_number, HandType, LO8_MASK};
+use crate::eval::{five_card_hand_number, LO8_MASK};
 use crate::games::Street;
-use crate::range::{hand_percentile, BoardRange, Range};
-use std::sync::Arc;
-
-#[derive(Clone, Debug)]
-pub enum Builtin {
-    // Outcome at showdown.
-    RiverEquity(usize),
-    FractionalRiverEquity(usize),
-    WinsHi(usize),
-    TiesHi(usize),
-    WinsLo(usize),
-    TiesLo(usize),
-    Scoops(usize),
-    WinningHandType,
-    // Equity on a street.
-    HvHEquity(usize, Street),
-    // Hand strength.
-    HandType(usize, Street),
-    HiRating(usize, Street),
-    BestHiRating(usize, Street),
-    FiveCardHiHandNumber(usize, Street),
-    PocketPair(usize),
-    Overpair(usize, Street),
-    FourFlush(usize, Street),
-    ThreeFlush(usize, Street),
-    // Lows.
-    LoRating(usize, Street),
-    MadeLo(usize, Street),
-    BestLoRating(usize, Street),
-    BoardAllowsMadeLo(Street),
-    BoardLoCardCount(Street),
-    BoardHasOneDistinctLoCard(Street),
-    BoardHasTwoDistinctLoCards(Street),
-    // Board texture.
-    BoardRanks(Street),
-    DuplicatedBoardRanks(Street),
-    BoardSuitCount(Street),
-    RainbowBoard(Street),
-    TwoToneBoard(Street),
-    MonotoneBoard(Street),
-    FlushingBoard(Street),
-    PairedBoard(Street),
-    StraightBoard(Street),
-    TurnCard,
-    RiverCard,
-    // Rank sets.
-    HandRanks(usize, Street),
-    DuplicatedHandRanks(usize, Street),
-    IntersectingHandRanks(usize, Street),
-    NonIntersectingHandRanks(usize, Street),
-    HandBoardIntersections(usize, Street),
-    HasTopBoardRank(usize, Street),
-    HasSecondBoardRank(usize, Street),
-    /// A rank's place in the game's rank order (ace lowest in razz), for comparing ranks.
-    RankOrder(Expr),
-    MaxRank(Expr),
-    MinRank(Expr),
-    NthRank(Expr, Expr),
-    RankCount(Expr),
-    // Nuts and outs.
-    NutHi(usize, Street),
-    NutHiForHandType(usize, Street),
-    NutHiOuts(usize, Street),
-    OutsToHandType(usize, Street, HandType),
-    NutLo(usize, Street),
-    NutLoOuts(usize, Street),
-    CardsPlay(usize, Street),
-    FlopHandCategory(usize),
-    // Equity against ranges.
-    /// `true`: p's hand and the board up to the street are the same in every deal.
-    HvREquity(usize, Street, bool),
-    /// p against the given range (heads-up) instead of the other players.
-    HvPerceivedRangeEquity(usize, Street, Arc<HandSource>, bool),
-    // Analysis (ANALYSIS.md).
-    Outs(usize, Street),
-    StraightDrawCount(usize, Street),
-    OpenEndedStraightDraw(usize, Street),
-    GutshotStraightDraw(usize, Street),
-    FlushDrawCount(usize, Street),
-    FlushDraw(usize, Street),
-    BackdoorFlushDraw(usize, Street),
-    HandStrength(usize, Street),
-    PositivePotential(usize, Street),
-    NegativePotential(usize, Street),
-    PositivePotential1(usize, Street),
-    NegativePotential1(usize, Street),
-    EffectiveHandStrength(usize, Street),
-    ShowdownHandStrength(usize, Street),
-    MaxHiRating(usize, Street),
-    // Ranges and helpers.
-    InRange(usize, Arc<HandSet>),
-    /// Stud ranges fix cards by position, so membership asks the range.
-    InStudRange(usize, Arc<Range>),
-    /// Percentile of p's starting hand in the game's ordering (`true`: the 6-max ordering).
-    HandRanking(usize, bool),
-    BoardInRange(Arc<BoardRange>),
-    UpCard(usize, Street),
-    ToString(Expr),
-}
+use crate::plan::expr::Builtin;
+use crate::plan::value::Value;
+use crate::range::hand_percentile;
 
 impl Trial<'_> {
     /// Answers one built-in function on this deal.
@@ -307,12 +209,6 @@ impl Trial<'_> {
     /// Distinct ranks eight or lower on the board (ace-low mask).
     fn board_lo_ranks(&self, street: Street) -> u32 {
         crate::eval::ace_low_mask(self.deal.board_at(street).rank_mask()) & LO8_MASK
-    }
-}
-
-impl HandSet {
-    pub fn contains(&self, hand: CardSet) -> bool {
-        self.0.contains(&hand)
     }
 }
 

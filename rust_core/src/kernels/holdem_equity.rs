@@ -4,8 +4,8 @@
 //! suit on the board (where someone may hold a flush) are rated one by one.
 
 use super::board_completions::{cards_to_come, one_seat, settle, split_among};
-use super::deal::MAX_PLAYERS;
 use crate::cards::{Card, CardSet};
+use crate::deal::MAX_PLAYERS;
 use crate::eval::{rate_hi, HiRating};
 use crate::games::{Game, PotSplit};
 
@@ -175,8 +175,8 @@ pub fn holdem_equities(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::board_completions::testing::{equity_by_showdowns, shuffle};
-    use crate::sim::rng::Rng;
+    use crate::kernels::board_completions::testing::{equity_by_showdowns, shuffle};
+    use crate::rng::Rng;
 
     #[test]
     fn matches_a_showdown_per_completion() {

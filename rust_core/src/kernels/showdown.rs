@@ -1,10 +1,11 @@
 //! Who wins what at showdown: hi and lo ratings of every player and each player's pot share.
 
-use super::deal::{Deal, MAX_PLAYERS};
-use super::value::Fraction;
 use crate::cards::CardSet;
+use crate::deal::{Deal, MAX_PLAYERS};
 use crate::eval::{omaha_hi, omaha_lo8, rate_hi, rate_lo8, rate_razz, HiRating, LoRating, OmahaBoard, OmahaHole};
 use crate::games::{Game, PotSplit};
+use std::cmp::Ordering;
+use std::fmt;
 
 /// Ratings of every player for one board (or stud street) and the pot's split.
 #[derive(Clone, Debug)]
@@ -166,6 +167,53 @@ impl Showdown {
     #[inline]
     pub fn rate_deal(&mut self, deal: &Deal) {
         self.rate(deal.game, &deal.hole[..deal.players], deal.full_board());
+    }
+}
+
+/// An exact non-negative fraction, kept reduced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Fraction {
+    pub num: u32,
+    pub den: u32,
+}
+
+impl Fraction {
+    pub fn new(num: u32, den: u32) -> Fraction {
+        let g = gcd(num, den.max(1));
+        Fraction { num: num / g, den: den.max(1) / g }
+    }
+    pub fn to_f64(self) -> f64 {
+        f64::from(self.num) / f64::from(self.den)
+    }
+}
+
+impl PartialOrd for Fraction {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Fraction {
+    fn cmp(&self, other: &Self) -> Ordering {
+        (u64::from(self.num) * u64::from(other.den)).cmp(&(u64::from(other.num) * u64::from(self.den)))
+    }
+}
+
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 {
+        a.max(1)
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+impl fmt::Display for Fraction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.den == 1 {
+            write!(f, "{}", self.num)
+        } else {
+            write!(f, "{}/{}", self.num, self.den)
+        }
     }
 }
 

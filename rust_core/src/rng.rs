@@ -1,5 +1,7 @@
 //! Small, fast, seedable generators: xoshiro256++ with independent streams per chunk, and wyrand
 //! (seeded from it) for the one loop that draws Monte Carlo boards.
+//! Uses nothing else of the crate; every room may use it (the evaluators' and ranges' tests,
+//! analysis samples, the deal sources and the runner's streams).
 
 /// xoshiro256++: 256 bits of state, excellent statistical quality, about a nanosecond a draw.
 #[derive(Clone, Debug, PartialEq, Eq)]

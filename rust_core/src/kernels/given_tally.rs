@@ -8,16 +8,21 @@
 //! which is then rated from the cards themselves. In Omaha the river board's key picks a row of
 //! best unsuited hands by hole rank pair, and each hand reads its pairs' entries; a board with
 //! three cards of a suit lets hands with two of that suit try their flushes.
+//!
+//! The deals' side builds a tally here: `FixedDeal::given_tally` (Monte Carlo) and
+//! `DealSpec::given_tally` (an exact prefix) are defined at the end of this file, since the deal
+//! room knows nothing of who wins.
 
-use super::deal::{Deal, MAX_PLAYERS};
-use super::rng::{distinct_threshold, PartialShuffle, Rng, WyRand};
-use super::source::place;
 use crate::cards::{Card, CardSet};
+use crate::deal::exhaustive::Prefix;
+use crate::deal::source::{place, BoardSource, DealSpec, FixedDeal, BOARD, OPEN};
+use crate::deal::{Deal, MAX_PLAYERS};
 use crate::eval::{
     best_flush, hi_table, omaha_lo8_of_ranks, omaha_river, BoardRankSlots, HiRating, HiTable, LoRating, LowTable,
     OmahaHole, SevenUnsuited, FIVE_RANK_SLOTS, LO8_SEVEN, RAZZ_SEVEN,
 };
 use crate::games::{Game, PotSplit};
+use crate::rng::{distinct_threshold, PartialShuffle, Rng, WyRand};
 
 /// Per card index (suit * 16 + rank): in the low half 5^rank, the card's base-5 rank digit, and
 /// in the high half a one in its suit's nibble. Sums over up to seven cards keep both apart
@@ -699,12 +704,49 @@ impl GivenTally {
     }
 }
 
+impl FixedDeal {
+    /// The showdown tally of this deal's given hands (see [`GivenTally`]), when it applies.
+    pub fn given_tally(&self) -> Option<GivenTally> {
+        let t = self.template();
+        let open_board: Vec<usize> = self.open().iter().filter(|o| o.0 == BOARD).map(|o| o.1).collect();
+        let board_cards = if t.game.is_stud() { 0 } else { t.game.board_cards() };
+        let known = (0..board_cards).filter(|i| !open_board.contains(i)).map(|i| t.board[i]).collect();
+        GivenTally::new(t.game, &t.hole[..t.players], known, self.open(), self.deck_order())
+    }
+}
+
+impl DealSpec {
+    /// For a prefix whose only open cards are the board's (one unordered group): the showdown
+    /// tally of its given hands (see [`GivenTally`]) and the deal to replay its outcomes on;
+    /// `None` otherwise.
+    pub fn given_tally(&self, prefix: &Prefix) -> Option<(GivenTally, Deal)> {
+        let groups = self.groups(prefix);
+        // A sampled board pattern rejects boards that do not match: not every completion counts.
+        let [group] = groups.as_slice() else { return None };
+        if matches!(self.board, BoardSource::Pattern(_)) || group.targets.iter().any(|t| t.0 != BOARD) {
+            return None;
+        }
+        let known: CardSet = prefix.board_slots.iter().filter(|&&b| b != OPEN).map(|&b| Card::from_index(b)).collect();
+        let remaining: Vec<Card> = self.deck.iter().copied().filter(|c| !prefix.used.contains(*c)).collect();
+        let hands = &prefix.deal.hole[..self.players.len()];
+        let tally = GivenTally::new(self.game, hands, known, &group.targets, &remaining)?;
+        let mut deal = prefix.deal.clone();
+        deal.dead = self.dead.union(prefix.deal.dead);
+        for (i, &b) in prefix.board_slots.iter().enumerate() {
+            if b != OPEN {
+                deal.board[i] = Card::from_index(b);
+            }
+        }
+        Some((tally, deal))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::cards::parse_cards;
-    use crate::sim::showdown::Showdown;
-    use crate::sim::source::{BoardSource, DealSpec, HandSource, SlotHand, WeightedList};
+    use crate::deal::source::{BoardSource, DealSpec, HandSource, SlotHand, WeightedList};
+    use crate::kernels::showdown::Showdown;
 
     /// The (hi, lo) winner masks of a showdown, as `OutcomeTally` counts them.
     fn showdown_outcome(game: Game, hands: &[CardSet], board: CardSet) -> usize {
@@ -741,7 +783,7 @@ mod tests {
             let mut t = GivenTally::new(game, &hands, board, &open, &remaining).unwrap();
             t.enumerate(None);
             let mut expected = vec![0u64; t.counts.len()];
-            crate::sim::trial::for_each_combination(&remaining, open.len(), board, &mut |b| {
+            crate::cards::for_each_combination(&remaining, open.len(), board, &mut |b| {
                 expected[showdown_outcome(game, &hands, b)] += 1;
             });
             assert_eq!(t.counts, expected, "{game:?}");

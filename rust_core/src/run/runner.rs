@@ -3,14 +3,15 @@
 //! Workers merge their aggregates into a shared state that callers read as snapshots.
 
 use super::aggregate::Aggregate;
-use super::deal::{Deal, MAX_PLAYERS};
-use super::given_tally::GivenTally;
 use super::outcome::OutcomeTally;
-use super::plan::{Plan, SelectorKind};
-use super::rng::Rng;
-use super::source::{FixedDeal, Prefix};
-use super::trial::{Scratch, Trial};
+use crate::deal::exhaustive::Prefix;
+use crate::deal::source::FixedDeal;
+use crate::deal::{Deal, MAX_PLAYERS};
 use crate::error::PqlError;
+use crate::kernels::given_tally::GivenTally;
+use crate::plan::{Plan, SelectorKind};
+use crate::rng::Rng;
+use crate::trial::{Scratch, Trial};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};

@@ -8,8 +8,8 @@
 //! from the tables at the end.
 
 use super::board_completions::{cards_to_come, one_seat, settle, split_among};
-use super::deal::MAX_PLAYERS;
 use crate::cards::{Card, CardSet};
+use crate::deal::MAX_PLAYERS;
 use crate::eval::{FIVE, RANK_KEYS};
 use crate::games::{Game, PotSplit};
 use std::sync::LazyLock;
@@ -388,8 +388,8 @@ pub fn omaha_equities(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::board_completions::testing::{equity_by_showdowns, shuffle};
-    use crate::sim::rng::Rng;
+    use crate::kernels::board_completions::testing::{equity_by_showdowns, shuffle};
+    use crate::rng::Rng;
 
     #[test]
     fn matches_a_showdown_per_completion() {

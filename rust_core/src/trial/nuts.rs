@@ -4,8 +4,8 @@
 //! (the deck minus p's cards, the board and the dead cards). Outs are cards that can still come:
 //! cards in other players' hands are not outs.
 
-use super::trial::{for_each_combination, Trial};
-use crate::cards::{Card, CardSet};
+use super::Trial;
+use crate::cards::{for_each_combination, Card, CardSet};
 use crate::eval::FlopHandCategory;
 use crate::eval::{omaha_hi, omaha_lo8, rate_hi, HandType, HiRating, LoRating, OmahaBoard, OmahaHole};
 use crate::games::{Game, Street};

@@ -1,19 +1,11 @@
 //! Selector aggregates. Each is a plain sum that merges across chunks and threads, so partial
 //! results can be reported at any time and the final one does not depend on scheduling.
 
-use super::value::{format_number, Value};
 use crate::limits::{grouped, MAX_HISTOGRAM_BUCKETS};
+use crate::plan::value::{format_number, Value};
+use crate::plan::HistogramKind;
 use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
-
-/// How histogram values are bucketed and labelled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HistogramKind {
-    /// One bucket per distinct value.
-    Exact,
-    /// Equities: 100 one-percent buckets (0-1%, ..., 99-100%) as the original reports them.
-    Percent,
-}
 
 #[derive(Clone, Debug)]
 pub enum Aggregate {

@@ -13,45 +13,23 @@
 //! - hand strength: every holding up to `MAX_EXACT_HOLDINGS` (all of hold'em), else a sample
 //!   seeded by the deal; potential: see `analysis::potential`.
 
-use super::deal::{Deal, MAX_PLAYERS};
-use super::holdem_equity::holdem_equity;
-use super::omaha_equity::omaha_equity;
-use super::showdown::Showdown;
-use super::source::{binomial, HandSource, SlotHand, WeightedList, OPEN};
-use super::trial::{for_each_combination, memo_key, CacheKey, Trial};
+use super::{memo_key, CacheKey, Trial};
 use crate::analysis::{self, deal_rng, draw_cards, random_holdings, HiRater, Holding, Lookahead, Potential};
 use crate::analysis::{MAX_EXACT_HOLDINGS, SAMPLED_HOLDINGS};
-use crate::cards::{Card, CardSet};
+use crate::cards::{binomial, for_each_combination, Card, CardSet};
+use crate::deal::source::{HandSource, SlotHand, WeightedList, OPEN};
+use crate::deal::{Deal, MAX_PLAYERS};
 use crate::games::{Game, Street};
-use crate::sim::rng::Rng;
+use crate::kernels::holdem_equity::holdem_equity;
+use crate::kernels::omaha_equity::omaha_equity;
+use crate::kernels::showdown::Showdown;
+use crate::kernels::stud_equity;
+use crate::plan::cost::{HVR_EXACT_BUDGET, HVR_REPEATED_BUDGET, HVR_SAMPLES};
+use crate::rng::Rng;
 use std::collections::HashMap;
 
-/// Showdowns (or their fast-path equivalent) enumerated exactly for `HvREquity` per deal.
-pub const HVR_EXACT_BUDGET: f64 = 100_000.0;
-/// The same when p's hand and the board on the street are fixed: computed once per run and
-/// worker, kept across deals (an Omaha flop against a random hand fits).
-pub const HVR_REPEATED_BUDGET: f64 = 200_000_000.0;
-/// Joint deals sampled for `HvREquity` when the exact enumeration is too large.
-pub const HVR_SAMPLES: u32 = 2_000;
 /// Rejected joint deals tolerated per sample before giving up (ranges that rarely fit).
 const HVR_MAX_ATTEMPTS: u32 = 100;
-
-/// About how many evaluations `HvREquity` costs per deal on `street`, for choosing exact runs.
-pub fn inner_cost_hvr(game: crate::games::Game, street: Street) -> f64 {
-    if street == game.last_street() {
-        f64::from(HVR_SAMPLES)
-    } else {
-        50_000.0
-    }
-}
-
-/// About how many evaluations a potential costs per deal looking from `street`.
-pub fn inner_cost_potential(street: Street, one_card: bool) -> f64 {
-    match street {
-        Street::Flop if !one_card => analysis::potential::POTENTIAL_BUDGET,
-        _ => 50_000.0,
-    }
-}
 
 const MEMO_HS: u8 = 1;
 const MEMO_POT_RIVER: u8 = 2;
@@ -525,7 +503,7 @@ impl Trial<'_> {
         if game.is_stud() {
             let mut shares = [0.0; MAX_PLAYERS];
             let per_player = 7 - street.cards_known();
-            super::stud_equity::stud_equities(game, hands, &remaining, per_player, &mut self.scratch.stud, &mut shares);
+            stud_equity::stud_equities(game, hands, &remaining, per_player, &mut self.scratch.stud, &mut shares);
             return shares[0];
         }
         let need = game.board_cards() - board.len() as usize;
@@ -570,7 +548,7 @@ impl Trial<'_> {
 fn per_holding_cost(game: Game, street: Street, players: usize, rest: usize, board: usize) -> f64 {
     if game.is_stud() {
         let per = 7 - street.cards_known();
-        return super::stud_equity::assignments(players, rest, per).max(1.0);
+        return stud_equity::assignments(players, rest, per).max(1.0);
     }
     // Omaha hands rate 60 two-plus-three choices; five cards 100.
     let weight = match game.hole_cards() {

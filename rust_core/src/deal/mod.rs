@@ -1,4 +1,13 @@
-//! One deal of a game: every player's cards in dealing order, the board, the dead cards.
+//! Deals: what one deal of a game is ([`Deal`]: every player's cards in dealing order, the
+//! board, the dead cards), where a statement's cards come from and how Monte Carlo deals are
+//! drawn (`source`: [`source::DealSpec`], rejection sampling, [`source::FixedDeal`]), and every
+//! compatible deal exactly once (`exhaustive`).
+//!
+//! May use: `cards`, `games`, `range` (board patterns), `rng`. Knows nothing of statements or
+//! of who wins: the rooms above deal from it.
+
+pub mod exhaustive;
+pub mod source;
 
 use crate::cards::{Card, CardSet};
 use crate::games::{Game, Street};

@@ -4,15 +4,14 @@
 //! showdown and one counter increment per deal.
 
 use super::aggregate::Aggregate;
-use super::deal::Deal;
-use super::expr::Expr;
-use super::library::Builtin;
-use super::plan::Plan;
-use super::showdown::Showdown;
-use super::trial::Scratch;
 use crate::cards::CardSet;
+use crate::deal::Deal;
 use crate::eval::{hi_table, HiTable};
 use crate::games::{Game, PotSplit};
+use crate::kernels::showdown::Showdown;
+use crate::plan::expr::{Builtin, Expr};
+use crate::plan::Plan;
+use crate::trial::Scratch;
 
 /// Whether `e`'s value on a deal is fixed by the deal's hi and lo winner masks.
 pub fn depends_only_on_winners(e: &Expr) -> bool {

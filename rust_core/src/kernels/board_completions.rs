@@ -2,8 +2,8 @@
 //! share: when they apply, how a pot is split among the best hands of one completion, and how
 //! the tallies over every completion of the board become equities.
 
-use super::deal::MAX_PLAYERS;
 use crate::cards::{Card, CardSet};
+use crate::deal::MAX_PLAYERS;
 
 /// How many board cards are still to come (one or two) when `players` hands can be settled by
 /// visiting every completion of `board` from `remaining`, into `shares`; `None` otherwise.
@@ -44,11 +44,10 @@ pub(super) fn settle(acc: &[f64], completions: usize, shares: &mut [f64]) {
 /// What the fast paths are checked against in their tests.
 #[cfg(test)]
 pub(super) mod testing {
-    use crate::cards::{Card, CardSet};
+    use crate::cards::{for_each_combination, Card, CardSet};
     use crate::games::Game;
-    use crate::sim::rng::Rng;
-    use crate::sim::showdown::Showdown;
-    use crate::sim::trial::for_each_combination;
+    use crate::kernels::showdown::Showdown;
+    use crate::rng::Rng;
 
     /// The plain way: seat `p`'s share of a showdown, averaged over every completion of `board`.
     pub fn equity_by_showdowns(game: Game, hands: &[CardSet], p: usize, board: CardSet, remaining: &[Card]) -> f64 {

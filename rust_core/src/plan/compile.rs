@@ -3,20 +3,17 @@
 //! over one, for the `min…`/`exact…` forms), and the streets the statement looks at recorded
 //! so that exact enumeration deals them as separate groups.
 
-use super::aggregate::HistogramKind;
-use super::expr::{ArithOp, CmpOp, Expr};
-use super::library::Builtin;
-use super::plan::{Plan, Selector, SelectorKind};
-use super::source::{BoardSource, DealSpec, HandSource, SlotHand, StreetSplits, WeightedList, OPEN};
-use super::trial::HandSet;
+use super::expr::{ArithOp, Builtin, CmpOp, Expr, HandSet};
 use super::value::Value;
+use super::{HistogramKind, Plan, Selector, SelectorKind};
 use crate::cards::{parse_cards, parse_rank, CardSet};
+use crate::deal::source::{BoardSource, DealSpec, HandSource, SlotHand, StreetSplits, WeightedList, OPEN};
 use crate::error::{PqlError, Span};
 use crate::eval::{rate_hi, rate_lo8, rate_razz};
+use crate::functions::types::Type;
 use crate::functions::Func;
 use crate::games::{Game, Street};
 use crate::pql::typed::{BinOp, CheckedStatement, SelectorName, TExpr, TExprKind, TextLit};
-use crate::pql::types::Type;
 use crate::range::{self, Syntax};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -354,15 +351,15 @@ impl Lowering {
         if self.game.is_stud() {
             let per = 7 - street.cards_known();
             let rest = 52usize.saturating_sub(self.players * street.cards_known());
-            let exact = super::stud_equity::assignments(self.players, rest, per);
-            return if exact <= super::stud_equity::STUD_EXACT_SHOWDOWNS {
+            let exact = crate::kernels::stud_equity::assignments(self.players, rest, per);
+            return if exact <= crate::kernels::stud_equity::STUD_EXACT_SHOWDOWNS {
                 exact
             } else {
-                f64::from(super::trial::STUD_EQUITY_SAMPLES)
+                f64::from(crate::kernels::stud_equity::STUD_EQUITY_SAMPLES)
             };
         }
         let missing = self.game.board_cards().saturating_sub(street.cards_known());
-        super::source::binomial(45, missing)
+        crate::cards::binomial(45, missing)
     }
 
     #[allow(clippy::too_many_lines)]
@@ -606,7 +603,7 @@ impl Lowering {
             }
             Func::HvREquity | Func::MinHvREquity => {
                 let (p, s) = self.ps(args);
-                self.inner_cost += super::versus::inner_cost_hvr(self.game, s);
+                self.inner_cost += super::cost::inner_cost_hvr(self.game, s);
                 let v = c(B::HvREquity(p, s, self.repeats(p, s)));
                 if func == Func::MinHvREquity {
                     Self::at_least(v, self.expr(&args[2]))
@@ -624,7 +621,7 @@ impl Lowering {
                         return Expr::Const(Value::Bool(false));
                     }
                 };
-                self.inner_cost += super::versus::inner_cost_hvr(self.game, s);
+                self.inner_cost += super::cost::inner_cost_hvr(self.game, s);
                 let repeats = self.repeats(p, s);
                 let v = c(B::HvPerceivedRangeEquity(p, s, Arc::new(source), repeats));
                 if func == Func::MinHvPerceivedRangeEquity {
@@ -671,7 +668,7 @@ impl Lowering {
             | Func::ShowdownHandStrength => {
                 let (p, s) = self.ps(args);
                 let one_card = matches!(func, Func::PositivePotential1 | Func::NegativePotential1);
-                self.inner_cost += super::versus::inner_cost_potential(s, one_card);
+                self.inner_cost += super::cost::inner_cost_potential(s, one_card);
                 c(match func {
                     Func::PositivePotential => B::PositivePotential(p, s),
                     Func::NegativePotential => B::NegativePotential(p, s),

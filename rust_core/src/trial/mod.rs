@@ -1,23 +1,27 @@
-//! One deal being evaluated: lazily computed, cached facts that several selectors share.
+//! One deal being evaluated: a [`Trial`] holds the deal and the lazily computed, cached facts
+//! that several selectors share. The plan's expressions are evaluated on it (`evaluate`) and
+//! every built-in function is answered on it (`library`; the costlier bodies beside it:
+//! `versus` for equity against ranges, hand strength, potential and draws, `nuts` for nuts,
+//! outs and flop categories).
+//!
+//! May use: `plan` (expressions, built-ins, values, budgets), `deal`, `kernels`, `analysis`,
+//! `range`, `eval`, `games`, `cards`, `rng`, `error`. A new built-in function's body goes in
+//! `library` (or a file beside it when it is large).
 
-use super::deal::{Deal, MAX_PLAYERS};
-use super::showdown::Showdown;
-use super::source::HandSource;
-use crate::cards::{Card, CardSet};
+pub mod evaluate;
+pub mod library;
+pub mod nuts;
+pub mod versus;
+
+use crate::cards::{for_each_combination, Card, CardSet};
+use crate::deal::source::HandSource;
+use crate::deal::{Deal, MAX_PLAYERS};
 use crate::error::{PqlError, Span};
 use crate::eval::{rate_hi, HiRating, LoRating, OmahaBoard, OmahaHole};
 use crate::games::Street;
-use std::collections::{HashMap, HashSet};
-
-/// Stud equities with more ways to deal the remaining cards than
-/// [`super::stud_equity::STUD_EXACT_SHOWDOWNS`] (third and fourth street, fifth street three-handed)
-/// are sampled: this many deals, from a fresh stream each time, so that the run's standard
-/// error includes the sampling.
-pub const STUD_EQUITY_SAMPLES: u32 = 4000;
-
-/// A set of concrete hands for `inRange`.
-#[derive(Debug, Default)]
-pub struct HandSet(pub HashSet<CardSet>);
+use crate::kernels::showdown::Showdown;
+use crate::kernels::{holdem_equity, omaha_equity, stud_equity};
+use std::collections::HashMap;
 
 /// Values remembered across deals, per worker, at most this many (then forgotten at once).
 pub const CROSS_DEAL_ENTRIES: usize = 1 << 16;
@@ -67,11 +71,11 @@ pub struct Scratch {
     hi_valid: u128,
     /// Results of the costly analysis functions on this deal, by [`memo_key`].
     memo: Vec<(u32, [f64; 2])>,
-    pub(crate) omaha: super::omaha_equity::OmahaScratch,
-    pub(crate) holdem: super::holdem_equity::HoldemScratch,
+    pub(crate) omaha: omaha_equity::OmahaScratch,
+    pub(crate) holdem: holdem_equity::HoldemScratch,
     /// Reusable buffer for opponent holdings.
     pub(crate) holdings: Vec<crate::analysis::Holding>,
-    pub(crate) stud: super::stud_equity::StudScratch,
+    pub(crate) stud: stud_equity::StudScratch,
     /// Values of costly functions kept across deals.
     pub(crate) cross: CrossDeal,
     /// Inner samples drawn by this worker so far: each sampled inner value gets its own stream.
@@ -91,10 +95,10 @@ impl Default for Scratch {
             hi: [[HiRating::NONE; 9]; MAX_PLAYERS],
             hi_valid: 0,
             memo: Vec::new(),
-            omaha: super::omaha_equity::OmahaScratch::default(),
-            holdem: super::holdem_equity::HoldemScratch::default(),
+            omaha: omaha_equity::OmahaScratch::default(),
+            holdem: holdem_equity::HoldemScratch::default(),
             holdings: Vec::new(),
-            stud: super::stud_equity::StudScratch::default(),
+            stud: stud_equity::StudScratch::default(),
             cross: CrossDeal::default(),
             fresh: 0,
             division_by_zero: None,
@@ -201,10 +205,10 @@ impl<'a> Trial<'a> {
     /// A random stream for one sampled inner value: seeded by the deal's `known` cards and a
     /// per-worker counter, so that repeated deals get independent samples (the run's standard
     /// error then measures the sampling too) while a run stays reproducible for its seed.
-    pub(crate) fn fresh_rng(&mut self, salt: u64, known: CardSet) -> super::rng::Rng {
+    pub(crate) fn fresh_rng(&mut self, salt: u64, known: CardSet) -> crate::rng::Rng {
         self.scratch.fresh += 1;
         self.scratch.inner_sampled = true;
-        super::rng::Rng::new(0x5EED ^ salt ^ (self.scratch.fresh << 8), known.bits())
+        crate::rng::Rng::new(0x5EED ^ salt ^ (self.scratch.fresh << 8), known.bits())
     }
 
     /// The river (seventh street) showdown, computed once.
@@ -311,8 +315,8 @@ impl<'a> Trial<'a> {
         let hands = &d.hole[..d.players];
         let mut shares = [0.0; MAX_PLAYERS];
         let s = &mut *self.scratch;
-        if super::omaha_equity::omaha_equities(d.game, hands, known_board, remaining, &mut s.omaha, &mut shares)
-            || super::holdem_equity::holdem_equities(d.game, hands, known_board, remaining, &mut s.holdem, &mut shares)
+        if omaha_equity::omaha_equities(d.game, hands, known_board, remaining, &mut s.omaha, &mut shares)
+            || holdem_equity::holdem_equities(d.game, hands, known_board, remaining, &mut s.holdem, &mut shares)
         {
             for (q, &e) in shares[..d.players].iter().enumerate() {
                 self.remember(memo_key(MEMO_HVH, q, street), [e, 0.0]);
@@ -335,7 +339,7 @@ impl<'a> Trial<'a> {
     }
 
     /// Stud: every way to deal every player's remaining cards, tabulated
-    /// ([`super::stud_equity`]) when they are at most `STUD_EXACT_SHOWDOWNS` (heads-up from
+    /// ([`stud_equity`]) when they are at most `STUD_EXACT_SHOWDOWNS` (heads-up from
     /// fifth street, sixth street at any table); sampled from a fresh stream before.
     fn stud_hvh_equity(&mut self, p: usize, street: Street) -> f64 {
         if let Some([e, _]) = self.memo(memo_key(MEMO_HVH, p, street)) {
@@ -352,9 +356,9 @@ impl<'a> Trial<'a> {
         let remaining = self.deck_without(used);
         let per_player = 7 - known;
         let n = d.players;
-        if super::stud_equity::assignments(n, remaining.len(), per_player) <= super::stud_equity::STUD_EXACT_SHOWDOWNS {
+        if stud_equity::assignments(n, remaining.len(), per_player) <= stud_equity::STUD_EXACT_SHOWDOWNS {
             let mut shares = [0.0; MAX_PLAYERS];
-            super::stud_equity::stud_equities(
+            stud_equity::stud_equities(
                 d.game,
                 &hands[..n],
                 &remaining,
@@ -368,7 +372,7 @@ impl<'a> Trial<'a> {
             return shares[p];
         }
         let mut rng = self.fresh_rng(0xE0, used);
-        let samples = STUD_EQUITY_SAMPLES;
+        let samples = stud_equity::STUD_EQUITY_SAMPLES;
         let mut total = 0.0;
         let mut dealt = [CardSet::EMPTY; MAX_PLAYERS];
         for _ in 0..samples {
@@ -382,21 +386,4 @@ impl<'a> Trial<'a> {
         }
         total / f64::from(samples)
     }
-}
-
-/// Visits `base` plus every `k`-card combination of `cards`.
-pub fn for_each_combination(cards: &[Card], k: usize, base: CardSet, f: &mut impl FnMut(CardSet)) {
-    fn go(cards: &[Card], start: usize, k: usize, acc: CardSet, f: &mut impl FnMut(CardSet)) {
-        if k == 0 {
-            f(acc);
-            return;
-        }
-        if cards.len() < k {
-            return;
-        }
-        for i in start..=cards.len() - k {
-            go(cards, i + 1, k - 1, acc.with(cards[i]), f);
-        }
-    }
-    go(cards, 0, k, base, f);
 }

@@ -4,16 +4,19 @@
 //! tables: heads-up on fifth street that is 861 ratings per player and ~671,000 table lookups
 //! instead of as many seven-card showdowns.
 
-use super::deal::MAX_PLAYERS;
-use super::source::binomial;
-use super::trial::for_each_combination;
-use crate::cards::{Card, CardSet};
+use crate::cards::{binomial, for_each_combination, Card, CardSet};
+use crate::deal::MAX_PLAYERS;
 use crate::eval::{rate_hi, rate_lo8, rate_razz, HiRating, LoRating};
 use crate::games::{Game, PotSplit};
 
 /// Assignments of the remaining cards visited exactly, at most; more are sampled by the caller.
 /// Heads-up fifth street (~671,000) and sixth street at any table size fit.
 pub const STUD_EXACT_SHOWDOWNS: f64 = 1_000_000.0;
+
+/// Stud equities with more ways to deal the remaining cards than [`STUD_EXACT_SHOWDOWNS`]
+/// (third and fourth street, fifth street three-handed) are sampled: this many deals, from a
+/// fresh stream each time, so that the run's standard error includes the sampling.
+pub const STUD_EQUITY_SAMPLES: u32 = 4000;
 
 /// How many assignments [`stud_equities`] visits: `players` hands each getting `per_player` of
 /// `remaining` cards.
@@ -213,9 +216,9 @@ fn add_shares(split: PotSplit, his: &[HiRating], los: &[Option<LoRating>], acc: 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::board_completions::testing::shuffle;
-    use crate::sim::rng::Rng;
-    use crate::sim::showdown::Showdown;
+    use crate::kernels::board_completions::testing::shuffle;
+    use crate::kernels::showdown::Showdown;
+    use crate::rng::Rng;
 
     /// The plain way: a showdown for every way to deal the remaining cards.
     fn by_showdowns(game: Game, hands: &[CardSet], p: usize, remaining: &[Card], k: usize) -> f64 {
