@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from pql_repl import _core
-from pql_repl.errors import PqlCancelled
+from pql_repl.errors import PqlCancelled, PqlError, PqlRangeError, PqlSyntaxError
 
 DEFAULT_TRIALS = 600_000
 
@@ -172,6 +172,7 @@ class Query:
         """``origin``: the line and column where ``text`` starts in a larger text (a statement of
         a script), so errors report lines and columns of that text."""
         self.text = text
+        unicode_checked(text, PqlSyntaxError, origin)
         self._program = _core.Program(text, origin)
         self._lock = threading.Lock()
         self._handle: Any = None
@@ -317,6 +318,31 @@ def _time_limit(value: object) -> float | None:
     return float(value)
 
 
+def unicode_checked(text: str, error: type[PqlError], origin: tuple[int, int] = (1, 1)) -> None:
+    """Raises ``error`` at the first character of ``text`` that is not Unicode text: a lone
+    surrogate, which is how Python carries bytes that were not UTF-8 (command-line arguments, a
+    C locale's stdin) and which the engine cannot read."""
+    if text.isascii():
+        return
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        before = text[: e.start]
+        line = before.count("\n") + 1
+        col = e.start - (before.rfind("\n") + 1) + 1
+        if line == 1:
+            col += origin[1] - 1
+        line += origin[0] - 1
+        start = len(before.encode("utf-8", "surrogatepass"))
+        message = (
+            f"the text holds {text[e.start]!r}, which is not a character: "
+            "bytes that are not UTF-8 text, read as if they were?"
+        )
+        raise error(
+            message, line, col, (start, start + 3), "pass UTF-8 text", f"line {line}, col {col}: {message}"
+        ) from None
+
+
 def prepare(text: str) -> Query:
     """Parse and check ``text``; raises ``PqlError`` (with line, column and hint) when invalid."""
     return Query(text)
@@ -420,5 +446,7 @@ class Range:
 
 def parse_range(text: str, game: str = "holdem", syntax: str | None = None) -> Range:
     """Compile a range as a player's range of ``game`` would be; raises ``PqlRangeError``."""
+    for given in (text, game, syntax or ""):
+        unicode_checked(given, PqlRangeError)
     raw = _core.parse_range(text, game, syntax)
     return Range(text, raw["game"], raw["combos"], raw["weights"])

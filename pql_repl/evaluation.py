@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pql_repl import _core
+from pql_repl.api import unicode_checked
+from pql_repl.errors import PqlRangeError
 
 
 @dataclass(frozen=True)
@@ -24,6 +26,8 @@ class Evaluation:
 
 def evaluate(hole: str, board: str = "", game: str = "holdem") -> Evaluation:
     """Rate ``hole`` with ``board`` under ``game``'s rules. Stud: all cards in ``hole``."""
+    for text in (hole, board, game):
+        unicode_checked(text, PqlRangeError)
     raw = _core.evaluate(hole, board, game)
     hi, lo = raw["hi"], raw["lo"]
     return Evaluation(

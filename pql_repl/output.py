@@ -12,11 +12,13 @@ import csv
 import io
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TextIO
 
 from pql_repl.api import Column, StatementResult
+from pql_repl.files import open_output
 
 FORMATS = ("table", "csv", "json", "markdown")
 BAR_WIDTH = 30
@@ -252,6 +254,15 @@ def csv_rows(result: StatementResult, statement: int) -> list[list[str]]:
     return rows
 
 
+def csv_line(cells: Sequence[str]) -> str:
+    """One CSV record ending in ``\n``. Written with a ``\r\n`` terminator, so that the csv
+    module quotes a cell holding a lone ``\r`` too (with ``\n`` it does not, and the cell
+    would read back as two lines); the terminator is then made ``\n``."""
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\r\n").writerow(cells)
+    return buffer.getvalue()[:-2] + "\n"
+
+
 def json_document(results: Iterable[StatementResult]) -> dict[str, object]:
     """The ``{"statements": [...]}`` document of DESIGN.md §5."""
     return {"statements": [r.to_dict() for r in results]}
@@ -347,10 +358,10 @@ class ResultWriter:
                 self.stream.write("\n")
             self.stream.write(format_markdown(result, self.timer) + "\n")
         else:
-            writer = csv.writer(self.stream, lineterminator="\n")
             if not self._written:
-                writer.writerow(CSV_HEADER)
-            writer.writerows(csv_rows(result, self._written + 1))
+                self.stream.write(csv_line(CSV_HEADER))
+            for row in csv_rows(result, self._written + 1):
+                self.stream.write(csv_line(row))
         self._written += 1
         self.stream.flush()
 
@@ -377,8 +388,9 @@ class OutputError(Exception):
 
 class Destination:
     """Where a session's results go, as ``.output`` and ``.format`` say: ``stdout`` or a file.
-    A file is truncated when it becomes the destination and holds a complete document after
-    every result; a new format on the same file goes on writing to it after what is there."""
+    A file is replaced when the first result reaches it (until then the old one stays whole) and
+    holds a complete document after every result; a new format on the same file goes on writing
+    to it after what is there."""
 
     def __init__(self, stdout: TextIO) -> None:
         self.stdout = stdout
@@ -403,7 +415,8 @@ class Destination:
                 self._writer, self._target = None, None
                 if output is not None:
                     try:
-                        self.file = open(output, "w", encoding="utf-8")  # noqa: SIM115 (closed in close)
+                        # The old file stays until the first result replaces it.
+                        self.file = open_output(Path(output))
                     except OSError as e:
                         raise OutputError(f"cannot write to '{output}': {e.strerror or e}") from None
             self._writer = ResultWriter(self.stream, fmt, timer, keep_complete=self.file is not None)

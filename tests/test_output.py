@@ -300,12 +300,12 @@ def test_unknown_format_is_refused() -> None:
         ResultWriter(io.StringIO(), "xml")
 
 
-def test_a_destination_file_is_emptied_and_a_whole_document_after_every_result(tmp_path: Path) -> None:
+def test_a_destination_file_is_replaced_by_a_whole_document_after_every_result(tmp_path: Path) -> None:
     path = tmp_path / "out.json"
     path.write_text("old content\n")
     destination = Destination(io.StringIO())
     writer = destination.writer(str(path), "json")
-    assert path.read_text() == ""
+    assert path.read_text() == "old content\n"  # until the first result replaces it
     for n in (1, 2):
         writer.write(result([AVG]))
         assert len(json.loads(path.read_text())["statements"]) == n
@@ -315,6 +315,7 @@ def test_a_destination_file_is_emptied_and_a_whole_document_after_every_result(t
     assert len(json.loads(text[: text.rindex("}") + 1])["statements"]) == 2
     assert text.endswith("600000 trials\n")
     destination.close()
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]  # no temporary file left
     with pytest.raises(OutputError, match=r"cannot write to .*missing"):
         destination.writer(str(tmp_path / "missing" / "out.csv"), "csv")
 

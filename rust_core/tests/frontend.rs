@@ -855,7 +855,7 @@ fn every_example_script_checks() {
 #[test]
 fn the_deepest_accepted_expression_checks_on_a_small_stack() {
     // Nesting at the parser's limit must check without exhausting a 1 MiB stack (threads get 2).
-    let depth = pql_core::pql::parser::MAX_DEPTH as usize - 1;
+    let depth = pql_core::limits::QUERY_MAX_DEPTH as usize - 1;
     for (open, close) in [("(", ")"), ("(-", ")"), ("f(", ")"), ("not (", ")")] {
         let text = format!("select count({}true{}) from x='AA'", open.repeat(depth), close.repeat(depth));
         let run = move || check_program(&text).map_err(|e| e[0].message.clone()).map(|s| s.len());
@@ -951,7 +951,7 @@ fn the_longest_accepted_chain_checks_compiles_and_runs_on_small_stacks() {
     // compile on a 1 MiB stack and evaluate in the runner's threads (2 MiB), also in a debug
     // build (`cargo test --profile dev`).
     // n - 1 calls (depth 2) joined by n - 2 operators: a tree exactly n deep.
-    let n = pql_core::pql::parser::MAX_TREE_DEPTH as usize - 1;
+    let n = pql_core::limits::QUERY_MAX_TREE_DEPTH as usize - 1;
     for text in [
         format!("select count({}) from hero='AA', villain='KK'", vec!["winsHi(hero)"; n].join(" or ")),
         format!("select avg({}) from hero='AA', villain='KK'", vec!["riverEquity(hero)"; n].join(" + ")),

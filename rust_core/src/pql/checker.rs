@@ -252,6 +252,8 @@ impl Checker<'_> {
                     ),
                     item.key.span,
                 );
+                // The players after it are not looked at: there may be a million of them.
+                break;
             }
             if self.player_name_is_valid(item) {
                 self.seats.insert(key, self.players.len());

@@ -13,6 +13,17 @@ mod evaluate;
 mod run;
 
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// Every bound of `crate::limits` by name (`pql_repl.limits` reads them).
+#[pyfunction]
+fn limits(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    for (name, value) in crate::limits::ALL {
+        d.set_item(name, value)?;
+    }
+    Ok(d)
+}
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -21,5 +32,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     evaluate::register(m)?;
     run::register(m)?;
     catalog::register(m)?;
+    m.add_function(wrap_pyfunction!(limits, m)?)?;
     Ok(())
 }
