@@ -352,6 +352,9 @@ class FunctionInfo:
     origin: str
     #: ``riverEquity(player) -> equity``.
     signature: str
+    #: The street a call may leave out (its last argument) stands for this one: ``river``,
+    #: ``seventh``, or ``river|seventh`` in board and stud games; None when it must be written.
+    street_default: str | None = None
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> FunctionInfo:
@@ -364,6 +367,7 @@ class FunctionInfo:
             games=list(d["games"]),
             origin=d["origin"],
             signature=d["signature"],
+            street_default=d.get("street_default"),
         )
 
 

@@ -502,7 +502,9 @@ class Session:
             raise SessionError("missing name: .describe NAME")
         name = arg.split("(", maxsplit=1)[0].strip()
         catalogue = self.function_catalogue()
-        found = [f for f in catalogue if f.name.lower() == name.lower()]
+        # Underscores are ignored, as in queries (openpql's `min_equity` is `minEquity`).
+        wanted = name.lower().replace("_", "")
+        found = [f for f in catalogue if f.name.lower() == wanted]
         if not found:
             close = difflib.get_close_matches(name.lower(), [f.name.lower() for f in catalogue], n=1)
             real = next((f.name for f in catalogue if close and f.name.lower() == close[0]), None)
@@ -514,6 +516,9 @@ class Session:
         for f in found:  # overloads share a name
             games = ", ".join(f.games)
             parts.append(f"{f.signature}\n  {f.doc}\n  example: {f.example}\n  games: {games or 'all'}")
+            if f.street_default:
+                where = f.street_default.replace("river|seventh", "river (seventh in stud games)")
+                parts.append(f"  the street may be left out: {where}")
         return CommandResult(output="\n".join(parts))
 
     def _range(self, arg: str) -> CommandResult:

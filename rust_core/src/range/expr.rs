@@ -138,7 +138,25 @@ fn lex(text: &str, words: bool, stud: bool) -> Result<Vec<(Tok, Span)>, PqlError
     if words {
         merge_group_spans(text, &mut toks);
     }
+    merge_spaced_cards(text, &mut toks);
     Ok(toks)
+}
+
+/// `Qs Ts Jd 2d`: words of cards with only whitespace between them are one leaf, one hand
+/// (`spaced` reads it); a comma still separates hands.
+fn merge_spaced_cards(text: &str, toks: &mut Vec<(Tok, Span)>) {
+    let word = |span: Span| &text[span.start..span.end];
+    let mut out: Vec<(Tok, Span)> = Vec::with_capacity(toks.len());
+    for &(tok, span) in toks.iter() {
+        if let Some((Tok::Leaf, last)) = out.last_mut() {
+            if tok == Tok::Leaf && super::spaced::joins(word(*last)) && super::spaced::joins(word(span)) {
+                *last = last.to(span);
+                continue;
+            }
+        }
+        out.push((tok, span));
+    }
+    *toks = out;
 }
 
 /// Classic `group2 to group5`, `AA through TT`: one leaf covering the three words (the span's
@@ -378,6 +396,10 @@ mod tests {
         assert_eq!(show("(AK | AA) & offsuit", true), "[(AK,AA):offsuit]");
         assert_eq!(show("group2 to group5 and not suited", true), "[group2 to group5:~suited]");
         assert_eq!(show("pair not QQ", true), "[pair!QQ]");
+        // Cards with whitespace between them are one leaf; words and commas still separate.
+        assert_eq!(show("Qs Ts  Jd 2d, AA", false), "Qs Ts  Jd 2d ; AA");
+        assert_eq!(show("AA to TT, As Kd", true), "AA to TT ; As Kd");
+        assert_eq!(show("Ac Kd and suited", true), "[Ac Kd:suited]");
         let stud = |t: &str| {
             let parts = parse(t, false, true).unwrap();
             parts.iter().map(|p| leaves(t, &p.node)).collect::<Vec<_>>().join(" ; ")
@@ -394,8 +416,8 @@ mod tests {
         assert!(e.message.contains("1 to 100"), "{}", e.message);
         let e = parse("(AA, KK", false, false).unwrap_err();
         assert_eq!(e.span, Some(Span::new(0, 1)));
-        let e = parse("AA KK", false, false).unwrap_err();
-        assert_eq!(e.span, Some(Span::new(3, 5)));
+        let e = parse("pair suited", true, false).unwrap_err();
+        assert_eq!(e.span, Some(Span::new(5, 11)));
         assert!(parse("  ", false, false).unwrap_err().message.contains("empty"));
         let e = parse("(AA@3, KK)", false, false).unwrap_err();
         assert!(e.message.contains("top-level"), "{}", e.message);

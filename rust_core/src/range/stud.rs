@@ -378,7 +378,7 @@ pub(crate) fn parse(text: &str, game: Game, syntax: Syntax) -> Result<Range, Pql
         if let Some(e) = super::worded_span_error(t, span.start, game) {
             return Err(e);
         }
-        expand(t, span.start, game)
+        super::spaced::read_leaf(t, span.start, |t, offset| expand(t, offset, game))
     };
     let deck = game.deck().cards();
     let all = || StudSet::full(deck);
