@@ -40,17 +40,22 @@ fn is_operator(c: char) -> bool {
     matches!(c, ',' | ':' | '!' | '(' | ')' | '@' | '&' | '|')
 }
 
-/// Stud hands use parentheses inside a hand (`(3-3-)45678`): a `(` whose group holds only hand
-/// characters is part of the leaf, not an expression parenthesis. Returns the end of such a group.
+/// Stud hands use parentheses inside a hand (`(3-3-)45678`, `(3- 3-) 4 5`): a `(` whose group
+/// holds only hand characters and whitespace is part of the leaf, not an expression parenthesis.
+/// Returns the end of such a group.
 fn hand_group_end(text: &str, open: usize) -> Option<usize> {
     let mut depth = 0i32;
     for (i, c) in text[open + 1..].char_indices() {
         match c {
-            ')' if depth == 0 => return (i > 0).then_some(open + 1 + i + 1),
+            // Words such as `and` inside make it an expression: `(AA and KK)`.
+            ')' if depth == 0 => {
+                let inner = &text[open + 1..open + 1 + i];
+                return (i > 0 && super::spaced::joins(inner)).then_some(open + 1 + i + 1);
+            }
             '[' => depth += 1,
             ']' => depth -= 1,
             ',' if depth > 0 => {}
-            c if c.is_whitespace() || is_operator(c) => return None,
+            c if is_operator(c) => return None,
             _ => {}
         }
     }
@@ -406,6 +411,12 @@ mod tests {
         };
         assert_eq!(stud("(3-3-)45678, 45(6-7-)"), "(3-3-)45678 ; 45(6-7-)");
         assert_eq!(stud("(AA, KK):A"), "[(AA,KK):A]");
+        assert_eq!(stud("(3- 3-) 4 5, A"), "(3- 3-) 4 5 ; A");
+        let words = |t: &str| {
+            let parts = parse(t, true, true).unwrap();
+            parts.iter().map(|p| leaves(t, &p.node)).collect::<Vec<_>>().join(" ; ")
+        };
+        assert_eq!(words("(AA and KK)"), "[AA:KK]");
     }
 
     #[test]
