@@ -10,11 +10,11 @@ import operator
 import threading
 import time
 from collections.abc import Generator
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from pql_repl import _core
 from pql_repl.errors import PqlCancelled
+from pql_repl.records import field, record
 
 DEFAULT_TRIALS = 600_000
 
@@ -30,7 +30,7 @@ class Bucket(NamedTuple):
     fraction: float
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Column:
     """One selector's result. ``value`` is the average (``avg``), the fraction of accepted trials
     (``count``), the extreme (``max``/``min``) or None (``histogram``, see ``buckets``)."""
@@ -74,7 +74,7 @@ def _whole(count: float) -> float | int:
     return int(count) if math.isfinite(count) and count == int(count) else count
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StatementResult:
     """The result of one statement, final or (while streaming) so far."""
 
@@ -152,7 +152,7 @@ class StatementResult:
         raise KeyError(name)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StatementInfo:
     """What checking found in one statement: its text, game, players and selector names."""
 
@@ -336,7 +336,7 @@ def run(
     )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FunctionInfo:
     """A catalogue entry: how to call a built-in function, what it returns and where it applies."""
 
@@ -389,7 +389,7 @@ def game_streets() -> dict[str, list[str]]:
     return _core.game_streets()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Range:
     """A compiled range: its hands (as card strings) and their relative weights."""
 

@@ -17,7 +17,6 @@ import re
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
@@ -25,6 +24,7 @@ from pql_repl.api import Query, StatementResult
 from pql_repl.config import ConfigError
 from pql_repl.errors import PqlCancelled, PqlError
 from pql_repl.output import FORMATS, Destination, OutputError, ResultWriter
+from pql_repl.records import record
 from pql_repl.session import (
     DotCommand,
     Session,
@@ -204,7 +204,7 @@ def _si(x: float) -> str:
 # Running scripts
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Source:
     """A script's text and how to name it in messages (None for -c and stdin)."""
 

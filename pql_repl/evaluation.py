@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pql_repl import _core
+from pql_repl.records import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class HandValue:
     """One side of a hand: category name, rating (greater is better) and the five cards used."""
 
@@ -16,7 +15,7 @@ class HandValue:
     cards: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Evaluation:
     hi: HandValue | None
     lo: HandValue | None

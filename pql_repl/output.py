@@ -8,15 +8,13 @@
 
 from __future__ import annotations
 
-import csv
 import io
-import json
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import TextIO
 
 from pql_repl.api import Column, StatementResult
+from pql_repl.records import record
 
 FORMATS = ("table", "csv", "json")
 BAR_WIDTH = 30
@@ -70,7 +68,7 @@ def format_count(count: float | None) -> str:
 # Table
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TableRow:
     """One line of the table. ``cells`` follow the name: the value, then for ``count`` the raw
     count, for a histogram bucket the count and a bar. A histogram's own row has no cells and
@@ -230,6 +228,8 @@ class ResultWriter:
                 self.stream.write("\n")
             self.stream.write(format_table(result, self.timer, self._bar_char) + "\n")
         else:
+            import csv  # noqa: PLC0415 (loaded when needed: the command starts faster without it)
+
             writer = csv.writer(self.stream, lineterminator="\n")
             header = csv_header(result)
             if header != self._header:
@@ -253,6 +253,8 @@ class ResultWriter:
         if self.keep_complete:
             self.stream.seek(self._start)
             self.stream.truncate()
+        import json  # noqa: PLC0415 (loaded when needed: the command starts faster without it)
+
         json.dump(json_document(self._results), self.stream, indent=2)
         self.stream.write("\n")
         self.stream.flush()

@@ -17,17 +17,15 @@ Nothing here imports a terminal library, so scripts start fast.
 
 from __future__ import annotations
 
-import difflib
-import fnmatch
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from pql_repl.api import DEFAULT_TRIALS, FunctionInfo, Query, functions, parse_range, prepare
 from pql_repl.config import load_config
 from pql_repl.output import FORMATS
+from pql_repl.records import field, fields, record
 
 EXACT_MODES = ("auto", "on", "off")
 #: How deep `.read` may nest before we assume a script reads itself.
@@ -172,7 +170,7 @@ def read_script(path: Path, depth: int = 0) -> str:
 # Settings
 
 
-@dataclass
+@record
 class Settings:
     """How statements run and how results are written. ``output`` None means stdout."""
 
@@ -250,14 +248,14 @@ class Settings:
 
     def describe(self) -> str:
         """One line per setting, for ``.show``."""
-        return "\n".join(f"{f.name:<11} {self.shown(f.name)}" for f in fields(self))
+        return "\n".join(f"{name:<11} {self.shown(name)}" for name in fields(self))
 
 
 # ---------------------------------------------------------------------------------------------
 # Splitting text into statements and dot-commands
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Statement:
     """One PQL statement of a text, without its ``;``. ``line``/``col`` (1-based) and ``offset``
     (characters) locate its first character in the text it was split from."""
@@ -268,7 +266,7 @@ class Statement:
     offset: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DotCommand:
     """A line that starts with ``.``, for ``Session.handle``; ``line`` is 1-based."""
 
@@ -380,7 +378,7 @@ def is_complete(text: str) -> bool:
 # Dot-commands
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CommandResult:
     """What a dot-command did. ``output`` is what the user asked to see (stdout in scripts);
     ``note`` confirms a change (interactive front ends show it, scripts stay quiet); ``read`` is
@@ -393,7 +391,7 @@ class CommandResult:
     changed: frozenset[str] = field(default_factory=frozenset)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Command:
     usage: str
     summary: str
@@ -454,6 +452,8 @@ class Session:
         name = name.lower()
         command = COMMANDS.get(name) or COMMANDS.get(ALIASES.get(name, ""))
         if command is None:
+            import difflib  # noqa: PLC0415 (only for suggestions: the command starts faster)
+
             close = difflib.get_close_matches(name, list(COMMANDS), n=1, cutoff=0.6)
             hint = f"did you mean '.{close[0]}'?" if close else "type .help for the list"
             raise SessionError(f"unknown command '.{name}'", hint)
@@ -489,6 +489,8 @@ class Session:
         catalogue = self.function_catalogue()
         if arg:
             pattern = arg.lower() if any(ch in arg for ch in "*?[") else f"*{arg.lower()}*"
+            import fnmatch  # noqa: PLC0415 (only for .functions: the command starts faster)
+
             catalogue = [f for f in catalogue if fnmatch.fnmatchcase(f.name.lower(), pattern)]
             if not catalogue:
                 raise SessionError(f"no function matches '{arg}'", "try .functions with part of a name")
@@ -506,6 +508,8 @@ class Session:
         wanted = name.lower().replace("_", "")
         found = [f for f in catalogue if f.name.lower() == wanted]
         if not found:
+            import difflib  # noqa: PLC0415 (only for suggestions: the command starts faster)
+
             close = difflib.get_close_matches(name.lower(), [f.name.lower() for f in catalogue], n=1)
             real = next((f.name for f in catalogue if close and f.name.lower() == close[0]), None)
             raise SessionError(

@@ -26,7 +26,8 @@ def read_corpus() -> list[tuple[int, str, str]]:
             block.append((n, line))
             continue
         if block:
-            assert len(block) == 2 and block[1][1].startswith("= "), f"line {block[0][0]}: {block}"
+            assert len(block) == 2, f"line {block[0][0]}: {block}"
+            assert block[1][1].startswith("= "), f"line {block[1][0]}: {block}"
             pairs.append((block[0][0], block[0][1], block[1][1][2:]))
         block = []
     return pairs

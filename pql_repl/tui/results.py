@@ -4,7 +4,6 @@ scrollable history of finished runs."""
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 from rich.table import Table
 from rich.text import Text
@@ -13,6 +12,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
 from pql_repl.api import Column, StatementResult
+from pql_repl.records import replace
 from pql_repl.repl.progress import status_text
 
 BAR_WIDTH = 24

@@ -46,8 +46,8 @@ fn a_bare_selector_is_avg_count_or_histogram_by_its_type_and_named_as_written() 
          1 + 1, fractionalRiverEquity(hero) as f, nutHiOuts(hero, flop), avg(riverEquity(hero)) \
          from hero='AA', villain='KK'");
     let kinds: Vec<SelectorName> = s.selectors.iter().map(|x| x.kind).collect();
-    use SelectorName::{Avg, Count, Histogram};
-    assert_eq!(kinds, [Avg, Count, Histogram, Histogram, Avg, Avg, Avg, Avg]);
+    let (avg, count, histogram) = (SelectorName::Avg, SelectorName::Count, SelectorName::Histogram);
+    assert_eq!(kinds, [avg, count, histogram, histogram, avg, avg, avg, avg]);
     let names: Vec<&str> = s.selectors.iter().map(|x| x.name.as_str()).collect();
     assert_eq!(
         names,
@@ -150,7 +150,11 @@ fn classic_hold_em_ranges_read_generic_terms_where_the_classic_reading_is_an_err
     for (t, classic_count, generic_count) in
         [("ATs+", 16, 4), ("AT+", 64, 16), ("76+", 16, 128), ("Kx", 112, 198), ("Kxs", 28, 39)]
     {
-        assert_eq!((classic(t, Game::Holdem).len(), generic(t, Game::Holdem).len()), (classic_count, generic_count), "{t}");
+        assert_eq!(
+            (classic(t, Game::Holdem).len(), generic(t, Game::Holdem).len()),
+            (classic_count, generic_count),
+            "{t}"
+        );
     }
     assert_ne!(classic("Q9-", Game::Holdem), generic("Q9-", Game::Holdem));
     assert_ne!(classic("QTs-86s", Game::Holdem), generic("QTs-86s", Game::Holdem));
@@ -186,10 +190,7 @@ fn whitespace_may_separate_the_cards_of_a_hand() {
     assert_eq!(e.span.map(|s| (s.start, s.end)), Some((7, 9)));
     // Words still separate: class words and the operators of the classic syntax.
     assert!(parse_range("suited connected", Game::Holdem, Syntax::Classic).is_err());
-    assert_eq!(
-        hands("AK and suited", Game::Holdem, Syntax::Classic),
-        hands("AKs", Game::Holdem, Syntax::Classic)
-    );
+    assert_eq!(hands("AK and suited", Game::Holdem, Syntax::Classic), hands("AKs", Game::Holdem, Syntax::Classic));
 }
 
 #[test]
