@@ -126,7 +126,8 @@ class StatementResult:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape of DESIGN.md §5 for one statement, with ``truncated`` (an exhaustive
-        run cut short), ``inner_sampled`` and, for exhaustive runs, ``total_deals``."""
+        run cut short), ``cancelled`` (a partial result: the run was stopped), ``inner_sampled``
+        and, for exhaustive runs, ``total_deals``."""
         d: dict[str, Any] = {
             "query": self.query,
             "game": self.game,
@@ -135,6 +136,7 @@ class StatementResult:
             "attempted": self.attempted,
             "exact": self.exact,
             "truncated": self.truncated,
+            "cancelled": self.cancelled,
             "inner_sampled": self.inner_sampled,
             "seed": self.seed,
             "elapsed_s": round(self.elapsed, 6),

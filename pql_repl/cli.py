@@ -11,13 +11,17 @@ fast: this module must not import textual or prompt_toolkit at module level.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import re
+import signal
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import FrameType
 from typing import TextIO
 
 from pql_repl.api import Query, StatementResult
@@ -114,7 +118,10 @@ def build_parser() -> argparse.ArgumentParser:
     setting("--time-limit", parse_seconds, "SECONDS", "stop each statement after this long")
     setting("--precision", parse_precision, "X", "stop once every standard error is below X")
     parser.add_argument(
-        "--format", default=argparse.SUPPRESS, choices=FORMATS, help="how results are written (table)"
+        "--format",
+        default=argparse.SUPPRESS,
+        choices=FORMATS,
+        help="how results are written (table; markdown for forums and notes)",
     )
     setting("--output", parse_output, "FILE", "write results to FILE instead of stdout")
     parser.add_argument("--timer", action="store_true", help="show each statement's run time")
@@ -188,7 +195,8 @@ class ProgressLine:
 
     def clear(self) -> None:
         if self._width:
-            self.stream.write("\r" + " " * self._width + "\r")
+            # Two more cells: the terminal echoes a Ctrl-C as "^C" after the line.
+            self.stream.write("\r" + " " * (self._width + 2) + "\r")
             self.stream.flush()
             self._width = 0
 
@@ -300,12 +308,15 @@ class ScriptRunner:
         options = self.session.run_options()
         self.progress.start()
         try:
-            for snap in query.stream(**options):
-                if snap.done:
-                    self.progress.clear()
-                    self.writer().write(snap)
-                else:
-                    self.progress.update(snap)
+            # Ctrl-C cancels the run, whose last snapshot (what was computed, marked cancelled)
+            # is written like any result before the script stops; a second Ctrl-C stops at once.
+            with cancel_on_interrupt(query):
+                for snap in query.stream(**options):
+                    if snap.done:
+                        self.progress.clear()
+                        self.writer().write(snap)
+                    else:
+                        self.progress.update(snap)
         except KeyboardInterrupt:
             query.cancel()
             self.progress.clear()
@@ -323,6 +334,28 @@ class ScriptRunner:
         for e in errors:
             self.stderr.write(prefix + e.rendered + "\n")
         self.stderr.flush()
+
+
+@contextlib.contextmanager
+def cancel_on_interrupt(query: Query) -> Iterator[None]:
+    """While the block runs, the first SIGINT cancels ``query`` instead of raising
+    KeyboardInterrupt (the next one raises it as usual). Only the main thread gets signals."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def cancel(signum: int, frame: FrameType | None) -> None:
+        signal.signal(signal.SIGINT, previous)
+        # From a thread: the handler may run while this thread holds the query's lock.
+        threading.Thread(target=query.cancel, daemon=True).start()
+
+    # None when the handler was not set from Python: then Python's own is the one to restore.
+    previous = signal.getsignal(signal.SIGINT) or signal.default_int_handler
+    signal.signal(signal.SIGINT, cancel)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 #: A script reports at most this many errors, then how many more it found (as the engine does

@@ -10,6 +10,7 @@ defaults for the CLI and both REPLs::
     exact = "auto"      # on | off | auto
     timer = false
     theme = "textual-dark"
+    editing_mode = "vi"   # pql --plain's keys: emacs (default) or vi
 
 The data dir (``PQL_DATA_DIR`` overrides it) holds what the REPLs keep between runs, like history.
 """
@@ -34,6 +35,7 @@ KNOWN_KEYS: dict[str, tuple[type, ...]] = {
     "time_limit": (int, float),
     "precision": (int, float),
     "theme": (str,),
+    "editing_mode": (str,),
 }
 
 

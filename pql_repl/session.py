@@ -24,10 +24,12 @@ from typing import Any
 
 from pql_repl.api import DEFAULT_TRIALS, FunctionInfo, Query, functions, parse_range, prepare
 from pql_repl.config import load_config
+from pql_repl.errors import PqlError
 from pql_repl.output import FORMATS
 from pql_repl.records import field, fields, record
 
 EXACT_MODES = ("auto", "on", "off")
+EDITING_MODES = ("emacs", "vi")
 #: How deep `.read` may nest before we assume a script reads itself.
 MAX_READ_DEPTH = 16
 
@@ -184,6 +186,8 @@ class Settings:
     time_limit: float | None = None
     precision: float | None = None
     theme: str | None = None
+    #: Keys of ``pql --plain``: emacs (the default) or vi.
+    editing_mode: str = "emacs"
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> Settings:
@@ -208,7 +212,9 @@ class Settings:
             case "threads":
                 self.threads = None if text.lower() in ("auto", "all") else parse_count(text)
             case "format":
-                self.format = parse_choice(text, FORMATS, "format")
+                self.format = parse_choice(
+                    "markdown" if text.strip().lower() == "md" else text, FORMATS, "format"
+                )
             case "output":
                 self.output = parse_output(text)
             case "timer":
@@ -219,6 +225,8 @@ class Settings:
                 self.precision = parse_precision(text)
             case "theme":
                 self.theme = text
+            case "editing_mode":
+                self.editing_mode = parse_choice(text, EDITING_MODES, "editing mode")
             case _:
                 raise SessionError(f"unknown setting '{key}'")
 
@@ -439,6 +447,17 @@ class Session:
         # `source` (a blanked copy of everything before it made a long script quadratic).
         return Query(statement.text, origin=(statement.line, statement.col))
 
+    def first_error(self, text: str) -> PqlError | None:
+        """The first error the checker finds in the statements of ``text`` (what the REPLs mark
+        as the user types), or None."""
+        for item in split_statements(text):
+            if isinstance(item, Statement):
+                try:
+                    self.prepare(item, text)
+                except PqlError as e:
+                    return e
+        return None
+
     # -- dot-commands ------------------------------------------------------------------------
 
     def handle(self, line: str) -> CommandResult:
@@ -567,9 +586,13 @@ def _output(session: Session, arg: str) -> CommandResult:
 
 
 def _theme(session: Session, arg: str) -> CommandResult:
+    # themes.py loads pygments' styles: only `.theme` needs it, and scripts start without it.
+    from pql_repl.themes import THEMES, theme_list  # noqa: PLC0415
+
+    themes = session.themes or THEMES
+    if not arg:
+        return CommandResult(output=theme_list(themes, session.settings.theme))
     if session.themes is not None:
-        if not arg:
-            raise SessionError("missing value: .theme NAME", "one of " + ", ".join(session.themes))
         arg = parse_choice(arg, session.themes, "theme")
     return session._set("theme", arg, ".theme NAME")
 
@@ -591,7 +614,9 @@ COMMANDS: dict[str, _Command] = {
         ".threads N|auto", "worker threads (auto: all cores)", _setter("threads", ".threads N|auto")
     ),
     "format": _Command(
-        ".format table|csv|json", "how results are written", _setter("format", ".format table|csv|json")
+        ".format table|csv|json|markdown",
+        "how results are written",
+        _setter("format", ".format table|csv|json|markdown"),
     ),
     "output": _Command(".output FILE|stdout", "write results to a file, or back to stdout", _output),
     "timer": _Command(".timer on|off", "show each statement's run time", _setter("timer", ".timer on|off")),
@@ -603,7 +628,10 @@ COMMANDS: dict[str, _Command] = {
         "stop once every standard error is below X",
         _setter("precision", ".precision X|off"),
     ),
-    "theme": _Command(".theme NAME", "the full-screen app's colour theme", _theme),
+    "theme": _Command(".theme [NAME]", "list the colour themes, or choose one", _theme),
+    "mode": _Command(
+        ".mode vi|emacs", "editing keys of pql --plain", _setter("editing_mode", ".mode vi|emacs")
+    ),
     "read": _Command(".read FILE", "run the statements and commands of a file", Session._read),
     "functions": _Command(
         ".functions [PATTERN]",

@@ -59,7 +59,7 @@ fn a_bare_selector_is_avg_count_or_histogram_by_its_type_and_named_as_written() 
             "1 + 1",
             "f",
             "nutHiOuts(hero, flop)",
-            "AVG 8"
+            "avg(riverEquity(hero))"
         ]
     );
     // The same text twice keeps names unique.
@@ -203,10 +203,10 @@ fn an_empty_board_is_no_board_in_every_game() {
 }
 
 #[test]
-fn the_forms_change_nothing_that_was_valid() {
-    // Unnamed selectors written with their selector keep their names; streets written stay.
-    let s = one("select avg(HvHEquity(hero, flop)), count(winsHi(hero)) from hero='AA', villain='KK'");
-    assert_eq!(s.selectors[0].name, "AVG 1");
-    assert_eq!(s.selectors[1].name, "COUNT 2");
+fn selectors_are_named_alike_with_or_without_their_word() {
+    // Unnamed selectors are named as written, bare or not; streets written stay.
+    let s = one("select avg(HvHEquity(hero, flop)), count(winsHi(hero)), equity(hero) from hero='AA', villain='KK'");
+    let names: Vec<&str> = s.selectors.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(names, ["avg(HvHEquity(hero, flop))", "count(winsHi(hero))", "equity(hero)"]);
     assert_eq!(s.game, Game::Holdem);
 }

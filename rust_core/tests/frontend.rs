@@ -130,7 +130,7 @@ fn statements_keep_their_text_and_spans() {
     assert_eq!(s[1].text, "select count(true) as c, max(2) from y='KK'");
     assert_eq!(&text[s[1].span.start..s[1].span.end], s[1].text);
     assert_eq!(s[1].selectors[0].name, "c");
-    assert_eq!(s[1].selectors[1].name, "MAX 2");
+    assert_eq!(s[1].selectors[1].name, "max(2)");
     assert_eq!(s[1].selectors[1].kind, SelectorName::Max);
     let sel = &s[1].selectors[1];
     assert_eq!(&text[sel.span.start..sel.span.end], "max(2)");
@@ -138,10 +138,17 @@ fn statements_keep_their_text_and_spans() {
 }
 
 #[test]
-fn default_names_count_every_selector() {
-    let s = one("select count(true), histogram(1) as h, avg(2), min(3) from game='holdem'");
+fn an_unnamed_selector_is_named_by_its_text() {
+    let s = one("select count(true), histogram(1) as h, AVG( riverEquity(hero)\n  * 2 ), min(3) from hero='AA'");
     let names: Vec<&str> = s.selectors.iter().map(|x| x.name.as_str()).collect();
-    assert_eq!(names, ["COUNT 1", "h", "AVG 3", "MIN 4"]);
+    assert_eq!(names, ["count(true)", "h", "AVG( riverEquity(hero) * 2 )", "min(3)"]);
+}
+
+#[test]
+fn unnamed_selectors_written_alike_are_told_apart_by_position() {
+    let s = one("select avg(1), avg(2), AVG(1), avg( 1 ) from game='holdem'");
+    let names: Vec<&str> = s.selectors.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(names, ["avg(1)", "avg(2)", "AVG(1) #3", "avg( 1 )"]);
 }
 
 #[test]

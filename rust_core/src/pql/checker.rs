@@ -64,9 +64,9 @@ pub fn check_statement(
     })
 }
 
-/// The name of a selector written without `as`: its text as written (`equity(hero)`), each run
-/// of white space made one space; when an earlier selector has that name already, its position
-/// follows (`equity(hero) #2`), so that names stay unique.
+/// The name of a selector written without `as`: its text as written (`avg(riverEquity(hero))`,
+/// `equity(hero)`), each run of white space made one space; when an earlier selector has that
+/// name already, its position follows (`avg(x) #2`), so that names stay unique.
 fn unnamed_selector_name(source: &str, sel: &ast::Selector, index: usize, earlier: &[CheckedSelector]) -> String {
     let text = source.get(sel.span.start..sel.span.end).unwrap_or("");
     let name = text.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -337,10 +337,9 @@ impl Checker<'_> {
             if (sel.kind.is_none() && !sel.bare) || sel.damaged {
                 continue;
             }
-            let name = match (&sel.alias, sel.kind) {
-                (Some(alias), _) => alias.name.clone(),
-                (None, Some(kind)) => format!("{} {}", SELECTORS[kind as usize].to_ascii_uppercase(), i + 1),
-                (None, None) => unnamed_selector_name(source, sel, i, &out),
+            let name = match &sel.alias {
+                Some(alias) => alias.name.clone(),
+                None => unnamed_selector_name(source, sel, i, &out),
             };
             if let Some(alias) = &sel.alias {
                 if out.iter().any(|o| o.name.eq_ignore_ascii_case(&name)) {
