@@ -10,11 +10,11 @@ import operator
 import threading
 import time
 from collections.abc import Generator
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from pql_repl import _core
 from pql_repl.errors import PqlCancelled, PqlError, PqlRangeError, PqlSyntaxError
+from pql_repl.records import field, record
 
 DEFAULT_TRIALS = 600_000
 
@@ -30,7 +30,7 @@ class Bucket(NamedTuple):
     fraction: float
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Column:
     """One selector's result. ``value`` is the average (``avg``), the fraction of accepted trials
     (``count``), the extreme (``max``/``min``) or None (``histogram``, see ``buckets``)."""
@@ -74,7 +74,7 @@ def _whole(count: float) -> float | int:
     return int(count) if math.isfinite(count) and count == int(count) else count
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StatementResult:
     """The result of one statement, final or (while streaming) so far."""
 
@@ -154,7 +154,7 @@ class StatementResult:
         raise KeyError(name)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StatementInfo:
     """What checking found in one statement: its text, game, players and selector names."""
 
@@ -364,7 +364,7 @@ def run(
     )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FunctionInfo:
     """A catalogue entry: how to call a built-in function, what it returns and where it applies."""
 
@@ -380,6 +380,9 @@ class FunctionInfo:
     origin: str
     #: ``riverEquity(player) -> equity``.
     signature: str
+    #: The street a call may leave out (its last argument) stands for this one: ``river``,
+    #: ``seventh``, or ``river|seventh`` in board and stud games; None when it must be written.
+    street_default: str | None = None
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> FunctionInfo:
@@ -392,6 +395,7 @@ class FunctionInfo:
             games=list(d["games"]),
             origin=d["origin"],
             signature=d["signature"],
+            street_default=d.get("street_default"),
         )
 
 
@@ -413,7 +417,7 @@ def game_streets() -> dict[str, list[str]]:
     return _core.game_streets()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Range:
     """A compiled range: its hands (as card strings) and their relative weights."""
 

@@ -20,7 +20,6 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import TextIO
@@ -31,6 +30,7 @@ from pql_repl.errors import PqlCancelled, PqlError
 from pql_repl.files import FileProblem, bad_byte, read_stream_bounded, surrogate_bytes
 from pql_repl.limits import SCRIPT_MAX_BYTES
 from pql_repl.output import FORMATS, Destination, OutputError, ResultWriter
+from pql_repl.records import record
 from pql_repl.session import (
     DotCommand,
     Session,
@@ -215,7 +215,7 @@ def _si(x: float) -> str:
 # Running scripts
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Source:
     """A script's text and how to name it in messages (None for -c and stdin)."""
 

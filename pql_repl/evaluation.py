@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pql_repl import _core
 from pql_repl.api import unicode_checked
 from pql_repl.errors import PqlRangeError
+from pql_repl.records import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class HandValue:
     """One side of a hand: category name, rating (greater is better) and the five cards used."""
 
@@ -18,7 +17,7 @@ class HandValue:
     cards: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Evaluation:
     hi: HandValue | None
     lo: HandValue | None

@@ -8,17 +8,15 @@
 
 from __future__ import annotations
 
-import csv
 import io
-import json
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
 from pql_repl.api import Column, StatementResult
 from pql_repl.files import open_output
+from pql_repl.records import record
 
 FORMATS = ("table", "csv", "json", "markdown")
 BAR_WIDTH = 30
@@ -87,7 +85,7 @@ def format_count(count: float | None) -> str:
 # Table
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TableRow:
     """One line of the table. ``cells`` follow the name: the value, then for ``count`` the raw
     count, for a histogram bucket the count and a bar. A histogram's own row has no cells and
@@ -258,6 +256,8 @@ def csv_line(cells: Sequence[str]) -> str:
     """One CSV record ending in ``\n``. Written with a ``\r\n`` terminator, so that the csv
     module quotes a cell holding a lone ``\r`` too (with ``\n`` it does not, and the cell
     would read back as two lines); the terminator is then made ``\n``."""
+    import csv  # noqa: PLC0415 (loaded when needed: the command starts faster without it)
+
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="\r\n").writerow(cells)
     return buffer.getvalue()[:-2] + "\n"
@@ -377,6 +377,8 @@ class ResultWriter:
         if self.keep_complete:
             self.stream.seek(self._start)
             self.stream.truncate()
+        import json  # noqa: PLC0415 (loaded when needed: the command starts faster without it)
+
         json.dump(json_document(self._results), self.stream, indent=2)
         self.stream.write("\n")
         self.stream.flush()

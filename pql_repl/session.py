@@ -17,11 +17,8 @@ Nothing here imports a terminal library, so scripts start fast.
 
 from __future__ import annotations
 
-import difflib
-import fnmatch
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +28,7 @@ from pql_repl.errors import PqlError
 from pql_repl.files import FileProblem, decode_text, read_bounded
 from pql_repl.limits import HISTORY_SIZE, MAX_READ_DEPTH, SCRIPT_MAX_BYTES
 from pql_repl.output import FORMATS
-from pql_repl.themes import THEMES, theme_list
+from pql_repl.records import field, fields, record
 
 EXACT_MODES = ("auto", "on", "off")
 EDITING_MODES = ("emacs", "vi")
@@ -194,7 +191,7 @@ def decode_script(data: bytes, name: str) -> str:
 # Settings
 
 
-@dataclass
+@record
 class Settings:
     """How statements run and how results are written. ``output`` None means stdout."""
 
@@ -282,14 +279,14 @@ class Settings:
 
     def describe(self) -> str:
         """One line per setting, for ``.show``."""
-        return "\n".join(f"{f.name:<11} {self.shown(f.name)}" for f in fields(self))
+        return "\n".join(f"{name:<11} {self.shown(name)}" for name in fields(self))
 
 
 # ---------------------------------------------------------------------------------------------
 # Splitting text into statements and dot-commands
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Statement:
     """One PQL statement of a text, without its ``;``. ``line``/``col`` (1-based) and ``offset``
     (characters) locate its first character in the text it was split from."""
@@ -300,7 +297,7 @@ class Statement:
     offset: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DotCommand:
     """A line that starts with ``.``, for ``Session.handle``; ``line`` is 1-based."""
 
@@ -412,7 +409,7 @@ def is_complete(text: str) -> bool:
 # Dot-commands
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CommandResult:
     """What a dot-command did. ``output`` is what the user asked to see (stdout in scripts);
     ``note`` confirms a change (interactive front ends show it, scripts stay quiet); ``read`` is
@@ -425,7 +422,7 @@ class CommandResult:
     changed: frozenset[str] = field(default_factory=frozenset)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Command:
     usage: str
     summary: str
@@ -498,6 +495,8 @@ class Session:
         name = name.lower()
         command = COMMANDS.get(name) or COMMANDS.get(ALIASES.get(name, ""))
         if command is None:
+            import difflib  # noqa: PLC0415 (only for suggestions: the command starts faster)
+
             close = difflib.get_close_matches(name, list(COMMANDS), n=1, cutoff=0.6)
             hint = f"did you mean '.{close[0]}'?" if close else "type .help for the list"
             raise SessionError(f"unknown command '.{name}'", hint)
@@ -533,6 +532,8 @@ class Session:
         catalogue = self.function_catalogue()
         if arg:
             pattern = arg.lower() if any(ch in arg for ch in "*?[") else f"*{arg.lower()}*"
+            import fnmatch  # noqa: PLC0415 (only for .functions: the command starts faster)
+
             catalogue = [f for f in catalogue if fnmatch.fnmatchcase(f.name.lower(), pattern)]
             if not catalogue:
                 raise SessionError(f"no function matches '{arg}'", "try .functions with part of a name")
@@ -546,8 +547,12 @@ class Session:
             raise SessionError("missing name: .describe NAME")
         name = arg.split("(", maxsplit=1)[0].strip()
         catalogue = self.function_catalogue()
-        found = [f for f in catalogue if f.name.lower() == name.lower()]
+        # Underscores are ignored, as in queries (openpql's `min_equity` is `minEquity`).
+        wanted = name.lower().replace("_", "")
+        found = [f for f in catalogue if f.name.lower() == wanted]
         if not found:
+            import difflib  # noqa: PLC0415 (only for suggestions: the command starts faster)
+
             close = difflib.get_close_matches(name.lower(), [f.name.lower() for f in catalogue], n=1)
             real = next((f.name for f in catalogue if close and f.name.lower() == close[0]), None)
             raise SessionError(
@@ -558,6 +563,9 @@ class Session:
         for f in found:  # overloads share a name
             games = ", ".join(f.games)
             parts.append(f"{f.signature}\n  {f.doc}\n  example: {f.example}\n  games: {games or 'all'}")
+            if f.street_default:
+                where = f.street_default.replace("river|seventh", "river (seventh in stud games)")
+                parts.append(f"  the street may be left out: {where}")
         return CommandResult(output="\n".join(parts))
 
     def _range(self, arg: str) -> CommandResult:
@@ -602,6 +610,9 @@ def _output(session: Session, arg: str) -> CommandResult:
 
 
 def _theme(session: Session, arg: str) -> CommandResult:
+    # themes.py loads pygments' styles: only `.theme` needs it, and scripts start without it.
+    from pql_repl.themes import THEMES, theme_list  # noqa: PLC0415
+
     themes = session.themes or THEMES
     if not arg:
         return CommandResult(output=theme_list(themes, session.settings.theme))

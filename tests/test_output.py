@@ -7,13 +7,13 @@ engine; test_cli.py runs the same writers on real runs.
 from __future__ import annotations
 
 import csv
-import dataclasses
 import io
 import json
 from pathlib import Path
 
 import pytest
 
+from pql_repl import records
 from pql_repl.api import Bucket, Column, StatementResult
 from pql_repl.output import (
     BAR_WIDTH,
@@ -366,7 +366,7 @@ def test_results_that_were_not_cut_short_say_nothing_of_it() -> None:
 
 def test_an_enumeration_with_sampled_inner_values_is_not_called_exact() -> None:
     deals = 124
-    r = dataclasses.replace(
+    r = records.replace(
         truncated_result(),
         trials=deals,
         accepted=deals,
@@ -384,7 +384,7 @@ def test_an_enumeration_with_sampled_inner_values_is_not_called_exact() -> None:
 def test_the_status_line_says_how_exact_a_finished_run_is() -> None:
     cut = truncated_result()
     assert status_text(cut, timing=False) == "done · cut short, not exact · 1,234,567 trials"
-    whole = dataclasses.replace(cut, truncated=False, exact=True, trials=1712304)
+    whole = records.replace(cut, truncated=False, exact=True, trials=1712304)
     assert status_text(whole, timing=False) == "done · exact · 1,712,304 trials"
-    sampled = dataclasses.replace(whole, exact=False, inner_sampled=True)
+    sampled = records.replace(whole, exact=False, inner_sampled=True)
     assert status_text(sampled, timing=False) == "done · inner values sampled · 1,712,304 trials"

@@ -6,7 +6,7 @@
 //! ```text
 //! program    = [statement] {';' [statement]}
 //! statement  = 'select' selector {',' selector} [','] 'from' entry {',' entry} [','] ['where' expr]
-//! selector   = ('avg' | 'count' | 'histogram' | 'max' | 'min') '(' expr ')' ['as' name]
+//! selector   = (('avg' | 'count' | 'histogram' | 'max' | 'min') '(' expr ')' | expr) ['as' name]
 //! entry      = key '=' string
 //! expr       = and {'or' and}
 //! and        = not {'and' not}
@@ -397,6 +397,7 @@ impl Parser<'_> {
         let start = self.peek().span;
         let word = self.text(start).to_string();
         let kind = if self.peek().kind == TokenKind::Ident { selector_of(&word) } else { None };
+        let mut bare = false;
         let expr = if kind.is_some() {
             self.bump();
             if self.eat(&TokenKind::LParen).is_some() {
@@ -417,16 +418,18 @@ impl Parser<'_> {
                 Some(s) if is_call && crate::functions::lookup(&word).is_none() => {
                     self.error(format!("unknown selector '{word}' — did you mean '{s}'?"), start);
                 }
+                // A bare expression: the checker chooses avg, count or histogram by its type.
+                _ if self.starts_expression(0) => bare = true,
                 _ => {
                     let found = self.found();
                     self.error_with_hint(
                         format!("expected a selector (avg, count, histogram, max or min), found {found}"),
                         start,
-                        "wrap the expression in a selector, e.g. avg(riverEquity(hero)) or count(winsHi(hero))",
+                        "write an expression, or wrap it in a selector, e.g. avg(riverEquity(hero))",
                     );
                 }
             }
-            // Read what follows as an expression so recovery resumes after it.
+            // Read what follows as an expression (so recovery resumes after it when it is not).
             self.expr()
         };
         let mut alias = None;
@@ -457,6 +460,7 @@ impl Parser<'_> {
         }
         Selector {
             kind,
+            bare,
             kind_span: start,
             expr,
             alias,

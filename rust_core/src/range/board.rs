@@ -99,7 +99,8 @@ fn pattern_terms(text: &str, game: Game, what: &str, max: usize) -> Result<Vec<(
     let mut terms: Vec<(Term, Span)> = Vec::new();
     for span in &spans {
         let leaf = &text[span.start..span.end];
-        for t in parse_terms(leaf, span.start, RankOrder { ace_low: false }, game.deck())? {
+        let read = |leaf: &str, offset: usize| parse_terms(leaf, offset, RankOrder { ace_low: false }, game.deck());
+        for t in super::spaced::read_leaf(leaf, span.start, read)? {
             if t.len() > max {
                 return Err(PqlError::range(
                     format!("a {what} has at most {max} cards; this pattern has {}", t.len()),

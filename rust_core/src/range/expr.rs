@@ -56,17 +56,22 @@ fn is_operator(c: char) -> bool {
     matches!(c, ',' | ':' | '!' | '(' | ')' | '@' | '&' | '|')
 }
 
-/// Stud hands use parentheses inside a hand (`(3-3-)45678`): a `(` whose group holds only hand
-/// characters is part of the leaf, not an expression parenthesis. Returns the end of such a group.
+/// Stud hands use parentheses inside a hand (`(3-3-)45678`, `(3- 3-) 4 5`): a `(` whose group
+/// holds only hand characters and whitespace is part of the leaf, not an expression parenthesis.
+/// Returns the end of such a group.
 fn hand_group_end(text: &str, open: usize) -> Option<usize> {
     let mut depth = 0i32;
     for (i, c) in text[open + 1..].char_indices() {
         match c {
-            ')' if depth == 0 => return (i > 0).then_some(open + 1 + i + 1),
+            // Words such as `and` inside make it an expression: `(AA and KK)`.
+            ')' if depth == 0 => {
+                let inner = &text[open + 1..open + 1 + i];
+                return (i > 0 && super::spaced::joins(inner)).then_some(open + 1 + i + 1);
+            }
             '[' => depth += 1,
             ']' => depth -= 1,
             ',' if depth > 0 => {}
-            c if c.is_whitespace() || is_operator(c) => return None,
+            c if is_operator(c) => return None,
             _ => {}
         }
     }
@@ -154,7 +159,25 @@ fn lex(text: &str, words: bool, stud: bool) -> Result<Vec<(Tok, Span)>, PqlError
     if words {
         merge_group_spans(text, &mut toks);
     }
+    merge_spaced_cards(text, &mut toks);
     Ok(toks)
+}
+
+/// `Qs Ts Jd 2d`: words of cards with only whitespace between them are one leaf, one hand
+/// (`spaced` reads it); a comma still separates hands.
+fn merge_spaced_cards(text: &str, toks: &mut Vec<(Tok, Span)>) {
+    let word = |span: Span| &text[span.start..span.end];
+    let mut out: Vec<(Tok, Span)> = Vec::with_capacity(toks.len());
+    for &(tok, span) in toks.iter() {
+        if let Some((Tok::Leaf, last)) = out.last_mut() {
+            if tok == Tok::Leaf && super::spaced::joins(word(*last)) && super::spaced::joins(word(span)) {
+                *last = last.to(span);
+                continue;
+            }
+        }
+        out.push((tok, span));
+    }
+    *toks = out;
 }
 
 /// Classic `group2 to group5`, `AA through TT`: one leaf covering the three words (the span's
@@ -504,12 +527,22 @@ mod tests {
         assert_eq!(show("(AK | AA) & offsuit", true), "[(AK,AA):offsuit]");
         assert_eq!(show("group2 to group5 and not suited", true), "[group2 to group5:~suited]");
         assert_eq!(show("pair not QQ", true), "[pair!QQ]");
+        // Cards with whitespace between them are one leaf; words and commas still separate.
+        assert_eq!(show("Qs Ts  Jd 2d, AA", false), "Qs Ts  Jd 2d ; AA");
+        assert_eq!(show("AA to TT, As Kd", true), "AA to TT ; As Kd");
+        assert_eq!(show("Ac Kd and suited", true), "[Ac Kd:suited]");
         let stud = |t: &str| {
             let parts = parse(t, false, true).unwrap();
             parts.iter().map(|p| leaves(t, &p.node)).collect::<Vec<_>>().join(" ; ")
         };
         assert_eq!(stud("(3-3-)45678, 45(6-7-)"), "(3-3-)45678 ; 45(6-7-)");
         assert_eq!(stud("(AA, KK):A"), "[(AA,KK):A]");
+        assert_eq!(stud("(3- 3-) 4 5, A"), "(3- 3-) 4 5 ; A");
+        let words = |t: &str| {
+            let parts = parse(t, true, true).unwrap();
+            parts.iter().map(|p| leaves(t, &p.node)).collect::<Vec<_>>().join(" ; ")
+        };
+        assert_eq!(words("(AA and KK)"), "[AA:KK]");
     }
 
     #[test]
@@ -520,8 +553,8 @@ mod tests {
         assert!(e.message.contains("1 to 100"), "{}", e.message);
         let e = parse("(AA, KK", false, false).unwrap_err();
         assert_eq!(e.span, Some(Span::new(0, 1)));
-        let e = parse("AA KK", false, false).unwrap_err();
-        assert_eq!(e.span, Some(Span::new(3, 5)));
+        let e = parse("pair suited", true, false).unwrap_err();
+        assert_eq!(e.span, Some(Span::new(5, 11)));
         assert!(parse("  ", false, false).unwrap_err().message.contains("empty"));
         let e = parse("(AA@3, KK)", false, false).unwrap_err();
         assert!(e.message.contains("top-level"), "{}", e.message);

@@ -16,6 +16,7 @@ mod expr;
 mod generic;
 mod matcher;
 pub mod percent;
+mod spaced;
 mod stud;
 mod universe;
 
@@ -221,13 +222,13 @@ fn parse_flop(text: &str, game: Game, syntax: Syntax) -> Result<Range, PqlError>
     let parts = expr::parse(text, syntax == Syntax::Classic, false)?;
     let work = Work::new(game);
     let read = |span: Span| -> Result<LeafHands, PqlError> {
-        let leaf_text = &text[span.start..span.end];
-        if classic_holdem {
-            work.charge(uni.len() as u64, span)?; // 1,326 hands tested
-            classic_leaf_set(leaf_text, span.start, game).map(LeafHands::Set)
-        } else {
-            generic_leaf_hands(leaf_text, span.start, game, syntax, &work)
-        }
+        spaced::read_leaf(&text[span.start..span.end], span.start, |leaf_text, offset| {
+            if classic_holdem {
+                classic_or_generic_leaf_hands(leaf_text, offset, game, &work)
+            } else {
+                generic_leaf_hands(leaf_text, offset, game, syntax, &work)
+            }
+        })
     };
     let mut memo = expr::LeafMemo::new(text);
     let mut leaf = |span: Span| {
@@ -349,6 +350,35 @@ impl LeafHands {
     }
 }
 
+/// A leaf of a classic hold'em range: read as classic, and where that is an error, as generic
+/// (`AwKw`, `RR`, `[K-][T+]`, `Ks-`). Where both readings exist the classic one wins (`AKs` is
+/// suited, `Kx` the class, `76+` a kicker span). When neither reads, the error shown is the
+/// generic one if the leaf uses notation only the generic syntax has, else the classic one.
+fn classic_or_generic_leaf_hands(text: &str, offset: usize, game: Game, work: &Work) -> Result<LeafHands, PqlError> {
+    let universe_size = universe::universe(game).len() as u64;
+    work.charge(universe_size, Span::new(offset, offset + text.len()))?; // 1,326 hands tested
+    let classic_error = match classic_leaf_set(text, offset, game) {
+        Ok(set) => return Ok(LeafHands::Set(set)),
+        Err(e) => e,
+    };
+    match generic_leaf_hands(text, offset, game, Syntax::Generic, work) {
+        Ok(hands) => Ok(hands),
+        Err(generic_error) if uses_generic_notation(text) => Err(generic_error),
+        Err(_) => Err(classic_error),
+    }
+}
+
+/// Brackets, macros, suit variables (`w x y z`) or upper-case rank variables (`R`, `O`, `N`):
+/// notation of the generic syntax that no classic hand uses.
+fn uses_generic_notation(text: &str) -> bool {
+    text.chars().any(|c| {
+        matches!(c, '[' | ']' | '$' | 'w' | 'x' | 'y' | 'z')
+            || (c.is_ascii_uppercase()
+                && crate::cards::parse_rank(c).is_none()
+                && crate::cards::parse_suit(c).is_none())
+    })
+}
+
 fn classic_leaf_set(text: &str, offset: usize, game: Game) -> Result<HandSet, PqlError> {
     let uni = universe::universe(game);
     match classic::parse_leaf(text, offset, game.deck().lowest_rank())? {
@@ -362,7 +392,7 @@ fn classic_leaf_set(text: &str, offset: usize, game: Game) -> Result<HandSet, Pq
 
 /// `to`/`through` (merged into one leaf with the hands around it) outside classic hold'em.
 pub(crate) fn worded_span_error(text: &str, offset: usize, game: Game) -> Option<PqlError> {
-    text.contains(char::is_whitespace).then(|| {
+    (text.contains(char::is_whitespace) && !spaced::is_spaced(text)).then(|| {
         PqlError::range(
             format!("'to' and 'through' join two hold'em hands or groups; in {} write spans with '-'", game.title()),
             Span::new(offset, offset + text.len()),

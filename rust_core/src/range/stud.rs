@@ -444,7 +444,7 @@ fn read_leaf(text: &str, span: Span, game: Game) -> Result<StudSet, PqlError> {
         if let Some(e) = super::worded_span_error(t, span.start, game) {
             return Err(e);
         }
-        expand(t, span.start, game)
+        super::spaced::read_leaf(t, span.start, |t, offset| expand(t, offset, game))
     }
 }
 
