@@ -81,6 +81,26 @@ def complete(text: str, cursor: int | None = None, vocab: Vocabulary | None = No
     return _rank(_expression_context(before, statement, vocab), word, start)
 
 
+def opens_by_itself(text: str, cursor: int | None = None) -> bool:
+    """Whether the character just typed before ``cursor`` opens the completion menu unasked: a
+    letter, digit, ``_``, ``$``, ``.``, ``(`` or an opening quote do; a closing quote, ``;``,
+    ``)`` and spaces do not (what follows them is not a word being typed, and a menu there
+    would only wait for an Enter meant to run or break the line)."""
+    cursor = len(text) if cursor is None else cursor
+    if cursor <= 0:
+        return False
+    last = text[cursor - 1]
+    if last == "'":
+        line_start = text.rfind("\n", 0, cursor) + 1
+        line = text[line_start:cursor]
+        if line.lstrip().startswith("."):  # a dot-command's argument: `.range holdem 'QQ+'`
+            return line.count("'") % 2 == 1
+        tokens = list(scan(line))
+        # The quote opens a string when the string token it belongs to is that quote alone.
+        return bool(tokens) and tokens[-1].kind == STRING and tokens[-1].text == "'"
+    return last.isalnum() or last in "_$.("
+
+
 def _complete_command_argument(
     command: str, line_before: str, cursor: int, vocab: Vocabulary
 ) -> list[Candidate]:

@@ -1,4 +1,4 @@
-"""Results as text: the table of PQL-SPEC §7, CSV, and the JSON of DESIGN.md §5.
+"""Results as text: the table of PQL-SPEC §7, a tidy CSV, the JSON of DESIGN.md §5 and markdown.
 
 ``table_rows`` gives the cells of the table so a REPL can lay them out its own way;
 ``ResultWriter`` streams results of a whole session to one destination in one format;
@@ -8,17 +8,17 @@
 
 from __future__ import annotations
 
-import csv
 import io
-import json
 import math
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import TextIO
 
 from pql_repl.api import Column, StatementResult
+from pql_repl.files import open_output
+from pql_repl.records import record
 
-FORMATS = ("table", "csv", "json")
+FORMATS = ("table", "csv", "json", "markdown")
 BAR_WIDTH = 30
 BAR_CHAR = "█"
 
@@ -59,6 +59,21 @@ def format_percent(fraction: float | None) -> str:
     return "—" if fraction is None else f"{100 * fraction:.2f}%"
 
 
+def format_percent_estimate(fraction: float | None, stderr: float | None) -> str:
+    """``17.85% ± 0.10%`` (the 95% margin, 1.96 standard errors); the share alone when exact."""
+    if fraction is None or stderr is None or not math.isfinite(stderr):
+        return format_percent(fraction)
+    return f"{format_percent(fraction)} ± {100 * 1.96 * stderr:.2f}%"
+
+
+def bucket_stderr(result: StatementResult, fraction: float) -> float | None:
+    """The standard error of a histogram bucket's share, a proportion of the accepted trials:
+    sqrt(p(1-p)/n); None for an enumeration (finished: no error; cut short: not a sample)."""
+    if result.exact or result.total_deals is not None or result.accepted <= 0:
+        return None
+    return math.sqrt(fraction * (1 - fraction) / result.accepted)
+
+
 def format_count(count: float | None) -> str:
     # Weighted ranges make counts fractional.
     if count is None:
@@ -70,7 +85,7 @@ def format_count(count: float | None) -> str:
 # Table
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TableRow:
     """One line of the table. ``cells`` follow the name: the value, then for ``count`` the raw
     count, for a histogram bucket the count and a bar. A histogram's own row has no cells and
@@ -81,29 +96,31 @@ class TableRow:
     bucket: bool = False
 
 
-def column_rows(column: Column, bar_char: str = BAR_CHAR) -> list[TableRow]:
-    """The rows of one selector's result."""
+def column_rows(column: Column, bar_char: str = BAR_CHAR, bar_width: int = BAR_WIDTH) -> list[TableRow]:
+    """The rows of one selector's result (histogram bars ``bar_width`` wide at most; 0: none)."""
     if column.selector == "histogram":
         rows = [TableRow(column.name)]
         top = max((b.fraction for b in column.buckets), default=0.0)
         for b in column.buckets:
-            width = round(b.fraction / top * BAR_WIDTH) if top > 0 else 0
-            bar = bar_char * max(width, 1 if b.fraction > 0 else 0)
-            rows.append(
-                TableRow(b.label, (format_percent(b.fraction), format_count(b.count), bar), bucket=True)
-            )
+            width = round(b.fraction / top * bar_width) if top > 0 else 0
+            bar = bar_char * max(width, 1 if b.fraction > 0 and bar_width > 0 else 0)
+            cells = (format_percent(b.fraction), format_count(b.count))
+            rows.append(TableRow(b.label, (*cells, bar) if bar_width > 0 else cells, bucket=True))
         return rows
     if column.selector == "count":
         value = column.value if isinstance(column.value, int | float) else None
-        return [TableRow(column.name, (format_percent(value), format_count(column.count)))]
+        estimate = format_percent_estimate(value, column.stderr)
+        return [TableRow(column.name, (estimate, format_count(column.count)))]
     if column.selector == "avg":
         return [TableRow(column.name, (format_estimate(column.value, column.stderr),))]
     return [TableRow(column.name, (format_number(column.value),))]
 
 
-def table_rows(result: StatementResult, bar_char: str = BAR_CHAR) -> list[TableRow]:
+def table_rows(
+    result: StatementResult, bar_char: str = BAR_CHAR, bar_width: int = BAR_WIDTH
+) -> list[TableRow]:
     """Every row of one statement's table, selector after selector."""
-    return [row for column in result.columns for row in column_rows(column, bar_char)]
+    return [row for column in result.columns for row in column_rows(column, bar_char, bar_width)]
 
 
 def truncation_note(result: StatementResult) -> str:
@@ -132,16 +149,31 @@ def summary_line(result: StatementResult, timer: bool = False) -> str:
         kept = result.accepted / result.attempted
         parts.append(f"{100 * kept:.3g}% of deals kept")
     if result.cancelled:
-        parts.append("cancelled")
+        parts.append("cancelled (partial result)")
     line = ", ".join(parts)
     if timer:
         line += f" in {result.elapsed:.3f} s"
     return line
 
 
-def format_table(result: StatementResult, timer: bool = False, bar_char: str = BAR_CHAR) -> str:
-    """One statement as the aligned table of PQL-SPEC §7, ending with the summary line."""
-    rows = table_rows(result, bar_char)
+def format_table(
+    result: StatementResult, timer: bool = False, bar_char: str = BAR_CHAR, width: int | None = None
+) -> str:
+    """One statement as the aligned table of PQL-SPEC §7, ending with the summary line. With a
+    terminal ``width``, histogram bars shrink (and go, when fewer than 4 cells are left) so
+    that no line is wider; names and values are never cut."""
+    bar_width = BAR_WIDTH
+    if width is not None:
+        rows = table_rows(result, bar_char, 0)
+        lines = _layout(result, rows)
+        widest = max((len(line) for line, row in zip(lines, rows, strict=False) if row.bucket), default=0)
+        room = width - 1 - widest - len(" | ")
+        bar_width = min(BAR_WIDTH, room) if room >= 4 else 0
+    return "\n".join(_layout(result, table_rows(result, bar_char, bar_width), timer))
+
+
+def _layout(result: StatementResult, rows: list[TableRow], timer: bool = False) -> list[str]:
+    """The lines of the table of ``rows``, and the summary line."""
     names = [("  " + r.name) if r.bucket else r.name for r in rows]
     # A histogram's title row has no cells, so it does not widen the name column.
     name_width = max((len(n) for n, r in zip(names, rows, strict=True) if r.cells), default=0)
@@ -156,35 +188,79 @@ def format_table(result: StatementResult, timer: bool = False, bar_char: str = B
         cells = [c.rjust(widths[i]) if i < 2 and len(r.cells) > 1 else c for i, c in enumerate(r.cells)]
         lines.append(" | ".join([name.ljust(name_width), *cells]).rstrip())
     lines.append(summary_line(result, timer))
-    return "\n".join(lines)
+    return lines
 
 
 # ---------------------------------------------------------------------------------------------
-# CSV and JSON
+# CSV, JSON and markdown
+
+#: The one header of every CSV pql writes: a tidy table, one row per statement and selector and
+#: per histogram bucket, that pandas and duckdb read as it is.
+CSV_HEADER = (
+    "statement",  # its number in the file, from 1
+    "query",
+    "game",
+    "selector",  # the selector's name: its `as` name or its expression
+    "kind",  # avg, count, histogram, max or min
+    "label",  # a histogram bucket's label, or a max/min value that is not a number
+    "value",  # the average, the share of trials (count, bucket) or the max/min
+    "stderr",  # standard error of the value: 0 when exact, empty when unknown
+    "count",  # trials counted (count, bucket)
+    "trials",
+    "exact",
+    "status",  # done, cancelled (a partial result) or cut short (an enumeration, not a sample)
+)
 
 
-def csv_header(result: StatementResult) -> list[str]:
-    """``query``, ``trials``, one column per selector, and a last ``note`` column when an
-    exhaustive run was cut short."""
-    note = ["note"] if result.truncated else []
-    return ["query", "trials", *(c.name for c in result.columns), *note]
+def status_word(result: StatementResult) -> str:
+    if result.truncated:
+        return "cut short"
+    return "cancelled" if result.cancelled else "done"
 
 
-def csv_cell(column: Column) -> str:
-    """A selector's value in one CSV cell; a histogram is ``label:fraction;label:fraction``."""
-    if column.selector == "histogram":
-        return ";".join(f"{b.label}:{b.fraction!r}" for b in column.buckets)
-    value = column.value
+def _csv_number(value: float | int | None) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
-        return "true" if value else "false"
-    return repr(value) if isinstance(value, float) else str(value)
+        return "1" if value else "0"
+    return repr(float(value)) if isinstance(value, float) else str(value)
 
 
-def csv_row(result: StatementResult) -> list[str]:
-    note = [truncation_note(result)] if result.truncated else []
-    return [result.query, str(result.trials), *(csv_cell(c) for c in result.columns), *note]
+def _csv_stderr(result: StatementResult, stderr: float | None) -> str:
+    if stderr is not None:
+        return _csv_number(stderr)
+    return "0.0" if result.exact else ""
+
+
+def csv_rows(result: StatementResult, statement: int) -> list[list[str]]:
+    """The CSV rows of one statement, numbered ``statement`` in its file."""
+    common = [str(statement), result.query, result.game]
+    tail = [str(result.trials), "true" if result.exact else "false", status_word(result)]
+    rows: list[list[str]] = []
+    for c in result.columns:
+        if c.selector == "histogram":
+            for b in c.buckets:
+                stderr = _csv_stderr(result, bucket_stderr(result, b.fraction))
+                cells = [b.label, _csv_number(b.fraction), stderr, format_count(b.count)]
+                rows.append([*common, c.name, c.selector, *cells, *tail])
+            continue
+        number = c.value if isinstance(c.value, int | float) and not isinstance(c.value, bool) else None
+        label = "" if number is not None or c.value is None else format_number(c.value)
+        stderr = _csv_stderr(result, c.stderr) if c.selector in ("avg", "count") else ""
+        count = format_count(c.count) if c.selector == "count" and c.count is not None else ""
+        rows.append([*common, c.name, c.selector, label, _csv_number(number), stderr, count, *tail])
+    return rows
+
+
+def csv_line(cells: Sequence[str]) -> str:
+    """One CSV record ending in ``\n``. Written with a ``\r\n`` terminator, so that the csv
+    module quotes a cell holding a lone ``\r`` too (with ``\n`` it does not, and the cell
+    would read back as two lines); the terminator is then made ``\n``."""
+    import csv  # noqa: PLC0415 (loaded when needed: the command starts faster without it)
+
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\r\n").writerow(cells)
+    return buffer.getvalue()[:-2] + "\n"
 
 
 def json_document(results: Iterable[StatementResult]) -> dict[str, object]:
@@ -192,18 +268,66 @@ def json_document(results: Iterable[StatementResult]) -> dict[str, object]:
     return {"statements": [r.to_dict() for r in results]}
 
 
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def format_markdown(result: StatementResult, timer: bool = False) -> str:
+    """One statement as a markdown table for forums and notes: the query, then a row per
+    selector (and per histogram bucket) with the value, its 95% margin and the count, then
+    the summary line."""
+    if "\n" in result.query or "`" in result.query:
+        lines = ["```sql", result.query, "```", ""]
+    else:
+        lines = [f"`{result.query}`", ""]
+    lines += ["| selector | value | ± 95% | count |", "| --- | ---: | ---: | ---: |"]
+    for c in result.columns:
+        if c.selector == "histogram":
+            lines.append(f"| {_md_cell(c.name)} | | | |")
+            for b in c.buckets:
+                margin = bucket_stderr(result, b.fraction)
+                ci = "" if margin is None else f"{100 * 1.96 * margin:.2f}%"
+                cells = [
+                    f"&nbsp;&nbsp;{_md_cell(b.label)}",
+                    format_percent(b.fraction),
+                    ci,
+                    format_count(b.count),
+                ]
+                lines.append("| " + " | ".join(cells) + " |")
+            continue
+        if c.selector == "count":
+            value = c.value if isinstance(c.value, int | float) else None
+            ci = "" if c.stderr is None else f"{100 * 1.96 * c.stderr:.2f}%"
+            cells = [format_percent(value), ci, format_count(c.count)]
+        elif c.selector == "avg":
+            text = format_estimate(c.value, c.stderr)
+            value_text, _, ci = text.partition(" ± ")
+            cells = [value_text, ci, ""]
+        else:
+            cells = [format_number(c.value), "", ""]
+        lines.append("| " + " | ".join([_md_cell(c.name), *map(_md_cell, cells)]) + " |")
+    lines += ["", f"_{summary_line(result, timer)}_"]
+    return "\n".join(lines)
+
+
 # ---------------------------------------------------------------------------------------------
 # Writers
 
 
 class ResultWriter:
-    """Writes the results of a session to ``stream`` in one format. Tables and CSV rows go out
-    as each statement finishes; JSON is one document, written by ``close``, or (``keep_complete``,
-    for a file) rewritten in place after every statement so the file is always a whole document.
-    CSV repeats its header when a statement's columns differ from the previous one's."""
+    """Writes the results of a session to ``stream`` in one format. Tables, markdown and CSV rows
+    go out as each statement finishes (CSV under one header for the whole output); JSON is one
+    document, written by ``close``, or (``keep_complete``, for a file) rewritten in place after
+    every statement so the file is always a whole document. ``width``: a terminal's width, that
+    tables fit."""
 
     def __init__(
-        self, stream: TextIO, fmt: str = "table", timer: bool = False, keep_complete: bool = False
+        self,
+        stream: TextIO,
+        fmt: str = "table",
+        timer: bool = False,
+        keep_complete: bool = False,
+        width: int | None = None,
     ) -> None:
         if fmt not in FORMATS:
             raise ValueError(f"unknown format {fmt!r}")
@@ -213,8 +337,8 @@ class ResultWriter:
         self.keep_complete = keep_complete
         # Where this writer's output begins: what a file held before (in another format) stays.
         self._start = stream.tell() if keep_complete else 0
+        self.width = width
         self._results: list[StatementResult] = []
-        self._header: list[str] | None = None
         self._written = 0
         self._closed = False
         self._bar_char = BAR_CHAR if _can_encode(stream, BAR_CHAR) else "#"
@@ -228,16 +352,16 @@ class ResultWriter:
         if self.format == "table":
             if self._written:
                 self.stream.write("\n")
-            self.stream.write(format_table(result, self.timer, self._bar_char) + "\n")
+            self.stream.write(format_table(result, self.timer, self._bar_char, self.width) + "\n")
+        elif self.format == "markdown":
+            if self._written:
+                self.stream.write("\n")
+            self.stream.write(format_markdown(result, self.timer) + "\n")
         else:
-            writer = csv.writer(self.stream, lineterminator="\n")
-            header = csv_header(result)
-            if header != self._header:
-                if self._header is not None:
-                    self.stream.write("\n")
-                writer.writerow(header)
-                self._header = header
-            writer.writerow(csv_row(result))
+            if not self._written:
+                self.stream.write(csv_line(CSV_HEADER))
+            for row in csv_rows(result, self._written + 1):
+                self.stream.write(csv_line(row))
         self._written += 1
         self.stream.flush()
 
@@ -253,6 +377,8 @@ class ResultWriter:
         if self.keep_complete:
             self.stream.seek(self._start)
             self.stream.truncate()
+        import json  # noqa: PLC0415 (loaded when needed: the command starts faster without it)
+
         json.dump(json_document(self._results), self.stream, indent=2)
         self.stream.write("\n")
         self.stream.flush()
@@ -264,8 +390,9 @@ class OutputError(Exception):
 
 class Destination:
     """Where a session's results go, as ``.output`` and ``.format`` say: ``stdout`` or a file.
-    A file is truncated when it becomes the destination and holds a complete document after
-    every result; a new format on the same file goes on writing to it after what is there."""
+    A file is replaced when the first result reaches it (until then the old one stays whole) and
+    holds a complete document after every result; a new format on the same file goes on writing
+    to it after what is there."""
 
     def __init__(self, stdout: TextIO) -> None:
         self.stdout = stdout
@@ -290,7 +417,8 @@ class Destination:
                 self._writer, self._target = None, None
                 if output is not None:
                     try:
-                        self.file = open(output, "w", encoding="utf-8")  # noqa: SIM115 (closed in close)
+                        # The old file stays until the first result replaces it.
+                        self.file = open_output(Path(output))
                     except OSError as e:
                         raise OutputError(f"cannot write to '{output}': {e.strerror or e}") from None
             self._writer = ResultWriter(self.stream, fmt, timer, keep_complete=self.file is not None)
@@ -311,10 +439,12 @@ class Destination:
             self.file = None
 
 
-def render(results: Iterable[StatementResult], fmt: str = "table", timer: bool = False) -> str:
-    """Several results in one format, as one string."""
+def render(
+    results: Iterable[StatementResult], fmt: str = "table", timer: bool = False, width: int | None = None
+) -> str:
+    """Several results in one format, as one string (tables fit ``width`` when given)."""
     buffer = io.StringIO()
-    writer = ResultWriter(buffer, fmt, timer)
+    writer = ResultWriter(buffer, fmt, timer, width=width)
     for r in results:
         writer.write(r)
     writer.close()

@@ -9,7 +9,6 @@ import math
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -62,26 +61,56 @@ def test_table_is_the_default() -> None:
     lines = r.stdout.splitlines()
     assert lines[0].startswith("hero        | 0.8")
     assert "±" in lines[0]
-    name, pct, count = (cell.strip() for cell in lines[1].split("|"))
+    name, estimate, count = (cell.strip() for cell in lines[1].split("|"))
     assert name == "villainWins"
+    pct, margin = estimate.split(" ± ")
     assert pct.endswith("%")
     assert float(pct[:-1]) == pytest.approx(100 * int(count) / 20000, abs=0.005)
+    assert 0 < float(margin.removesuffix("%")) < 1  # a count has its margin, as an avg has
     assert lines[-1] == "20000 trials"
     assert r.stderr == ""
 
 
-def test_csv_has_a_header_and_one_row_per_statement() -> None:
-    r = pql("-c", AA_KK, "-c", AA_KK, *FAST, "--format", "csv")
+def test_csv_is_one_tidy_table_that_pandas_reads() -> None:
+    pandas = pytest.importorskip("pandas")
+    histogram = "select histogram(handType(hero, flop)) as hands from hero='AA', villain='KK'"
+    r = pql("-c", AA_KK, "-c", histogram, *FAST, "--format", "csv")
     assert r.returncode == 0, r.stderr
-    rows = list(csv.reader(io.StringIO(r.stdout)))
-    assert rows[0] == ["query", "trials", "hero", "villainWins"]
-    assert len(rows) == 3
-    for row in rows[1:]:
-        assert row[0] == AA_KK
-        assert row[1] == "20000"
-        hero, villain = float(row[2]), float(row[3])
-        assert 0.75 < hero < 0.88
-        assert 0.12 < villain < 0.25
+    frame = pandas.read_csv(io.StringIO(r.stdout))
+    assert r.stdout.count("statement,") == 1
+    assert frame["statement"].tolist()[:2] == [1, 1]
+    assert set(frame["statement"]) == {1, 2}
+    first = frame[frame["statement"] == 1].set_index("selector")
+    assert first.loc["hero", "query"] == AA_KK
+    assert 0.75 < first.loc["hero", "value"] < 0.88
+    assert 0 < first.loc["hero", "stderr"] < 0.01
+    wins = first.loc["villainWins"]
+    assert wins["kind"] == "count"
+    assert wins["value"] == pytest.approx(wins["count"] / 20000)
+    assert 0 < wins["stderr"] < 0.01
+    hands = frame[frame["statement"] == 2]
+    assert set(hands["kind"]) == {"histogram"}
+    assert "pair" in set(hands["label"])
+    assert hands["count"].sum() == 20000
+    assert hands["value"].sum() == pytest.approx(1.0)
+    assert (hands["stderr"] > 0).all()
+    assert set(frame["trials"]) == {20000}
+    assert not frame["exact"].any()
+    assert set(frame["status"]) == {"done"}
+
+
+def test_markdown_for_forums_and_notes() -> None:
+    r = pql("-c", AA_KK, *FAST, "--format", "markdown")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == f"`{AA_KK}`"
+    assert lines[2] == "| selector | value | ± 95% | count |"
+    assert lines[4].startswith("| hero | 0.8")
+    assert lines[5].startswith("| villainWins | ")
+    assert lines[-1] == "_20000 trials_"
+    # The dot-command (`md` for short) writes the same.
+    dot = pql(*FAST, stdin=f".format md\n{AA_KK};\n")
+    assert dot.stdout == r.stdout
 
 
 def test_json_is_the_documented_shape() -> None:
@@ -103,6 +132,17 @@ def test_json_is_the_documented_shape() -> None:
     assert wins["value"] == pytest.approx(wins["count"] / 20000)
     # Counts of whole trials are whole numbers, as in DESIGN.md §5.
     assert type(wins["count"]) is int
+
+
+def test_an_unnamed_selector_is_labelled_by_its_expression_everywhere() -> None:
+    q = "select avg(riverEquity(hero)), count(winsHi(hero)) from hero='AA', villain='KK'"
+    table = pql("-c", q, *FAST).stdout.splitlines()
+    assert table[0].startswith("avg(riverEquity(hero)) | 0.8")
+    assert table[1].startswith("count(winsHi(hero))    | ")
+    rows = list(csv.DictReader(io.StringIO(pql("-c", q, *FAST, "--format", "csv").stdout)))
+    assert [row["selector"] for row in rows] == ["avg(riverEquity(hero))", "count(winsHi(hero))"]
+    (st,) = as_json(pql("-c", q, *FAST, "--format", "json").stdout)
+    assert [c["name"] for c in st["columns"]] == ["avg(riverEquity(hero))", "count(winsHi(hero))"]  # type: ignore[attr-defined]
 
 
 def test_json_counts_are_integers() -> None:
@@ -131,7 +171,7 @@ def test_histogram_rows() -> None:
     r = pql("-c", q, *FAST)
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
-    assert lines[0] == "HISTOGRAM 1"
+    assert lines[0] == "histogram(handType(hero, river))"  # an unnamed selector reads as written
     buckets = lines[1:-1]
     labels = [b.split("|")[0].strip() for b in buckets]
     assert "pair" in labels
@@ -346,8 +386,8 @@ def test_output_file(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     assert r.stdout == ""
     rows = list(csv.reader(out.open()))
-    assert rows[0][:2] == ["query", "trials"]
-    assert len(rows) == 2
+    assert rows[0][:2] == ["statement", "query"]
+    assert len(rows) == 3  # a row per selector
 
 
 def test_output_command_switches_destination(tmp_path: Path) -> None:
@@ -404,12 +444,11 @@ def test_config_file_gives_defaults_and_options_override(tmp_path: Path) -> None
 
 
 def test_time_limit_stops_a_long_run() -> None:
-    started = time.monotonic()
+    # Only what holds at any speed: the run ends, with fewer trials than asked for, and reports.
     r = pql("-c", AA_KK, "--trials", "1e10", "--no-exact", "--threads", "1", "--time-limit", "0.5")
     assert r.returncode == 0, r.stderr
-    assert time.monotonic() - started < 30
     trials = int(r.stdout.splitlines()[-1].split()[0])
-    assert 0 < trials < 10**10
+    assert trials < 10**10
 
 
 def test_a_zero_time_limit_is_a_usage_error() -> None:
@@ -423,23 +462,23 @@ def test_a_zero_time_limit_is_a_usage_error() -> None:
 def test_an_enumeration_cut_short_says_so() -> None:
     # An exhaustive run stopped by its time limit is the first part of an ordered enumeration:
     # the table, CSV and JSON must say so instead of passing it off as a sample.
+    # 566,544,888 deals, minutes of work: the limit cuts it short at any speed.
     query = (
         "select avg(riverEquity(a)) as eq, histogram(handType(a, river)) from game='omahahi', "
-        "a='AsAhKsKh', b='QdJdTc9c', c='8h8d7c6c'"
+        "a='AsAhKsKh', b='QdJdTc9c', c='8h8d**'"
     )
-    options = ["--exact", "--time-limit", "0.01"]
+    options = ["--exact", "--time-limit", "0.3"]
     r = pql("-c", query, *options)
     assert r.returncode == 0, r.stderr
     last = r.stdout.splitlines()[-1]
-    assert last.endswith("of 658008 deals enumerated (cut short: not a random sample)"), last
+    assert last.endswith("of 566544888 deals enumerated (cut short: not a random sample)"), last
     assert "±" not in r.stdout
-    rows = list(csv.reader(io.StringIO(pql("-c", query, *options, "--format", "csv").stdout)))
-    assert rows[0][-1] == "note"
-    assert "cut short" in rows[1][-1]
+    rows = list(csv.DictReader(io.StringIO(pql("-c", query, *options, "--format", "csv").stdout)))
+    assert {(row["status"], row["exact"], row["stderr"]) for row in rows} == {("cut short", "false", "")}
     (st,) = as_json(pql("-c", query, *options, "--format", "json").stdout)
     assert st["truncated"] is True
     assert st["exact"] is False
-    assert st["total_deals"] == 658008
+    assert st["total_deals"] == 566544888
 
 
 def test_precision_stops_once_the_standard_errors_are_small() -> None:
@@ -475,16 +514,22 @@ def test_c_does_not_import_terminal_libraries() -> None:
     assert r.stdout.splitlines()[-1] == "[]"
 
 
-def test_ctrl_c_cancels_and_exits_130() -> None:
+def spawn_script(*args: str) -> Any:
     pexpect = pytest.importorskip("pexpect")
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "pql_repl.cli", "-c", AA_KK, "--trials", "1e12", "--no-exact", "--threads", "1"],
-        encoding="utf-8",
-        timeout=60,
-    )
+    return pexpect.spawn(sys.executable, ["-m", "pql_repl.cli", *args], encoding="utf-8", timeout=60)
+
+
+def test_ctrl_c_prints_what_was_computed_and_exits_130() -> None:
+    pexpect = pytest.importorskip("pexpect")
+    child = spawn_script("-c", AA_KK, "--trials", "1e12", "--no-exact", "--threads", "1")
     child.expect("trials/s")  # the progress line: the run is under way
     child.sendintr()
+    # What was computed is printed, marked as a partial result, then the script stops.
+    child.expect(r"hero +\| 0\.\d+ ± 0\.\d+")
+    child.expect(r"villainWins +\| +\d+\.\d+% ± \d+\.\d+% \| +\d+")
+    child.expect(r"(\d+) trials, cancelled \(partial result\)")
+    trials = int(child.match.group(1))
+    assert 0 < trials < 10**12
     child.expect("pql: interrupted")
     child.expect(pexpect.EOF)
     child.close()
@@ -492,31 +537,43 @@ def test_ctrl_c_cancels_and_exits_130() -> None:
     assert "Traceback" not in (child.before or "")
 
 
-def test_progress_line_on_a_terminal() -> None:
+def test_ctrl_c_in_json_still_writes_a_whole_document() -> None:
     pexpect = pytest.importorskip("pexpect")
-    child = pexpect.spawn(
-        sys.executable,
-        [
-            "-m",
-            "pql_repl.cli",
-            "-c",
-            AA_KK,
-            "--trials",
-            "1e12",
-            "--no-exact",
-            "--threads",
-            "1",
-            "--time-limit",
-            "2",
-        ],
-        encoding="utf-8",
-        timeout=60,
+    child = spawn_script(
+        "-c",
+        f"{AA_KK};\n{AA_KK.replace('as hero', 'as second')}",
+        "--trials",
+        "1e12",
+        "--no-exact",
+        "--threads",
+        "1",
+        "--format",
+        "json",
     )
-    child.expect(r"\r\d+ trials +\d+\.\d% +[\d.]+[kMG]? trials/s")
-    child.expect(r"\d+ trials\r?\n")  # the summary line of the final table
+    child.expect("trials/s")
+    child.sendintr()
     child.expect(pexpect.EOF)
     child.close()
-    assert child.exitstatus == 0
+    assert child.exitstatus == 130
+    out = (child.before or "").replace("\r\n", "\n")
+    document = out[out.index("{") : out.rindex("}") + 1]
+    (st,) = as_json(document)  # the second statement never started
+    assert st["cancelled"] is True
+    assert 0 < st["trials"] < 10**12  # type: ignore[operator]
+    assert "pql: interrupted" in out
+
+
+def test_progress_line_on_a_terminal() -> None:
+    pexpect = pytest.importorskip("pexpect")
+    child = spawn_script("-c", AA_KK, "--trials", "1e12", "--no-exact", "--threads", "1")
+    child.expect(r"\r\d+ trials +\d+\.\d% +[\d.]+[kMG]? trials/s")
+    child.sendintr()
+    # The progress line is erased before the table is written.
+    child.expect(r"\r +\r")
+    child.expect(r"\d+ trials, cancelled")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
 
 
 # ---------------------------------------------------------------------------------------------

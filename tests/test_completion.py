@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pql_repl.completion import Candidate, complete, fuzzy_score
+from pql_repl.completion import Candidate, complete, fuzzy_score, opens_by_itself
 from pql_repl.session import COMMANDS
 from pql_repl.vocabulary import vocabulary
 
@@ -197,3 +197,24 @@ def test_range_keywords_and_syntaxes_in_the_range_command() -> None:
     assert texts(".range holdem '") == list(vocab.range_keywords)
     assert texts(".range holdem 'AK' ") == list(vocab.syntaxes)
     assert texts(".range hol")[0] == "holdem"
+
+
+@pytest.mark.parametrize(
+    ("text", "opens"),
+    [
+        ("select avg(riverEq", True),
+        ("select avg(", True),
+        (".tr", True),
+        ("select avg(1) from game='", True),
+        (".range holdem '", True),
+        ("select avg(1) from villain='KK'", False),
+        (".range holdem 'QQ+, AKs'", False),
+        ("select avg(1)", False),
+        ("select avg(1) from h='AA';", False),
+        ("select avg(1) ", False),
+        ("select avg(1) from a='x', b='it''", True),
+        ("", False),
+    ],
+)
+def test_the_menu_opens_by_itself_only_on_a_word_being_typed(text: str, opens: bool) -> None:
+    assert opens_by_itself(text) is opens

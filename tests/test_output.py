@@ -7,16 +7,17 @@ engine; test_cli.py runs the same writers on real runs.
 from __future__ import annotations
 
 import csv
-import dataclasses
 import io
 import json
 from pathlib import Path
 
 import pytest
 
+from pql_repl import records
 from pql_repl.api import Bucket, Column, StatementResult
 from pql_repl.output import (
     BAR_WIDTH,
+    CSV_HEADER,
     Destination,
     OutputError,
     ResultWriter,
@@ -54,6 +55,7 @@ def result(
 
 COUNT = Column("COUNT 1", "count", 335263 / 600000, stderr=0.00064, count=335263)
 AVG = Column("hero", "avg", 0.8521, stderr=0.0004)
+EXACT_AVG = Column("hero", "avg", 0.8125, stderr=None)
 HIST = Column(
     "HISTOGRAM 3",
     "histogram",
@@ -62,9 +64,12 @@ HIST = Column(
 )
 
 
-def test_count_row_is_percentage_and_raw_count() -> None:
+def test_count_row_is_percentage_with_its_margin_and_raw_count() -> None:
+    # 1.96 * 0.00064 = 0.13%
     table = format_table(result([COUNT]))
-    assert table.splitlines()[0] == "COUNT 1 | 55.88% | 335263"
+    assert table.splitlines()[0] == "COUNT 1 | 55.88% ± 0.13% | 335263"
+    exact = Column("COUNT 1", "count", 0.5, stderr=None, count=495)
+    assert format_table(result([exact], trials=990, exact=True)).splitlines()[0] == "COUNT 1 | 50.00% | 495"
 
 
 def test_avg_shows_the_95_percent_margin_to_two_digits() -> None:
@@ -117,6 +122,18 @@ def test_histogram_has_a_row_per_bucket_with_a_bar() -> None:
     assert lines[2].startswith("  flush | 10.00% |  60000 | ")
 
 
+def test_bars_shrink_to_fit_a_terminal_and_go_when_there_is_no_room() -> None:
+    wide = format_table(result([HIST]), width=200).splitlines()
+    assert wide == format_table(result([HIST])).splitlines()
+    narrow = format_table(result([HIST]), width=40).splitlines()
+    assert all(len(line) < 40 for line in narrow)
+    assert narrow[1] == "  pair  | 50.00% | 300000 | " + "█" * (40 - 1 - len("  pair  | 50.00% | 300000 | "))
+    # No room for four cells of bar: no bars at all, the numbers whole.
+    tight = format_table(result([HIST]), width=32).splitlines()
+    assert tight[1] == "  pair  | 50.00% | 300000"
+    assert "█" not in "".join(tight)
+
+
 def test_columns_line_up_across_selectors() -> None:
     lines = format_table(result([AVG, COUNT])).splitlines()
     assert lines[0].index("|") == lines[1].index("|")
@@ -130,23 +147,100 @@ def test_summary_line() -> None:
     assert format_table(result([AVG])).splitlines()[-1] == "600000 trials"
 
 
-def test_csv_is_one_row_per_statement() -> None:
-    text = render([result([AVG, COUNT, HIST], query="select 'a, b'"), result([AVG, COUNT, HIST])], "csv")
+def csv_records(text: str) -> list[dict[str, str]]:
     rows = list(csv.reader(io.StringIO(text)))
-    assert rows[0] == ["query", "trials", "hero", "COUNT 1", "HISTOGRAM 3"]
-    assert len(rows) == 3
-    query, trials, hero, count, hist = rows[1]
-    assert query == "select 'a, b'"
-    assert int(trials) == 600_000
-    assert float(hero) == 0.8521
-    assert float(count) == pytest.approx(335263 / 600000, abs=1e-15)
-    assert hist == "pair:0.5;flush:0.1;quads:0.0"
+    assert rows[0] == list(CSV_HEADER)
+    return [dict(zip(CSV_HEADER, row, strict=True)) for row in rows[1:]]
 
 
-def test_csv_repeats_the_header_when_the_columns_change() -> None:
-    text = render([result([AVG]), result([COUNT])], "csv")
-    blocks = [list(csv.reader(io.StringIO(b))) for b in text.split("\n\n")]
-    assert [b[0] for b in blocks] == [["query", "trials", "hero"], ["query", "trials", "COUNT 1"]]
+def test_csv_is_one_tidy_table_with_a_standard_error_beside_every_value() -> None:
+    first = result([AVG, COUNT, HIST], query="select 'a, b'\nfrom hero='AA'")
+    exact_count = Column("COUNT 1", "count", 0.5, stderr=None, count=495)
+    text = render([first, result([exact_count], trials=990, exact=True)], "csv")
+    assert text.count("statement,query") == 1  # one header for the whole file
+    records = csv_records(text)
+    assert [(r["statement"], r["selector"], r["label"]) for r in records] == [
+        ("1", "hero", ""),
+        ("1", "COUNT 1", ""),
+        ("1", "HISTOGRAM 3", "pair"),
+        ("1", "HISTOGRAM 3", "flush"),
+        ("1", "HISTOGRAM 3", "quads"),
+        ("2", "COUNT 1", ""),
+    ]
+    hero, count, pair, _, quads, exact = records
+    assert hero["query"] == "select 'a, b'\nfrom hero='AA'"
+    assert (hero["kind"], float(hero["value"]), float(hero["stderr"])) == ("avg", 0.8521, 0.0004)
+    assert hero["count"] == ""
+    assert float(count["value"]) == pytest.approx(335263 / 600000, abs=1e-15)
+    assert (float(count["stderr"]), count["count"]) == (0.00064, "335263")
+    # A bucket's share is a proportion of the trials: sqrt(p(1-p)/n).
+    assert (pair["kind"], float(pair["value"]), pair["count"]) == ("histogram", 0.5, "300000")
+    assert float(pair["stderr"]) == pytest.approx((0.5 * 0.5 / 600_000) ** 0.5)
+    assert float(quads["stderr"]) == 0.0
+    assert {r["trials"] for r in records[:5]} == {"600000"}
+    assert {(r["exact"], r["status"]) for r in records[:5]} == {("false", "done")}
+    # Exact values have no error at all.
+    assert (exact["trials"], exact["exact"], exact["stderr"]) == ("990", "true", "0.0")
+
+
+def test_csv_puts_a_value_that_is_not_a_number_in_the_label() -> None:
+    top = Column("best", "max", "flush")
+    (row,) = csv_records(
+        render(
+            [
+                result(
+                    [
+                        top,
+                    ]
+                )
+            ],
+            "csv",
+        )
+    )
+    assert (row["kind"], row["label"], row["value"], row["stderr"]) == ("max", "flush", "", "")
+
+
+def test_csv_reads_into_pandas_with_numbers_as_numbers() -> None:
+    pandas = pytest.importorskip("pandas")
+    text = render([result([AVG, COUNT, HIST]), result([EXACT_AVG], trials=990, exact=True)], "csv")
+    frame = pandas.read_csv(io.StringIO(text))
+    assert list(frame.columns) == list(CSV_HEADER)
+    assert len(frame) == 6
+    for column in ("value", "stderr", "statement", "trials"):
+        assert pandas.api.types.is_numeric_dtype(frame[column]), column
+    assert frame["exact"].tolist() == [False] * 5 + [True]
+    hero = frame[(frame["statement"] == 1) & (frame["selector"] == "hero")].iloc[0]
+    assert (hero["value"], hero["stderr"]) == (0.8521, 0.0004)
+    shares = frame[frame["kind"] == "histogram"].set_index("label")["value"]
+    assert shares.to_dict() == {"pair": 0.5, "flush": 0.1, "quads": 0.0}
+
+
+def test_csv_reads_into_duckdb(tmp_path: Path) -> None:
+    duckdb = pytest.importorskip("duckdb")
+    file = tmp_path / "results.csv"
+    file.write_text(render([result([AVG, COUNT, HIST]), result([EXACT_AVG], trials=990, exact=True)], "csv"))
+    with duckdb.connect() as db:
+        rows = db.execute(
+            f"select statement, selector, value, stderr, exact from read_csv('{file}') order by all"
+        ).fetchall()
+    assert len(rows) == 6
+    assert (1, "hero", 0.8521, 0.0004, False) in rows
+    assert (2, "hero", 0.8125, 0.0, True) in rows
+
+
+def test_markdown_is_a_table_per_statement() -> None:
+    text = render([result([AVG, COUNT, HIST]), result([EXACT_AVG], trials=990, exact=True)], "markdown")
+    first, second = text.split("\n\n`")
+    lines = first.splitlines()
+    assert lines[0] == "`select ... from hero='AA'`"
+    assert lines[2:4] == ["| selector | value | ± 95% | count |", "| --- | ---: | ---: | ---: |"]
+    assert lines[4] == "| hero | 0.85210 | 0.00078 |  |"
+    assert lines[5] == "| COUNT 1 | 55.88% | 0.13% | 335263 |"
+    assert lines[6] == "| HISTOGRAM 3 | | | |"
+    assert lines[7].startswith("| &nbsp;&nbsp;pair | 50.00% | 0.13% | 300000 |")
+    assert lines[-1] == "_600000 trials_"
+    assert second.splitlines()[-1] == "_990 trials, exact_"
+    assert "| hero | 0.8125 |  |  |" in second
 
 
 def test_json_is_the_design_document() -> None:
@@ -206,12 +300,12 @@ def test_unknown_format_is_refused() -> None:
         ResultWriter(io.StringIO(), "xml")
 
 
-def test_a_destination_file_is_emptied_and_a_whole_document_after_every_result(tmp_path: Path) -> None:
+def test_a_destination_file_is_replaced_by_a_whole_document_after_every_result(tmp_path: Path) -> None:
     path = tmp_path / "out.json"
     path.write_text("old content\n")
     destination = Destination(io.StringIO())
     writer = destination.writer(str(path), "json")
-    assert path.read_text() == ""
+    assert path.read_text() == "old content\n"  # until the first result replaces it
     for n in (1, 2):
         writer.write(result([AVG]))
         assert len(json.loads(path.read_text())["statements"]) == n
@@ -221,6 +315,7 @@ def test_a_destination_file_is_emptied_and_a_whole_document_after_every_result(t
     assert len(json.loads(text[: text.rindex("}") + 1])["statements"]) == 2
     assert text.endswith("600000 trials\n")
     destination.close()
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]  # no temporary file left
     with pytest.raises(OutputError, match=r"cannot write to .*missing"):
         destination.writer(str(tmp_path / "missing" / "out.csv"), "csv")
 
@@ -251,9 +346,8 @@ def test_an_enumeration_cut_short_says_so_in_every_format() -> None:
     table = format_table(r)
     assert table.splitlines()[-1] == note
     assert "±" not in table
-    rows = list(csv.reader(io.StringIO(render([r], "csv"))))
-    assert rows[0] == ["query", "trials", "eq", "COUNT 2", "note"]
-    assert rows[1][-1] == note
+    records = csv_records(render([r], "csv"))
+    assert [(x["status"], x["exact"], x["stderr"]) for x in records] == [("cut short", "false", "")] * 2
     (st,) = json.loads(render([r], "json"))["statements"]
     assert st["truncated"] is True
     assert st["exact"] is False
@@ -264,7 +358,7 @@ def test_an_enumeration_cut_short_says_so_in_every_format() -> None:
 def test_results_that_were_not_cut_short_say_nothing_of_it() -> None:
     r = result([AVG])
     assert "cut short" not in format_table(r)
-    assert "note" not in render([r], "csv").splitlines()[0]
+    assert "cut short" not in render([r], "csv")
     (st,) = json.loads(render([r], "json"))["statements"]
     assert st["truncated"] is False
     assert "total_deals" not in st
@@ -272,7 +366,7 @@ def test_results_that_were_not_cut_short_say_nothing_of_it() -> None:
 
 def test_an_enumeration_with_sampled_inner_values_is_not_called_exact() -> None:
     deals = 124
-    r = dataclasses.replace(
+    r = records.replace(
         truncated_result(),
         trials=deals,
         accepted=deals,
@@ -290,7 +384,7 @@ def test_an_enumeration_with_sampled_inner_values_is_not_called_exact() -> None:
 def test_the_status_line_says_how_exact_a_finished_run_is() -> None:
     cut = truncated_result()
     assert status_text(cut, timing=False) == "done · cut short, not exact · 1,234,567 trials"
-    whole = dataclasses.replace(cut, truncated=False, exact=True, trials=1712304)
+    whole = records.replace(cut, truncated=False, exact=True, trials=1712304)
     assert status_text(whole, timing=False) == "done · exact · 1,712,304 trials"
-    sampled = dataclasses.replace(whole, exact=False, inner_sampled=True)
+    sampled = records.replace(whole, exact=False, inner_sampled=True)
     assert status_text(sampled, timing=False) == "done · inner values sampled · 1,712,304 trials"

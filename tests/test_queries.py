@@ -29,7 +29,7 @@ def test_constants_and_case_without_else() -> None:
         "from game='holdem', p1='AsKs', p2='AhKh', board='Qd7c2s'"
     )
     assert r.exact
-    assert r.column("AVG 1").value == 6
+    assert r.column("avg(6)").value == 6
     # Deals no arm matched have no value: the average is over the matched deals only.
     assert r.column("wins_only").value == 1
     all_deals = r.column("all_deals").value

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -12,13 +13,17 @@ from pathlib import Path
 import pytest
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
+from prompt_toolkit.enums import EditingMode
 from prompt_toolkit.history import FileHistory
 from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.layout.processors import TransformationInput
 from prompt_toolkit.output import DummyOutput
 
 from pql_repl.completion import complete
 from pql_repl.history import read_entries
-from pql_repl.repl.plain import PlainRepl, PqlCompleter, input_complete
+from pql_repl.repl.plain import ErrorMarker, PlainRepl, PqlCompleter, input_complete
+from pql_repl.session import Session
+from pql_repl.themes import PLAIN_STYLES, plain_style
 from pql_repl.vocabulary import vocabulary
 
 QUERY = "select avg(riverEquity(hero)) as eq, count(winsHi(hero)) as wins from hero='AA', villain='KK';"
@@ -64,6 +69,47 @@ def test_completer_is_the_shared_engine() -> None:
     got = [c.text for c in PqlCompleter().get_completions(Document(text), CompleteEvent())]
     assert got == [c.text for c in complete(text)][: len(got)]
     assert got[0] == "riverEquity"
+
+
+def test_no_menu_by_itself_after_a_closing_quote_a_semicolon_or_a_parenthesis() -> None:
+    typing, asked = CompleteEvent(text_inserted=True), CompleteEvent(completion_requested=True)
+    for text in ("select avg(1) from villain='KK'", ".range holdem 'QQ+, AKs'", "select avg(1)", "x;"):
+        assert list(PqlCompleter().get_completions(Document(text), typing)) == [], text
+    # Tab still asks, and a word being typed still opens the menu.
+    assert [c.text for c in PqlCompleter().get_completions(Document("select avg(1) from v='KK'"), asked)] == [
+        "where"
+    ]
+    assert list(PqlCompleter().get_completions(Document("select avg(riverEq"), typing))
+
+
+def type_keys(pipe: PipeInput, text: str) -> None:
+    """Type ``text`` a key at a time, as a person types."""
+    for ch in text:
+        pipe.send_text(ch)
+
+
+def test_enter_after_a_quote_breaks_the_line_and_a_range_command_runs(pipe: PipeInput) -> None:
+    out: list[str] = []
+    repl = PlainRepl(input=pipe, output=DummyOutput(), write=out.append)
+    ran: list[str] = []
+    execute = repl.execute
+    repl.execute = lambda text: ran.append(text) or execute(text)  # type: ignore[method-assign]
+    thread, code = start(repl)
+    typed = "select avg(riverEquity(hero)) from hero='AA', villain='KK'"
+    type_keys(pipe, typed)
+    pipe.send_text("\r")
+    wait_for(lambda: repl.prompt.default_buffer.text == typed + "\n")
+    type_keys(pipe, ";")
+    pipe.send_text("\r")
+    wait_for(lambda: len(ran) == 1)
+    type_keys(pipe, ".range holdem 'QQ+, AKs'")
+    pipe.send_text("\r")
+    wait_for(lambda: len(ran) == 2)
+    pipe.send_text(".quit\r")
+    thread.join(60)
+    assert code == [0]
+    assert ran[:2] == [typed + "\n;", ".range holdem 'QQ+, AKs'"]
+    assert "22 hands" in "".join(out)
 
 
 def test_completion_menu_shows_signature_and_doc() -> None:
@@ -232,8 +278,129 @@ def test_output_file_holds_one_valid_document_after_every_run(pipe: PipeInput, t
     pipe.send_text(".quit\r")
     thread.join(60)
     assert code == [0]
-    rows = list(csv.reader(csv_path.read_text().splitlines()))
-    assert rows[0] == ["query", "trials", "eq", "wins"]
-    assert [row[1] for row in rows[1:]] == ["1000", "1000"]
+    rows = list(csv.DictReader(csv_path.read_text().splitlines()))
+    # One header for the file: each run's rows are appended under it, numbered on.
+    assert [(row["statement"], row["selector"], row["trials"]) for row in rows] == [
+        ("1", "eq", "1000"),
+        ("1", "wins", "1000"),
+        ("2", "eq", "1000"),
+        ("2", "wins", "1000"),
+    ]
     assert len(json.loads(json_path.read_text())["statements"]) == 2
     assert "".join(out) == ""
+
+
+def test_an_error_is_marked_in_the_input_and_named_in_the_toolbar_as_you_type(pipe: PipeInput) -> None:
+    repl = PlainRepl(input=pipe, output=DummyOutput(), write=[].append)
+    thread, code = start(repl)
+    typed = "select avg(riverEquty(hero)) from hero='AA'"
+    type_keys(pipe, typed)
+    buffer = repl.prompt.default_buffer
+    wait_for(lambda: buffer.text == typed and repl.check.error_for(typed) is not None)
+    toolbar = "".join(text for _, text, *_ in repl._toolbar())
+    assert "1:12 unknown function 'riverEquty'" in toolbar
+    # The marker covers the misspelt name in the line as drawn.
+    fragments = [("", ch) for ch in typed]
+    marked = ErrorMarker(repl.check).apply_transformation(
+        TransformationInput(None, Document(typed), 0, lambda i: i, fragments, 80, 1)  # type: ignore[arg-type]
+    )
+    styled = "".join(text for style, text, *_ in marked.fragments if "pql-error" in style)
+    assert styled == "riverEquty"
+    # Fixed, the toolbar shows the settings again.
+    type_keys(pipe, "\x7f" * len(typed) + "select avg(1) from hero='AA'")
+    wait_for(lambda: buffer.text == "select avg(1) from hero='AA'" and repl.check._checked[0] == buffer.text)
+    assert repl.check.error_for(buffer.text) is None
+    assert "trials" in "".join(text for _, text, *_ in repl._toolbar())
+    pipe.send_text(";\r.quit\r")
+    thread.join(60)
+    assert code == [0]
+
+
+def test_the_status_line_shows_each_running_estimate_with_its_error(pipe: PipeInput) -> None:
+    repl = PlainRepl(input=pipe, output=DummyOutput(), write=[].append)
+    thread, code = start(repl)
+    pipe.send_text(".trials 2000000000\r.exact off\r" + QUERY + "\r")
+    wait_for(lambda: repl.progress is not None and repl.progress.result is not None)
+    assert repl.progress is not None
+    status, estimates = "".join(text for _, text, *_ in repl.progress._line()).split("\n")
+    assert "running" in status
+    assert "Ctrl+C cancels" in status
+    eq, wins = estimates.strip().split(" · ")
+    assert re.fullmatch(r"eq 0\.\d+ ± 0\.\d+", eq), eq
+    assert re.fullmatch(r"wins \d+\.\d\d% ± \d+\.\d\d%", wins), wins
+    pipe.send_text("\x03")
+    wait_for(lambda: repl.last is not None)
+    pipe.send_text(".quit\r")
+    thread.join(60)
+    assert code == [0]
+
+
+def test_counts_print_with_their_margin(pipe: PipeInput) -> None:
+    out: list[str] = []
+    repl = PlainRepl(input=pipe, output=DummyOutput(), write=out.append)
+    thread, _ = start(repl)
+    pipe.send_text(".trials 2000\r.exact off\r" + QUERY + "\r")
+    wait_for(lambda: repl.last is not None)
+    pipe.send_text(".quit\r")
+    thread.join(60)
+    (wins,) = [line for line in "".join(out).splitlines() if line.startswith("wins")]
+    assert re.fullmatch(r"wins \| \d+\.\d\d% ± \d+\.\d\d% \| +\d+", wins), wins
+
+
+def test_colours_follow_the_theme_and_read_on_any_background(pipe: PipeInput) -> None:
+    def keyword_colour(repl: PlainRepl) -> str | None:
+        style = repl.prompt.style
+        assert style is not None
+        return style.get_attrs_for_style_str("class:pygments.keyword").color
+
+    repl = PlainRepl(input=pipe, output=DummyOutput(), write=[].append)
+    assert keyword_colour(repl) == "ansiblue"  # the terminal's own palette: dark or light
+    repl.execute(".theme solarized-light")
+    assert keyword_colour(repl) == "859900"  # pygments' solarized-light keyword green
+    out: list[str] = []
+    repl.write = out.append
+    repl.execute(".theme")
+    assert "* solarized-light" in "".join(out).splitlines()
+
+
+def test_every_app_theme_has_colours_in_plain() -> None:
+    textual_theme = pytest.importorskip("textual.theme")
+    assert set(textual_theme.BUILTIN_THEMES) <= set(PLAIN_STYLES)
+    for name in PLAIN_STYLES:
+        assert plain_style(name).styles  # every style exists in pygments
+
+
+def test_long_output_goes_through_the_pager(pipe: PipeInput) -> None:
+    paged: list[str] = []
+    out: list[str] = []
+    repl = PlainRepl(
+        input=pipe, output=DummyOutput(), write=out.append, pager=lambda t: bool(paged.append(t)) or True
+    )
+    rows = DummyOutput().get_size().rows
+    repl.execute(".functions")  # longer than the terminal
+    assert len(paged) == 1
+    assert paged[0].count("\n") >= rows
+    assert out == []
+    repl.execute(".show")  # fits: printed
+    assert len(paged) == 1
+    assert "trials" in "".join(out)
+
+
+def test_vi_mode_from_the_config_and_the_mode_command(pipe: PipeInput, tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('editing_mode = "vi"\ntrials = 1000\n')
+    repl = PlainRepl(Session.from_config(config), input=pipe, output=DummyOutput(), write=[].append)
+    assert repl.prompt.editing_mode is EditingMode.VI
+    thread, code = start(repl)
+    # vi starts in insert mode; Escape then Enter runs the statement from normal mode.
+    pipe.send_text(QUERY)
+    pipe.send_text("\x1b")
+    pipe.send_text("\r")
+    wait_for(lambda: repl.last is not None)
+    pipe.send_text(".mode emacs\r")
+    wait_for(lambda: repl.prompt.editing_mode is EditingMode.EMACS)
+    pipe.send_text(".quit\r")
+    thread.join(60)
+    assert code == [0]
+    assert repl.last is not None
+    assert repl.last.trials == 1000

@@ -4,27 +4,26 @@ from __future__ import annotations
 
 import csv
 import json
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from pilot_helpers import cells, make_app, run_text, set_text, wait_until
 from rich.console import Console
 from rich.table import Table
 from textual.command import CommandList, CommandPalette
 from textual.message import Message
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Static
+from textual.widgets import Input, Static
 from textual.widgets._footer import FooterKey
 
 from pql_repl.api import parse_range
-from pql_repl.history import History
-from pql_repl.session import COMMANDS, Session
+from pql_repl.session import COMMANDS
 from pql_repl.tui.app import PqlApp, RunEnded, RunProgress
 from pql_repl.tui.editor import ERROR_HIGHLIGHT
 from pql_repl.tui.range_grid import class_shares, hand_class, range_grid
-from pql_repl.tui.screens import HelpScreen, HistorySearch
+from pql_repl.tui.results import FittedResult
+from pql_repl.tui.screens import ExportDialog, HelpScreen, HistorySearch
 from pql_repl.vocabulary import vocabulary
 
 QUERY = "select avg(riverEquity(hero)) as eq, count(winsHi(hero)) as wins from hero='AA', villain='KK';"
@@ -40,38 +39,6 @@ def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("PQL_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("PQL_CONFIG", str(tmp_path / "no-config.toml"))
     return tmp_path / "data"
-
-
-def make_app(**settings: Any) -> PqlApp:
-    session = Session()
-    for key, value in settings.items():
-        session.settings.apply(key, value)
-    return PqlApp(session, History())
-
-
-async def wait_until(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        await pilot.pause(0.05)
-
-
-async def set_text(pilot: Pilot[Any], app: PqlApp, text: str) -> None:
-    app.editor.load_text(text)
-    app.editor.move_cursor(app.editor.document.end)
-    await pilot.pause()
-
-
-async def run_text(pilot: Pilot[Any], app: PqlApp, text: str, done: Callable[[], bool]) -> None:
-    """Put ``text`` in the editor, run it with F5 and wait until ``done()``."""
-    await set_text(pilot, app, text)
-    await pilot.press("f5")
-    await wait_until(pilot, done)
-
-
-def cells(app: PqlApp) -> dict[str, list[str]]:
-    table: DataTable[str] = app.results.table
-    return {str(key.value): [str(c) for c in table.get_row(key)] for key in table.rows}
 
 
 @pytest.mark.asyncio
@@ -240,7 +207,6 @@ async def test_history_and_buffer_survive_a_restart(data: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await run_text(pilot, app, QUERY, lambda: bool(app.results.finished) and not app.running)
         await set_text(pilot, app, "select count(pairedBoard(flop)) from h='KK'")
-        await pilot.pause(0.5)
     again = make_app()
     async with again.run_test(size=SIZE) as pilot:
         assert again.editor.text == "select count(pairedBoard(flop)) from h='KK'"
@@ -325,18 +291,28 @@ async def test_export_results_as_csv_and_json(tmp_path: Path) -> None:
         await set_text(pilot, app, f".output {csv_path}")
         await pilot.press("enter")
         await pilot.pause()
-        rows = list(csv.reader(csv_path.read_text().splitlines()))
-        assert rows[0] == ["query", "trials", "eq", "wins"]
-        assert rows[1][1] == "1000"
-        assert 0.7 < float(rows[1][2]) < 0.9
+        rows = list(csv.DictReader(csv_path.read_text().splitlines()))
+        assert [(row["statement"], row["selector"], row["trials"]) for row in rows] == [
+            ("1", "eq", "1000"),
+            ("1", "wins", "1000"),
+        ]
+        assert 0.7 < float(rows[0]["value"]) < 0.9
         # While `.output` is in force, every finished run lands in the file too.
         await run_text(pilot, app, QUERY, lambda: len(app.results.finished) == 2 and not app.running)
         await pilot.pause()
-        assert len(list(csv.reader(csv_path.read_text().splitlines()))) == 3
-        json_path = tmp_path / "out.json"
-        app.session.settings.apply("output", str(json_path))
+        rows = list(csv.DictReader(csv_path.read_text().splitlines()))
+        assert [row["statement"] for row in rows] == ["1", "1", "2", "2"]
+        # Ctrl+S asks where, prefilled with the `.output` file; the extension says the format.
         await pilot.press("ctrl+s")
         await pilot.pause()
+        assert isinstance(app.screen, ExportDialog)
+        path_input = app.screen.query_one(Input)
+        assert path_input.value == str(csv_path)
+        json_path = tmp_path / "out.json"
+        path_input.value = str(json_path)
+        await pilot.press("enter")
+        await wait_until(pilot, json_path.exists)
+        assert not isinstance(app.screen, ExportDialog)
         doc = json.loads(json_path.read_text())
         assert len(doc["statements"]) == 2
         assert doc["statements"][0]["trials"] == 1000
@@ -356,16 +332,42 @@ async def test_theme_and_defaults_from_the_config(tmp_path: Path, monkeypatch: p
         assert app.results.finished[-1].seed == 9
 
 
-def test_snapshot_of_a_finished_exact_run(snap_compare: Any) -> None:
+async def settle(pilot: Pilot[Any]) -> None:
+    """Let every message and refresh already queued be handled (no clock involved)."""
+    await pilot.wait_for_scheduled_animations()
+    for _ in range(3):
+        await pilot.pause()
+
+
+def snapshot_of_an_exact_run(snap_compare: Any, size: tuple[int, int]) -> bool:
     app = make_app(exact="on", seed=1)
 
     async def run_before(pilot: Pilot[Any]) -> None:
         app.editor.cursor_blink = False
         app.results.timing = False
         await run_text(pilot, app, EXACT_QUERY, lambda: bool(app.results.finished) and not app.running)
-        await pilot.pause(0.2)
+        await settle(pilot)
 
-    assert snap_compare(app, run_before=run_before, terminal_size=SIZE)
+    return bool(snap_compare(app, run_before=run_before, terminal_size=size))
+
+
+def test_snapshot_of_a_finished_exact_run(snap_compare: Any) -> None:
+    assert snapshot_of_an_exact_run(snap_compare, SIZE)
+
+
+def test_snapshot_of_a_histogram_at_80x24(snap_compare: Any) -> None:
+    # Every column whole at 80 columns: the value and its margin, the bars (shrunk to fit).
+    assert snapshot_of_an_exact_run(snap_compare, (80, 24))
+
+
+def test_snapshot_of_the_start_screen_at_80x24(snap_compare: Any) -> None:
+    app = make_app()
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        app.editor.cursor_blink = False
+        await settle(pilot)
+
+    assert snap_compare(app, run_before=run_before, terminal_size=(80, 24))
 
 
 def test_range_grid_shades_the_share_of_each_class() -> None:
@@ -440,7 +442,8 @@ async def test_too_many_trials_is_refused_and_a_failing_run_ends_cleanly() -> No
 
 def captions(app: PqlApp) -> list[str]:
     """The captions of the finished runs in the history, oldest first."""
-    return [str(e.content.caption) for e in app.query(".history-entry") if isinstance(e.content, Table)]
+    entries = [e.content for e in app.query(".history-entry")]
+    return [str(e.table(SIZE[0]).caption) for e in entries if isinstance(e, FittedResult)]
 
 
 @pytest.mark.asyncio
@@ -463,8 +466,13 @@ async def test_a_new_run_ends_the_running_one_as_cancelled(tmp_path: Path) -> No
         assert caption.startswith("cancelled · ")
         assert f"{first.trials:,} trials" in caption
         assert "%" not in caption
-        rows = [row for row in csv.reader(out.read_text().splitlines()) if row and row[0] != "query"]
-        assert [row[1] for row in rows] == [str(first.trials), str(replacement.trials)]
+        rows = list(csv.DictReader(out.read_text().splitlines()))
+        assert [(row["selector"], row["trials"], row["status"]) for row in rows] == [
+            ("eq", str(first.trials), "cancelled"),
+            ("wins", str(first.trials), "cancelled"),
+            ("eq2", str(replacement.trials), "cancelled"),
+            ("wins", str(replacement.trials), "cancelled"),
+        ]
 
 
 #: A where clause so rare that the engine gives up (after two million deals) with an error.
@@ -568,7 +576,8 @@ async def test_help_tables_keep_usages_with_bars_whole_and_name_keys_once() -> N
             (row,) = [line for line in lines if line.strip().startswith(command.usage + " ")]
             assert command.summary in row
         keys = lines[: next(i for i, line in enumerate(lines) if line.strip() == "Games")]
-        assert any(line.split() == ["F5,", "Ctrl+Enter", "Run"] for line in keys)
+        assert any(line.split() == ["F5", "Run", "the", "editor"] for line in keys)
+        assert any(line.split()[:3] == ["F4,", "Ctrl+Enter", "Run"] for line in keys)
         assert [line.split()[-1] for line in keys if "Cancel" in line] == ["Cancel"]
         assert not any("ctrl+" in line or "escape" in line for line in keys)
 
@@ -585,10 +594,10 @@ async def test_the_footer_offers_cancel_while_a_run_is_running() -> None:
         assert "run" in footer_actions()
         assert "cancel" not in footer_actions()
         await run_text(pilot, app, QUERY, lambda: app.results.last is not None)
-        await wait_until(pilot, lambda: "cancel" in footer_actions(), timeout=5)
+        await wait_until(pilot, lambda: "cancel" in footer_actions())
         await pilot.press("escape")
         await wait_until(pilot, lambda: not app.running)
-        await wait_until(pilot, lambda: "cancel" not in footer_actions(), timeout=5)
+        await wait_until(pilot, lambda: "cancel" not in footer_actions())
 
 
 @pytest.mark.asyncio

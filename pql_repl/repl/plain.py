@@ -1,13 +1,19 @@
 """``pql --plain``: the prompt_toolkit line REPL.
 
-The same lexer (through ``PygmentsLexer``) and completion engine as the full-screen app, the shared
-history file, suggestions from history, input until ``;`` (or a blank line), and a live progress
-bar at the bottom while a statement runs; Ctrl+C cancels the run and keeps the session.
+The same lexer (through ``PygmentsLexer``, coloured by the pygments style of the ``theme``) and
+completion engine as the full-screen app, the shared history file, suggestions from history,
+input until ``;`` (or a blank line), the checker's first error marked in the input and named in
+the bottom toolbar as you type, a status line with each selector's running estimate while a
+statement runs (Ctrl+C cancels it and keeps the session), output that does not fit the terminal
+through a pager, and emacs or vi keys (``editing_mode``, ``.mode``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import shlex
+import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterable
@@ -18,10 +24,9 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
-from prompt_toolkit.enums import DEFAULT_BUFFER
+from prompt_toolkit.enums import DEFAULT_BUFFER, EditingMode
 from prompt_toolkit.filters import has_focus
 from prompt_toolkit.formatted_text import FormattedText
-from prompt_toolkit.history import FileHistory
 from prompt_toolkit.input import Input
 from prompt_toolkit.input.typeahead import store_typeahead
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
@@ -29,16 +34,20 @@ from prompt_toolkit.key_binding.key_processor import KeyPress
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.layout.processors import Processor, Transformation, TransformationInput
+from prompt_toolkit.layout.utils import explode_text_fragments
 from prompt_toolkit.lexers import PygmentsLexer
 from prompt_toolkit.output import Output
+from prompt_toolkit.styles import BaseStyle, Style, merge_styles, style_from_pygments_cls
 
 from pql_repl.api import Query, StatementResult
-from pql_repl.completion import complete
+from pql_repl.completion import complete, opens_by_itself
 from pql_repl.errors import PqlCancelled, PqlError
-from pql_repl.history import history_path
+from pql_repl.history import History, take_warnings
 from pql_repl.lexer import PqlLexer
 from pql_repl.output import Destination, OutputError, render
-from pql_repl.repl.progress import status_text
+from pql_repl.repl.progress import estimates_text, status_text
+from pql_repl.repl.shared_history import SharedHistory
 from pql_repl.session import (
     DotCommand,
     Session,
@@ -47,9 +56,78 @@ from pql_repl.session import (
     read_script,
     split_statements,
 )
+from pql_repl.themes import THEMES, plain_style
 
 PROMPT = "pql> "
 CONTINUATION = "...> "
+#: The input is checked this long after the last key (as in the app), not at every key.
+CHECK_DELAY = 0.25
+
+#: Styles beside the theme's colours for PQL: the error marker and the toolbar's error.
+EXTRA_STYLE = Style.from_dict(
+    {
+        "pql-error": "bg:ansired ansiwhite underline",
+        "bottom-toolbar.error": "bg:ansired ansiwhite",
+    }
+)
+
+
+def repl_style(theme: str | None) -> BaseStyle:
+    """The prompt's colours under ``theme``: its pygments style for PQL, and ours."""
+    return merge_styles([style_from_pygments_cls(plain_style(theme)), EXTRA_STYLE])
+
+
+class LiveCheck:
+    """Checks the input in a background thread shortly after it changes (the newest text wins;
+    reading a big range takes a moment) and keeps the first error for the toolbar and the
+    marker. ``on_done`` is called from that thread when a verdict is in."""
+
+    def __init__(self, session: Session, on_done: Callable[[], object]) -> None:
+        self.session = session
+        self.on_done = on_done
+        self._lock = threading.Lock()
+        self._timer: threading.Timer | None = None
+        self._checked: tuple[str, PqlError | None] = ("", None)
+
+    def submit(self, text: str) -> None:
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = threading.Timer(CHECK_DELAY, self._check, (text,))
+            self._timer.daemon = True
+            self._timer.start()
+
+    def _check(self, text: str) -> None:
+        error = self.session.first_error(text) if text.strip() else None
+        with self._lock:
+            self._checked = (text, error)
+        self.on_done()
+
+    def error_for(self, text: str) -> PqlError | None:
+        """The error found in ``text``; None when it has none or was not checked yet."""
+        checked, error = self._checked
+        return error if checked == text else None
+
+
+class ErrorMarker(Processor):
+    """Marks the checked error's characters in the input, as the app does."""
+
+    def __init__(self, check: LiveCheck) -> None:
+        self.check = check
+
+    def apply_transformation(self, ti: TransformationInput) -> Transformation:
+        error = self.check.error_for(ti.document.text)
+        if error is None or error.line is None or error.col is None or ti.lineno != error.line - 1:
+            return Transformation(ti.fragments)
+        fragments = explode_text_fragments(ti.fragments)
+        start = error.col - 1
+        length = max(1, (error.span[1] - error.span[0]) if error.span else 1)
+        if start >= len(fragments):  # at the end of the line: mark where the text is missing
+            fragments.append(("class:pql-error", " "))
+        for i in range(start, min(start + length, len(fragments))):
+            style, text, *_ = fragments[i]
+            fragments[i] = (f"{style} class:pql-error", text)
+        return Transformation(fragments)
 
 
 class PqlCompleter(Completer):
@@ -57,6 +135,9 @@ class PqlCompleter(Completer):
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
         cursor = document.cursor_position
+        # While typing, as in the app: no menu by itself after a closing quote, `;` or `)`.
+        if not complete_event.completion_requested and not opens_by_itself(document.text, cursor):
+            return
         for c in complete(document.text, cursor)[:100]:
             # A function shows its signature in the menu and its doc beside it, as in the app.
             yield Completion(
@@ -116,16 +197,21 @@ class PlainRepl:
         input: Input | None = None,
         output: Output | None = None,
         write: Callable[[str], Any] | None = None,
+        pager: Callable[[str], bool] | None = None,
     ) -> None:
         self.session = session or Session.from_config()
+        self.session.themes = THEMES
         self.input = input
         self.output = output
         self.write = write or sys.stdout.write
+        #: Shows text too long for the terminal; False when it could not (then it is printed).
+        self.pager = pager if pager is not None or write is not None else _default_pager()
         self.last: StatementResult | None = None
         #: Where results go while `.output FILE` is in force (on stdout they are printed).
         self.destination = Destination(sys.stdout)
         #: The run in progress (or the last one).
         self.progress: _Progress | None = None
+        self.check = LiveCheck(self.session, self._checked)
         self.prompt = PromptSession[str](
             PROMPT,
             multiline=True,
@@ -133,15 +219,28 @@ class PlainRepl:
             lexer=PygmentsLexer(PqlLexer),
             completer=PqlCompleter(),
             complete_while_typing=True,
-            history=FileHistory(str(history_path())),
+            history=SharedHistory(History(size=self.session.settings.history_size)),
             auto_suggest=AutoSuggestFromHistory(),
             key_bindings=_key_bindings(),
             bottom_toolbar=self._toolbar,
+            input_processors=[ErrorMarker(self.check)],
+            style=repl_style(self.session.settings.theme),
+            include_default_pygments_style=False,
+            editing_mode=_editing_mode(self.session.settings.editing_mode),
             input=input,
             output=output,
         )
+        self.prompt.default_buffer.on_text_changed += lambda buffer: self.check.submit(buffer.text)
+
+    def _checked(self) -> None:
+        self.prompt.app.invalidate()  # the toolbar and the marker show the verdict
 
     def _toolbar(self) -> FormattedText:
+        error = self.check.error_for(self.prompt.default_buffer.text)
+        if error is not None:
+            where = f"{error.line}:{error.col} " if error.line is not None else ""
+            hint = f" — {error.hint}" if error.hint else ""
+            return FormattedText([("class:bottom-toolbar.error", f" ✗ {where}{error.message}{hint} ")])
         s = self.session.settings
         seed = "off" if s.seed is None else str(s.seed)
         parts = f" trials {s.trials:,} · seed {seed} · exact {s.exact} · format {s.format}"
@@ -149,8 +248,22 @@ class PlainRepl:
             parts += f" │ last: {self.last.trials:,} trials in {self.last.elapsed:.2f} s"
         return FormattedText([("class:bottom-toolbar", parts + "  · .help")])
 
+    def _size(self) -> tuple[int, int]:
+        """The terminal's (rows, columns)."""
+        size = self.prompt.app.output.get_size()
+        return size.rows, size.columns
+
+    def show(self, text: str) -> None:
+        """Write ``text``; through the pager when it has more lines than the terminal."""
+        rows, _ = self._size()
+        if self.pager is not None and text.count("\n") >= rows - 1 and self.pager(text):
+            return
+        self.write(text)
+
     def run(self) -> int:
         """The loop; returns the exit code."""
+        for warning in take_warnings():  # damaged data moved aside: say so, then carry on
+            self._error(f"pql: warning: {warning}")
         try:
             while True:
                 try:
@@ -184,8 +297,12 @@ class PlainRepl:
                     raise _Stopped from None
                 if result.changed & {"output", "format"}:
                     self._follow_output()
+                if "theme" in result.changed:
+                    self.prompt.style = repl_style(self.session.settings.theme)
+                if "editing_mode" in result.changed:
+                    self.prompt.editing_mode = _editing_mode(self.session.settings.editing_mode)
                 if result.output:
-                    self.write(result.output + "\n")
+                    self.show(result.output + "\n")
                 if result.note:
                     self._error(result.note)
                 if result.quit:
@@ -209,12 +326,14 @@ class PlainRepl:
     def _print_result(self, result: StatementResult) -> None:
         s = self.session.settings
         if s.output is None:
-            self.write(render([result], s.format, s.timer))
+            self.show(render([result], s.format, s.timer, width=self._size()[1]))
             return
         try:
             self.destination.writer(s.output, s.format, s.timer).write(result)
         except OutputError as e:
             self._error(str(e))
+        except OSError as e:  # a full disk: the session goes on
+            self._error(f"cannot write '{s.output}': {e.strerror or e}")
 
     def _follow_output(self) -> None:
         """`.output` or `.format` changed: a file is opened (and emptied) now, so a path that
@@ -268,7 +387,7 @@ class _Progress:
             self._typeahead.extend(event.key_sequence)
 
         self.app: Application[None] = Application(
-            layout=Layout(Window(FormattedTextControl(self._line), height=1, style="class:bottom-toolbar")),
+            layout=Layout(Window(FormattedTextControl(self._line), height=2, style="class:bottom-toolbar")),
             key_bindings=kb,
             input=input,
             output=output,
@@ -277,9 +396,14 @@ class _Progress:
         self._input = self.app.input
 
     def _line(self) -> FormattedText:
+        """The status (trials, speed, share done), then each selector's estimate so far."""
         r = self.result
-        text = " starting…" if r is None else " " + status_text(r)
-        return FormattedText([("reverse", text.ljust(60) + "  Ctrl+C cancels ")])
+        width = self.app.output.get_size().columns
+        status = (" starting…" if r is None else " " + status_text(r)).ljust(60) + "  Ctrl+C cancels "
+        estimates = "" if r is None else " " + estimates_text(r)
+        if len(estimates) > width:
+            estimates = estimates[: width - 1] + "…"
+        return FormattedText([("reverse", status[:width].ljust(width) + "\n" + estimates.ljust(width))])
 
     def _stream(self, loop: asyncio.AbstractEventLoop) -> None:
         try:
@@ -310,6 +434,26 @@ class _Progress:
             self.query.cancel()
         if self._typeahead:
             store_typeahead(self._input, self._typeahead)
+
+
+def _editing_mode(name: str) -> EditingMode:
+    return EditingMode.VI if name == "vi" else EditingMode.EMACS
+
+
+def _default_pager() -> Callable[[str], bool] | None:
+    """A pager for output longer than the terminal, when results go to one."""
+    return run_pager if sys.stdout.isatty() else None
+
+
+def run_pager(text: str) -> bool:
+    """Show ``text`` in ``$PAGER`` (default ``less -FRX``: it quits at once when the text fits
+    after all); False when there is no such program (the caller prints the text instead)."""
+    command = shlex.split(os.environ.get("PAGER") or "less -FRX")
+    try:
+        subprocess.run(command, input=text, text=True, check=False)
+    except OSError:
+        return False
+    return True
 
 
 def main(session: Session | None = None) -> int:

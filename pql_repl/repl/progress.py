@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pql_repl.api import StatementResult
+from pql_repl.output import format_estimate, format_number, format_percent, format_percent_estimate
 
 
 def status_text(result: StatementResult, timing: bool = True) -> str:
@@ -29,3 +30,22 @@ def _si(x: float) -> str:
         if x >= factor:
             return f"{x / factor:.1f}{suffix}"
     return f"{x:.0f}"
+
+
+def estimates_text(result: StatementResult) -> str:
+    """Each selector's running estimate: ``eq 0.8191 ± 0.0010 · wins 17.85% ± 0.10%`` (a
+    histogram shows its most frequent value)."""
+    parts = []
+    for c in result.columns:
+        if c.selector == "avg":
+            shown = format_estimate(c.value, c.stderr)
+        elif c.selector == "count":
+            value = c.value if isinstance(c.value, int | float) else None
+            shown = format_percent_estimate(value, c.stderr)
+        elif c.selector == "histogram":
+            top = max(c.buckets, key=lambda b: b.fraction, default=None)
+            shown = "" if top is None else f"mostly {top.label} {format_percent(top.fraction)}"
+        else:
+            shown = format_number(c.value)
+        parts.append(f"{c.name} {shown}".rstrip())
+    return " · ".join(parts)

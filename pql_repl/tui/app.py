@@ -1,4 +1,7 @@
-"""The full-screen pql app: editor on top, live results below, help on F1."""
+"""The full-screen pql app: editor on top, live results below, help on F1.
+
+Keys: F5 runs the editor, F4 (Ctrl+Enter) the statement at the cursor or the selection; F6 focuses
+the results (F2 or Escape comes back), F10 shows them full screen; Ctrl+S exports them."""
 
 from __future__ import annotations
 
@@ -16,12 +19,14 @@ from textual.command import Provider
 from textual.message import Message
 from textual.reactive import reactive
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
 from pql_repl.api import Query, StatementResult
 from pql_repl.errors import PqlCancelled, PqlError
-from pql_repl.history import History, load_buffer, save_buffer
+from pql_repl.files import write_text_atomic
+from pql_repl.history import History, load_buffer, save_buffer, take_warnings
 from pql_repl.output import render
 from pql_repl.session import (
     CommandResult,
@@ -35,7 +40,8 @@ from pql_repl.tui.editor import CompletionList, QueryEditor, pql_theme
 from pql_repl.tui.palette import PqlCommands
 from pql_repl.tui.range_grid import grid_for_command
 from pql_repl.tui.results import ResultsPanel
-from pql_repl.tui.screens import HelpScreen, HistorySearch
+from pql_repl.tui.screens import ExportDialog, HelpScreen, HistorySearch, export_format
+from pql_repl.tui.welcome import EXAMPLES, ExampleList, Welcome
 
 # How often the worker hands a snapshot to the UI: several times a second.
 SNAPSHOT_INTERVAL = 0.1
@@ -96,17 +102,8 @@ class PendingRun:
     statement: Statement
     source: str
     options: dict[str, Any]
-
-
-def first_error(session: Session, text: str) -> PqlError | None:
-    """The first error the checker finds in the statements of ``text``."""
-    for item in split_statements(text):
-        if isinstance(item, Statement):
-            try:
-                session.prepare(item, text)
-            except PqlError as e:
-                return e
-    return None
+    #: The editor text the statement's error positions refer to.
+    marks: str
 
 
 class PqlApp(App[None]):
@@ -116,11 +113,17 @@ class PqlApp(App[None]):
     CSS_PATH = "app.tcss"
     COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = App.COMMANDS | {PqlCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f5,ctrl+enter", "run", "Run", id="run"),
+        Binding("f5", "run", "Run", id="run"),
+        Binding("f4,ctrl+enter,ctrl+j", "run_statement", "Stmt", id="run_statement"),
         Binding("escape", "cancel", "Cancel", id="cancel"),
+        Binding("escape", "leave_results", "Editor", show=False, id="leave_results"),
         Binding("ctrl+c", "cancel", "Cancel", show=False, priority=True, id="cancel.ctrl_c"),
         Binding("f1", "help", "Help", id="help"),
-        Binding("ctrl+r", "history_search", "History", id="history_search"),
+        # Priority: the editor binds F6 and F7 (select line, select all) itself.
+        Binding("f6", "focus_results", "Results", priority=True, id="focus_results"),
+        Binding("f2", "focus_editor", "Editor", show=False, priority=True, id="focus_editor"),
+        Binding("f10", "full_screen", "Full", priority=True, id="full_screen"),
+        Binding("ctrl+r", "history_search", "History", show=False, id="history_search"),
         Binding("ctrl+s", "export", "Export", id="export"),
         Binding("ctrl+q", "quit", "Quit", id="quit"),
     ]
@@ -131,31 +134,39 @@ class PqlApp(App[None]):
     def __init__(self, session: Session | None = None, history: History | None = None) -> None:
         super().__init__()
         self.session = session or Session.from_config()
-        self.history = history or History()
+        self.history = history or History(size=self.session.settings.history_size)
         self._run_id = 0
         self._query: Query | None = None
         self._check_timer: Timer | None = None
+        #: The editor's text, kept as it changes, to be saved when the app ends.
+        self._buffer = load_buffer()
         self.session.themes = tuple(self.available_themes)
         if self.session.settings.theme and self.session.settings.theme in self.available_themes:
             self.theme = self.session.settings.theme
 
     def compose(self) -> ComposeResult:
-        editor = QueryEditor(self.history, load_buffer(), id="editor")
+        editor = QueryEditor(self.history, self._buffer, id="editor")
         editor.register_theme(pql_theme())
         editor.theme = pql_theme().name
         yield editor
         yield Static("", id="error")
         yield ResultsPanel(id="results")
         yield CompletionList(id="completion")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         editor = self.editor
         completion = self.query_one(CompletionList)
         completion.display = False
         editor.attach_completion(completion)
         editor.move_cursor(editor.document.end)
+        await self.results.show_welcome(Welcome())
+        # While the start screen shows, 1, 2 or 3 typed in an empty editor runs an example (no
+        # PQL starts with a digit).
+        editor.examples = len(EXAMPLES)
         editor.focus()
+        for warning in take_warnings():  # damaged data moved aside: say so, then carry on
+            self.notify(warning, title="pql: warning", severity="warning", timeout=30, markup=False)
         self.check_now()
 
     @property
@@ -169,6 +180,7 @@ class PqlApp(App[None]):
     # -- checking as you type ---------------------------------------------------------------
 
     def on_query_editor_checked(self, _: QueryEditor.Checked) -> None:
+        self._buffer = self.editor.text
         if self._check_timer is not None:
             self._check_timer.stop()
         self._check_timer = self.set_timer(CHECK_DELAY, self.check_now)
@@ -183,7 +195,7 @@ class PqlApp(App[None]):
 
     @work(thread=True, exclusive=True, group="check")
     def _check_worker(self, text: str) -> None:
-        self.post_message(CheckDone(text, first_error(self.session, text)))
+        self.post_message(CheckDone(text, self.session.first_error(text)))
 
     def on_check_done(self, message: CheckDone) -> None:
         if self.query("#editor") and message.text == self.editor.text:
@@ -215,11 +227,45 @@ class PqlApp(App[None]):
         self.history.append(text)
         self.run_text(text)
 
-    def run_text(self, text: str) -> None:
+    def action_run_statement(self) -> None:
+        """Run the selection, or else the statement (or dot-command line) at the cursor, with the
+        settings in force now. Its errors are marked where it stands in the editor."""
+        editor = self.editor
+        editor.hide_completions()
+        text = editor.text
+        selection = editor.selection
+        if selection.start != selection.end:
+            start, end = sorted((editor.offset_of(selection.start), editor.offset_of(selection.end)))
+        else:
+            found = statement_at(text, editor.cursor_offset)
+            if found is None:
+                return
+            start, end = found
+        if not text[start:end].strip():
+            return
+        self.history.append(text[start:end])
+        self.run_text(only(text, start, end), marks=text)
+
+    def run_example(self, index: int) -> None:
+        """Put example ``index`` of the start screen in the editor and run it."""
+        self.editor.examples = 0  # the start screen goes
+        self.editor.load_text(EXAMPLES[index])
+        self.editor.move_cursor(self.editor.document.end)
+        self.editor.focus()
+        self.action_run()
+
+    def on_example_list_chosen(self, message: ExampleList.Chosen) -> None:
+        self.run_example(message.index)
+
+    def on_query_editor_example_chosen(self, message: QueryEditor.ExampleChosen) -> None:
+        self.run_example(message.index)
+
+    def run_text(self, text: str, marks: str | None = None) -> None:
         """Dot-commands apply at once, in order; each statement runs with the settings in force
-        where it stands, one after the other in a worker."""
+        where it stands, one after the other in a worker. An error found while running is marked
+        in the editor when it still holds ``marks`` (default ``text``)."""
         runs: list[PendingRun] = []
-        if not self._collect(text, runs) or not runs:
+        if not self._collect(text, runs, marks=marks or text) or not runs:
             return
         # A run being replaced ends as Escape would end it: what it computed is kept, in the
         # history and in exports, captioned as cancelled.
@@ -231,12 +277,12 @@ class PqlApp(App[None]):
         self.results.show_status("checking…")
         self._run_worker(self._run_id, runs)
 
-    def _collect(self, text: str, runs: list[PendingRun], depth: int = 0) -> bool:
+    def _collect(self, text: str, runs: list[PendingRun], depth: int = 0, marks: str = "") -> bool:
         """Apply the dot-commands of ``text`` (and of the scripts it `.read`s, ``depth`` deep)
         and gather its statements into ``runs``; False when a command failed or quit."""
         for item in split_statements(text):
             if isinstance(item, Statement):
-                runs.append(PendingRun(item, text, self.session.run_options()))
+                runs.append(PendingRun(item, text, self.session.run_options(), marks or text))
                 continue
             result = self.run_command(item.text)
             if result is None:
@@ -264,7 +310,7 @@ class PqlApp(App[None]):
         if "theme" in result.changed and self.session.settings.theme:
             self.theme = self.session.settings.theme  # one of ours: `.theme` checked it
         if "output" in result.changed and self.session.settings.output and self.results.finished:
-            self.action_export()
+            self._write_output(quiet=False)
         if result.output:
             self.results.add_history(result.output)
         if line.strip().lower().startswith(".range"):
@@ -274,7 +320,10 @@ class PqlApp(App[None]):
                 grid = None  # the session already said what is wrong
             if grid is not None:
                 self.results.add_history(grid)
-        self.results.show_status(result.note or line)
+        note = result.note or line
+        if "editing_mode" in result.changed:
+            note += " (the keys of pql --plain; this editor keeps its own)"
+        self.results.show_status(_escape(note))
         return result
 
     @work(thread=True, exclusive=True, group="run")
@@ -291,7 +340,7 @@ class PqlApp(App[None]):
             try:
                 query = self.session.prepare(run.statement, run.source)
             except PqlError as e:
-                self.post_message(CheckDone(run.source, e))  # marked if the editor still holds it
+                self.post_message(CheckDone(run.marks, e))  # marked if the editor still holds it
                 self.post_message(RunEnded(run_id, error=str(e)))
                 return
             if worker.is_cancelled:  # cancelled between two statements
@@ -328,7 +377,7 @@ class PqlApp(App[None]):
     def _follow_output(self) -> None:
         """A statement finished: while `.output FILE` is in force, the file follows."""
         if self.session.settings.output:
-            self.action_export(quiet=True)
+            self._write_output(quiet=True)
 
     def on_run_ended(self, message: RunEnded) -> None:
         if message.run_id != self._run_id:
@@ -347,18 +396,57 @@ class PqlApp(App[None]):
         self.workers.cancel_group(self, "run")
 
     def action_cancel(self) -> None:
-        """Escape / Ctrl+C: stop the run, keeping what was computed."""
+        """Escape / Ctrl+C: stop the run, keeping what was computed (or close the menu)."""
         if self.editor.completing:
             self.editor.hide_completions()
-            return
-        if self.running:
+        elif self.running:
             self.cancel_run()
 
+    def action_leave_results(self) -> None:
+        """Escape in the results, when there is nothing to cancel: back to the editor."""
+        self.action_focus_editor()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # Ctrl+C cancels only while running or completing; otherwise the editor copies.
-        if action != "cancel":
+        # Escape and Ctrl+C cancel only while running or completing; otherwise Ctrl+C copies and
+        # Escape, in the results, goes back to the editor.
+        if action in ON_MAIN_SCREEN and len(self.screen_stack) > 1:
+            return False  # a dialog or the help is open: these keys are for the main screen
+        if action not in ("cancel", "leave_results") or not self.query("#editor"):
             return True
-        return self.running or (bool(self.query("#editor")) and self.editor.completing)
+        busy = self.running or self.editor.completing
+        if action == "cancel":
+            return busy
+        focused = self.focused
+        return not busy and focused is not None and self.results in focused.ancestors_with_self
+
+    # -- the results: focus, full screen --------------------------------------------------------
+
+    def action_focus_results(self) -> None:
+        """F6: the results history takes the keys (arrows, PageUp/PageDown, Home/End scroll it);
+        again, the live table."""
+        history, table = self.results.history, self.results.table
+        targets: list[Widget] = []
+        if self.query(".welcome"):
+            targets.append(self.query_one(ExampleList))
+        elif history.has_class("has-entries"):
+            targets.append(history)
+        if table.row_count:
+            targets.append(table)
+        if not targets:
+            return
+        at = targets.index(self.focused) + 1 if self.focused in targets else 0
+        targets[at % len(targets)].focus()
+
+    def action_focus_editor(self) -> None:
+        self.editor.focus()
+
+    def action_full_screen(self) -> None:
+        """F10: the results fill the screen (the editor hides), or come back to their place."""
+        self.screen.toggle_class("results-full")
+        if self.screen.has_class("results-full") and self.editor.has_focus:
+            self.action_focus_results()
+        elif not self.screen.has_class("results-full"):
+            self.editor.focus()
 
     # -- help, history, export ----------------------------------------------------------------
 
@@ -368,13 +456,16 @@ class PqlApp(App[None]):
         described: dict[str, str] = {}
         for b in self._bindings_list():
             if b.description:
-                keys.setdefault(b.action, []).extend(_readable_key(k) for k in b.key.split(","))
-                described.setdefault(b.action, b.description)
+                names = [_readable_key(k) for k in b.key.split(",") if k != "ctrl+j"]
+                keys.setdefault(b.action, []).extend(names)
+                described.setdefault(b.action, KEY_HELP.get(b.action, b.description))
         return [
             *((", ".join(names), described[action]) for action, names in keys.items()),
-            ("Enter after ;", "Run"),
+            ("Enter after ;", "Run the editor"),
+            ("Escape (in the results)", "Back to the editor"),
             ("Up, Down", "History, from the first/last screen line"),
-            ("Tab, Ctrl+Space", "Complete (Tab or Enter accepts)"),
+            ("Tab, Ctrl+Space", "Complete; Tab takes the entry, Enter only one chosen with Up/Down"),
+            ("1, 2, 3 (start screen)", "Run an example"),
             ("Ctrl+P", "Command palette"),
         ]
 
@@ -392,20 +483,47 @@ class PqlApp(App[None]):
 
         self.push_screen(HistorySearch(self.history.search("")), chosen)
 
-    def action_export(self, quiet: bool = False) -> None:
-        """Write the finished results to ``.output FILE`` (CSV or JSON by extension or ``.format``)."""
+    def action_export(self) -> None:
+        """Ctrl+S: ask where to write the finished results (prefilled; the extension says the
+        format: .csv, .json or .md), then write them."""
         results = self.results.finished
         if not results:
             self.notify("nothing to export yet", severity="warning")
             return
-        path = Path(self.session.settings.output or f"pql-results.{_export_format(self.session)}")
+
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self._write(path, render(results, export_format(path) or "csv"), len(results))
+
+        self.push_screen(ExportDialog(self._suggested_export(), len(results)), chosen)
+
+    def _suggested_export(self) -> Path:
+        """The `.output` file, or pql-results.<format> in the current directory (shown whole,
+        so the user sees where it goes)."""
+        if self.session.settings.output:
+            return Path(self.session.settings.output).resolve()
+        extension = {"json": ".json", "markdown": ".md"}.get(self.session.settings.format, ".csv")
+        return Path.cwd() / f"pql-results{extension}"
+
+    def _write_output(self, quiet: bool) -> None:
+        """`.output FILE` is in force: the file holds every finished result (its format from
+        the extension, else from `.format`)."""
+        output = self.session.settings.output
+        results = self.results.finished
+        if not output or not results:
+            return
+        path = Path(output)
+        fmt = export_format(path) or _file_format(self.session.settings.format)
+        self._write(path, render(results, fmt), len(results), quiet)
+
+    def _write(self, path: Path, text: str, count: int, quiet: bool = False) -> None:
         try:
-            path.write_text(render(results, _export_format(self.session, path)), encoding="utf-8")
+            write_text_atomic(path, text)
         except OSError as e:
             self.notify(f"cannot write {path}: {e.strerror}", severity="error")
             return
         if not quiet:
-            self.notify(f"wrote {len(results)} result(s) to {path}")
+            self.notify(f"wrote {count} result{'s' if count != 1 else ''} to {path}")
 
     async def action_quit(self) -> None:
         self.leave()
@@ -419,13 +537,60 @@ class PqlApp(App[None]):
     def on_unmount(self) -> None:
         if self._check_timer is not None:
             self._check_timer.stop()
+        save_buffer(self._buffer)  # however the app ends, not only after a check ran
         self.cancel_run()
 
 
-def _export_format(session: Session, path: Path | None = None) -> str:
-    if path is not None and path.suffix.lower() in (".csv", ".json"):
-        return path.suffix.lower()[1:]
-    return "csv" if session.settings.format == "csv" else "json"
+#: Actions of the main screen, which do nothing while a dialog or the help is open.
+ON_MAIN_SCREEN = frozenset(
+    {"run", "run_statement", "focus_results", "focus_editor", "full_screen", "leave_results", "export"}
+)
+
+#: How the help names an action when its footer label is too short to say it.
+KEY_HELP = {
+    "run": "Run the editor",
+    "run_statement": "Run the statement at the cursor (or the selection)",
+    "focus_results": "Focus the results (again: the live table); arrows scroll",
+    "full_screen": "Results full screen, or back",
+    "focus_editor": "Back to the editor",
+    "history_search": "Search the history",
+    "export": "Export the results (asks for a file: .csv, .json or .md)",
+}
+
+
+def _file_format(fmt: str) -> str:
+    """A file's format when its name does not say: the table is for screens, so CSV."""
+    return "csv" if fmt == "table" else fmt
+
+
+def statement_at(text: str, cursor: int) -> tuple[int, int] | None:
+    """The (start, end) offsets of the statement or dot-command line at ``cursor``: the one that
+    holds it, else the last one before it (the cursor after its `;`), else the next one."""
+    spans: list[tuple[int, int]] = []
+    for item in split_statements(text):
+        if isinstance(item, Statement):
+            end = item.offset + len(item.text)
+            if text.startswith(";", end):
+                end += 1
+            spans.append((item.offset, end))
+        else:
+            start = sum(len(line) + 1 for line in text.split("\n")[: item.line - 1])
+            line_end = text.find("\n", start)
+            spans.append((start, len(text) if line_end < 0 else line_end))
+    if not spans:
+        return None
+    before = [s for s in spans if s[0] <= cursor]
+    return before[-1] if before else spans[0]
+
+
+def only(text: str, start: int, end: int) -> str:
+    """``text`` with everything outside ``start:end`` blanked (line breaks kept), so that what is
+    run keeps the lines and columns it has in the editor."""
+
+    def blank(part: str) -> str:
+        return "".join(c if c == "\n" else " " for c in part)
+
+    return blank(text[:start]) + text[start:end] + blank(text[end:])
 
 
 def _readable_key(key: str) -> str:

@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option
 from textual.widgets.text_area import TextAreaTheme
 
 from pql_repl import lexer
-from pql_repl.completion import Candidate, complete
+from pql_repl.completion import Candidate, complete, opens_by_itself
 from pql_repl.history import History
 from pql_repl.session import is_complete
 
@@ -64,6 +64,13 @@ class QueryEditor(TextArea):
     class Checked(Message):
         """The text changed; the app checks it after a short pause."""
 
+    class ExampleChosen(Message):
+        """1, 2 or 3 typed into the empty editor of the start screen."""
+
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
     def __init__(self, history: History, text: str = "", *, id: str | None = None) -> None:
         #: (row, column, length) of the checker's error, in characters.
         self.error_at: tuple[int, int, int] | None = None
@@ -72,6 +79,11 @@ class QueryEditor(TextArea):
         self.candidates: list[Candidate] = []
         self._completion: CompletionList | None = None
         self._typing = False  # the next Changed comes from a key press
+        #: The user asked for the menu (Tab, Ctrl+Space) or moved in it: only then does Enter
+        #: take a completion; a menu that opened by itself never swallows an Enter.
+        self._engaged = False
+        #: How many start-screen examples a digit typed into the empty editor runs (0: none).
+        self.examples = 0
 
     # -- highlighting ---------------------------------------------------------------------
 
@@ -123,7 +135,11 @@ class QueryEditor(TextArea):
 
     @property
     def cursor_offset(self) -> int:
-        row, col = self.cursor_location
+        return self.offset_of(self.cursor_location)
+
+    def offset_of(self, location: tuple[int, int]) -> int:
+        """The character offset into the text of a (row, column) location."""
+        row, col = location
         lines = self.text.split("\n")
         return sum(len(line) + 1 for line in lines[:row]) + col
 
@@ -144,14 +160,14 @@ class QueryEditor(TextArea):
         self.show_completions(force=True)
 
     def show_completions(self, force: bool = False) -> None:
-        """Fill the dropdown with what fits at the cursor (only when something was typed, unless forced)."""
+        """Fill the dropdown with what fits at the cursor: when asked (``force``), or as a word
+        is typed; never by itself right after a closing quote, ``;`` or ``)``."""
         dropdown = self._completion
         if dropdown is None:
             return
         text, cursor = self.text, self.cursor_offset
-        before = text[:cursor]
-        typed_word = bool(before) and (before[-1].isalnum() or before[-1] in "_$.'(")
-        self.candidates = complete(text, cursor) if (force or typed_word) else []
+        engaged = force or (self._engaged and self.completing)
+        self.candidates = complete(text, cursor) if (force or opens_by_itself(text, cursor)) else []
         # A lone exact match of what was typed is not worth a dropdown.
         if not self.candidates or (
             not force and len(self.candidates) == 1 and self.candidates[0].match == "exact"
@@ -162,7 +178,9 @@ class QueryEditor(TextArea):
         dropdown.add_options(
             [Option(_option_label(c), id=str(i)) for i, c in enumerate(self.candidates[:50])]
         )
-        dropdown.highlighted = 0
+        # Asked for, the first entry is chosen; opened by itself, none is until the user moves.
+        dropdown.highlighted = 0 if engaged else None
+        self._engaged = engaged
         x, y = self.cursor_screen_offset
         dropdown.styles.offset = (max(0, x - 2), y + 1)
         dropdown.display = True
@@ -171,6 +189,7 @@ class QueryEditor(TextArea):
         if self._completion is not None:
             self._completion.display = False
         self.candidates = []
+        self._engaged = False
 
     def accept_completion(self, index: int | None = None) -> None:
         dropdown = self._completion
@@ -186,8 +205,19 @@ class QueryEditor(TextArea):
     # -- keys -------------------------------------------------------------------------------
 
     async def _on_key(self, event: events.Key) -> None:
-        if self.completing and event.key == "enter" and self._highlighted_is_typed():
-            # The word is already complete: Enter means a new line (or run), not "accept".
+        example = _example_key(event.character) if self.examples and not self.text else 0
+        if 1 <= example <= self.examples:
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.ExampleChosen(example - 1))
+            return
+        if (
+            self.completing
+            and event.key == "enter"
+            and (not self._engaged or self._highlighted_is_typed() or self._after_semicolon())
+        ):
+            # Nobody asked for the menu, or the word is already complete, or the statement is:
+            # Enter means a new line (or run), not "accept".
             self.hide_completions()
         if self.completing and event.key in ("tab", "enter", "escape"):
             event.stop()
@@ -221,6 +251,9 @@ class QueryEditor(TextArea):
         typed = self.text[candidate.start : self.cursor_offset]
         return typed.lower() == candidate.text.lower()
 
+    def _after_semicolon(self) -> bool:
+        return self.text[: self.cursor_offset].rstrip().endswith(";")
+
     def _enter_runs(self) -> bool:
         """Enter runs when the cursor ends a `;`-terminated buffer, or sits on a dot-command line."""
         text = self.text
@@ -235,6 +268,7 @@ class QueryEditor(TextArea):
     def action_cursor_up(self, select: bool = False) -> None:
         if self.completing and self._completion is not None:
             self._completion.action_cursor_up()
+            self._engaged = True
             return
         # The first line on screen: a long first line wraps, and Up on its lower parts moves.
         if not select and self.navigator.is_first_wrapped_line(self.cursor_location):
@@ -247,6 +281,7 @@ class QueryEditor(TextArea):
     def action_cursor_down(self, select: bool = False) -> None:
         if self.completing and self._completion is not None:
             self._completion.action_cursor_down()
+            self._engaged = True
             return
         if not select and self.navigator.is_last_wrapped_line(self.cursor_location):
             entry = self.query_history.next()
@@ -271,6 +306,11 @@ def _option_label(c: Candidate) -> str:
     if c.kind == "function":
         return f"{escape(c.display)}  [dim]{escape(c.doc)}[/dim]" if c.doc else escape(c.display)
     return f"{escape(c.text)}  [dim]{escape(c.kind.replace('_', ' '))}[/dim]"
+
+
+def _example_key(character: str | None) -> int:
+    """The example a digit key stands for (0: not a digit)."""
+    return int(character) if character is not None and len(character) == 1 and character in "123456789" else 0
 
 
 def _bytes(line: str, col: int) -> int:

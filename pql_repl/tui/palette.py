@@ -17,8 +17,11 @@ class PaletteActions(Protocol):
     the palette names what it needs instead of importing the app)."""
 
     def action_run(self) -> None: ...
+    def action_run_statement(self) -> None: ...
     def action_cancel(self) -> None: ...
-    def action_export(self, quiet: bool = False) -> None: ...
+    def action_export(self) -> None: ...
+    def action_focus_results(self) -> None: ...
+    def action_full_screen(self) -> None: ...
     def action_history_search(self) -> None: ...
     def action_help(self) -> None: ...
     def run_command(self, line: str) -> object: ...
@@ -31,9 +34,12 @@ class PqlCommands(Provider):
         app = self.app
         assert isinstance(app, PaletteActions), "the palette serves an app with the actions above"
         entries: list[tuple[str, Callable[[], object], str]] = [
-            ("Run the query", app.action_run, "F5 / Enter after ;"),
+            ("Run the editor", app.action_run, "F5 / Enter after ;"),
+            ("Run the statement at the cursor", app.action_run_statement, "F4 / Ctrl+Enter"),
             ("Cancel the run", app.action_cancel, "Escape / Ctrl+C"),
-            ("Export the results", app.action_export, "CSV or JSON, to the .output file"),
+            ("Export the results", app.action_export, "Ctrl+S: asks for a .csv, .json or .md file"),
+            ("Focus the results", app.action_focus_results, "F6; Escape or F2 back to the editor"),
+            ("Results full screen", app.action_full_screen, "F10"),
             ("Search the history", app.action_history_search, "Ctrl+R"),
             ("Help", app.action_help, "F1"),
         ]
@@ -42,7 +48,7 @@ class PqlCommands(Provider):
         return entries
 
     async def discover(self) -> Hits:
-        for name, callback, help_text in self._entries()[:5]:
+        for name, callback, help_text in self._entries()[:8]:
             yield DiscoveryHit(name, callback, help=help_text)
 
     async def search(self, query: str) -> Hits:

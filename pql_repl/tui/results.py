@@ -1,25 +1,41 @@
 """The results panel: a live table updated in place while a run streams, a status line, and the
-scrollable history of finished runs."""
+scrollable history of finished runs. Tables fit the width they get: the value and its margin are
+always whole, histogram bars shrink first, then the distribution column goes, and only then are
+long selector names cut."""
 
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import ClassVar
 
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
+from textual.widget import AwaitMount, Widget
 from textual.widgets import DataTable, Static
 
 from pql_repl.api import Column, StatementResult
+from pql_repl.output import bucket_stderr
+from pql_repl.records import replace
 from pql_repl.repl.progress import status_text
 
-BAR_WIDTH = 24
 _EIGHTHS = " ▏▎▍▌▋▊▉"
 COLUMNS = (("name", "selector"), ("value", "value"), ("ci", "± 95%"), ("bar", "distribution"))
-#: Fixed widths: live updates do not make the table jitter as numbers grow.
-WIDTHS = {"name": 28, "value": 20, "ci": 10, "bar": BAR_WIDTH}
+#: Bars are at most this wide, and below the least width the distribution column goes.
+BAR_WIDTH = 24
+BAR_MIN = 6
+CI_WIDTH = 10
+VALUE_MIN = 12
+NAME_MIN = 8
+
+Cells = tuple[str, str, str, str]
 
 
 def bar(fraction: float, width: int = BAR_WIDTH) -> str:
@@ -46,47 +62,129 @@ def format_value(value: float | str | None) -> str:
     return str(value)
 
 
-def result_rows(result: StatementResult) -> list[tuple[str, tuple[str, str, str, str]]]:
+def result_rows(result: StatementResult, bar_width: int = BAR_WIDTH) -> list[tuple[str, Cells]]:
     """(row key, cells) for every selector, and one row per histogram bucket."""
-    rows: list[tuple[str, tuple[str, str, str, str]]] = []
+    rows: list[tuple[str, Cells]] = []
     for column in result.columns:
-        rows.extend(_column_rows(result, column))
+        rows.extend(_column_rows(result, column, bar_width))
     return rows
 
 
-def _column_rows(result: StatementResult, column: Column) -> list[tuple[str, tuple[str, str, str, str]]]:
+def _column_rows(result: StatementResult, column: Column, bar_width: int) -> list[tuple[str, Cells]]:
     key = column.name
     if column.selector == "histogram":
-        rows = [(key, (column.name, "", "", ""))]
+        rows: list[tuple[str, Cells]] = [(key, (column.name, "", "", ""))]
         for b in column.buckets:
-            # A bucket's share is a proportion: its standard error is sqrt(p(1-p)/n).
-            stderr = math.sqrt(b.fraction * (1 - b.fraction) / result.accepted) if result.accepted else None
             cells = (
                 f"  {b.label}",
                 f"{b.fraction * 100:.2f}%",
-                ci(result, stderr, percent=True),
-                bar(b.fraction),
+                ci(result, bucket_stderr(result, b.fraction), percent=True),
+                bar(b.fraction, bar_width) if bar_width else "",
             )
             rows.append((f"{key}\x00{b.label}", cells))
         return rows
     if column.selector == "count":
         fraction = float(column.value) if isinstance(column.value, float | int) else 0.0
         count = f" ({int(column.count):,})" if column.count is not None else ""
-        cells = (column.name, f"{fraction * 100:.2f}%{count}", ci(result, column.stderr, True), bar(fraction))
+        shown = bar(fraction, bar_width) if bar_width else ""
+        cells = (column.name, f"{fraction * 100:.2f}%{count}", ci(result, column.stderr, True), shown)
         return [(key, cells)]
     return [(key, (column.name, format_value(column.value), ci(result, column.stderr), ""))]
 
 
-def result_table(result: StatementResult, timing: bool = True) -> Table:
-    """A finished result as a rich table for the history."""
+@dataclass(frozen=True)
+class Layout:
+    """Column widths of a result table; ``bar`` 0: no distribution column."""
+
+    name: int
+    value: int
+    ci: int
+    bar: int
+
+
+def fit_columns(width: int, names: Iterable[str], values: Iterable[str], padding: int = 1) -> Layout:
+    """The widths that fit ``width`` cells (each column also takes ``padding`` cells on each
+    side) for rows with these ``names`` and ``values``: value and margin always whole, the names
+    what they need, the bars what is left up to ``BAR_WIDTH``; with fewer than ``BAR_MIN`` cells
+    left the distribution column goes, and only then are names cut (not below ``NAME_MIN``)."""
+    name_need = max([len("selector"), *(len(n) for n in names)])
+    value = max([VALUE_MIN, *(len(v) for v in values)])
+    left = width - value - CI_WIDTH - 2 * padding * 3  # for the names, and the bars with padding
+    bar_room = min(BAR_WIDTH, left - name_need - 2 * padding)
+    if bar_room >= BAR_MIN:
+        return Layout(name_need, value, CI_WIDTH, bar_room)
+    return Layout(max(NAME_MIN, min(name_need, left)), value, CI_WIDTH, 0)
+
+
+def layout_for(result: StatementResult, width: int, padding: int = 1) -> Layout:
+    rows = result_rows(result, 0)
+    return fit_columns(width, (c[0] for _, c in rows), (c[1] for _, c in rows), padding)
+
+
+def result_table(result: StatementResult, timing: bool = True, width: int = 200) -> Table:
+    """A finished result as a rich table for the history, fitted to ``width`` cells."""
+    layout = layout_for(result, width)
     table = Table(title=result.query.strip(), title_justify="left", expand=False, show_edge=False)
-    for _, label in COLUMNS:
-        table.add_column(label)
-    for _, cells in result_rows(result):
-        table.add_row(*cells)
+    widths = (layout.name, layout.value, layout.ci, layout.bar)
+    for (_, label), w in zip(COLUMNS, widths, strict=True):
+        if w:
+            table.add_column(label, width=w, no_wrap=True, overflow="ellipsis")
+    for _, cells in result_rows(result, layout.bar):
+        table.add_row(*(cells if layout.bar else cells[:3]))
     table.caption = status_text(result, timing)
     table.caption_justify = "left"
     return table
+
+
+class FittedResult:
+    """A finished result that lays itself out for the width it is drawn at (the terminal may be
+    resized after it was added to the history)."""
+
+    def __init__(self, result: StatementResult, timing: bool = True) -> None:
+        self.result = result
+        self.timing = timing
+
+    def table(self, width: int) -> Table:
+        return result_table(self.result, self.timing, width)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.table(options.max_width)
+
+
+class LiveTable(DataTable[str]):
+    """The running statement's table; tells the panel when it scrolls (to say what is hidden)."""
+
+    # Rows, not columns, are what there is more of: Home and End go to the first and last row.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("home", "scroll_top", "Top", show=False),
+        Binding("end", "scroll_bottom", "Bottom", show=False),
+    ]
+
+    class ViewChanged(Message):
+        """The rows in view changed: it scrolled or was resized."""
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self.post_message(self.ViewChanged())
+
+    def on_resize(self, _: events.Resize) -> None:
+        self.post_message(self.ViewChanged())
+
+
+class ResultsHistory(VerticalScroll):
+    """Finished runs, command output and range grids, newest last; F6 focuses it to scroll."""
+
+    can_focus = True
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self.show_position()
+
+    def show_position(self) -> None:
+        """Say in the border whether there is more above or below the view."""
+        above, below = round(self.scroll_y), round(self.max_scroll_y - self.scroll_y)
+        marks = [f"↑ {above} lines above" if above > 0 else "", f"↓ {below} below" if below > 0 else ""]
+        self.border_subtitle = " · ".join(m for m in marks if m)
 
 
 class ResultsPanel(Vertical):
@@ -95,62 +193,109 @@ class ResultsPanel(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._row_keys: list[str] = []
+        self._layout: Layout | None = None
         self.last: StatementResult | None = None
         self.finished: list[StatementResult] = []
+        #: The selectors of the statement in the live table before its first snapshot.
+        self._started: list[str] = []
         #: Show elapsed time and speed (off for reproducible screenshots).
         self.timing = True
 
     def compose(self) -> ComposeResult:
-        yield VerticalScroll(id="history")
+        history = ResultsHistory(id="history")
+        history.border_title = "results · F6"
+        yield history
         yield Static("ready", id="status")
-        table: DataTable[str] = DataTable(id="live", cursor_type="row", zebra_stripes=True)
-        for key, label in COLUMNS:
-            table.add_column(label, key=key, width=WIDTHS[key])
-        yield table
+        yield LiveTable(id="live", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="more")
 
     @property
-    def table(self) -> DataTable[str]:
-        return self.query_one("#live", DataTable)
+    def table(self) -> LiveTable:
+        return self.query_one("#live", LiveTable)
+
+    @property
+    def history(self) -> ResultsHistory:
+        return self.query_one("#history", ResultsHistory)
 
     def show_status(self, text: str) -> None:
         self.query_one("#status", Static).update(text)
+
+    # -- the live table -----------------------------------------------------------------------
 
     def start(self, query: str, selectors: list[str]) -> None:
         """A new statement starts: the previous one moves to the history, and the live table shows
         a row per selector at once, filled in by the first snapshot."""
         if self.last is not None:
-            self.add_history(result_table(self.last, self.timing))
-        table = self.table
-        table.clear()
-        for name in selectors:
-            table.add_row(name, "…", "", "", key=name)
-        self._row_keys = list(selectors)
+            self.add_history(FittedResult(self.last, self.timing))
+        self.remove_welcome()
         self.last = None
+        self._started = list(selectors)
+        self._fill()
         self.show_status(f"running · {query.strip().splitlines()[0] if query.strip() else ''}")
 
     def update_result(self, result: StatementResult) -> None:
-        """Show a snapshot: cells change in place; rows are rebuilt only when new ones appear."""
+        """Show a snapshot: cells change in place; the table is rebuilt only when rows appear or
+        the columns must be laid out anew."""
         self.last = result
-        rows = result_rows(result)
-        keys = [k for k, _ in rows]
-        table = self.table
         with self.app.batch_update():
-            if keys != self._row_keys:
-                table.clear()
-                for key, cells in rows:
-                    table.add_row(*cells, key=key)
-                self._row_keys = keys
-            else:
-                for key, cells in rows:
-                    for (column_key, _), cell in zip(COLUMNS, cells, strict=True):
-                        if table.get_cell(key, column_key) != cell:
-                            table.update_cell(key, column_key, cell)
+            self._fill()
             self.show_status(status_text(result, self.timing))
 
     def finish(self, result: StatementResult) -> None:
         """The statement ended (done or cancelled); it stays in the live table until the next run."""
         self.update_result(result)
         self.finished.append(result)
+
+    def _rows(self, bar_width: int) -> list[tuple[str, Cells]]:
+        if self.last is not None:
+            return result_rows(self.last, bar_width)
+        return [(name, (name, "…", "", "")) for name in self._started]
+
+    def _fill(self) -> None:
+        table = self.table
+        # The scrollbar takes its cells whether it shows or not: the table never jitters.
+        width = max(0, table.size.width - table.styles.scrollbar_size_vertical) or self.app.size.width - 2
+        plain = self._rows(0)
+        layout = fit_columns(width, (c[0] for _, c in plain), (c[1] for _, c in plain), table.cell_padding)
+        if layout != self._layout:
+            self._layout = layout
+            table.clear(columns=True)
+            self._row_keys = []
+            widths = {"name": layout.name, "value": layout.value, "ci": layout.ci, "bar": layout.bar}
+            for key, label in COLUMNS:
+                if widths[key]:
+                    table.add_column(label, key=key, width=widths[key])
+        rows = self._rows(layout.bar)
+        keys = [k for k, _ in rows]
+        columns = [key for key, _ in COLUMNS if key != "bar" or layout.bar]
+        if keys != self._row_keys:
+            table.clear()
+            for key, cells in rows:
+                table.add_row(*cells[: len(columns)], key=key)
+            self._row_keys = keys
+        else:
+            for key, cells in rows:
+                for column_key, cell in zip(columns, cells, strict=False):
+                    if table.get_cell(key, column_key) != cell:
+                        table.update_cell(key, column_key, cell)
+        self.call_after_refresh(self.show_more)
+
+    def on_resize(self, _: events.Resize) -> None:
+        if self._row_keys:
+            self._fill()
+
+    def on_live_table_view_changed(self, _: LiveTable.ViewChanged) -> None:
+        self.show_more()
+
+    def show_more(self) -> None:
+        """Under a live table taller than its room: how many rows are out of view below."""
+        table = self.table
+        in_view = max(0, table.scrollable_content_region.height - 1)  # the header row stays
+        hidden = max(0, table.row_count - round(table.scroll_y) - in_view)
+        more = self.query_one("#more", Static)
+        more.display = hidden > 0
+        noun = "row" if hidden == 1 else "rows"
+        more.update(f"▼ {hidden} more {noun} · F6 then ↓ scrolls · F10 full screen" if hidden else "")
 
     def cancel_unfinished(self) -> StatementResult | None:
         """The statement in the live table stops before its end because a new run replaces it:
@@ -169,11 +314,35 @@ class ResultsPanel(Vertical):
         if self.last is None or not (self.last.done or self.last.cancelled):
             self.table.clear()
             self._row_keys = []
+            self._started = []
             self.last = None
+            self.show_more()
 
-    def add_history(self, renderable: Table | Text | str) -> None:
+    # -- the history ----------------------------------------------------------------------------
+
+    def add_history(self, renderable: FittedResult | Table | Text | str) -> None:
         """Add a finished result, a command's output or a range grid to the history."""
-        history = self.query_one("#history", VerticalScroll)
+        self.remove_welcome()
+        history = self.history
         history.add_class("has-entries")
+        self.add_class("has-history")
         history.mount(Static(renderable, classes="history-entry"))
-        history.scroll_end(animate=False)
+        # The newest shows, and stays in view as the entry gets its height (until the user
+        # scrolls away).
+        history.anchor()
+        self.call_after_refresh(history.show_position)
+
+    def show_welcome(self, welcome: Widget) -> AwaitMount:
+        """The start screen, in the history's place until the first run or command."""
+        history = self.history
+        history.add_class("has-entries")
+        self.add_class("has-history")
+        return history.mount(welcome)
+
+    def remove_welcome(self) -> None:
+        history = self.history
+        for welcome in history.query(".welcome"):
+            welcome.remove()
+        if not history.query(".history-entry"):
+            history.remove_class("has-entries")
+            self.remove_class("has-history")

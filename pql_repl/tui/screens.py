@@ -1,8 +1,13 @@
-"""Modal screens: F1 help (generated from the catalogue) and Ctrl+R history search."""
+"""Modal screens: F1 help (generated from the catalogue), Ctrl+R history search and the Ctrl+S
+export dialog."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
+
 from rich.markdown import Markdown
+from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -33,44 +38,81 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def help_markdown(bindings: list[tuple[str, str]]) -> str:
-    """The help text: key bindings, games and streets, the range cheatsheet, every function."""
+def help_markdown(bindings: list[tuple[str, str]], needle: str = "") -> str:
+    """The help text: key bindings, games and streets, the dot-commands, the range cheatsheet and
+    every function; with a ``needle``, only the rows and functions that mention it."""
     vocab = vocabulary()
-    parts = ["# pql help", "", "## Keys", "", "| key | action |", "| --- | --- |"]
-    parts += [f"| `{_cell(key)}` | {_cell(action)} |" for key, action in bindings]
-    parts += [
-        "",
-        "Statements end with `;` (Enter after `;` runs them); dot-commands run on their own line.",
-        "",
-        "## Games",
-        "",
-        "| game | streets |",
-        "| --- | --- |",
+    low = needle.strip().lower()
+
+    def keep(*texts: str) -> bool:
+        return not low or any(low in t.lower() for t in texts)
+
+    def table(title: str, header: str, rows: Sequence[tuple[str, ...]], note: str = "") -> list[str]:
+        kept = [r for r in rows if keep(*r)]
+        if not kept:
+            return []
+        lines = ["", f"## {title}", "", header, "| " + " | ".join("---" for _ in kept[0]) + " |"]
+        lines += ["| " + " | ".join(kept_row) + " |" for kept_row in kept]
+        return [*lines, *(["", note] if note else [])]
+
+    keys = [(f"`{_cell(key)}`", _cell(action)) for key, action in bindings]
+    games = [(f"`{game}`", " ".join(vocab.streets_for(game))) for game in vocab.games]
+    commands = [(f"`{_cell(c.usage)}`", _cell(c.summary)) for c in COMMANDS.values()]
+    ranges = [
+        tuple(cell.strip() for cell in line.strip("|").split(" | "))
+        for line in RANGE_CHEATSHEET.splitlines()[2:]
     ]
-    for game in vocab.games:
-        parts.append(f"| `{game}` | {' '.join(vocab.streets_for(game))} |")
-    parts += ["", "## Dot-commands", "", "| command | what it does |", "| --- | --- |"]
-    parts += [f"| `{_cell(c.usage)}` | {_cell(c.summary)} |" for c in COMMANDS.values()]
-    parts += ["", "## Ranges", "", RANGE_CHEATSHEET, "## Functions", ""]
-    for f in vocab.functions:
+    parts = ["# pql help"]
+    parts += table(
+        "Keys",
+        "| key | action |",
+        keys,
+        "Statements end with `;` (Enter after `;` runs them); dot-commands run on their own line.",
+    )
+    parts += table("Games", "| game | streets |", games)
+    parts += table("Dot-commands", "| command | what it does |", commands)
+    parts += table("Ranges", "| write | means |", ranges)
+    functions = [f for f in vocab.functions if keep(f.name, f.signature, f.doc, f.example)]
+    if functions:
+        parts += ["", "## Functions", ""]
+    for f in functions:
         parts += [f"### {f.name}", "", f"`{f.signature}`", "", f.doc, "", f"Example: `{f.example}`", ""]
+    if len(parts) == 1:
+        parts += ["", f"Nothing in the help mentions '{needle.strip()}'."]
     return "\n".join(parts)
 
 
 class HelpScreen(ModalScreen[None]):
-    """F1: everything a user needs while typing a query."""
+    """F1: everything a user needs while typing a query, filtered by what is typed in its box."""
 
     BINDINGS = [  # noqa: RUF012 - Textual reads the class attribute
-        Binding("escape,f1,q", "dismiss", "Close", id="help.close"),
+        Binding("escape,f1", "dismiss", "Close", id="help.close"),
+        Binding("pageup", "scroll(-1)", show=False),
+        Binding("pagedown", "scroll(1)", show=False),
     ]
 
     def __init__(self, bindings: list[tuple[str, str]]) -> None:
         super().__init__()
+        self.key_rows = bindings
         self.markdown = help_markdown(bindings)
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="help"):
-            yield Static(Markdown(self.markdown), id="help-text")
+        with Vertical(id="help"):
+            yield Input(placeholder="filter: a function, key, command or game", id="help-filter")
+            with VerticalScroll(id="help-scroll"):
+                yield Static(Markdown(self.markdown), id="help-text")
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.markdown = help_markdown(self.key_rows, event.value)
+        self.query_one("#help-text", Static).update(Markdown(self.markdown))
+        self.query_one("#help-scroll", VerticalScroll).scroll_home(animate=False)
+
+    def action_scroll(self, pages: int) -> None:
+        scroll = self.query_one("#help-scroll", VerticalScroll)
+        if pages > 0:
+            scroll.scroll_page_down()
+        else:
+            scroll.scroll_page_up()
 
 
 class HistorySearch(ModalScreen[str | None]):
@@ -120,6 +162,71 @@ class HistorySearch(ModalScreen[str | None]):
             options.action_cursor_down()
         else:
             options.action_cursor_up()
+
+    def action_dismiss_none(self) -> None:
+        self.dismiss(None)
+
+
+#: What Ctrl+S writes, by the file's extension.
+EXPORT_FORMATS = {".csv": "csv", ".json": "json", ".md": "markdown", ".markdown": "markdown"}
+
+
+def export_format(path: Path) -> str | None:
+    """The format a file name asks for, or None for an extension pql does not write."""
+    return EXPORT_FORMATS.get(path.suffix.lower())
+
+
+class ExportDialog(ModalScreen[Path | None]):
+    """Ctrl+S: the file to write the results to, prefilled; the format follows the extension.
+    A file that exists is overwritten only after a second Enter."""
+
+    BINDINGS = [  # noqa: RUF012 - Textual reads the class attribute
+        Binding("escape", "dismiss_none", "Cancel", id="export.close"),
+    ]
+
+    def __init__(self, suggested: Path, count: int) -> None:
+        super().__init__()
+        self.suggested = suggested
+        self.count = count
+        self._confirmed: Path | None = None
+
+    def compose(self) -> ComposeResult:
+        noun = "result" if self.count == 1 else "results"
+        with Vertical(id="export"):
+            yield Static(f"Export {self.count} {noun} to (.csv, .json or .md):", id="export-title")
+            yield Input(str(self.suggested), id="export-path")
+            yield Static("Enter writes · Escape cancels", id="export-note")
+
+    def on_mount(self) -> None:
+        path_input = self.query_one("#export-path", Input)
+        path_input.focus()
+        # The cursor before the extension: a new name is typed over the stem's end.
+        path_input.cursor_position = len(str(self.suggested)) - len(self.suggested.suffix)
+
+    def on_input_changed(self, _: Input.Changed) -> None:
+        self._confirmed = None
+        self._note("Enter writes · Escape cancels")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if not text:
+            self._note("[red]name a file[/red]")
+            return
+        path = Path(text).expanduser()
+        if export_format(path) is None:
+            self._note(f"[red]'{escape(path.suffix or path.name)}': name a .csv, .json or .md file[/red]")
+            return
+        if path.is_dir() or not path.parent.is_dir():
+            self._note(f"[red]cannot write '{escape(str(path))}': no such directory[/red]")
+            return
+        if path.exists() and self._confirmed != path:
+            self._confirmed = path
+            self._note(f"[yellow]'{escape(path.name)}' exists: Enter again replaces it[/yellow]")
+            return
+        self.dismiss(path)
+
+    def _note(self, text: str) -> None:
+        self.query_one("#export-note", Static).update(text)
 
     def action_dismiss_none(self) -> None:
         self.dismiss(None)

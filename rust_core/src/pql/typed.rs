@@ -36,7 +36,8 @@ pub enum SelectorName {
 #[derive(Clone, Debug, PartialEq)]
 pub struct CheckedSelector {
     pub kind: SelectorName,
-    /// The `as` name, or `AVG 1`, `COUNT 2`, ... counted from 1 over the statement's selectors.
+    /// The `as` name, or the selector as written (`avg(riverEquity(hero))`, white space made
+    /// single spaces), with ` #N` (its position from 1) when an earlier selector has that name.
     pub name: String,
     pub expr: TExpr,
     pub span: Span,

@@ -1,0 +1,12 @@
+"""Test-session setup shared by every test file."""
+
+from __future__ import annotations
+
+import signal
+
+# A test runner started in the background by a non-interactive shell inherits SIGINT ignored;
+# Python then installs no KeyboardInterrupt handler, `_thread.interrupt_main()` does nothing,
+# and the children the tests spawn (which inherit an ignored signal across exec) cannot be
+# interrupted either. The Ctrl-C tests exercise pql's handling of SIGINT, so the session
+# starts with Python's own handler, whatever started it.
+signal.signal(signal.SIGINT, signal.default_int_handler)

@@ -1,0 +1,322 @@
+"""The app's results as a user reaches them: focus and scroll them, full screen, tables that fit
+80 columns and say when they continue, a statement run from the cursor, the start screen, the
+searchable help, themes and the export dialog. Pilot on the real engine, small seeded runs."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pilot_helpers import cells, finished, make_app, run_text, set_text, wait_until
+from rich.console import Console
+from textual.pilot import Pilot
+from textual.widgets import Input, Static
+
+from pql_repl.tui.results import BAR_MIN, BAR_WIDTH, CI_WIDTH, NAME_MIN, fit_columns
+from pql_repl.tui.screens import ExportDialog, HelpScreen
+from pql_repl.tui.welcome import EXAMPLES, ExampleList, Welcome
+
+
+@pytest.fixture(autouse=True)
+def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("PQL_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("PQL_CONFIG", str(tmp_path / "no-config.toml"))
+    return tmp_path / "data"
+
+
+NARROW = (80, 24)
+#: Two histograms of hand types and a count: more rows than 80x24 has room for under the editor.
+TALL = (
+    "select histogram(handType(hero, river)), histogram(handType(villain, river)) as villain, "
+    "count(winsHi(hero)) from hero='AA', villain='KK';"
+)
+TWO = "select avg(riverEquity(hero)) as first from hero='AA', villain='KK';\n\n" + (
+    "select avg(riverEquity(hero)) as second from hero='QQ', villain='AKs';"
+)
+
+
+def screen_text(app: Any) -> str:
+    """The screen as plain text, as a user reads it."""
+    console = Console(width=app.size.width, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console.print(app.screen._compositor.render_update(full=True))
+    return console.export_text()
+
+
+@pytest.mark.asyncio
+async def test_f6_focuses_the_results_and_they_scroll_then_escape_or_f2_come_back() -> None:
+    app = make_app(trials=2000, seed=1)
+    async with app.run_test(size=NARROW) as pilot:
+        for _ in range(3):
+            await run_text(pilot, app, TALL, finished(app, _ + 1))
+        history = app.results.history
+        await wait_until(pilot, lambda: history.max_scroll_y > 0)
+        await wait_until(pilot, lambda: history.scroll_y == history.max_scroll_y)  # the newest shows
+        await pilot.press("f6")
+        assert app.focused is history
+        await pilot.press("pageup")
+        await wait_until(pilot, lambda: history.scroll_y < history.max_scroll_y)
+        assert "↓" in str(history.border_subtitle)
+        await pilot.press("escape")
+        assert app.focused is app.editor
+        await pilot.press("f6", "f6")  # again: the live table
+        assert app.focused is app.results.table
+        await pilot.press("f2")
+        assert app.focused is app.editor
+        # In the editor F6 is not the editor's own "select line".
+        assert app.editor.selected_text == ""
+
+
+@pytest.mark.asyncio
+async def test_f10_shows_the_results_full_screen_and_back() -> None:
+    app = make_app(trials=2000, seed=1)
+    async with app.run_test(size=NARROW) as pilot:
+        await run_text(pilot, app, TALL, finished(app))
+        height = app.results.size.height
+        await pilot.press("f10")
+        await pilot.pause()
+        assert not app.editor.display
+        assert app.results.size.height > height
+        assert app.focused is not app.editor
+        await pilot.press("f10")
+        await pilot.pause()
+        assert app.editor.display
+        assert app.focused is app.editor
+
+
+@pytest.mark.asyncio
+async def test_a_long_table_says_it_continues_until_scrolled_to_its_end() -> None:
+    app = make_app(trials=2000, seed=1)
+    async with app.run_test(size=NARROW) as pilot:
+        await run_text(pilot, app, TALL, finished(app))
+        more = app.query_one("#more", Static)
+        await wait_until(pilot, lambda: more.display)
+        assert "more rows" in str(more.render())
+        await pilot.press("f6")
+        assert app.focused is app.results.table
+        await pilot.press("end")
+        await wait_until(pilot, lambda: not more.display)
+        # Full screen there is room for every row.
+        await pilot.press("home", "f10")
+        await pilot.pause()
+        await wait_until(pilot, lambda: not more.display)
+
+
+@pytest.mark.parametrize("width", [200, 110, 80, 60, 50, 40])
+def test_columns_fit_bars_shrink_first_then_go_value_and_margin_stay_whole(width: int) -> None:
+    names = ["histogram(handType(hero, river))", "  straightflush"]
+    values = ["81.70% (490,227)", "0.01%"]
+    layout = fit_columns(width, names, values)
+    used = layout.name + layout.value + layout.ci + layout.bar + 2 * (4 if layout.bar else 3)
+    assert used <= width or layout.name == NAME_MIN
+    assert layout.value == len(values[0])
+    assert layout.ci == CI_WIDTH
+    if layout.bar:
+        assert BAR_MIN <= layout.bar <= BAR_WIDTH
+        assert layout.name == len(names[0])
+    wide = fit_columns(200, names, values)
+    assert wide.bar == BAR_WIDTH
+    # The names are cut only once the bars are gone.
+    assert layout.name == len(names[0]) or layout.bar == 0
+
+
+@pytest.mark.asyncio
+async def test_at_80_columns_nothing_is_clipped_and_names_are_the_expressions() -> None:
+    app = make_app(trials=2000, seed=1)
+    async with app.run_test(size=NARROW) as pilot:
+        await run_text(pilot, app, TALL, finished(app))
+        table = app.results.table
+        assert table.max_scroll_x == 0  # nothing runs off to the right
+        rows = cells(app)
+        result = app.results.finished[-1]
+        wins = rows["count(winsHi(hero))"]
+        assert wins[1] == f"{100 * float(result.column('count(winsHi(hero))').value or 0):.2f}% (" + (
+            f"{int(result.column('count(winsHi(hero))').count or 0):,})"
+        )
+        assert wins[2].startswith("± ")
+        text = screen_text(app)
+        assert "histogram(handType(hero, river))" in text
+        assert wins[1] in text or "more rows" in text
+        for key, row in rows.items():
+            column_widths = [c.width for c in table.columns.values()]
+            for cell, width in zip(row, column_widths, strict=False):
+                assert len(cell) <= width, (key, cell)
+
+
+@pytest.mark.asyncio
+async def test_f4_runs_the_statement_at_the_cursor_or_the_selection_and_f5_everything() -> None:
+    app = make_app(trials=1000, seed=1)
+    async with app.run_test(size=(110, 36)) as pilot:
+        await set_text(pilot, app, TWO)
+        app.editor.move_cursor((0, 10))
+        await pilot.press("f4")
+        await wait_until(pilot, finished(app))
+        assert [r.columns[0].name for r in app.results.finished] == ["first"]
+        # The cursor after the last `;`: the statement it ends.
+        app.editor.move_cursor(app.editor.document.end)
+        await pilot.press("f4")
+        await wait_until(pilot, finished(app, 2))
+        assert app.results.finished[-1].columns[0].name == "second"
+        # A selection runs as it is.
+        second = TWO.index("select avg(riverEquity(hero)) as second")
+        app.editor.selection = app.editor.selection.__class__(
+            app.editor.location_of(second), app.editor.document.end
+        )
+        await pilot.press("f4")
+        await wait_until(pilot, finished(app, 3))
+        assert app.results.finished[-1].columns[0].name == "second"
+        await pilot.press("f5")
+        await wait_until(pilot, finished(app, 5))
+        assert [r.columns[0].name for r in app.results.finished[-2:]] == ["first", "second"]
+
+
+@pytest.mark.asyncio
+async def test_an_error_in_the_statement_at_the_cursor_is_marked_where_it_stands() -> None:
+    app = make_app(trials=1000)
+    async with app.run_test(size=(110, 36)) as pilot:
+        text = "select avg(1) from hero='AA';\n\nselect avg(riverEquity(nobody)) from hero='AA';"
+        await set_text(pilot, app, text)
+        await pilot.press("f4")
+        await wait_until(pilot, lambda: not app.running and app.editor.error_at is not None)
+        assert app.editor.error_at is not None
+        assert app.editor.error_at[:2] == (2, len("select avg(riverEquity("))
+        assert not app.results.finished
+
+
+@pytest.mark.asyncio
+async def test_the_start_screen_runs_an_example_by_a_key() -> None:
+    app = make_app(trials=2000, seed=1)
+    async with app.run_test(size=NARROW) as pilot:
+        welcome = app.query_one(Welcome)
+        text = screen_text(app)
+        assert "Welcome to pql" in text
+        keys = " ".join(text.replace("│", " ").split())  # the key line wraps at 80 columns
+        for key in ("F5 run the editor", "F4 run the statement at the cursor", "F1 help", "Ctrl+Q quit"):
+            assert key in keys
+        assert app.query_one(ExampleList).option_count == 3
+        assert app.focused is app.editor
+        await pilot.press("2")  # a digit in the empty editor of the start screen
+        await wait_until(pilot, finished(app))
+        assert app.editor.text == EXAMPLES[1]
+        assert not welcome.is_attached
+        assert app.focused is app.editor
+
+
+@pytest.mark.asyncio
+async def test_typing_on_the_start_screen_writes_in_the_editor() -> None:
+    app = make_app()
+    async with app.run_test(size=NARROW) as pilot:
+        await pilot.press(*"select 1")  # a digit in a query is a digit
+        assert app.editor.text == "select 1"
+        assert not app.running
+        # F6 reaches the examples too: Enter runs the one chosen.
+        await pilot.press("f6")
+        assert isinstance(app.focused, ExampleList)
+        await pilot.press("down", "enter")
+        await wait_until(pilot, finished(app))
+        assert app.editor.text == EXAMPLES[1]
+        # The start screen is gone: a digit typed into an empty editor is a digit.
+        await set_text(pilot, app, "")
+        await pilot.press("1")
+        assert app.editor.text == "1"
+
+
+@pytest.mark.asyncio
+async def test_help_is_filtered_by_what_is_typed() -> None:
+    app = make_app()
+    async with app.run_test(size=(110, 36)) as pilot:
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        help_screen = app.screen
+        assert help_screen.query_one(Input).has_focus
+        await pilot.press(*"nutHiOuts")
+        await pilot.pause()
+        assert "### nutHiOuts" in help_screen.markdown
+        assert "### riverEquity" not in help_screen.markdown
+        assert "## Games" not in help_screen.markdown
+        help_screen.query_one(Input).value = "export"
+        await pilot.pause()
+        assert "Ctrl+S" in help_screen.markdown
+        assert "## Functions" not in help_screen.markdown
+        await pilot.press(*"zq")
+        await pilot.pause()
+        assert "Nothing in the help mentions 'exportzq'" in help_screen.markdown
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+@pytest.mark.asyncio
+async def test_theme_alone_lists_the_themes() -> None:
+    app = make_app()
+    async with app.run_test(size=(110, 36)) as pilot:
+        await set_text(pilot, app, ".theme nord")
+        await pilot.press("enter")
+        await set_text(pilot, app, ".theme")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: bool(app.query(".history-entry")))
+        listing = str(app.query(".history-entry").last().content)
+        assert "* nord" in listing.splitlines()
+        assert "  textual-light" in listing.splitlines()
+
+
+async def export_dialog(pilot: Pilot[Any], app: Any) -> ExportDialog:
+    await pilot.press("ctrl+s")
+    await wait_until(pilot, lambda: isinstance(app.screen, ExportDialog))
+    dialog: ExportDialog = app.screen
+    return dialog
+
+
+@pytest.mark.asyncio
+async def test_ctrl_s_asks_for_a_file_and_the_extension_says_the_format(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    app = make_app(trials=1000, seed=2)
+    async with app.run_test(size=(110, 36)) as pilot:
+        await run_text(pilot, app, TALL, finished(app))
+        dialog = await export_dialog(pilot, app)
+        path_input = dialog.query_one(Input)
+        assert path_input.value == str(work / "pql-results.csv")  # shown whole, before writing
+        await pilot.press("escape")
+        assert list(work.iterdir()) == []  # nothing written without a yes
+        # Markdown by the extension.
+        dialog = await export_dialog(pilot, app)
+        dialog.query_one(Input).value = str(tmp_path / "notes.md")
+        await pilot.press("enter")
+        await wait_until(pilot, (tmp_path / "notes.md").exists)
+        assert (tmp_path / "notes.md").read_text().startswith("`select histogram(handType(hero, river))")
+        # An extension pql does not write is refused in the dialog.
+        dialog = await export_dialog(pilot, app)
+        dialog.query_one(Input).value = str(tmp_path / "out.txt")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ExportDialog)
+        assert ".csv, .json or .md" in str(dialog.query_one("#export-note", Static).render())
+        # A file that exists is replaced only after a second Enter.
+        existing = tmp_path / "old.csv"
+        existing.write_text("keep me\n")
+        dialog.query_one(Input).value = str(existing)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert existing.read_text() == "keep me\n"
+        assert "exists" in str(dialog.query_one("#export-note", Static).render())
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: existing.read_text() != "keep me\n")
+        rows = list(csv.DictReader(existing.read_text().splitlines()))
+        assert {row["selector"] for row in rows} == {
+            "histogram(handType(hero, river))",
+            "villain",
+            "count(winsHi(hero))",
+        }
+        assert all(row["stderr"] for row in rows)
+        dialog = await export_dialog(pilot, app)
+        dialog.query_one(Input).value = str(tmp_path / "out.json")
+        await pilot.press("enter")
+        await wait_until(pilot, (tmp_path / "out.json").exists)
+        (statement,) = json.loads((tmp_path / "out.json").read_text())["statements"]
+        assert statement["columns"][2]["name"] == "count(winsHi(hero))"
