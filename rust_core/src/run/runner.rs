@@ -5,12 +5,11 @@
 use super::aggregate::Aggregate;
 use super::outcome::OutcomeTally;
 use crate::deal::exhaustive::Prefix;
-use crate::deal::source::{DealSpec, FixedDeal};
+use crate::deal::source::FixedDeal;
 use crate::deal::suit_classes::{suit_classes, SuitClass, SuitMap};
 use crate::deal::{Deal, MAX_PLAYERS};
 use crate::error::PqlError;
 use crate::kernels::given_tally::GivenTally;
-use crate::kernels::range_draws::RangeDraws;
 use crate::plan::{Plan, SelectorKind};
 use crate::rng::Rng;
 use crate::trial::{Scratch, Trial};
@@ -509,11 +508,6 @@ fn monte_worker(
         (Some(_), Some(f)) => f.given_tally(),
         _ => None,
     };
-    // Hold'em ranges in such a statement: the range tally's own loop does the whole chunk.
-    let mut ranged = match (&tally, &given) {
-        (Some(_), None) => plan.spec.range_draws(),
-        _ => None,
-    };
     let check_every = plan.check_interval();
     let mut until_check = check_every;
     loop {
@@ -537,9 +531,6 @@ fn monte_worker(
         }
         if let (Some(given), Some(f), Some(tally)) = (&mut given, &fixed, &mut tally) {
             accepted = tally_given(given, f, tally, &mut deal, &mut rng, want, shared, deadline);
-            attempted = accepted;
-        } else if let (Some(ranged), Some(tally)) = (&mut ranged, &mut tally) {
-            accepted = tally_ranged(ranged, &plan.spec, tally, &mut rng, want, shared, deadline);
             attempted = accepted;
         } else {
             while accepted < want {
@@ -645,31 +636,6 @@ fn tally_given(
         done += block;
     }
     given.for_each_outcome(deal, |hi, lo, count, deal| tally.add_outcome(hi, lo, count as f64, deal));
-    done
-}
-
-/// Up to `want` deals of a chunk by the range tally's own loop (as [`tally_given`]).
-fn tally_ranged(
-    ranged: &mut RangeDraws,
-    spec: &DealSpec,
-    tally: &mut OutcomeTally,
-    rng: &mut Rng,
-    want: u64,
-    shared: &Shared,
-    deadline: Option<Instant>,
-) -> u64 {
-    ranged.clear();
-    let mut done = 0;
-    while done < want {
-        if shared.cancel.load(Ordering::Relaxed) || past(deadline, shared) {
-            break;
-        }
-        let block = (want - done).min(65_536);
-        ranged.sample(rng, block);
-        done += block;
-    }
-    let mut deal = ranged.start_deal(spec);
-    ranged.for_each_outcome(&mut deal, |hi, count, deal| tally.add_outcome(hi, 0, count as f64, deal));
     done
 }
 
