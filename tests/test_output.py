@@ -7,13 +7,13 @@ engine; test_cli.py runs the same writers on real runs.
 from __future__ import annotations
 
 import csv
-import dataclasses
 import io
 import json
 from pathlib import Path
 
 import pytest
 
+from pql_repl import records
 from pql_repl.api import Bucket, Column, StatementResult
 from pql_repl.output import (
     BAR_WIDTH,
@@ -300,12 +300,12 @@ def test_unknown_format_is_refused() -> None:
         ResultWriter(io.StringIO(), "xml")
 
 
-def test_a_destination_file_is_emptied_and_a_whole_document_after_every_result(tmp_path: Path) -> None:
+def test_a_destination_file_is_replaced_by_a_whole_document_after_every_result(tmp_path: Path) -> None:
     path = tmp_path / "out.json"
     path.write_text("old content\n")
     destination = Destination(io.StringIO())
     writer = destination.writer(str(path), "json")
-    assert path.read_text() == ""
+    assert path.read_text() == "old content\n"  # until the first result replaces it
     for n in (1, 2):
         writer.write(result([AVG]))
         assert len(json.loads(path.read_text())["statements"]) == n
@@ -315,6 +315,7 @@ def test_a_destination_file_is_emptied_and_a_whole_document_after_every_result(t
     assert len(json.loads(text[: text.rindex("}") + 1])["statements"]) == 2
     assert text.endswith("600000 trials\n")
     destination.close()
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]  # no temporary file left
     with pytest.raises(OutputError, match=r"cannot write to .*missing"):
         destination.writer(str(tmp_path / "missing" / "out.csv"), "csv")
 
@@ -372,10 +373,10 @@ def test_histogram_buckets_of_an_enumeration_cut_short_carry_their_standard_erro
         buckets=[Bucket("pair", 600.0, 0.6), Bucket("flush", 400.0, 0.4)],
         bucket_stderrs={"pair": 0.05},
     )
-    r = dataclasses.replace(truncated_result(), columns=[hist])
-    records = csv_records(render([r], "csv"))
+    r = records.replace(truncated_result(), columns=[hist])
+    rows = csv_records(render([r], "csv"))
     # The engine's error where it has one; none where it has too few work items to judge.
-    assert [(x["label"], x["stderr"]) for x in records] == [("pair", "0.05"), ("flush", "")]
+    assert [(x["label"], x["stderr"]) for x in rows] == [("pair", "0.05"), ("flush", "")]
     (st,) = json.loads(render([r], "json"))["statements"]
     assert st["columns"][0]["buckets"][0]["stderr"] == 0.05
     assert "stderr" not in st["columns"][0]["buckets"][1]
@@ -387,16 +388,16 @@ def test_histogram_buckets_of_an_enumeration_cut_short_carry_their_standard_erro
 
 def test_when_many_trials_made_pql_enumerate_the_status_says_so() -> None:
     # `.trials 500000000` used to switch to enumeration without a word.
-    because = dataclasses.replace(truncated_result(), enumerated_because="fewer deals than trials")
+    because = records.replace(truncated_result(), enumerated_because="fewer deals than trials")
     assert status_text(because, timing=False) == (
         "done · estimate from 72% of 1,712,304 deals (fewer than the trials asked for) · 1,234,567 trials"
     )
-    running = dataclasses.replace(because, done=False, truncated=False, progress=0.75)
+    running = records.replace(because, done=False, truncated=False, progress=0.75)
     assert status_text(running, timing=False) == (
         "running · estimate from 72% of 1,712,304 deals (fewer than the trials asked for) · "
         "1,234,567 trials · 75%"
     )
-    whole = dataclasses.replace(
+    whole = records.replace(
         because, truncated=False, exact=True, trials=1712304, accepted=1712304, attempted=1712304
     )
     assert status_text(whole, timing=False) == (
@@ -409,7 +410,7 @@ def test_when_many_trials_made_pql_enumerate_the_status_says_so() -> None:
         "estimate from 72% of 1,712,304 deals (fewer than the trials asked for)"
     )
     # A small enumeration chosen for its size says nothing of trials.
-    small = dataclasses.replace(whole, enumerated_because="small")
+    small = records.replace(whole, enumerated_because="small")
     assert status_text(small, timing=False) == "done · exact · 1,712,304 trials"
 
 
@@ -424,7 +425,7 @@ def test_results_that_were_not_cut_short_say_nothing_of_it() -> None:
 
 def test_an_enumeration_with_sampled_inner_values_is_not_called_exact() -> None:
     deals = 124
-    r = dataclasses.replace(
+    r = records.replace(
         truncated_result(),
         trials=deals,
         accepted=deals,
@@ -442,7 +443,7 @@ def test_an_enumeration_with_sampled_inner_values_is_not_called_exact() -> None:
 def test_the_status_line_says_how_exact_a_finished_run_is() -> None:
     cut = truncated_result()
     assert status_text(cut, timing=False) == "done · estimate from 72% of 1,712,304 deals · 1,234,567 trials"
-    whole = dataclasses.replace(cut, truncated=False, exact=True, trials=1712304)
+    whole = records.replace(cut, truncated=False, exact=True, trials=1712304)
     assert status_text(whole, timing=False) == "done · exact · 1,712,304 trials"
-    sampled = dataclasses.replace(whole, exact=False, inner_sampled=True)
+    sampled = records.replace(whole, exact=False, inner_sampled=True)
     assert status_text(sampled, timing=False) == "done · inner values sampled · 1,712,304 trials"

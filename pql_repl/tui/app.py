@@ -25,7 +25,8 @@ from textual.worker import get_current_worker
 
 from pql_repl.api import Query, StatementResult
 from pql_repl.errors import PqlCancelled, PqlError
-from pql_repl.history import History, load_buffer, save_buffer
+from pql_repl.files import write_text_atomic
+from pql_repl.history import History, load_buffer, save_buffer, take_warnings
 from pql_repl.output import render
 from pql_repl.session import (
     CommandResult,
@@ -133,7 +134,7 @@ class PqlApp(App[None]):
     def __init__(self, session: Session | None = None, history: History | None = None) -> None:
         super().__init__()
         self.session = session or Session.from_config()
-        self.history = history or History()
+        self.history = history or History(size=self.session.settings.history_size)
         self._run_id = 0
         self._query: Query | None = None
         self._check_timer: Timer | None = None
@@ -164,6 +165,8 @@ class PqlApp(App[None]):
         # PQL starts with a digit).
         editor.examples = len(EXAMPLES)
         editor.focus()
+        for warning in take_warnings():  # damaged data moved aside: say so, then carry on
+            self.notify(warning, title="pql: warning", severity="warning", timeout=30, markup=False)
         self.check_now()
 
     @property
@@ -515,7 +518,7 @@ class PqlApp(App[None]):
 
     def _write(self, path: Path, text: str, count: int, quiet: bool = False) -> None:
         try:
-            path.write_text(text, encoding="utf-8")
+            write_text_atomic(path, text)
         except OSError as e:
             self.notify(f"cannot write {path}: {e.strerror}", severity="error")
             return

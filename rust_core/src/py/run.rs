@@ -17,7 +17,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 
 #[pyclass(module = "pql_repl._core", frozen)]
 pub struct Program {
-    text: String,
+    /// Shared with every run it starts: a text of many statements is not copied for each.
+    text: Arc<str>,
     /// Line and column of the text's first character in the script it came from.
     origin: (usize, usize),
     statements: Vec<Arc<CompiledStatement>>,
@@ -32,7 +33,7 @@ impl Program {
     fn new(py: Python<'_>, text: &str, origin: Option<(usize, usize)>) -> PyResult<Program> {
         let origin = origin.map_or((1, 1), |(line, col)| (line.max(1), col.max(1)));
         let statements = guarded_at(py, text, origin, || compile_program_at(text, origin))?;
-        Ok(Program { text: text.to_string(), origin, statements: statements.into_iter().map(Arc::new).collect() })
+        Ok(Program { text: Arc::from(text), origin, statements: statements.into_iter().map(Arc::new).collect() })
     }
 
     /// One dict per statement: query, game, players, selectors, span.
@@ -90,7 +91,13 @@ impl Program {
         let handle = py
             .detach(|| contained(|| runner::start(&plan, &opts)))
             .map_err(|errors| to_py_err_at(py, &self.text, self.origin, &errors))?;
-        Ok(RunHandle { stmt, index, source: self.text.clone(), origin: self.origin, handle: Mutex::new(Some(handle)) })
+        Ok(RunHandle {
+            stmt,
+            index,
+            source: Arc::clone(&self.text),
+            origin: self.origin,
+            handle: Mutex::new(Some(handle)),
+        })
     }
 }
 
@@ -98,7 +105,7 @@ impl Program {
 pub struct RunHandle {
     stmt: Arc<CompiledStatement>,
     index: usize,
-    source: String,
+    source: Arc<str>,
     origin: (usize, usize),
     handle: Mutex<Option<runner::RunHandle>>,
 }

@@ -157,7 +157,14 @@ impl Shared {
 
     /// Counts a work item of an exhaustive run, enumerated to its end, into the sample when
     /// every earlier position of the order is in; until then it waits.
-    fn item_finished(&self, position: u64, item: &FinishedItem<'_>, inner_sampled: bool) {
+    /// The error when a histogram now holds more values than it may.
+    fn item_finished(
+        &self,
+        plan: &Plan,
+        position: u64,
+        item: &FinishedItem<'_>,
+        inner_sampled: bool,
+    ) -> Option<PqlError> {
         let mut queue = self.in_order.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let finished = self.deals_finished.fetch_add(item.attempted, Ordering::Relaxed) + item.attempted;
         let mut st = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -174,9 +181,11 @@ impl Shared {
             queue.wait(position, (item.aggregates.to_vec(), FinishedItem { aggregates: &[], ..*item }));
         }
         st.fraction = st.total_deals.map_or(1.0, |total| finished as f64 / total.max(1) as f64);
+        let failed = overflow(plan, &st.aggregates);
         drop(st);
         drop(queue);
         self.merged();
+        failed
     }
 }
 
@@ -696,8 +705,16 @@ fn monte_worker(
         let precise = precision.is_some_and(|target| {
             st.aggregates.iter().all(|a| a.estimate().is_none_or(|(_, se)| se < target)) && st.accepted >= 1000
         });
+        let failed = overflow(plan, &st.aggregates).or_else(|| {
+            // With no time limit, a precision the run cannot reach soon is said, not waited for.
+            let target = precision.filter(|_| deadline.is_none() && !precise)?;
+            unreachable_precision(&st.aggregates, st.accepted, target, trials, shared.started.elapsed())
+        });
         drop(st);
         shared.merged();
+        if let Some(e) = failed {
+            return Err(e);
+        }
         if precise {
             // The target precision is reached: no further chunks are needed.
             next.store(chunks, Ordering::Relaxed);
@@ -902,8 +919,45 @@ fn exact_worker(
             return Ok(());
         }
         let item = FinishedItem { aggregates: &local, accepted, attempted };
-        shared.item_finished(position, &item, scratch.inner_sampled);
+        if let Some(e) = shared.item_finished(plan, position, &item, scratch.inner_sampled) {
+            return Err(e);
+        }
     }
+}
+
+/// The error for a histogram of the run that met more values than it may hold.
+fn overflow(plan: &Plan, aggregates: &[Aggregate]) -> Option<PqlError> {
+    let i = aggregates.iter().position(Aggregate::overflowed)?;
+    Some(super::aggregate::too_many_buckets(&plan.selectors[i].name))
+}
+
+/// Stops a run with a precision target and no time limit, once it has run `PROJECTION_AFTER`,
+/// when the trials it would take to reach the target (or all `trials`, if fewer) would take
+/// longer than `PROJECTED_LIMIT` at the speed so far: the standard error falls as 1/sqrt(n), so
+/// `n · (se / target)²` trials reach it.
+fn unreachable_precision(
+    aggregates: &[Aggregate],
+    accepted: u64,
+    target: f64,
+    trials: u64,
+    elapsed: Duration,
+) -> Option<PqlError> {
+    if elapsed < PROJECTION_AFTER || accepted < 1000 {
+        return None;
+    }
+    let worst = aggregates.iter().filter_map(Aggregate::estimate).map(|(_, se)| se).fold(0.0, f64::max);
+    let needed = (accepted as f64 * (worst / target).powi(2)).min(trials as f64);
+    let projected = elapsed.as_secs_f64() * needed / accepted as f64;
+    if projected <= PROJECTED_LIMIT.as_secs_f64() {
+        return None;
+    }
+    Some(
+        PqlError::runtime(format!(
+            "a standard error below {target:e} needs about {needed:.2e} trials, which would take about {}",
+            duration_words(projected)
+        ))
+        .with_hint("give a time limit (--time-limit) to report what it reaches, or ask for a coarser --precision"),
+    )
 }
 
 impl Plan {
