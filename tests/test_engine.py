@@ -350,7 +350,7 @@ HUGE_DEALS = 566_544_888
 
 
 #: Fewer work items than this in a sample give no standard errors (rust_core run/cluster.rs).
-MIN_ITEMS = 10
+MIN_ITEMS = 30
 
 
 def assert_estimated_from_items(r: pql.StatementResult) -> None:

@@ -32,15 +32,15 @@ def test_a_cut_short_enumeration_estimates_the_exact_answer() -> None:
     exact = run(QUERY, seed=1)
     assert exact.exact
     assert exact.items_total is not None
-    assert exact.items_total > 1000
+    assert exact.items_total > 100
     assert exact.seed is None
     truth = {c.name: c.value for c in exact.columns[:2]}
     for seed in range(1, 11):
-        cut = run(QUERY, seed=seed, items=exact.items_total // 10)
+        cut = run(QUERY, seed=seed, items=exact.items_total // 3)
         assert cut.truncated
         assert not cut.exact
         assert cut.seed == seed
-        assert cut.items_done == exact.items_total // 10
+        assert cut.items_done == exact.items_total // 3
         for c in cut.columns[:2]:
             assert isinstance(c.value, float)
             assert c.stderr is not None

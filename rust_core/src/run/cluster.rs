@@ -16,8 +16,10 @@ use super::aggregate::{Aggregate, HistKey};
 use std::collections::{BTreeMap, HashMap};
 
 /// Fewer items than this give no standard error: their spread says too little of the spread
-/// of all the items (items differ in size and content, and a few big ones may be unseen).
-pub const MIN_ITEMS: u64 = 10;
+/// of all the items (items differ in size and content, a few big ones may be unseen, and a
+/// dozen items that happen to share one value, as hands facing the same two outs do, would
+/// claim an error near 0).
+pub const MIN_ITEMS: u64 = 30;
 
 /// Σy² and Σy·w over the items, for one ratio (an average, a count, a histogram bucket).
 #[derive(Clone, Copy, Debug, Default)]
@@ -257,7 +259,7 @@ mod tests {
     fn histogram_buckets_have_their_own_standard_errors() {
         let mut sample = ClusterSample::new(1, 100);
         let mut total = Aggregate::histogram(crate::plan::HistogramKind::Exact);
-        for i in 0..10 {
+        for i in 0..MIN_ITEMS {
             let mut h = Aggregate::histogram(crate::plan::HistogramKind::Exact);
             h.add(&Value::Int(1), 1.0);
             h.add(&Value::Int(if i % 3 == 0 { 2 } else { 3 }), 1.0);

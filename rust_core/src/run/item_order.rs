@@ -67,24 +67,53 @@ impl ItemOrder {
     }
 }
 
-/// The positions of an order handed out to worker threads one at a time, the first `end` of
+/// Below this many prefixes per worker thread (and at least `MIN_PREFIX_ITEMS`), each part of a
+/// prefix is a work item of its own; from it on, a work item is a whole prefix.
+const PREFIXES_PER_THREAD: usize = 8;
+const MIN_PREFIX_ITEMS: usize = 16;
+
+/// The work items of an enumeration, the units of its order and of the sample a run cut short
+/// makes, as ranges of its parts (`parts`: (prefix, part) in prefix order). With many prefixes
+/// a work item is a prefix with all its parts: one worker enumerates them in turn, keeping the
+/// prefix's tables (rebuilding a showdown tally's tables for every part in a random order cost
+/// thirty times the enumeration of a flop's ranges). With few, each part is an item, so that
+/// the threads share the work and the sample has enough items.
+pub fn work_items(parts: &[(usize, usize)], threads: usize) -> Vec<std::ops::Range<usize>> {
+    let prefixes = parts.last().map_or(0, |p| p.0 + 1);
+    if prefixes < MIN_PREFIX_ITEMS.max(PREFIXES_PER_THREAD * threads) {
+        return (0..parts.len()).map(|i| i..i + 1).collect();
+    }
+    let mut items = Vec::with_capacity(prefixes);
+    let mut start = 0;
+    for i in 1..=parts.len() {
+        if i == parts.len() || parts[i].0 != parts[start].0 {
+            items.push(start..i);
+            start = i;
+        }
+    }
+    items
+}
+
+/// The work items of an order handed out to worker threads one at a time, the first `end` of
 /// them (all, or fewer when a run is limited to a number of items).
 pub struct ItemClaims {
     next: AtomicU64,
     order: ItemOrder,
+    items: Vec<std::ops::Range<usize>>,
     end: u64,
 }
 
 impl ItemClaims {
-    pub fn new(order: ItemOrder, limit: Option<u64>) -> ItemClaims {
+    pub fn new(order: ItemOrder, items: Vec<std::ops::Range<usize>>, limit: Option<u64>) -> ItemClaims {
+        debug_assert_eq!(order.len(), items.len() as u64);
         let end = limit.map_or(order.len(), |l| l.min(order.len()));
-        ItemClaims { next: AtomicU64::new(0), order, end }
+        ItemClaims { next: AtomicU64::new(0), order, items, end }
     }
 
-    /// The next position and the item at it; `None` when all are handed out.
-    pub fn claim(&self) -> Option<(u64, usize)> {
+    /// The next position and the parts of the item at it; `None` when all are handed out.
+    pub fn claim(&self) -> Option<(u64, std::ops::Range<usize>)> {
         let position = self.next.fetch_add(1, Ordering::Relaxed);
-        (position < self.end).then(|| (position, self.order.item(position) as usize))
+        (position < self.end).then(|| (position, self.items[self.order.item(position) as usize].clone()))
     }
 }
 
@@ -119,6 +148,24 @@ mod tests {
                 assert!(seen.iter().copied().eq(0..n), "n = {n}, seed = {seed}");
             }
         }
+    }
+
+    #[test]
+    fn work_items_are_prefixes_when_there_are_many() {
+        let parts = |prefixes: usize| -> Vec<(usize, usize)> {
+            (0..prefixes).flat_map(|p| (0..3 + p % 2).map(move |f| (p, f))).collect()
+        };
+        // Few prefixes: every part is an item.
+        let few = parts(10);
+        assert_eq!(work_items(&few, 1), (0..few.len()).map(|i| i..i + 1).collect::<Vec<_>>());
+        // Many: a prefix is an item, its parts in a row, every part in exactly one.
+        let many = parts(40);
+        let items = work_items(&many, 2);
+        assert_eq!(items.len(), 40);
+        assert!(items.iter().all(|r| many[r.clone()].iter().all(|p| p.0 == many[r.start].0)));
+        assert_eq!(items.iter().map(ExactSizeIterator::len).sum::<usize>(), many.len());
+        // As many prefixes, but more threads to keep busy: parts again.
+        assert_eq!(work_items(&many, 8).len(), many.len());
     }
 
     #[test]

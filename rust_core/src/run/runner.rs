@@ -4,7 +4,7 @@
 
 use super::aggregate::Aggregate;
 use super::cluster::{ClusterSample, InOrder};
-use super::item_order::{ItemClaims, ItemOrder};
+use super::item_order::{work_items, ItemClaims, ItemOrder};
 use super::outcome::OutcomeTally;
 use crate::deal::exhaustive::Prefix;
 use crate::deal::source::FixedDeal;
@@ -478,11 +478,12 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
                 .enumerate()
                 .flat_map(|(i, p)| (0..plan.spec.split_count(p)).map(move |f| (i, f)))
                 .collect();
-            // The items in a seeded random order, so that those done first are a sample.
-            let items = work.len() as u64;
+            // The work items in a seeded random order, so that those done first are a sample.
+            let units = work_items(&work, threads);
             shared.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner).sample =
-                Some(ClusterSample::new(plan.selectors.len(), items));
-            let claims = Arc::new(ItemClaims::new(ItemOrder::new(items, seed), opts.item_limit));
+                Some(ClusterSample::new(plan.selectors.len(), units.len() as u64));
+            let order = ItemOrder::new(units.len() as u64, seed);
+            let claims = Arc::new(ItemClaims::new(order, units, opts.item_limit));
             let work = Arc::new(work);
             let prefixes = Arc::new(prefixes);
             for _ in 0..threads {
@@ -847,6 +848,10 @@ fn exact_worker(
     let mut tally = plan.tallies_by_outcome().then(|| OutcomeTally::new(plan.spec.game, plan.spec.players.len()));
     let check_every = plan.check_interval();
     let mut given_cache: Option<(usize, GivenTally, Deal)> = None;
+    // The work item being enumerated (its position in the order, its parts not yet done), and
+    // the deals of it counted so far.
+    let mut unit: Option<(u64, std::ops::Range<usize>)> = None;
+    let (mut accepted, mut attempted) = (0u64, 0u64);
     loop {
         if shared.halted() {
             return Ok(());
@@ -855,15 +860,22 @@ fn exact_worker(
             shared.stop.store(true, Ordering::Release);
             return Ok(());
         }
-        let Some((position, i)) = claims.claim() else {
-            return Ok(());
-        };
+        // A new work item (its parts enumerated in turn) once the last one is done.
+        if unit.as_ref().is_none_or(|(_, parts)| parts.is_empty()) {
+            let Some(claimed) = claims.claim() else {
+                return Ok(());
+            };
+            unit = Some(claimed);
+            (accepted, attempted) = (0, 0);
+            for a in &mut local {
+                a.reset();
+            }
+        }
+        let Some((position, parts)) = &mut unit else { unreachable!("a work item was just claimed") };
+        let position = *position;
+        let Some(i) = parts.next() else { unreachable!("a work item has parts left") };
         let (pi, first) = work[i];
         let prefix = &prefixes[pi];
-        let (mut accepted, mut attempted) = (0u64, 0u64);
-        for a in &mut local {
-            a.reset();
-        }
         let mut count = 0u32;
         let mut cut = false;
         let given = if tally.is_some() {
@@ -879,9 +891,9 @@ fn exact_worker(
             // Given hands and an open board: the showdown tally's own enumeration.
             given.clear();
             given.enumerate(Some(first));
-            attempted = given.counts.iter().sum();
+            attempted += given.counts.iter().sum::<u64>();
             given.for_each_outcome(deal, |hi, lo, count, deal| tally.add_outcome(hi, lo, count as f64, deal));
-            accepted = tally.replay(plan, prefix.weight, &mut local, &mut scratch);
+            accepted += tally.replay(plan, prefix.weight, &mut local, &mut scratch);
         } else if let Some(tally) = &mut tally {
             plan.spec.enumerate(prefix, Some(first), &mut |deal| {
                 attempted += 1;
@@ -894,7 +906,7 @@ fn exact_worker(
                 }
                 true
             });
-            accepted = tally.replay(plan, prefix.weight, &mut local, &mut scratch);
+            accepted += tally.replay(plan, prefix.weight, &mut local, &mut scratch);
         } else {
             plan.spec.enumerate(prefix, Some(first), &mut |deal| {
                 attempted += 1;
@@ -917,6 +929,9 @@ fn exact_worker(
         if cut {
             // Part of an item is no part of the sample: the run is ending without it.
             return Ok(());
+        }
+        if unit.as_ref().is_some_and(|(_, parts)| !parts.is_empty()) {
+            continue;
         }
         let item = FinishedItem { aggregates: &local, accepted, attempted };
         if let Some(e) = shared.item_finished(plan, position, &item, scratch.inner_sampled) {
