@@ -2,14 +2,20 @@
 from typing import Any, final
 
 __all__ = [
+    "DistributionRun",
+    "HeatmapRun",
     "Program",
     "RunHandle",
     "__version__",
+    "breakdown",
     "evaluate",
     "functions",
     "game_streets",
+    "hand_classes",
     "keywords",
     "parse_range",
+    "range_name_error",
+    "range_summary",
     "rate_batch",
 ]
 
@@ -20,7 +26,59 @@ def rate_batch(cards: bytes | list[int], hole: int, board: int, game: str = "hol
 def functions() -> list[dict[str, Any]]: ...
 def keywords() -> dict[str, list[str]]: ...
 def game_streets() -> dict[str, list[str]]: ...
-def parse_range(text: str, game: str = "holdem", syntax: str | None = None) -> dict[str, Any]: ...
+def parse_range(
+    text: str, game: str = "holdem", syntax: str | None = None, macros: dict[str, str] | None = None
+) -> dict[str, Any]: ...
+def range_name_error(name: str) -> str | None: ...
+def hand_classes(game: str) -> dict[str, Any]: ...
+def breakdown(game: str, board: str, dead: str | None = None) -> dict[str, Any]: ...
+def range_summary(
+    text: str,
+    game: str = "holdem",
+    syntax: str | None = None,
+    macros: dict[str, str] | None = None,
+    sample: int = 0,
+    seed: int = 0,
+) -> dict[str, Any]: ...
+
+@final
+class HeatmapRun:
+    def __new__(
+        cls,
+        game: str,
+        villains: list[str],
+        board: str | None = None,
+        dead: str | None = None,
+        syntax: str | None = None,
+        macros: dict[str, str] | None = None,
+        trials: int = 1000000,
+        seed: int = 0,
+        threads: int | None = None,
+        precision: float | None = None,
+        exact: bool | None = None,
+    ) -> HeatmapRun: ...
+    def poll(self, timeout: float) -> dict[str, Any] | None: ...
+    def set_focus(self, weights: list[int]) -> None: ...
+    def cancel(self) -> None: ...
+
+@final
+class DistributionRun:
+    def __new__(
+        cls,
+        game: str,
+        hero: str,
+        villains: list[str],
+        board: str | None = None,
+        dead: str | None = None,
+        syntax: str | None = None,
+        macros: dict[str, str] | None = None,
+        hands: int = 2000,
+        deals: int = 200,
+        seed: int = 0,
+        threads: int | None = None,
+    ) -> DistributionRun: ...
+    def poll(self, timeout: float) -> dict[str, Any] | None: ...
+    def cancel(self) -> None: ...
 
 @final
 class RunHandle:
@@ -29,7 +87,9 @@ class RunHandle:
 
 @final
 class Program:
-    def __new__(cls, text: str, origin: tuple[int, int] | None = None) -> Program: ...
+    def __new__(
+        cls, text: str, origin: tuple[int, int] | None = None, macros: dict[str, str] | None = None
+    ) -> Program: ...
     def statements(self) -> list[dict[str, Any]]: ...
     def start(
         self,

@@ -20,6 +20,7 @@ pub mod kernels;
 pub mod plan;
 pub mod trial;
 pub mod run;
+pub mod explore;
 
 #[cfg(feature = "python")]
 mod py;

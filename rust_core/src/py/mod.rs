@@ -10,6 +10,7 @@ mod catalog;
 mod columns;
 mod errors;
 mod evaluate;
+mod explore;
 mod run;
 
 use pyo3::prelude::*;
@@ -21,5 +22,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     evaluate::register(m)?;
     run::register(m)?;
     catalog::register(m)?;
+    explore::register(m)?;
     Ok(())
 }

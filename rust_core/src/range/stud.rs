@@ -17,7 +17,7 @@
 use super::cursor::Cursor;
 use super::expr::{self, SetOps};
 use super::generic::{cards_of_ranks, cards_of_suit, parse_terms, RankOrder};
-use super::{Range, Syntax};
+use super::{NamedLeaf, Range, Syntax};
 use crate::cards::{parse_rank, parse_suit, Card, CardSet, Deck};
 use crate::error::{PqlError, Span};
 use crate::games::Game;
@@ -368,10 +368,16 @@ fn fill(ps: &[Position], i: usize, used: CardSet, hand: &mut StudHand, out: &mut
     hand[i] = None;
 }
 
-pub(crate) fn parse(text: &str, game: Game, syntax: Syntax) -> Result<Range, PqlError> {
+pub(crate) fn parse(text: &str, game: Game, syntax: Syntax, named: &mut NamedLeaf<'_>) -> Result<Range, PqlError> {
     let parts = expr::parse(text, syntax == Syntax::Classic, true)?;
+    let deck = game.deck().cards();
     let mut leaf = |span: Span| -> Result<StudSet, PqlError> {
         let t = &text[span.start..span.end];
+        if let Some(range) = named(t, span) {
+            // Combined with other leaves, a named range counts by its hands (not its weights).
+            let range = range?;
+            return Ok(StudSet::new(range.stud_positions(), range.stud_hands().to_vec(), deck));
+        }
         if t.starts_with(|c: char| c.is_ascii_digit()) && t.contains('%') {
             return Err(PqlError::range("percentages exist for flop games only", span));
         }
@@ -380,7 +386,6 @@ pub(crate) fn parse(text: &str, game: Game, syntax: Syntax) -> Result<Range, Pql
         }
         expand(t, span.start, game)
     };
-    let deck = game.deck().cards();
     let all = || StudSet::full(deck);
     let weighted = parts.iter().any(|p| p.weight.is_some());
     let mut sets = Vec::with_capacity(parts.len());

@@ -1,0 +1,77 @@
+"""`.define $name 'RANGE'`: named ranges kept in the data directory and usable in every range."""
+
+from __future__ import annotations
+
+import pytest
+
+import pql_repl as pql
+from pql_repl import named_ranges
+from pql_repl.errors import PqlRangeError
+from pql_repl.session import Session, SessionError
+
+
+def test_define_stores_and_every_range_can_use_it() -> None:
+    s = Session()
+    assert "no named ranges" in s.handle(".define").output
+    s.handle(".define $open 'QQ+, AKs'")
+    assert named_ranges.load() == {"open": "QQ+, AKs"}
+    assert s.handle(".define $open").output == "$open QQ+, AKs"
+    assert "$open" in s.handle(".define").output
+    assert len(pql.parse_range("$open, 22")) == 18 + 4 + 6
+    (r,) = pql.run("select avg(riverEquity(hero)) from hero='$open', villain='KK'", exact=True)
+    (w,) = pql.run("select avg(riverEquity(hero)) from hero='QQ+, AKs', villain='KK'", exact=True)
+    assert r.columns[0].value == w.columns[0].value
+    # Redefined (another spelling of the same name), then forgotten.
+    s.handle(".define $OPEN 'AA'")
+    assert named_ranges.load() == {"OPEN": "AA"}
+    assert len(pql.parse_range("$open")) == 6
+    s.handle(".undefine $open")
+    assert named_ranges.load() == {}
+    with pytest.raises(PqlRangeError):
+        pql.parse_range("$open")
+
+
+def test_named_ranges_of_other_games_and_given_macros() -> None:
+    Session().handle(".define $aces 'AA**' omahahi")
+    assert len(pql.parse_range("$aces", "omahahi")) == len(pql.parse_range("AA**", "omahahi"))
+    # Macros given to a call replace the stored ones.
+    assert len(pql.parse_range("$x1", macros={"x1": "KK"})) == 6
+    with pytest.raises(PqlRangeError):
+        pql.parse_range("$aces", "omahahi", macros={})
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (".define $ds 'AA'", "built-in"),
+        (".define $1x 'AA'", "not a range name"),
+        (".define open", "no range is named"),
+        (".define $open 'AA", "quote is not closed"),
+        (".undefine $nothing", "no range is named"),
+        (".undefine", "missing name"),
+    ],
+)
+def test_define_mistakes(line: str, message: str) -> None:
+    with pytest.raises(SessionError, match=message):
+        Session().handle(line)
+
+
+def test_a_bad_or_circular_range_is_refused_with_its_position() -> None:
+    with pytest.raises(PqlRangeError, match="col 5"):
+        Session().handle(".define $bad 'AK, ZZ'")
+    s = Session()
+    s.handle(".define $aa 'AA'")
+    with pytest.raises(PqlRangeError, match="uses itself"):
+        s.handle(".define $aa '$aa, KK'")
+    assert named_ranges.load() == {"aa": "AA"}
+    # A broken file does not stop queries.
+    named_ranges.ranges_path().write_text("{not json", encoding="utf-8")
+    assert named_ranges.load() == {}
+    assert len(pql.parse_range("AA")) == 6
+
+
+def test_explore_names_a_player() -> None:
+    r = Session().handle(".explore hero")
+    assert r.explore == "hero"
+    with pytest.raises(SessionError, match="missing player"):
+        Session().handle(".explore")
