@@ -1,7 +1,7 @@
 # Everyday commands; `make help` lists them.
 PYTHON ?= python3
 
-.PHONY: help install dev test test-rust test-python lint fmt bench
+.PHONY: help install dev test test-rust test-python lint fmt bench fuzz
 
 help:  ## list the commands
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -11,6 +11,9 @@ install:  ## build (release) and install pql
 
 dev:  ## install pql editable with the test dependencies
 	$(PYTHON) -m pip install -e ".[test]"
+	# Bytecode now, as an installed package has it: where PYTHONDONTWRITEBYTECODE is set, the
+	# command would otherwise compile its modules on every start (a third of its start time).
+	$(PYTHON) -m compileall -q pql_repl
 
 test: dev test-rust test-python  ## install the test dependencies, run every Rust and Python test
 
@@ -38,3 +41,8 @@ bench:  ## speed against eval7, phevaluator, pokerkit and poker-equity (release 
 	cargo run --release -p pql_core --example bench_eval
 	$(PYTHON) benchmarks/bench_eval.py
 	$(PYTHON) benchmarks/bench_engine.py
+	$(PYTHON) benchmarks/bench_hostile.py
+
+fuzz:  ## a few minutes of pql's own fuzzers: the Rust harness (rust_core/examples/fuzz.rs) and the Python property tests
+	cargo run --release -p pql_core --example fuzz -- --minutes $(or $(FUZZ_MINUTES),3)
+	HYPOTHESIS_PROFILE=fuzz $(PYTHON) -m pytest tests/test_properties.py -q

@@ -3,32 +3,41 @@
 >>> import pql_repl as pql
 >>> pql.evaluate("AsKs", "QsJsTs").hi.category
 'straightflush'
+
+The names below are loaded on first use, so that importing a part of the package (the `pql`
+command imports `pql_repl.cli`) does not load the rest.
 """
 
-from pql_repl.api import (
-    Bucket,
-    Column,
-    FunctionInfo,
-    Query,
-    Range,
-    StatementInfo,
-    StatementResult,
-    functions,
-    game_streets,
-    keywords,
-    parse_range,
-    prepare,
-    run,
-)
-from pql_repl.errors import (
-    PqlCancelled,
-    PqlError,
-    PqlRangeError,
-    PqlRuntimeError,
-    PqlSyntaxError,
-    PqlTypeError,
-)
-from pql_repl.evaluation import Evaluation, HandValue, evaluate
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pql_repl.api import (
+        Bucket,
+        Column,
+        FunctionInfo,
+        Query,
+        Range,
+        StatementInfo,
+        StatementResult,
+        functions,
+        game_streets,
+        keywords,
+        parse_range,
+        prepare,
+        run,
+    )
+    from pql_repl.errors import (
+        PqlCancelled,
+        PqlError,
+        PqlRangeError,
+        PqlRuntimeError,
+        PqlSyntaxError,
+        PqlTypeError,
+    )
+    from pql_repl.evaluation import Evaluation, HandValue, evaluate
 
 __all__ = [
     "Bucket",
@@ -54,3 +63,25 @@ __all__ = [
     "prepare",
     "run",
 ]
+
+#: The module that defines each public name.
+_HOMES = {
+    **dict.fromkeys(
+        ["PqlCancelled", "PqlError", "PqlRangeError", "PqlRuntimeError", "PqlSyntaxError", "PqlTypeError"],
+        "pql_repl.errors",
+    ),
+    **dict.fromkeys(["Evaluation", "HandValue", "evaluate"], "pql_repl.evaluation"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in __all__:
+        raise AttributeError(f"module 'pql_repl' has no attribute '{name}'")
+    home = _HOMES.get(name, "pql_repl.api")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -10,11 +10,11 @@ import operator
 import threading
 import time
 from collections.abc import Generator, Mapping
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from pql_repl import _core, named_ranges
-from pql_repl.errors import PqlCancelled
+from pql_repl.errors import PqlCancelled, PqlError, PqlRangeError, PqlSyntaxError
+from pql_repl.records import field, record
 
 DEFAULT_TRIALS = 600_000
 
@@ -30,7 +30,7 @@ class Bucket(NamedTuple):
     fraction: float
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Column:
     """One selector's result. ``value`` is the average (``avg``), the fraction of accepted trials
     (``count``), the extreme (``max``/``min``) or None (``histogram``, see ``buckets``)."""
@@ -74,7 +74,7 @@ def _whole(count: float) -> float | int:
     return int(count) if math.isfinite(count) and count == int(count) else count
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StatementResult:
     """The result of one statement, final or (while streaming) so far."""
 
@@ -154,7 +154,7 @@ class StatementResult:
         raise KeyError(name)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StatementInfo:
     """What checking found in one statement: its text, game, players and selector names."""
 
@@ -180,6 +180,7 @@ class Query:
         a script), so errors report lines and columns of that text. ``macros``: the named ranges
         (``$open``) its ranges may use, name -> range text (None: the user's, ``.define``)."""
         self.text = text
+        unicode_checked(text, PqlSyntaxError, origin)
         self._program = _core.Program(text, origin, resolve_macros(macros))
         self._lock = threading.Lock()
         self._handle: Any = None
@@ -325,6 +326,31 @@ def _time_limit(value: object) -> float | None:
     return float(value)
 
 
+def unicode_checked(text: str, error: type[PqlError], origin: tuple[int, int] = (1, 1)) -> None:
+    """Raises ``error`` at the first character of ``text`` that is not Unicode text: a lone
+    surrogate, which is how Python carries bytes that were not UTF-8 (command-line arguments, a
+    C locale's stdin) and which the engine cannot read."""
+    if text.isascii():
+        return
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        before = text[: e.start]
+        line = before.count("\n") + 1
+        col = e.start - (before.rfind("\n") + 1) + 1
+        if line == 1:
+            col += origin[1] - 1
+        line += origin[0] - 1
+        start = len(before.encode("utf-8", "surrogatepass"))
+        message = (
+            f"the text holds {text[e.start]!r}, which is not a character: "
+            "bytes that are not UTF-8 text, read as if they were?"
+        )
+        raise error(
+            message, line, col, (start, start + 3), "pass UTF-8 text", f"line {line}, col {col}: {message}"
+        ) from None
+
+
 def prepare(text: str, *, macros: Mapping[str, str] | None = None) -> Query:
     """Parse and check ``text``; raises ``PqlError`` (with line, column and hint) when invalid.
     ``macros``: the named ranges its ranges may use (None: the user's, from ``.define``)."""
@@ -348,7 +374,7 @@ def run(
     )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FunctionInfo:
     """A catalogue entry: how to call a built-in function, what it returns and where it applies."""
 
@@ -364,6 +390,9 @@ class FunctionInfo:
     origin: str
     #: ``riverEquity(player) -> equity``.
     signature: str
+    #: The street a call may leave out (its last argument) stands for this one: ``river``,
+    #: ``seventh``, or ``river|seventh`` in board and stud games; None when it must be written.
+    street_default: str | None = None
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> FunctionInfo:
@@ -376,6 +405,7 @@ class FunctionInfo:
             games=list(d["games"]),
             origin=d["origin"],
             signature=d["signature"],
+            street_default=d.get("street_default"),
         )
 
 
@@ -397,7 +427,7 @@ def game_streets() -> dict[str, list[str]]:
     return _core.game_streets()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Range:
     """A compiled range: its hands (as card strings) and their relative weights."""
 
@@ -433,6 +463,8 @@ def parse_range(
 ) -> Range:
     """Compile a range as a player's range of ``game`` would be; raises ``PqlRangeError``.
     ``macros``: the named ranges it may use (None: the user's, from ``.define``)."""
+    for given in (text, game, syntax or ""):
+        unicode_checked(given, PqlRangeError)
     raw = _core.parse_range(text, game, syntax, resolve_macros(macros))
     return Range(text, raw["game"], raw["combos"], raw["weights"])
 

@@ -20,7 +20,6 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import TextIO
@@ -28,11 +27,15 @@ from typing import TextIO
 from pql_repl.api import Query, StatementResult
 from pql_repl.config import ConfigError
 from pql_repl.errors import PqlCancelled, PqlError
+from pql_repl.files import FileProblem, bad_byte, read_stream_bounded, surrogate_bytes
+from pql_repl.limits import SCRIPT_MAX_BYTES
 from pql_repl.output import FORMATS, Destination, OutputError, ResultWriter
+from pql_repl.records import record
 from pql_repl.session import (
     DotCommand,
     Session,
     SessionError,
+    decode_script,
     parse_count,
     parse_output,
     parse_precision,
@@ -212,7 +215,7 @@ def _si(x: float) -> str:
 # Running scripts
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Source:
     """A script's text and how to name it in messages (None for -c and stdin)."""
 
@@ -376,13 +379,45 @@ def _error_count(errors: list[PqlError]) -> int:
 def _read_file(path: Path, depth: int = 0) -> Source:
     """A script named on the command line (``-``: stdin) or by `.read`; raises ``SessionError``."""
     if str(path) == "-":
-        return Source(sys.stdin.read(), "<stdin>")
+        return _read_stdin("<stdin>")
     return Source(read_script(path, depth), str(path))
+
+
+def _read_stdin(name: str | None) -> Source:
+    """The statements on stdin, read as bytes so that what is not UTF-8 is named, not a
+    traceback; at most ``SCRIPT_MAX_BYTES``. Raises ``SessionError``."""
+    label = name or "<stdin>"
+    try:
+        data = read_stream_bounded(sys.stdin.buffer, SCRIPT_MAX_BYTES)
+    except FileProblem as e:
+        raise SessionError(f"cannot read '{label}': {e}") from None
+    except OSError as e:
+        raise SessionError(f"cannot read '{label}': {e.strerror or e}") from None
+    return Source(decode_script(data, label), name)
+
+
+def _command_source(text: str) -> Source:
+    """A ``-c`` text. Python hands over bytes that are not UTF-8 as lone surrogates, which the
+    engine cannot read: they are named here instead. Raises ``SessionError``."""
+    raw = surrogate_bytes(text)
+    if raw is not None:
+        at = next(i for i, b in enumerate(raw) if b >= 0x80 and _not_utf8_at(raw, i))
+        raise SessionError(f"-c: not UTF-8 text ({bad_byte(raw, at)})", "pass UTF-8 text")
+    return Source(text)
+
+
+def _not_utf8_at(data: bytes, i: int) -> bool:
+    try:
+        data[i:].decode("utf-8")
+    except UnicodeDecodeError as e:
+        return e.start == 0
+    return False
 
 
 def run_scripts(session: Session, sources: list[Source], stdout: TextIO, stderr: TextIO) -> int:
     """Check every source, then run them in order; the exit code."""
     runner = ScriptRunner(session, stdout, stderr, progress=stderr.isatty())
+    failed_writing = False
     try:
         try:
             plans = []
@@ -404,8 +439,13 @@ def run_scripts(session: Session, sources: list[Source], stdout: TextIO, stderr:
                 runner.run(source, plan)
                 if runner.quit:
                     break
+        except OSError:
+            failed_writing = True
+            raise
         finally:
-            runner.close_output()
+            # After a failed write, closing may fail the same way: the first error is the one told.
+            with contextlib.suppress(*((OSError,) if failed_writing else ())):
+                runner.close_output()
     except ScriptError:
         return EXIT_QUERY_ERROR
     except SessionError as e:
@@ -414,7 +454,22 @@ def run_scripts(session: Session, sources: list[Source], stdout: TextIO, stderr:
     except (Interrupted, KeyboardInterrupt):
         stderr.write("pql: interrupted\n")
         return EXIT_INTERRUPTED
+    except OSError as e:
+        if isinstance(e, BrokenPipeError):
+            raise
+        # Results could not be written (a full disk): say where, and stop.
+        where = f"'{runner.destination.file.name}'" if runner.destination.file else "results to stdout"
+        stderr.write(f"pql: cannot write {where}: {e.strerror or e}\n")
+        _silence_stdout()
+        return EXIT_QUERY_ERROR
     return EXIT_OK
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so what is left in its buffer does not fail again (with a
+    message on stderr) when Python flushes it at exit."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -463,13 +518,12 @@ def _main(argv: list[str] | None) -> int:
         return EXIT_USAGE
     _apply_options(session, args)
 
-    sources = [Source(text) for text in args.command]
-    for name in args.files:
-        try:
-            sources.append(_read_file(Path(name)))
-        except SessionError as e:
-            sys.stderr.write(f"pql: {e}\n")
-            return EXIT_USAGE
+    try:
+        sources = [_command_source(text) for text in args.command]
+        sources.extend(_read_file(Path(name)) for name in args.files)
+    except SessionError as e:
+        sys.stderr.write(f"pql: {e}\n")
+        return EXIT_USAGE
 
     if args.plain:
         if sources:
@@ -482,14 +536,18 @@ def _main(argv: list[str] | None) -> int:
             return _start_app(session)
         if sys.stdin.isatty():
             sys.stderr.write("pql: reading statements from the terminal; end with Ctrl-D\n")
-        sources = [Source(sys.stdin.read())]
+        try:
+            sources = [_read_stdin(None)]
+        except SessionError as e:
+            sys.stderr.write(f"pql: {e}\n")
+            return EXIT_USAGE
 
     try:
         return run_scripts(session, sources, sys.stdout, sys.stderr)
     except BrokenPipeError:
         # The reader went away (`pql ... | head`): stop quietly, and keep Python from
         # complaining when it flushes stdout on exit.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _silence_stdout()
         return EXIT_OK
 
 

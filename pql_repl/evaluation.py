@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pql_repl import _core
+from pql_repl.api import unicode_checked
+from pql_repl.errors import PqlRangeError
+from pql_repl.records import record
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class HandValue:
     """One side of a hand: category name, rating (greater is better) and the five cards used."""
 
@@ -16,7 +17,7 @@ class HandValue:
     cards: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Evaluation:
     hi: HandValue | None
     lo: HandValue | None
@@ -24,6 +25,8 @@ class Evaluation:
 
 def evaluate(hole: str, board: str = "", game: str = "holdem") -> Evaluation:
     """Rate ``hole`` with ``board`` under ``game``'s rules. Stud: all cards in ``hole``."""
+    for text in (hole, board, game):
+        unicode_checked(text, PqlRangeError)
     raw = _core.evaluate(hole, board, game)
     hi, lo = raw["hi"], raw["lo"]
     return Evaluation(

@@ -3,22 +3,63 @@
 Both REPLs share one history file in prompt_toolkit's ``FileHistory`` format, so a query run in
 ``pql --plain`` is found again in the full-screen app and the other way round. ``PQL_DATA_DIR``
 overrides the directory (tests use a temporary one).
+
+The data is the user's and may be damaged (the directory a file, ``history`` a directory, the
+buffer not UTF-8): what cannot be used is moved aside (``NAME.damaged-TIMESTAMP``, never
+deleted), a one-line warning is kept for the REPL to show (``take_warnings``), and the REPL
+carries on afresh. Each history entry is appended with one write under a lock, so sessions
+running at once never interleave entries; the file is trimmed to the newest ``size`` entries
+when it is loaded, reading at most ``HISTORY_MAX_READ_BYTES`` from its end.
 """
 
 from __future__ import annotations
 
 import datetime
+import os
+import stat
 from pathlib import Path
 
 from pql_repl import config
+from pql_repl.files import FileProblem, append_locked, decode_text, locked, read_bounded, write_text_atomic
+from pql_repl.limits import BUFFER_MAX_BYTES, HISTORY_MAX_READ_BYTES, HISTORY_SIZE
 
 HISTORY_FILE = "history"
 BUFFER_FILE = "buffer.pql"
 
+_warnings: list[str] = []
+
+
+def take_warnings() -> list[str]:
+    """The warnings about damaged data found since the last call (one line each)."""
+    taken = _warnings[:]
+    _warnings.clear()
+    return taken
+
+
+def _move_aside(path: Path, what: str) -> bool:
+    """Renames the damaged ``path`` to ``path.damaged-TIMESTAMP`` and records a warning; False
+    (with a warning) when even that fails."""
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    aside = path.with_name(f"{path.name}.damaged-{stamp}")
+    n = 1
+    while aside.exists() or aside.is_symlink():
+        n += 1
+        aside = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
+    try:
+        path.rename(aside)
+    except OSError as e:
+        _warnings.append(f"{path} {what} and cannot be moved aside ({e.strerror or e}); it is not used")
+        return False
+    _warnings.append(f"{path} {what}: moved it to {aside} and started afresh")
+    return True
+
 
 def data_dir() -> Path:
-    """Where history and the last editor buffer live (created on first use)."""
+    """Where history and the last editor buffer live (created on first use). A file where the
+    directory should be is moved aside; raises ``OSError`` when no directory can be made."""
     path = config.data_dir()
+    if (path.exists() or path.is_symlink()) and not path.is_dir():
+        _move_aside(path, "was not a directory")
     path.mkdir(parents=True, exist_ok=True)
     return path
 
@@ -27,13 +68,23 @@ def history_path() -> Path:
     return data_dir() / HISTORY_FILE
 
 
-def read_entries(path: Path) -> list[str]:
-    """The entries of a ``FileHistory`` file, oldest first (lines of an entry are prefixed ``+``)."""
-    if not path.exists():
-        return []
+def _usable_file(path: Path, what: str) -> bool:
+    """Whether ``path`` is a regular file or absent; anything else there is moved aside."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return not path.is_symlink() or _move_aside(path, f"({what}) was a broken link")
+    if stat.S_ISREG(mode):
+        return True
+    return _move_aside(path, f"({what}) was not a regular file")
+
+
+def _entries_of(text: str) -> list[str]:
+    """The entries of ``FileHistory`` text, oldest first (lines of an entry are prefixed ``+``)."""
     entries: list[str] = []
     lines: list[str] = []
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+    # Lines end with "\n" only (splitlines would also split an entry at \x85 or \u2028).
+    for line in text.split("\n"):
         if line.startswith("+"):
             lines.append(line[1:])
         elif lines:
@@ -44,26 +95,82 @@ def read_entries(path: Path) -> list[str]:
     return entries
 
 
-class History:
-    """The list of past queries with Up/Down navigation and search."""
+def read_entries(path: Path, max_bytes: int = HISTORY_MAX_READ_BYTES) -> list[str]:
+    """The entries of a ``FileHistory`` file, oldest first: those in its last ``max_bytes``
+    bytes (an entry cut by that boundary is left out)."""
+    try:
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            cut = size > max_bytes
+            if cut:
+                f.seek(size - max_bytes)
+            data = f.read(max_bytes)
+    except FileNotFoundError:
+        return []
+    if cut:
+        # Start at the first entry that begins inside what was read.
+        start = data.find(b"\n#")
+        data = b"" if start < 0 else data[start:]
+    return _entries_of(data.decode("utf-8", errors="replace"))
 
-    def __init__(self, path: Path | None = None) -> None:
-        self.path = path or history_path()
-        self.entries = read_entries(self.path)
+
+def _entry_record(entry: str) -> str:
+    stamp = datetime.datetime.now(tz=datetime.UTC).isoformat(sep=" ")
+    body = "".join(f"+{line}\n" for line in entry.split("\n"))
+    return f"\n# {stamp}\n{body}"
+
+
+class History:
+    """The list of past queries with Up/Down navigation and search. ``path`` None keeps it in
+    memory only (no usable data directory); ``size`` entries are kept, the newest."""
+
+    def __init__(self, path: Path | None = None, size: int = HISTORY_SIZE) -> None:
+        self.size = max(1, size)
+        self.path = path if path is not None else _default_history_path()
+        if self.path is not None and not _usable_file(self.path, "the history"):
+            self.path = None
+        self.entries = self._load()
         self._position: int | None = None  # index into entries while browsing with Up/Down
         self._draft = ""
 
+    def _load(self) -> list[str]:
+        if self.path is None:
+            return []
+        try:
+            entries = read_entries(self.path)
+            if len(entries) > self.size or _file_size(self.path) > HISTORY_MAX_READ_BYTES:
+                entries = self._trim()
+        except OSError as e:
+            _warnings.append(f"cannot read the history {self.path}: {e.strerror or e}; it is not kept")
+            self.path = None
+            return []
+        return entries
+
+    def _trim(self) -> list[str]:
+        """Replaces the file with its newest ``size`` entries, under the lock appends take (so an
+        entry another session appends meanwhile is not lost); those entries."""
+        assert self.path is not None
+        with locked(self.path):
+            entries = read_entries(self.path)[-self.size :]
+            write_text_atomic(self.path, "".join(_entry_record(e) for e in entries))
+        return entries
+
     def append(self, entry: str) -> None:
-        """Remember ``entry`` (not twice in a row) and write it to the file at once."""
+        """Remember ``entry`` (not twice in a row) and write it to the file at once, in one
+        write under a lock (other sessions may append at the same time)."""
         entry = entry.strip()
         self.reset()
         if not entry or (self.entries and self.entries[-1] == entry):
             return
         self.entries.append(entry)
-        stamp = datetime.datetime.now(tz=datetime.UTC).isoformat(sep=" ")
-        body = "".join(f"+{line}\n" for line in entry.split("\n"))
-        with self.path.open("a", encoding="utf-8") as f:
-            f.write(f"\n# {stamp}\n{body}")
+        if len(self.entries) > 2 * self.size:
+            del self.entries[: -self.size]
+        if self.path is None:
+            return
+        try:
+            append_locked(self.path, _entry_record(entry).encode("utf-8"))
+        except OSError as e:
+            _warnings.append(f"cannot save history to {self.path}: {e.strerror or e}")
 
     def previous(self, draft: str) -> str | None:
         """The entry before the current one (Up); ``draft`` is kept to come back to."""
@@ -97,11 +204,46 @@ class History:
         return list(dict.fromkeys(found))
 
 
+def _file_size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0
+
+
+def _default_history_path() -> Path | None:
+    try:
+        return history_path()
+    except OSError as e:
+        _warnings.append(
+            f"cannot use the data directory {config.data_dir()}: {e.strerror or e}; history is not kept"
+        )
+        return None
+
+
 def load_buffer() -> str:
-    """The editor text of the last session ('' the first time)."""
-    path = data_dir() / BUFFER_FILE
-    return path.read_text(encoding="utf-8") if path.exists() else ""
+    """The editor text of the last session ('' the first time, or when it cannot be read: a
+    buffer that is not UTF-8 text is moved aside)."""
+    try:
+        path = data_dir() / BUFFER_FILE
+    except OSError:
+        return ""  # said by whoever uses the data directory first
+    if not path.exists() or not _usable_file(path, "the editor buffer"):
+        return ""
+    try:
+        return decode_text(read_bounded(path, BUFFER_MAX_BYTES))
+    except FileProblem as e:
+        _move_aside(path, f"(the editor buffer) is {e}")
+    except OSError as e:
+        _warnings.append(f"cannot read the editor buffer {path}: {e.strerror or e}")
+    return ""
 
 
-def save_buffer(text: str) -> None:
-    (data_dir() / BUFFER_FILE).write_text(text, encoding="utf-8")
+def save_buffer(text: str) -> bool:
+    """Keeps the editor text for the next session, replacing the old one in one step; False
+    when it cannot be written (the editor goes on; the text is only not kept)."""
+    try:
+        write_text_atomic(data_dir() / BUFFER_FILE, text)
+    except OSError:
+        return False
+    return True

@@ -8,11 +8,13 @@ checks a name or a range: ``session.py`` does that through the engine before sto
 
 from __future__ import annotations
 
+import contextlib
 import json
-import os
 from pathlib import Path
 
 from pql_repl import config
+from pql_repl.files import FileProblem, decode_text, locked, read_bounded, write_text_atomic
+from pql_repl.limits import RANGES_MAX_BYTES
 
 RANGES_FILE = "ranges.json"
 
@@ -37,26 +39,49 @@ def load() -> dict[str, str]:
     if key in _cache:
         return dict(_cache[key])
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        ranges = _read(path)
+    except OSError:
         return {}
-    ranges = {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
     _cache.clear()  # only the newest version is worth keeping
     _cache[key] = ranges
     return dict(ranges)
 
 
+def _read(path: Path) -> dict[str, str]:
+    """The ranges in the file; ``FileProblem`` when it is not a JSON object of texts."""
+    try:
+        data = json.loads(decode_text(read_bounded(path, RANGES_MAX_BYTES, regular_only=True)))
+    except ValueError as e:
+        raise FileProblem(f"{path} is not a named-ranges file ({e})") from None
+    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+        raise FileProblem(f"{path} is not a named-ranges file (a JSON object of range texts)")
+    return {str(k): v for k, v in data.items()}
+
+
+def _read_for_change() -> dict[str, str]:
+    """The stored ranges before a change; a damaged file is an error (rewriting it would lose
+    what it holds), a missing one is empty."""
+    path = ranges_path()
+    if not path.exists():
+        return {}
+    return _read(path)
+
+
 def _write(ranges: dict[str, str]) -> None:
     path = ranges_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(dict(sorted(ranges.items())), indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, path)  # readers never see half a file
+    write_text_atomic(path, json.dumps(dict(sorted(ranges.items())), indent=2) + "\n")  # never half a file
 
 
 def store(name: str, text: str) -> None:
-    """Save (or replace) ``$name``; the name is stored without its ``$``."""
-    ranges = load()
+    """Save (or replace) ``$name``; the name is stored without its ``$``. Raises ``OSError``
+    when the file cannot be read or written."""
+    with _locked():
+        _store(name, text)
+
+
+def _store(name: str, text: str) -> None:
+    ranges = _read_for_change()
     bare = name.removeprefix("$")
     # Names are case-insensitive: a new spelling replaces the old one.
     for old in [k for k in ranges if k.lower() == bare.lower()]:
@@ -67,10 +92,22 @@ def store(name: str, text: str) -> None:
 
 def remove(name: str) -> bool:
     """Forget ``$name``; False when there was no such range."""
-    ranges = load()
+    with _locked():
+        return _remove(name)
+
+
+def _remove(name: str) -> bool:
+    ranges = _read_for_change()
     bare = name.removeprefix("$").lower()
     kept = {k: v for k, v in ranges.items() if k.lower() != bare}
     if len(kept) == len(ranges):
         return False
     _write(kept)
     return True
+
+
+def _locked() -> contextlib.AbstractContextManager[None]:
+    """Two sessions defining ranges at once: each reads, changes and writes under the lock."""
+    path = ranges_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return locked(path.with_suffix(".lock"))

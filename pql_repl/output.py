@@ -8,15 +8,15 @@
 
 from __future__ import annotations
 
-import csv
 import io
-import json
 import math
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import TextIO
 
 from pql_repl.api import Column, StatementResult
+from pql_repl.files import open_output
+from pql_repl.records import record
 
 FORMATS = ("table", "csv", "json", "markdown")
 BAR_WIDTH = 30
@@ -85,7 +85,7 @@ def format_count(count: float | None) -> str:
 # Table
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TableRow:
     """One line of the table. ``cells`` follow the name: the value, then for ``count`` the raw
     count, for a histogram bucket the count and a bar. A histogram's own row has no cells and
@@ -252,6 +252,17 @@ def csv_rows(result: StatementResult, statement: int) -> list[list[str]]:
     return rows
 
 
+def csv_line(cells: Sequence[str]) -> str:
+    """One CSV record ending in ``\n``. Written with a ``\r\n`` terminator, so that the csv
+    module quotes a cell holding a lone ``\r`` too (with ``\n`` it does not, and the cell
+    would read back as two lines); the terminator is then made ``\n``."""
+    import csv  # noqa: PLC0415 (loaded when needed: the command starts faster without it)
+
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\r\n").writerow(cells)
+    return buffer.getvalue()[:-2] + "\n"
+
+
 def json_document(results: Iterable[StatementResult]) -> dict[str, object]:
     """The ``{"statements": [...]}`` document of DESIGN.md §5."""
     return {"statements": [r.to_dict() for r in results]}
@@ -347,10 +358,10 @@ class ResultWriter:
                 self.stream.write("\n")
             self.stream.write(format_markdown(result, self.timer) + "\n")
         else:
-            writer = csv.writer(self.stream, lineterminator="\n")
             if not self._written:
-                writer.writerow(CSV_HEADER)
-            writer.writerows(csv_rows(result, self._written + 1))
+                self.stream.write(csv_line(CSV_HEADER))
+            for row in csv_rows(result, self._written + 1):
+                self.stream.write(csv_line(row))
         self._written += 1
         self.stream.flush()
 
@@ -366,6 +377,8 @@ class ResultWriter:
         if self.keep_complete:
             self.stream.seek(self._start)
             self.stream.truncate()
+        import json  # noqa: PLC0415 (loaded when needed: the command starts faster without it)
+
         json.dump(json_document(self._results), self.stream, indent=2)
         self.stream.write("\n")
         self.stream.flush()
@@ -377,8 +390,9 @@ class OutputError(Exception):
 
 class Destination:
     """Where a session's results go, as ``.output`` and ``.format`` say: ``stdout`` or a file.
-    A file is truncated when it becomes the destination and holds a complete document after
-    every result; a new format on the same file goes on writing to it after what is there."""
+    A file is replaced when the first result reaches it (until then the old one stays whole) and
+    holds a complete document after every result; a new format on the same file goes on writing
+    to it after what is there."""
 
     def __init__(self, stdout: TextIO) -> None:
         self.stdout = stdout
@@ -403,7 +417,8 @@ class Destination:
                 self._writer, self._target = None, None
                 if output is not None:
                     try:
-                        self.file = open(output, "w", encoding="utf-8")  # noqa: SIM115 (closed in close)
+                        # The old file stays until the first result replaces it.
+                        self.file = open_output(Path(output))
                     except OSError as e:
                         raise OutputError(f"cannot write to '{output}': {e.strerror or e}") from None
             self._writer = ResultWriter(self.stream, fmt, timer, keep_complete=self.file is not None)

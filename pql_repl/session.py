@@ -17,11 +17,8 @@ Nothing here imports a terminal library, so scripts start fast.
 
 from __future__ import annotations
 
-import difflib
-import fnmatch
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -37,13 +34,13 @@ from pql_repl.api import (
 )
 from pql_repl.config import load_config
 from pql_repl.errors import PqlError
+from pql_repl.files import FileProblem, decode_text, read_bounded
+from pql_repl.limits import HISTORY_SIZE, MAX_READ_DEPTH, SCRIPT_MAX_BYTES
 from pql_repl.output import FORMATS
-from pql_repl.themes import THEMES, theme_list
+from pql_repl.records import field, fields, record
 
 EXACT_MODES = ("auto", "on", "off")
 EDITING_MODES = ("emacs", "vi")
-#: How deep `.read` may nest before we assume a script reads itself.
-MAX_READ_DEPTH = 16
 
 
 class SessionError(Exception):
@@ -57,6 +54,13 @@ class SessionError(Exception):
 
 # ---------------------------------------------------------------------------------------------
 # Values of settings, shared with the command-line options so both accept the same spellings.
+
+
+def _quoted(text: str, limit: int = 40) -> str:
+    """``text`` quoted in a message on one line: cut to ``limit`` characters, what cannot be
+    printed (a newline, a control character) escaped."""
+    cut = text if len(text) <= limit else text[:limit] + "…"
+    return "'" + "".join(c if c.isprintable() else repr(c)[1:-1] for c in cut) + "'"
 
 
 #: The largest count (trials, threads) the engine takes: it counts in 64 bits.
@@ -74,12 +78,12 @@ def parse_count(text: str) -> int:
     try:
         value = float(t) * scale if ("e" in t or "." in t) else int(t) * scale
     except ValueError:
-        raise SessionError(f"'{text}' is not a number", "write it like 600000, 600k or 1e6") from None
+        raise SessionError(f"{_quoted(text)} is not a number", "write it like 600000, 600k or 1e6") from None
     # Out of range is checked before int(value): 1e400 is an infinite float, which int() refuses.
     if value > MAX_COUNT:
-        raise SessionError(f"'{text}' is more than {MAX_COUNT:,}")
+        raise SessionError(f"{_quoted(text)} is more than {MAX_COUNT:,}")
     if value < 1 or value != int(value):
-        raise SessionError(f"'{text}' must be a whole number of at least 1")
+        raise SessionError(f"{_quoted(text)} must be a whole number of at least 1")
     return int(value)
 
 
@@ -91,7 +95,9 @@ def parse_seed(text: str) -> int | None:
     try:
         value = int(t.replace("_", ""))
     except ValueError:
-        raise SessionError(f"'{text}' is not a seed", "a whole number, or 'off' for a fresh seed") from None
+        raise SessionError(
+            f"{_quoted(text)} is not a seed", "a whole number, or 'off' for a fresh seed"
+        ) from None
     if not 0 <= value <= MAX_COUNT:
         raise SessionError(f"seed {value} is out of range", f"use 0 to {MAX_COUNT}")
     return value
@@ -112,10 +118,10 @@ def parse_seconds(text: str) -> float | None:
         value = float(t) * scale
     except ValueError:
         raise SessionError(
-            f"'{text}' is not a number of seconds", "like 2, 0.5 or 500ms; 'off' for none"
+            f"{_quoted(text)} is not a number of seconds", "like 2, 0.5 or 500ms; 'off' for none"
         ) from None
     if not value > 0 or value == float("inf"):
-        raise SessionError(f"'{text}' must be a positive number of seconds", "'off' for no limit")
+        raise SessionError(f"{_quoted(text)} must be a positive number of seconds", "'off' for no limit")
     return value
 
 
@@ -127,7 +133,9 @@ def parse_precision(text: str) -> float | None:
     try:
         value = float(t)
     except ValueError:
-        raise SessionError(f"'{text}' is not a number", "a standard error such as 0.001, or 'off'") from None
+        raise SessionError(
+            f"{_quoted(text)} is not a number", "a standard error such as 0.001, or 'off'"
+        ) from None
     if not 0 < value < 1:
         raise SessionError(f"precision {text} must be between 0 and 1", "such as 0.001")
     return value
@@ -140,16 +148,18 @@ def parse_output(text: str) -> str | None:
         return None
     path = Path(text.strip()).expanduser()
     if path.is_dir():
-        raise SessionError(f"cannot write to '{text}': it is a directory", "name a file inside it")
+        raise SessionError(f"cannot write to {_quoted(text)}: it is a directory", "name a file inside it")
     if not path.parent.is_dir():
-        raise SessionError(f"cannot write to '{text}': there is no directory '{path.parent}'")
+        raise SessionError(
+            f"cannot write to {_quoted(text)}: there is no directory {_quoted(str(path.parent))}"
+        )
     return str(path)
 
 
 def parse_choice(text: str, choices: tuple[str, ...], what: str) -> str:
     t = text.strip().lower()
     if t not in choices:
-        raise SessionError(f"unknown {what} '{text}'", "one of " + ", ".join(choices))
+        raise SessionError(f"unknown {what} {_quoted(text)}", "one of " + ", ".join(choices))
     return t
 
 
@@ -159,7 +169,7 @@ def parse_on_off(text: str) -> bool:
         return True
     if t in ("off", "false", "no", "0"):
         return False
-    raise SessionError(f"'{text}' is not on or off")
+    raise SessionError(f"{_quoted(text)} is not on or off")
 
 
 def read_script(path: Path, depth: int = 0) -> str:
@@ -170,21 +180,27 @@ def read_script(path: Path, depth: int = 0) -> str:
     if depth >= MAX_READ_DEPTH:
         raise SessionError(f".read nested more than {MAX_READ_DEPTH} deep", "does a script read itself?")
     try:
-        return path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise SessionError(
-            f"cannot read '{path}': not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start})",
-            "save it as UTF-8",
-        ) from None
+        return decode_script(read_bounded(path, SCRIPT_MAX_BYTES), str(path))
+    except FileProblem as e:
+        raise SessionError(f"cannot read '{path}': {e}") from None
     except OSError as e:
         raise SessionError(f"cannot read '{path}': {e.strerror or e}") from None
+
+
+def decode_script(data: bytes, name: str) -> str:
+    """The text of a script's bytes; ``SessionError`` naming ``name`` and the first byte that
+    is not UTF-8 (by line and column)."""
+    try:
+        return decode_text(data)
+    except FileProblem as e:
+        raise SessionError(f"cannot read '{name}': {e}", "save it as UTF-8") from None
 
 
 # ---------------------------------------------------------------------------------------------
 # Settings
 
 
-@dataclass
+@record
 class Settings:
     """How statements run and how results are written. ``output`` None means stdout."""
 
@@ -200,6 +216,8 @@ class Settings:
     theme: str | None = None
     #: Keys of ``pql --plain``: emacs (the default) or vi.
     editing_mode: str = "emacs"
+    #: Entries the REPLs' history keeps (older ones are dropped when it is loaded).
+    history_size: int = HISTORY_SIZE
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> Settings:
@@ -239,6 +257,8 @@ class Settings:
                 self.theme = text
             case "editing_mode":
                 self.editing_mode = parse_choice(text, EDITING_MODES, "editing mode")
+            case "history_size":
+                self.history_size = parse_count(text)
             case _:
                 raise SessionError(f"unknown setting '{key}'")
 
@@ -268,14 +288,14 @@ class Settings:
 
     def describe(self) -> str:
         """One line per setting, for ``.show``."""
-        return "\n".join(f"{f.name:<11} {self.shown(f.name)}" for f in fields(self))
+        return "\n".join(f"{name:<11} {self.shown(name)}" for name in fields(self))
 
 
 # ---------------------------------------------------------------------------------------------
 # Splitting text into statements and dot-commands
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Statement:
     """One PQL statement of a text, without its ``;``. ``line``/``col`` (1-based) and ``offset``
     (characters) locate its first character in the text it was split from."""
@@ -286,7 +306,7 @@ class Statement:
     offset: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DotCommand:
     """A line that starts with ``.``, for ``Session.handle``; ``line`` is 1-based."""
 
@@ -398,7 +418,7 @@ def is_complete(text: str) -> bool:
 # Dot-commands
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CommandResult:
     """What a dot-command did. ``output`` is what the user asked to see (stdout in scripts);
     ``note`` confirms a change (interactive front ends show it, scripts stay quiet); ``read`` is
@@ -413,7 +433,7 @@ class CommandResult:
     explore: str | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Command:
     usage: str
     summary: str
@@ -478,13 +498,16 @@ class Session:
         """Run one dot-command line (``.trials 1000``); raises ``SessionError`` when it is
         unknown or its argument is wrong, and ``PqlRangeError`` for a range ``.range`` cannot
         read."""
-        stripped = line.strip()
+        # A `;` at the end, as statements have, is allowed: `.trials 1000;`.
+        stripped = line.strip().removesuffix(";").rstrip()
         if not stripped.startswith("."):
             raise SessionError(f"'{stripped}' is not a dot-command", "dot-commands start with '.'; try .help")
         name, _, arg = stripped[1:].partition(" ")
         name = name.lower()
         command = COMMANDS.get(name) or COMMANDS.get(ALIASES.get(name, ""))
         if command is None:
+            import difflib  # noqa: PLC0415 (only for suggestions: the command starts faster)
+
             close = difflib.get_close_matches(name, list(COMMANDS), n=1, cutoff=0.6)
             hint = f"did you mean '.{close[0]}'?" if close else "type .help for the list"
             raise SessionError(f"unknown command '.{name}'", hint)
@@ -520,6 +543,8 @@ class Session:
         catalogue = self.function_catalogue()
         if arg:
             pattern = arg.lower() if any(ch in arg for ch in "*?[") else f"*{arg.lower()}*"
+            import fnmatch  # noqa: PLC0415 (only for .functions: the command starts faster)
+
             catalogue = [f for f in catalogue if fnmatch.fnmatchcase(f.name.lower(), pattern)]
             if not catalogue:
                 raise SessionError(f"no function matches '{arg}'", "try .functions with part of a name")
@@ -533,8 +558,12 @@ class Session:
             raise SessionError("missing name: .describe NAME")
         name = arg.split("(", maxsplit=1)[0].strip()
         catalogue = self.function_catalogue()
-        found = [f for f in catalogue if f.name.lower() == name.lower()]
+        # Underscores are ignored, as in queries (openpql's `min_equity` is `minEquity`).
+        wanted = name.lower().replace("_", "")
+        found = [f for f in catalogue if f.name.lower() == wanted]
         if not found:
+            import difflib  # noqa: PLC0415 (only for suggestions: the command starts faster)
+
             close = difflib.get_close_matches(name.lower(), [f.name.lower() for f in catalogue], n=1)
             real = next((f.name for f in catalogue if close and f.name.lower() == close[0]), None)
             raise SessionError(
@@ -545,6 +574,9 @@ class Session:
         for f in found:  # overloads share a name
             games = ", ".join(f.games)
             parts.append(f"{f.signature}\n  {f.doc}\n  example: {f.example}\n  games: {games or 'all'}")
+            if f.street_default:
+                where = f.street_default.replace("river|seventh", "river (seventh in stud games)")
+                parts.append(f"  the street may be left out: {where}")
         return CommandResult(output="\n".join(parts))
 
     def _range(self, arg: str) -> CommandResult:
@@ -592,13 +624,22 @@ class Session:
         text, game = _quoted_and_game(rest, f".define ${bare} 'QQ+, AKs'")
         # Checked in one game (hold'em unless named); it is read in the game of each range using it.
         parse_range(text, game, macros={**stored, bare: text})
-        named_ranges.store(bare, text)
+        try:
+            named_ranges.store(bare, text)
+        except OSError as e:
+            raise SessionError(
+                f"cannot save ${bare}: {e}", "fix or remove the file; nothing was saved"
+            ) from None
         return CommandResult(note=f"${bare} = {text}")
 
     def _undefine(self, arg: str) -> CommandResult:
         if not arg:
             raise SessionError("missing name: .undefine $name")
-        if not named_ranges.remove(arg.strip()):
+        try:
+            removed = named_ranges.remove(arg.strip())
+        except OSError as e:
+            raise SessionError(f"cannot forget {arg.strip()}: {e}") from None
+        if not removed:
             raise SessionError(
                 f"no range is named ${arg.strip().removeprefix('$')}", "list them with .define"
             )
@@ -645,6 +686,9 @@ def _output(session: Session, arg: str) -> CommandResult:
 
 
 def _theme(session: Session, arg: str) -> CommandResult:
+    # themes.py loads pygments' styles: only `.theme` needs it, and scripts start without it.
+    from pql_repl.themes import THEMES, theme_list  # noqa: PLC0415
+
     themes = session.themes or THEMES
     if not arg:
         return CommandResult(output=theme_list(themes, session.settings.theme))

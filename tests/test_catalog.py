@@ -162,8 +162,12 @@ def test_entry_is_documented_with_a_runnable_example(f: pql.FunctionInfo) -> Non
     streets = STUD_STREETS if canonical in STUD_GAMES else FLOP_STREETS
     other = set(FLOP_STREETS + STUD_STREETS) - set(streets)
     assert not other & set(re.findall(r"\w+", f.example.lower()))
-    # The signature is the arguments and the return type as the catalogue lists them.
+    # The signature is the arguments and the return type as the catalogue lists them, and the
+    # default of a street that may be left out.
     shown = [t if n == t else f"{n}: {t}" for n, t in f.args]
+    if f.street_default:
+        assert f.args[-1][1] == "street"
+        shown[-1] += f" = {f.street_default}"
     assert f.signature == f"{f.name}({', '.join(shown)}) -> {f.returns}"
 
 

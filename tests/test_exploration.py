@@ -98,7 +98,7 @@ def test_a_heatmap_refuses_what_it_cannot_do() -> None:
     with pytest.raises(PqlError, match="13x13"):
         Heatmap("omahahi", ["AA**"])
     with pytest.raises(PqlError):
-        Heatmap("holdem", ["ZZ"])
+        Heatmap("holdem", ["AAA"])
     with pytest.raises(PqlError, match="exact"):
         Heatmap("holdem", ["QQ+", "KK"], board="Kh7c2d", exact=True)
 

@@ -437,7 +437,8 @@ def test_rank_sets(game: str) -> None:
 @pytest.mark.parametrize("game", LO_GAMES)
 def test_low_functions(game: str) -> None:
     """loRating comparisons, madeLo, bestLoRating on every street (razz rates the first three
-    and four cards as they are; 8-or-better needs five), and the Omaha board's low cards."""
+    and four cards as they are; 8-or-better needs five); the board's low cards are checked in
+    every board game below."""
 
     def fill(c: Checker) -> None:
         d = c.deal
@@ -454,14 +455,24 @@ def test_low_functions(game: str) -> None:
                 better = x is not None and (y is None or x < y)
                 c.count(f"loRating(p{a + 1}, {street}) > loRating(p{b + 1}, {street})", better)
             c.count(f"loRating(p1, {street}) = loRating(p2, {street})", los[0] == los[1])
-            if game in OMAHA:
-                low = {"A23456789TJQK".index(x[0]) for x in board if x[0] in "A2345678"}
-                c.avg(f"boardLoCardCount({street})", len(low))
-                c.count(f"boardAllowsMadeLo({street})", len(low) >= 3)
-                c.count(f"boardHasOneDistinctLoCard({street})", len(low) == 1)
-                c.count(f"boardHasTwoDistinctLoCards({street})", len(low) == 2)
 
     check_deals(game, 100, 6, fill)
+
+
+@pytest.mark.parametrize("game", FLOP_GAMES)
+def test_board_low_cards_in_every_board_game(game: str) -> None:
+    """The board's low cards are a plain fact about the board in every board game (issue 15):
+    distinct ranks 8 or lower, the ace included (in short deck: A, 6, 7, 8)."""
+
+    def fill(c: Checker) -> None:
+        for street in FLOP_STREETS:
+            low = {x[0] for x in c.deal.board_at(street) if x[0] in "A2345678"}
+            c.avg(f"boardLoCardCount({street})", len(low))
+            c.count(f"boardAllowsMadeLo({street})", len(low) >= 3)
+            c.count(f"boardHasOneDistinctLoCard({street})", len(low) == 1)
+            c.count(f"boardHasTwoDistinctLoCards({street})", len(low) == 2)
+
+    check_deals(game, 40, 15, fill)
 
 
 def test_low_reference_agrees_with_pokerkit() -> None:

@@ -58,16 +58,19 @@ def test_define_mistakes(line: str, message: str) -> None:
 
 def test_a_bad_or_circular_range_is_refused_with_its_position() -> None:
     with pytest.raises(PqlRangeError, match="col 5"):
-        Session().handle(".define $bad 'AK, ZZ'")
+        Session().handle(".define $bad 'AK, 1'")
     s = Session()
     s.handle(".define $aa 'AA'")
     with pytest.raises(PqlRangeError, match="uses itself"):
         s.handle(".define $aa '$aa, KK'")
     assert named_ranges.load() == {"aa": "AA"}
-    # A broken file does not stop queries.
+    # A damaged file does not stop queries, and is not overwritten (what it holds is kept).
     named_ranges.ranges_path().write_text("{not json", encoding="utf-8")
     assert named_ranges.load() == {}
     assert len(pql.parse_range("AA")) == 6
+    with pytest.raises(SessionError, match="not a named-ranges file"):
+        s.handle(".define $kk 'KK'")
+    assert named_ranges.ranges_path().read_text(encoding="utf-8") == "{not json"
 
 
 def test_explore_names_a_player() -> None:

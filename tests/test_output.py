@@ -7,13 +7,13 @@ engine; test_cli.py runs the same writers on real runs.
 from __future__ import annotations
 
 import csv
-import dataclasses
 import io
 import json
 from pathlib import Path
 
 import pytest
 
+from pql_repl import records
 from pql_repl.api import Bucket, Column, StatementResult
 from pql_repl.output import (
     BAR_WIDTH,
@@ -300,12 +300,12 @@ def test_unknown_format_is_refused() -> None:
         ResultWriter(io.StringIO(), "xml")
 
 
-def test_a_destination_file_is_emptied_and_a_whole_document_after_every_result(tmp_path: Path) -> None:
+def test_a_destination_file_is_replaced_by_a_whole_document_after_every_result(tmp_path: Path) -> None:
     path = tmp_path / "out.json"
     path.write_text("old content\n")
     destination = Destination(io.StringIO())
     writer = destination.writer(str(path), "json")
-    assert path.read_text() == ""
+    assert path.read_text() == "old content\n"  # until the first result replaces it
     for n in (1, 2):
         writer.write(result([AVG]))
         assert len(json.loads(path.read_text())["statements"]) == n
@@ -315,6 +315,7 @@ def test_a_destination_file_is_emptied_and_a_whole_document_after_every_result(t
     assert len(json.loads(text[: text.rindex("}") + 1])["statements"]) == 2
     assert text.endswith("600000 trials\n")
     destination.close()
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]  # no temporary file left
     with pytest.raises(OutputError, match=r"cannot write to .*missing"):
         destination.writer(str(tmp_path / "missing" / "out.csv"), "csv")
 
@@ -365,7 +366,7 @@ def test_results_that_were_not_cut_short_say_nothing_of_it() -> None:
 
 def test_an_enumeration_with_sampled_inner_values_is_not_called_exact() -> None:
     deals = 124
-    r = dataclasses.replace(
+    r = records.replace(
         truncated_result(),
         trials=deals,
         accepted=deals,
@@ -383,7 +384,7 @@ def test_an_enumeration_with_sampled_inner_values_is_not_called_exact() -> None:
 def test_the_status_line_says_how_exact_a_finished_run_is() -> None:
     cut = truncated_result()
     assert status_text(cut, timing=False) == "done · cut short, not exact · 1,234,567 trials"
-    whole = dataclasses.replace(cut, truncated=False, exact=True, trials=1712304)
+    whole = records.replace(cut, truncated=False, exact=True, trials=1712304)
     assert status_text(whole, timing=False) == "done · exact · 1,712,304 trials"
-    sampled = dataclasses.replace(whole, exact=False, inner_sampled=True)
+    sampled = records.replace(whole, exact=False, inner_sampled=True)
     assert status_text(sampled, timing=False) == "done · inner values sampled · 1,712,304 trials"

@@ -309,7 +309,7 @@ def test_range_counts_hands(line: str, count: int) -> None:
 
 def test_range_errors_are_range_errors() -> None:
     with pytest.raises(PqlRangeError):
-        Session().handle(".range holdem 'ZZ'")
+        Session().handle(".range holdem 'A#'")
     with pytest.raises(SessionError, match="quote"):
         Session().handle(".range holdem 'AK")
 

@@ -327,3 +327,92 @@ async def test_explore_command_and_other_games() -> None:
         await pilot.press("f2")
         await pilot.pause()
         assert not app.explorer.display
+
+
+@pytest.mark.asyncio
+async def test_capital_hjkl_select_like_shift_arrows() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_on(pilot, app, query("AA", board=""))
+        await keys(pilot, "c", "J", "L", "space")  # AA, AKs, AKo, KK
+        assert hero_range(app) == "KK+, AK"
+        await keys(pilot, "H", "K", "5")  # the selection shrinks back to its first corner, AA
+        assert hero_range(app) == "KK@100, AK@100, AA@50"
+
+
+def test_snapshot_of_a_seeded_heatmap(snap_compare: Any) -> None:
+    # Monte Carlo with a fixed number of deals and a seed: the same numbers on every machine,
+    # whatever the threads (the heatmap's sums are exact integers).
+    app = make_app(seed=7)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        app.editor.cursor_blink = False
+        app.explorer.heat_trials = 20_000
+        app.explorer.heat_precision = None
+        await open_on(pilot, app, query("QQ+, AKs", villain="JJ+, AQs+", board=""))
+        await wait_until(pilot, lambda: app.explorer.snapshot is not None and app.explorer.snapshot.done)
+        await keys(pilot, "right", "shift+down")
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
+
+    assert snap_compare(app, run_before=run_before, terminal_size=(130, 40))
+
+
+OMAHA = "select avg(riverEquity(hero)) from game='omahahi', hero='AA**$ds', villain='KK**';"
+
+
+@pytest.mark.asyncio
+async def test_the_omaha_explorer_edits_terms() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await set_text(pilot, app, OMAHA)
+        app.editor.move_cursor(app.editor.location_of(OMAHA.index("hero")))
+        await pilot.press("f2")
+        terms = app.term_explorer
+        await wait_until(pilot, lambda: terms.display and terms.term_list.has_focus)
+        assert not app.explorer.display
+        await wait_until(pilot, lambda: terms.counted == "AA**$ds")
+        (t,) = terms.terms
+        summary = terms.summaries["AA**$ds"]
+        assert not isinstance(summary, str)
+        assert summary.hands == len(pql.parse_range("AA**$ds", "omahahi"))
+        # a adds a term (typed in a prompt), ! negates, digits weight, x removes, u/r undo.
+        await keys(pilot, "a", *"RRON", "enter")
+        assert hero_range(app) == "AA**$ds, RRON"
+        await keys(pilot, "k", "down", "exclamation_mark")
+        assert hero_range(app) == "AA**$ds!(RRON)"
+        await keys(pilot, "up", "3")
+        assert hero_range(app) == "AA**$ds!(RRON)@30"
+        await keys(pilot, "0", "down", "x")
+        assert hero_range(app) == "AA**$ds"
+        await keys(pilot, "u")
+        assert hero_range(app) == "AA**$ds!(RRON)"
+        await keys(pilot, "r")
+        assert hero_range(app) == "AA**$ds"
+        # The union's totals are the engine's count of the whole text; its sample holds its hands.
+        await keys(pilot, "a", *"KK**", "enter")
+        await wait_until(pilot, lambda: terms.counted == "AA**$ds, KK**")
+        union = terms.union
+        assert not isinstance(union, str) and union is not None
+        both = set(pql.parse_range("AA**$ds, KK**", "omahahi").combos)
+        assert union.hands == len(both) and set(union.sample) <= both
+        # The equity distribution: shares of the range by equity tenth.
+        await wait_until(pilot, lambda: terms.distribution is not None and terms.distribution.done)
+        d = terms.distribution
+        assert d is not None and sum(d.shares) == pytest.approx(1.0)
+        # Typing in the editor rewrites the terms.
+        app.editor.load_text(OMAHA.replace("AA**$ds", "QQ**, JJ**"))
+        await wait_until(pilot, lambda: [x.text for x in terms.terms] == ["QQ**", "JJ**"])
+        await keys(pilot, "f2")  # from the explorer: to the editor; again: back into the explorer
+        assert app.editor.has_focus
+        await pilot.press("f2")
+        await wait_until(pilot, lambda: terms.term_list.has_focus)
+        await keys(pilot, "escape")
+        assert not terms.display and app.editor.has_focus
+        # Stud: no explorer yet, said so.
+        await set_text(
+            pilot, app, "select avg(riverEquity(hero)) from game='studhi', hero='AA*', villain='KK*';"
+        )
+        await pilot.press("f2")
+        await pilot.pause()
+        assert not terms.display and not app.explorer.display

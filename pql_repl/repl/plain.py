@@ -27,7 +27,6 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.enums import DEFAULT_BUFFER, EditingMode
 from prompt_toolkit.filters import has_focus
 from prompt_toolkit.formatted_text import FormattedText
-from prompt_toolkit.history import FileHistory
 from prompt_toolkit.input import Input
 from prompt_toolkit.input.typeahead import store_typeahead
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
@@ -44,10 +43,11 @@ from prompt_toolkit.styles import BaseStyle, Style, merge_styles, style_from_pyg
 from pql_repl.api import Query, StatementResult
 from pql_repl.completion import complete, opens_by_itself
 from pql_repl.errors import PqlCancelled, PqlError
-from pql_repl.history import history_path
+from pql_repl.history import History, take_warnings
 from pql_repl.lexer import PqlLexer
 from pql_repl.output import Destination, OutputError, render
 from pql_repl.repl.progress import estimates_text, status_text
+from pql_repl.repl.shared_history import SharedHistory
 from pql_repl.session import (
     DotCommand,
     Session,
@@ -219,7 +219,7 @@ class PlainRepl:
             lexer=PygmentsLexer(PqlLexer),
             completer=PqlCompleter(),
             complete_while_typing=True,
-            history=FileHistory(str(history_path())),
+            history=SharedHistory(History(size=self.session.settings.history_size)),
             auto_suggest=AutoSuggestFromHistory(),
             key_bindings=_key_bindings(),
             bottom_toolbar=self._toolbar,
@@ -262,6 +262,8 @@ class PlainRepl:
 
     def run(self) -> int:
         """The loop; returns the exit code."""
+        for warning in take_warnings():  # damaged data moved aside: say so, then carry on
+            self._error(f"pql: warning: {warning}")
         try:
             while True:
                 try:
@@ -330,6 +332,8 @@ class PlainRepl:
             self.destination.writer(s.output, s.format, s.timer).write(result)
         except OutputError as e:
             self._error(str(e))
+        except OSError as e:  # a full disk: the session goes on
+            self._error(f"cannot write '{s.output}': {e.strerror or e}")
 
     def _follow_output(self) -> None:
         """`.output` or `.format` changed: a file is opened (and emptied) now, so a path that

@@ -24,11 +24,12 @@ from textual.widget import Widget
 from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
-from pql_repl.api import Query, StatementResult
+from pql_repl.api import Query, StatementResult, game_streets
 from pql_repl.errors import PqlCancelled, PqlError
 from pql_repl.exploration import hand_classes
+from pql_repl.files import write_text_atomic
 from pql_repl.from_clause import clause_at, from_clauses, player_at
-from pql_repl.history import History, load_buffer, save_buffer
+from pql_repl.history import History, load_buffer, save_buffer, take_warnings
 from pql_repl.output import render
 from pql_repl.session import (
     CommandResult,
@@ -39,11 +40,12 @@ from pql_repl.session import (
     split_statements,
 )
 from pql_repl.tui.editor import CompletionList, QueryEditor, pql_theme
-from pql_repl.tui.explorer import ExplorerPanel
+from pql_repl.tui.explorer import ExplorerClosed, ExplorerPanel, RangeEdited
 from pql_repl.tui.palette import PqlCommands
 from pql_repl.tui.range_grid import grid_for_command
 from pql_repl.tui.results import ResultsPanel
 from pql_repl.tui.screens import ExportDialog, HelpScreen, HistorySearch, export_format
+from pql_repl.tui.term_explorer import TermExplorer
 from pql_repl.tui.welcome import EXAMPLES, ExampleList, Welcome
 
 # How often the worker hands a snapshot to the UI: several times a second.
@@ -138,7 +140,7 @@ class PqlApp(App[None]):
     def __init__(self, session: Session | None = None, history: History | None = None) -> None:
         super().__init__()
         self.session = session or Session.from_config()
-        self.history = history or History()
+        self.history = history or History(size=self.session.settings.history_size)
         self._run_id = 0
         self._query: Query | None = None
         self._check_timer: Timer | None = None
@@ -155,9 +157,9 @@ class PqlApp(App[None]):
         yield editor
         yield Static("", id="error")
         yield ResultsPanel(id="results")
-        yield ExplorerPanel(
-            seed=self.session.settings.seed or 0, threads=self.session.settings.threads, id="explorer"
-        )
+        seed, threads = self.session.settings.seed or 0, self.session.settings.threads
+        yield ExplorerPanel(seed=seed, threads=threads, id="explorer")
+        yield TermExplorer(seed=seed, threads=threads, id="terms")
         yield CompletionList(id="completion")
         yield Footer(compact=True, show_command_palette=False)
 
@@ -172,6 +174,8 @@ class PqlApp(App[None]):
         # PQL starts with a digit).
         editor.examples = len(EXAMPLES)
         editor.focus()
+        for warning in take_warnings():  # damaged data moved aside: say so, then carry on
+            self.notify(warning, title="pql: warning", severity="warning", timeout=30, markup=False)
         self.check_now()
 
     @property
@@ -186,8 +190,10 @@ class PqlApp(App[None]):
 
     def on_query_editor_checked(self, _: QueryEditor.Checked) -> None:
         self._buffer = self.editor.text
-        if self.explorer.display:
-            self.explorer.sync(self.editor.text)
+        # The explorers follow the editor (they are mounted after it: none yet at the start).
+        for explorer in [*self.query(ExplorerPanel), *self.query(TermExplorer)]:
+            if explorer.display:
+                explorer.sync(self.editor.text)
         if self._check_timer is not None:
             self._check_timer.stop()
         self._check_timer = self.set_timer(CHECK_DELAY, self.check_now)
@@ -454,7 +460,13 @@ class PqlApp(App[None]):
 
     @property
     def explorer(self) -> ExplorerPanel:
+        """The grid explorer (hold'em, short deck)."""
         return self.query_one("#explorer", ExplorerPanel)
+
+    @property
+    def term_explorer(self) -> TermExplorer:
+        """The term-list explorer (Omaha)."""
+        return self.query_one("#terms", TermExplorer)
 
     def action_explore(self) -> None:
         """F2: in the editor, explore the range of the player at the cursor; elsewhere (the
@@ -478,27 +490,35 @@ class PqlApp(App[None]):
             where = f"no player '{player}' in the editor's queries" if player else "no player at the cursor"
             self.notify(f"{where}: the explorer opens on a player's range (hero='AKs')", severity="warning")
             return False
+        self.close_explorers()
+        if _is_stud(clause.game):
+            self.notify(f"the explorer has no picker for stud games yet ({clause.game})", severity="warning")
+            return False
         try:
             hand_classes(clause.game)
-        except PqlError:
-            self.notify(
-                f"the explorer has a grid for hold'em and short deck only, not {clause.game}",
-                severity="warning",
-            )
-            return False
+        except PqlError:  # not a two-card game: Omaha's list of terms
+            self.term_explorer.display = True
+            self.term_explorer.bind(setting.key, clause.index, text)
+            self.term_explorer.term_list.focus()
+            return True
         self.explorer.display = True
         self.explorer.bind(setting.key, clause.index, text)
         self.explorer.grid.focus()
         return True
 
-    def on_explorer_panel_range_edited(self, message: ExplorerPanel.RangeEdited) -> None:
+    def close_explorers(self) -> None:
+        self.explorer.stop_heatmap()
+        self.explorer.display = False
+        self.term_explorer.stop_distribution()
+        self.term_explorer.display = False
+
+    def on_range_edited(self, message: RangeEdited) -> None:
         """The grid changed the range: it replaces the player's range in the editor."""
         editor = self.editor
         editor.replace(message.text, editor.location_of(message.start), editor.location_of(message.end))
 
-    def on_explorer_panel_closed(self, _: ExplorerPanel.Closed) -> None:
-        self.explorer.stop_heatmap()
-        self.explorer.display = False
+    def on_explorer_closed(self, _: ExplorerClosed) -> None:
+        self.close_explorers()
         self.editor.focus()
 
     def action_full_screen(self) -> None:
@@ -580,7 +600,7 @@ class PqlApp(App[None]):
 
     def _write(self, path: Path, text: str, count: int, quiet: bool = False) -> None:
         try:
-            path.write_text(text, encoding="utf-8")
+            write_text_atomic(path, text)
         except OSError as e:
             self.notify(f"cannot write {path}: {e.strerror}", severity="error")
             return
@@ -634,6 +654,11 @@ EXPLORER_KEYS = [
     ("Explorer: n, o", "Save the range as a named range ($name), open one"),
     ("Explorer: Escape", "Close the explorer"),
 ]
+
+
+def _is_stud(game: str) -> bool:
+    """Stud games have no board: their ranges are pickers of down and up cards, not built yet."""
+    return "third" in game_streets().get(game.lower(), [])
 
 
 def _file_format(fmt: str) -> str:

@@ -350,6 +350,21 @@ class HeatmapUpdate(Message):
         )
 
 
+class RangeEdited(Message):
+    """An explorer changed the range: ``text`` replaces the player's range at ``start:end`` of
+    the query text the explorer was last given."""
+
+    def __init__(self, text: str, start: int, end: int) -> None:
+        super().__init__()
+        self.text = text
+        self.start = start
+        self.end = end
+
+
+class ExplorerClosed(Message):
+    """Escape in an explorer: the app hides it and goes back to the editor."""
+
+
 @dataclass(frozen=True)
 class HeatInputs:
     """What the heatmap depends on: the game, the other players' ranges, the board, dead cards."""
@@ -364,19 +379,6 @@ class HeatInputs:
 class ExplorerPanel(Vertical):
     """The explorer of one player's range in the query (``bind``)."""
 
-    class RangeEdited(Message):
-        """The range changed in the grid: ``text`` replaces the player's range at ``start:end``
-        of the query text the panel was last given."""
-
-        def __init__(self, text: str, start: int, end: int) -> None:
-            super().__init__()
-            self.text = text
-            self.start = start
-            self.end = end
-
-    class Closed(Message):
-        """Escape in the explorer: the app hides it and goes back to the editor."""
-
     class HeatmapSettled(Message):
         """The heatmap of the current inputs has finished (tests wait on it)."""
 
@@ -384,6 +386,10 @@ class ExplorerPanel(Vertical):
         super().__init__(id=id)
         self.seed = seed
         self.threads = threads
+        #: The Monte Carlo heatmap's budget: it stops at this many deals, or sooner once every
+        #: class's 95% margin is at most ``heat_precision`` (None: runs all its deals).
+        self.heat_trials = HEATMAP_TRIALS
+        self.heat_precision: float | None = HEATMAP_PRECISION
         self.edit = RangeEdit("holdem")
         self.player: str | None = None
         self.statement = 0
@@ -470,7 +476,7 @@ class ExplorerPanel(Vertical):
         text = self.edit.text()
         self._range_text = text
         self.problem = None if text else "the range is empty: the query needs at least one hand"
-        self.post_message(self.RangeEdited(text, setting.start, setting.end))
+        self.post_message(RangeEdited(text, setting.start, setting.end))
         self._send_focus()
         self._refresh_all()
 
@@ -512,7 +518,7 @@ class ExplorerPanel(Vertical):
         elif name == "open":
             self._open()
         elif name == "close":
-            self.post_message(self.Closed())
+            self.post_message(ExplorerClosed())
         if changed:
             self._write_back()
 
@@ -546,7 +552,11 @@ class ExplorerPanel(Vertical):
 
         def chosen(name: str | None) -> None:
             if name:
-                named_ranges.store(name, text)
+                try:
+                    named_ranges.store(name, text)
+                except OSError as e:
+                    self.app.notify(f"cannot save: {e}", severity="error")
+                    return
                 self.app.notify(f"saved ${name.removeprefix('$')} = {text}")
 
         self.app.push_screen(NamePrompt(), chosen)
@@ -594,10 +604,10 @@ class ExplorerPanel(Vertical):
                 board=inputs.board,
                 dead=inputs.dead,
                 syntax=inputs.syntax,
-                trials=HEATMAP_TRIALS,
+                trials=self.heat_trials,
                 seed=self.seed,
                 threads=self.threads,
-                precision=HEATMAP_PRECISION,
+                precision=self.heat_precision,
             )
         except PqlError as e:
             self.heat_error = str(e).splitlines()[0]

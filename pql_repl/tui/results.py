@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.console import Console, ConsoleOptions, RenderResult
@@ -23,6 +23,7 @@ from textual.widgets import DataTable, Static
 
 from pql_repl.api import Column, StatementResult
 from pql_repl.output import bucket_stderr
+from pql_repl.records import replace
 from pql_repl.repl.progress import status_text
 
 _EIGHTHS = " ▏▎▍▌▋▊▉"

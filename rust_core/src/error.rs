@@ -86,8 +86,7 @@ impl PqlError {
     }
 }
 
-/// How many errors one text reports at most; the rest are counted in a last entry.
-pub const MAX_ERRORS: usize = 50;
+pub use crate::limits::MAX_ERRORS;
 
 /// Keeps the first [`MAX_ERRORS`] of `errors` and, when there were more, adds one entry without
 /// a position saying how many were left out, so a text of garbage gives a short report.

@@ -4,6 +4,7 @@
 //! Everything here is pure Rust; the Python bindings live in `py` behind the `python` feature.
 //! The rooms are listed lowest first: each uses only rooms listed before it (ARCHITECTURE.md).
 
+pub mod limits;
 pub mod error;
 pub mod rng;
 

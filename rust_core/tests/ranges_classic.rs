@@ -119,13 +119,13 @@ fn omaha_classic_reads_ranks_cards_and_wildcards() {
 
 #[test]
 fn errors_name_the_expected_thing_at_its_place() {
-    let e = parse_range("AKz", Game::Holdem, Syntax::Classic).unwrap_err();
+    let e = parse_range("AK#", Game::Holdem, Syntax::Classic).unwrap_err();
     assert_eq!(e.span.map(|s| (s.start, s.end)), Some((2, 3)));
     assert!(e.message.starts_with("expected a suit (s, h, d, c), 'o', '+' or '-'"), "{}", e.message);
-    assert!(e.message.ends_with("found 'z'"), "{}", e.message);
+    assert!(e.message.ends_with("found '#'"), "{}", e.message);
     // One card and something that is no card: a suit or a second card was expected.
-    let e = parse_range("Az", Game::Holdem, Syntax::Classic).unwrap_err();
-    assert_eq!(e.message, "expected a suit (s, h, d, c) or a rank, found 'z'");
+    let e = parse_range("A#", Game::Holdem, Syntax::Classic).unwrap_err();
+    assert_eq!(e.message, "expected a suit (s, h, d, c) or a rank, found '#'");
     // A third card: the hand is too long (not "expected a rank, found 'Q'").
     let e = parse_range("AsKsQs", Game::Holdem, Syntax::Classic).unwrap_err();
     assert_eq!(e.message, "a hold'em hand has 2 cards; 'AsKsQs' has more");
@@ -137,7 +137,7 @@ fn errors_name_the_expected_thing_at_its_place() {
     assert_eq!(e.span.map(|s| (s.start, s.end)), Some((3, 4)));
     let e = parse_range("AsKsh", Game::Holdem, Syntax::Classic).unwrap_err();
     assert!(e.message.starts_with("expected '+', '-' or the end of the hand after 'AsKs'"), "{}", e.message);
-    let e = parse_range("QQ+, AKz", Game::Holdem, Syntax::Classic).unwrap_err();
+    let e = parse_range("QQ+, AK#", Game::Holdem, Syntax::Classic).unwrap_err();
     assert_eq!(e.span.map(|s| s.start), Some(7));
     let e = parse_range("AA:KK", Game::Holdem, Syntax::Classic).unwrap_err();
     assert!(e.message.contains("'AA:KK' matches no hand"), "{}", e.message);

@@ -58,7 +58,7 @@ fn named_ranges_work_in_omaha_and_stud() {
 
 #[test]
 fn mistakes_are_placed_on_the_name() {
-    let m = macros(&[("bad", "AK, ZZ"), ("a1", "$b1"), ("b1", "$a1, AA")]);
+    let m = macros(&[("bad", "AK, 1"), ("a1", "$b1"), ("b1", "$a1, AA")]);
     let e = parse_range_with("QQ, $bad", Game::Holdem, Syntax::Classic, &m).unwrap_err();
     assert!(e.message.starts_with("in $bad:"), "{}", e.message);
     assert_eq!(e.span.map(|s| (s.start, s.end)), Some((4, 8)));

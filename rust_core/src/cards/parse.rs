@@ -1,4 +1,5 @@
 use super::{Card, CardSet, Rank, Suit};
+use crate::error::excerpt;
 use std::fmt;
 
 /// A card text that is not a card; `offset` is the byte offset of the bad part.
@@ -45,7 +46,7 @@ pub fn parse_card(text: &str) -> Result<Card, CardParseError> {
     let set = parse_cards(text)?;
     match set.len() {
         1 => Ok(set.first().expect("one card")),
-        n => Err(CardParseError { message: format!("expected one card, found {n} in '{text}'"), offset: 0 }),
+        n => Err(CardParseError { message: format!("expected one card, found {n} in '{}'", excerpt(text)), offset: 0 }),
     }
 }
 
@@ -63,13 +64,16 @@ pub fn parse_cards(text: &str) -> Result<CardSet, CardParseError> {
         }
         if ch == '1' && chars.get(i + 1).is_some_and(|&(_, c)| c == '0') {
             return Err(CardParseError {
-                message: format!("'10' is not a rank: write T for ten (at '{}')", &text[off..]),
+                message: format!("'10' is not a rank: write T for ten (at '{}')", excerpt(&text[off..])),
                 offset: off,
             });
         }
         let Some(rank) = parse_rank(ch) else {
             return Err(CardParseError {
-                message: format!("'{ch}' is not a rank (expected one of A K Q J T 9 8 7 6 5 4 3 2) in '{text}'"),
+                message: format!(
+                    "'{ch}' is not a rank (expected one of A K Q J T 9 8 7 6 5 4 3 2) in '{}'",
+                    excerpt(text)
+                ),
                 offset: off,
             });
         };
@@ -81,7 +85,7 @@ pub fn parse_cards(text: &str) -> Result<CardSet, CardParseError> {
         };
         let Some(suit) = parse_suit(sch) else {
             return Err(CardParseError {
-                message: format!("'{sch}' is not a suit (expected s, h, d or c) in '{text}'"),
+                message: format!("'{sch}' is not a suit (expected s, h, d or c) in '{}'", excerpt(text)),
                 offset: soff,
             });
         };

@@ -101,22 +101,36 @@ impl<const BUCKETS: usize, const SLOTS: usize> RankHash<BUCKETS, SLOTS> {
     /// Each bucket's displacement, largest buckets first (the hardest to place); `None` when a
     /// bucket fits nowhere.
     fn displace(keys: &[u32], multiplier: u64) -> Option<Box<[u16; BUCKETS]>> {
-        let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); BUCKETS];
-        for &key in keys {
-            let (bucket, slot) = Self::hashed(multiplier, key);
-            buckets[bucket].push(slot);
+        // The keys' slots grouped by bucket in one array (bucket b's are `start[b]..start[b + 1]`,
+        // in key order): one allocation instead of one per bucket.
+        let hashed: Vec<(usize, usize)> = keys.iter().map(|&key| Self::hashed(multiplier, key)).collect();
+        let mut start = vec![0usize; BUCKETS + 1];
+        for &(bucket, _) in &hashed {
+            start[bucket + 1] += 1;
+        }
+        for b in 0..BUCKETS {
+            start[b + 1] += start[b];
+        }
+        let mut next = start.clone();
+        let mut grouped = vec![0usize; keys.len()];
+        for &(bucket, slot) in &hashed {
+            grouped[next[bucket]] = slot;
+            next[bucket] += 1;
         }
         let mut order: Vec<usize> = (0..BUCKETS).collect();
-        order.sort_by_key(|&b| std::cmp::Reverse(buckets[b].len()));
+        order.sort_by_key(|&b| std::cmp::Reverse(start[b + 1] - start[b]));
         let mut displacement = boxed_array(0u16);
         let mut taken = vec![false; SLOTS];
         for b in order {
-            let slots = &buckets[b];
+            let slots = &grouped[start[b]..start[b + 1]];
             if slots.is_empty() {
                 break;
             }
-            let d = (0..SLOTS.min(1 << 16))
-                .find(|&d| slots.iter().enumerate().all(|(i, &s)| !taken[s ^ d] && !slots[..i].contains(&s)))?;
+            // Two keys of a bucket on one slot stay together under every displacement.
+            if slots.iter().enumerate().any(|(i, s)| slots[..i].contains(s)) {
+                return None;
+            }
+            let d = (0..SLOTS.min(1 << 16)).find(|&d| slots.iter().all(|&s| !taken[s ^ d]))?;
             for &s in slots {
                 taken[s ^ d] = true;
             }
@@ -158,27 +172,26 @@ fn boxed_array<T: Copy, const N: usize>(fill: T) -> Box<[T; N]> {
     vec![fill; N].into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!("length is N"))
 }
 
-/// Rank multisets of `size` cards, at most four of a rank, as card sets without a flush.
+/// Rank multisets of `size` cards, at most four of a rank, as card sets without a flush: the
+/// i-th card from the lowest rank up takes suit i mod 4, so a rank's copies get distinct suits
+/// and no suit gets more than two of seven cards. In order of the count of deuces, most first,
+/// then of threes, and so on.
 pub(super) fn rank_multisets(size: usize) -> Vec<CardSet> {
-    fn go(rank: u8, left: usize, cards: &mut Vec<u8>, out: &mut Vec<CardSet>) {
-        if left == 0 {
-            // The i-th card takes suit i mod 4: a rank's copies get distinct suits and no suit
-            // gets more than two of seven cards.
-            out.push(cards.iter().enumerate().map(|(i, &r)| Card::new(r, (i % 4) as u8)).collect());
-            return;
+    // Built from the top rank down: `above[k]` holds the multisets of k cards of the ranks above
+    // the one being added, whose cards come after the `size - k` of the ranks below.
+    let mut above: Vec<Vec<u64>> = (0..=size).map(|k| if k == 0 { vec![0] } else { Vec::new() }).collect();
+    for rank in (0..13u8).rev() {
+        let mut with: Vec<Vec<u64>> = vec![Vec::new(); size + 1];
+        for (k, sets) in with.iter_mut().enumerate() {
+            let below = size - k;
+            for n in (0..=k.min(4)).rev() {
+                let own = (below..below + n).fold(0u64, |b, i| b | Card::new(rank, (i % 4) as u8).bit());
+                sets.extend(above[k - n].iter().map(|rest| own | rest));
+            }
         }
-        if rank == 13 {
-            return;
-        }
-        for n in (0..=left.min(4)).rev() {
-            cards.extend(std::iter::repeat_n(rank, n));
-            go(rank + 1, left - n, cards, out);
-            cards.truncate(cards.len() - n);
-        }
+        above = with;
     }
-    let mut out = Vec::new();
-    go(0, size, &mut Vec::with_capacity(size), &mut out);
-    out
+    above[size].iter().map(|&bits| CardSet::from_bits(bits)).collect()
 }
 
 /// One rules' ratings: flushes by rank mask, other hands of 5, 6 and 7 cards by rank key

@@ -707,7 +707,7 @@ mod tests {
     fn spec(game: Game, villains: &[&str], board: &str) -> HeatmapSpec {
         let villains = villains.iter().map(|v| parse_range(v, game, Syntax::Classic).unwrap()).collect();
         let board = (!board.is_empty()).then(|| parse_board(board, game).unwrap());
-        HeatmapSpec { game, villains, table: Table::new(board.as_ref(), DeadCards::default()).unwrap() }
+        HeatmapSpec { game, villains, table: Table::new(board.as_deref(), DeadCards::default()).unwrap() }
     }
 
     fn opts(trials: u64, exact: Option<bool>) -> HeatmapOptions {

@@ -120,23 +120,64 @@ impl FunctionDef {
         }
     }
 
-    /// `riverEquity(player) -> equity`, `minHvHEquity(player, street, x: numeric) -> boolean`:
-    /// a parameter named after its type shows once.
+    /// `riverEquity(player) -> equity`, `minHvHEquity(player, street, x: numeric) -> boolean`,
+    /// `handType(player, street = river|seventh) -> handtype`: a parameter named after its type
+    /// shows once; a street that may be left out shows its default.
     pub fn signature(&self) -> String {
+        let last = self.params.len().saturating_sub(1);
         let params: Vec<String> = self
             .params
             .iter()
             .enumerate()
             .map(|(i, p)| {
                 let ty = self.param_type_name(i);
-                if p.name == ty {
-                    ty.to_string()
-                } else {
-                    format!("{}: {ty}", p.name)
+                let mut param = if p.name == ty { ty.to_string() } else { format!("{}: {ty}", p.name) };
+                if i == last && self.street_has_default() {
+                    param = format!("{param} = {}", self.default_street_names());
                 }
+                param
             })
             .collect();
         format!("{}({}) -> {}", self.name, params.join(", "), self.returns.name())
+    }
+
+    /// Whether a call may leave out its last argument, a street: it then asks about the game's
+    /// last street (river; seventh in stud). Every function whose last argument is a street has
+    /// this default, except those that look at cards still to come (outs, draws, potentials, nut
+    /// outs), where the last street has no answer, and `upCard` (seventh street is dealt down).
+    pub fn street_has_default(&self) -> bool {
+        self.params.last().is_some_and(|p| p.ty == Type::Street)
+            && !matches!(
+                self.func,
+                Func::NutHiOuts
+                    | Func::NutLoOuts
+                    | Func::UpCard
+                    | Func::Outs
+                    | Func::StraightDrawCount
+                    | Func::OpenEndedStraightDraw
+                    | Func::GutshotStraightDraw
+                    | Func::FlushDrawCount
+                    | Func::FlushDraw
+                    | Func::BackdoorFlushDraw
+                    | Func::PositivePotential
+                    | Func::NegativePotential
+                    | Func::PositivePotential1
+                    | Func::NegativePotential1
+                    | Func::EffectiveHandStrength
+                    | Func::ShowdownHandStrength
+            )
+    }
+
+    /// The default street as help shows it: `river`, `seventh`, or `river|seventh` for a
+    /// function of board and stud games alike.
+    pub fn default_street_names(&self) -> &'static str {
+        let board = self.applies.games().any(|g| !g.is_stud());
+        let stud = self.applies.games().any(Game::is_stud);
+        match (board, stud) {
+            (true, true) => "river|seventh",
+            (false, true) => "seventh",
+            _ => "river",
+        }
     }
 }
 
@@ -202,7 +243,7 @@ static CATALOG: &[FunctionDef] = &[
         "True when HvPerceivedRangeEquity(player, street, range) is at least x (sampled like it when the range is too wide).",
         "select count(minHvPerceivedRangeEquity(hero, flop, 'QQ+, AK', 0.5)) from game='holdem', hero='AJs', villain='*'"),
     def!(Original, WinsHi, "winsHi", [PLAYER], Boolean, Hi,
-        "True when the player's hi hand at showdown is strictly better than every other player's (a tie is not a win).",
+        "True when the player's hi hand at showdown is strictly better than every other player's (a tie is not a win, unlike openpql's winsHi: count winsHi(p) or tiesHi(p) for that).",
         "select count(winsHi(hero)) from game='holdem', hero='TT', villain='AK'"),
     def!(Original, TiesHi, "tiesHi", [PLAYER], Boolean, Hi,
         "True when the player shares the best hi hand at showdown with at least one other player.",
@@ -292,16 +333,16 @@ static CATALOG: &[FunctionDef] = &[
     def!(Original, NutLoOuts, "nutLoOuts", [PLAYER, STREET], CardCount, FlopLo,
         "How many cards that can come on the next street give the player the nut low (0 before the flop and on the river); board games only, since a stud card is not shared.",
         "select avg(nutLoOuts(hero, flop)) from game='omaha8', hero='A2KK', villain='QQJJ', board='7c8dKs'"),
-    def!(Original, BoardAllowsMadeLo, "boardAllowsMadeLo", [STREET], Boolean, FlopLo,
-        "True when the board as of street has three or more distinct ranks 8 or lower, so a qualifying low is possible.",
+    def!(Original, BoardAllowsMadeLo, "boardAllowsMadeLo", [STREET], Boolean, FlopGames,
+        "True when the board as of street has three or more distinct ranks 8 or lower, so a qualifying 8-or-better low is possible (a plain fact about the board in every board game).",
         "select count(boardAllowsMadeLo(river)) from game='omaha8', hero='A2KK', villain='QQJJ'"),
-    def!(Original, BoardLoCardCount, "boardLoCardCount", [STREET], CardCount, FlopLo,
+    def!(Original, BoardLoCardCount, "boardLoCardCount", [STREET], CardCount, FlopGames,
         "How many distinct ranks 8 or lower (aces included) the board shows as of street.",
         "select histogram(boardLoCardCount(flop)) from game='omaha8', hero='A2KK', villain='QQJJ'"),
-    def!(Original, BoardHasOneDistinctLoCard, "boardHasOneDistinctLoCard", [STREET], Boolean, FlopLo,
+    def!(Original, BoardHasOneDistinctLoCard, "boardHasOneDistinctLoCard", [STREET], Boolean, FlopGames,
         "True when the board as of street shows exactly one distinct rank 8 or lower.",
         "select count(boardHasOneDistinctLoCard(flop)) from game='omaha8', hero='A2KK', villain='QQJJ'"),
-    def!(Original, BoardHasTwoDistinctLoCards, "boardHasTwoDistinctLoCards", [STREET], Boolean, FlopLo,
+    def!(Original, BoardHasTwoDistinctLoCards, "boardHasTwoDistinctLoCards", [STREET], Boolean, FlopGames,
         "True when the board as of street shows exactly two distinct ranks 8 or lower.",
         "select count(boardHasTwoDistinctLoCards(turn)) from game='omaha8', hero='A2KK', villain='QQJJ'"),
     // Nuts and outs. Stud opponents could hold anything with their up cards. Outs to the nuts
@@ -361,7 +402,7 @@ static CATALOG: &[FunctionDef] = &[
         "select histogram(riverCard()) from game='holdem', hero='KK', villain='QQ', board='Ah7c2d5s'"),
     // Ranks.
     def!(Original, HandRanks, "handRanks", [PLAYER, STREET], RankSet, All,
-        "The set of ranks among the player's own cards as of street (stud: the cards dealt so far).",
+        "The set of ranks among the player's own cards as of street (stud: the cards dealt so far); handRanks(p) is the ranks of all of them, as in openpql.",
         "select histogram(rankCount(handRanks(hero, preflop))) from game='omahahi', hero='*', villain='AAKK'"),
     def!(Original, DuplicatedHandRanks, "duplicatedHandRanks", [PLAYER, STREET], RankSet, All,
         "The ranks that appear at least twice among the player's own cards as of street.",
@@ -373,7 +414,7 @@ static CATALOG: &[FunctionDef] = &[
         "The ranks of the player's hole cards that do not appear on the board as of street.",
         "select avg(rankCount(nonIntersectingHandRanks(hero, flop))) from game='omahahi', hero='AKQJ', villain='**'"),
     def!(Original, HandBoardIntersections, "handBoardIntersections", [PLAYER, STREET], CardCount, FlopGames,
-        "How many of the player's hole cards share a rank with a board card as of street.",
+        "How many of the player's hole cards share a rank with a board card as of street (a pocket pair that hits counts 2; openpql counts distinct ranks, 1).",
         "select histogram(handBoardIntersections(hero, flop)) from game='holdem', hero='AK', villain='QQ'"),
     def!(Original, HasTopBoardRank, "hasTopBoardRank", [PLAYER, STREET], Boolean, FlopGames,
         "True when one of the player's hole cards has the highest rank on the board as of street.",
@@ -460,7 +501,7 @@ static CATALOG: &[FunctionDef] = &[
         "HS * (1 - NPOT) + (1 - HS) * PPOT as of street: the chance of winning at showdown (sampled where its parts are).",
         "select avg(showdownHandStrength(hero, flop)) from game='holdem', hero='AdQc', villain='*', board='3h4cJh'"),
     def!(Ext, MaxHiRating, "maxHiRating", [PLAYER, STREET], Boolean, Hi,
-        "True when the player holds the best hi among the players as of street (ties included).",
+        "True when the player holds the best hi among the players as of street (ties included); openpql's maxHiRating(street) is that best hi rating itself.",
         "select count(maxHiRating(hero, flop)) from game='holdem', hero='JJ', villain='AK'"),
 ];
 
@@ -469,9 +510,15 @@ pub fn catalog() -> &'static [FunctionDef] {
     CATALOG
 }
 
-/// Case-insensitive lookup by name or alias.
+/// Case-insensitive lookup by name or alias. Underscores are ignored, so openpql's spellings
+/// (`min_equity`, `wins_hi`, `hand_type`) name the same functions (no two names clash that way).
 pub fn lookup(name: &str) -> Option<&'static FunctionDef> {
-    CATALOG.iter().find(|f| f.name.eq_ignore_ascii_case(name))
+    let found = CATALOG.iter().find(|f| f.name.eq_ignore_ascii_case(name));
+    if found.is_some() || !name.contains('_') {
+        return found;
+    }
+    let joined = name.replace('_', "");
+    CATALOG.iter().find(|f| f.name.eq_ignore_ascii_case(&joined))
 }
 
 /// The canonical entry of a function: the first one, aliases come after it.

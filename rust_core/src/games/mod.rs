@@ -55,9 +55,7 @@ pub enum Street {
     Seventh,
 }
 
-/// The most players a statement may seat. Hold'em's deck could deal 23, but per-deal state is
-/// sized for ten (winner masks, per-player caches), as the original PQL's tables were.
-pub const MAX_PLAYERS: usize = 10;
+pub use crate::limits::MAX_PLAYERS;
 
 pub const FLOP_STREETS: [Street; 4] = [Street::Preflop, Street::Flop, Street::Turn, Street::River];
 pub const STUD_STREETS: [Street; 5] = [Street::Third, Street::Fourth, Street::Fifth, Street::Sixth, Street::Seventh];

@@ -70,6 +70,8 @@ fn compile_statement(st: &CheckedStatement, macros: &Macros) -> Result<CompiledS
         }
     }
     let board = match &st.board {
+        // `board=''` is no board, in every game (the Oracle's clients send it before the flop).
+        Some(lit) if lit.text.trim().is_empty() => BoardSource::Random,
         Some(lit) if game.is_stud() => {
             errors.push(PqlError::type_error(format!("{} has no board", game.name()), lit.span));
             BoardSource::Random

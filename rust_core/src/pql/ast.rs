@@ -35,8 +35,11 @@ pub struct Statement {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Selector {
-    /// `None` when the selector word was missing or unknown (already reported).
+    /// `None` when the selector word was left out (`bare`) or was unknown (already reported).
     pub kind: Option<SelectorName>,
+    /// A bare expression (`equity(hero)`): the checker reads it as `avg`, `count` or
+    /// `histogram` by its type.
+    pub bare: bool,
     pub kind_span: Span,
     pub expr: Expr,
     pub alias: Option<Ident>,

@@ -64,9 +64,9 @@ pub fn check_statement(
     })
 }
 
-/// The name of a selector written without `as`: its text as written (`avg(riverEquity(hero))`),
-/// each run of white space made one space; when an earlier selector has that name already, its
-/// position follows (`avg(x) #2`), so that names stay unique.
+/// The name of a selector written without `as`: its text as written (`avg(riverEquity(hero))`,
+/// `equity(hero)`), each run of white space made one space; when an earlier selector has that
+/// name already, its position follows (`avg(x) #2`), so that names stay unique.
 fn unnamed_selector_name(source: &str, sel: &ast::Selector, index: usize, earlier: &[CheckedSelector]) -> String {
     let text = source.get(sel.span.start..sel.span.end).unwrap_or("");
     let name = text.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -74,6 +74,18 @@ fn unnamed_selector_name(source: &str, sel: &ast::Selector, index: usize, earlie
         format!("{name} #{}", index + 1)
     } else {
         name
+    }
+}
+
+/// The selector a bare expression stands for: `avg` of a number, `count` of a condition,
+/// `histogram` of anything else.
+pub fn bare_selector(ty: Type) -> SelectorName {
+    if ty.is_numeric() {
+        SelectorName::Avg
+    } else if ty == Type::Boolean {
+        SelectorName::Count
+    } else {
+        SelectorName::Histogram
     }
 }
 
@@ -252,6 +264,8 @@ impl Checker<'_> {
                     ),
                     item.key.span,
                 );
+                // The players after it are not looked at: there may be a million of them.
+                break;
             }
             if self.player_name_is_valid(item) {
                 self.seats.insert(key, self.players.len());
@@ -322,11 +336,9 @@ impl Checker<'_> {
         for (i, sel) in selectors.iter().enumerate() {
             // A missing or unknown selector was reported by the parser, and so was whatever made
             // a selector damaged: typing the parser's guess would only add errors of its own.
-            let Some(kind) = sel.kind else { continue };
-            if sel.damaged {
+            if (sel.kind.is_none() && !sel.bare) || sel.damaged {
                 continue;
             }
-            let word = SELECTORS[kind as usize];
             let name = match &sel.alias {
                 Some(alias) => alias.name.clone(),
                 None => unnamed_selector_name(source, sel, i, &out),
@@ -337,6 +349,8 @@ impl Checker<'_> {
                 }
             }
             let Some(expr) = self.expr(&sel.expr) else { continue };
+            let kind = sel.kind.unwrap_or_else(|| bare_selector(expr.ty));
+            let word = SELECTORS[kind as usize];
             let ok = match kind {
                 SelectorName::Avg => expr.ty.is_numeric(),
                 SelectorName::Count => expr.ty == Type::Boolean,
@@ -620,6 +634,14 @@ impl Checker<'_> {
             }
             return None;
         };
+        if def.func == Func::MaxHiRating && args.len() == 1 {
+            if let ExprKind::Name(word) = &args[0].kind {
+                if Street::from_name(&word.name).is_some() && !self.seats.contains_key(&word.name.to_ascii_lowercase())
+                {
+                    return self.best_hi_rating_of_all(def, name, &args[0], span);
+                }
+            }
+        }
         let checked: Vec<Option<TExpr>> = args
             .iter()
             .zip(def.params.iter().map(Some).chain(std::iter::repeat(None)))
@@ -635,7 +657,9 @@ impl Checker<'_> {
             );
             return None;
         }
-        if args.len() != def.params.len() {
+        // A street left out (`equity(hero)`): the game's last street, where the catalogue says so.
+        let street_left_out = def.street_has_default() && args.len() + 1 == def.params.len();
+        if args.len() != def.params.len() && !street_left_out {
             let n = def.params.len();
             self.errors.push(
                 PqlError::type_error(
@@ -704,6 +728,10 @@ impl Checker<'_> {
         if failed {
             return None;
         }
+        if street_left_out {
+            let at = Span::new(span.end.saturating_sub(1), span.end.saturating_sub(1));
+            typed_args.push(TExpr { kind: TExprKind::Street(self.game.last_street()), ty: Type::Street, span: at });
+        }
         // Seventh street's card is dealt face down: there is no up card to ask for.
         if let (Func::UpCard, Some(TExprKind::Street(Street::Seventh))) = (def.func, typed_args.get(1).map(|a| &a.kind))
         {
@@ -714,6 +742,33 @@ impl Checker<'_> {
             return None;
         }
         Some(TExpr { kind: TExprKind::Call { func: def.func, args: typed_args }, ty: def.returns, span })
+    }
+
+    /// openpql's `maxHiRating(street)`: the best hi rating among the players as of street, read
+    /// as the rating of the first player whose hi is best (`bestHiRating`, ties included).
+    fn best_hi_rating_of_all(&mut self, def: &FunctionDef, name: &ast::Ident, arg: &Expr, span: Span) -> Option<TExpr> {
+        let street = self.expr(arg)?;
+        if self.game_known && !def.applies.allows(self.game) {
+            self.type_error(
+                format!("{} does not apply to {}: it is for {}", def.name, self.game.name(), def.applies.describe()),
+                name.span,
+            );
+            return None;
+        }
+        if self.players.is_empty() {
+            self.type_error(format!("{}(street) needs a player in the from clause", def.name), span);
+            return None;
+        }
+        let call = |func, seat| TExpr {
+            kind: TExprKind::Call {
+                func,
+                args: vec![TExpr { kind: TExprKind::Player(seat), ty: Type::Player, span: arg.span }, street.clone()],
+            },
+            ty: crate::functions::canonical(func).returns,
+            span,
+        };
+        let arms = (0..self.players.len()).map(|p| (call(Func::BestHiRating, p), call(Func::HiRating, p))).collect();
+        Some(TExpr { kind: TExprKind::Case { arms, otherwise: None }, ty: Type::HiRating, span })
     }
 
     /// An argument that must be a quoted literal; validates what can be checked here.

@@ -6,7 +6,7 @@
 //! ```text
 //! program    = [statement] {';' [statement]}
 //! statement  = 'select' selector {',' selector} [','] 'from' entry {',' entry} [','] ['where' expr]
-//! selector   = ('avg' | 'count' | 'histogram' | 'max' | 'min') '(' expr ')' ['as' name]
+//! selector   = (('avg' | 'count' | 'histogram' | 'max' | 'min') '(' expr ')' | expr) ['as' name]
 //! entry      = key '=' string
 //! expr       = and {'or' and}
 //! and        = not {'and' not}
@@ -26,16 +26,9 @@ use super::typed::{BinOp, SelectorName};
 use super::vocab::SELECTORS;
 use crate::error::{did_you_mean, excerpt, PqlError, SourceMap, Span};
 
-/// Parentheses, calls, `case` and prefix operators nested deeper than this are refused: the
-/// parser recurses into each.
-pub const MAX_DEPTH: u32 = 100;
-
-/// Trees deeper than this are refused: the checker, the planner, the evaluator and `Drop`
-/// recurse over the tree. A chain of binary operators (`a or b or c ...`) is parsed by a loop,
-/// not by recursion, but builds a tree as deep as the chain is long, so this bounds it. At 200
-/// the check still fits a 1 MiB stack in a debug build (it takes about 4 KiB a level there);
-/// longer chains can be grouped: `(a or … or b) or (c or … or d)` is only as deep as its parts.
-pub const MAX_TREE_DEPTH: u32 = 200;
+use crate::limits::{
+    grouped, MAX_CASE_ARMS, MAX_SELECTORS, QUERY_MAX_DEPTH as MAX_DEPTH, QUERY_MAX_TREE_DEPTH as MAX_TREE_DEPTH,
+};
 
 /// Parses every `;`-separated statement (empty ones are skipped). Errors are lexical and
 /// syntax errors in source order; statements with errors are still returned (flagged).
@@ -369,6 +362,16 @@ impl Parser<'_> {
                 return selectors;
             }
             let before = self.pos;
+            if selectors.len() == MAX_SELECTORS {
+                // The rest is passed over, not parsed: it could be megabytes of selectors.
+                self.error_with_hint(
+                    format!("too many selectors: at most {} selectors in one statement", grouped(MAX_SELECTORS as u64)),
+                    self.peek().span,
+                    "split the statement into several",
+                );
+                self.skip_to_recovery_point(false);
+                return selectors;
+            }
             selectors.push(self.selector());
             if self.eat(&TokenKind::Comma).is_some() {
                 continue;
@@ -394,6 +397,7 @@ impl Parser<'_> {
         let start = self.peek().span;
         let word = self.text(start).to_string();
         let kind = if self.peek().kind == TokenKind::Ident { selector_of(&word) } else { None };
+        let mut bare = false;
         let expr = if kind.is_some() {
             self.bump();
             if self.eat(&TokenKind::LParen).is_some() {
@@ -414,16 +418,18 @@ impl Parser<'_> {
                 Some(s) if is_call && crate::functions::lookup(&word).is_none() => {
                     self.error(format!("unknown selector '{word}' — did you mean '{s}'?"), start);
                 }
+                // A bare expression: the checker chooses avg, count or histogram by its type.
+                _ if self.starts_expression(0) => bare = true,
                 _ => {
                     let found = self.found();
                     self.error_with_hint(
                         format!("expected a selector (avg, count, histogram, max or min), found {found}"),
                         start,
-                        "wrap the expression in a selector, e.g. avg(riverEquity(hero)) or count(winsHi(hero))",
+                        "write an expression, or wrap it in a selector, e.g. avg(riverEquity(hero))",
                     );
                 }
             }
-            // Read what follows as an expression so recovery resumes after it.
+            // Read what follows as an expression (so recovery resumes after it when it is not).
             self.expr()
         };
         let mut alias = None;
@@ -454,6 +460,7 @@ impl Parser<'_> {
         }
         Selector {
             kind,
+            bare,
             kind_span: start,
             expr,
             alias,
@@ -874,6 +881,14 @@ impl Parser<'_> {
         let mut arms = Vec::new();
         let mut depth = 1;
         while self.eat_keyword(Keyword::When) || self.eat_misspelt(Keyword::When) {
+            let when = self.tokens[self.pos - 1].span;
+            if arms.len() == MAX_CASE_ARMS {
+                self.error_with_hint(
+                    format!("too many arms: at most {} 'when' arms in one case", grouped(MAX_CASE_ARMS as u64)),
+                    when,
+                    "nest a second case in the else of the first",
+                );
+            }
             let cond = self.node_expr();
             if !self.eat_keyword(Keyword::Then) && !self.eat_misspelt(Keyword::Then) {
                 let found = self.found();
@@ -881,7 +896,10 @@ impl Parser<'_> {
             }
             let value = self.node_expr();
             depth = depth.max(cond.depth.max(value.depth) + 1);
-            arms.push((cond.expr, value.expr));
+            // Arms past the limit are read (to find the end of the case) but not kept.
+            if arms.len() < MAX_CASE_ARMS {
+                arms.push((cond.expr, value.expr));
+            }
         }
         if arms.is_empty() {
             let found = self.found();

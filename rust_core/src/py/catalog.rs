@@ -41,7 +41,7 @@ fn range_name_error(name: &str) -> Option<String> {
 }
 
 /// One dict per catalogue entry (aliases included): name, args, returns, doc, example, games,
-/// origin, signature.
+/// origin, signature, and the street a call may leave out (`street_default`, or None).
 #[pyfunction]
 fn functions(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     let out = PyList::empty(py);
@@ -62,6 +62,7 @@ fn functions(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         d.set_item("games", f.applies.games().map(Game::name).collect::<Vec<_>>())?;
         d.set_item("origin", f.origin.name())?;
         d.set_item("signature", f.signature())?;
+        d.set_item("street_default", f.street_has_default().then(|| f.default_street_names()))?;
         out.append(d)?;
     }
     Ok(out)

@@ -60,7 +60,7 @@ fn table_arg(py: Python<'_>, game: Game, board: Option<&str>, dead: Option<&str>
         Some(d) => read(py, d, || parse_dead(d, game))?,
         None => crate::range::DeadCards::default(),
     };
-    Table::new(board.as_ref(), dead).map_err(|e| unplaced(py, e))
+    Table::new(board.as_deref(), dead).map_err(|e| unplaced(py, e))
 }
 
 fn ranges_arg(py: Python<'_>, texts: &[String], game: Game, syntax: Syntax, macros: &Macros) -> PyResult<Vec<Range>> {

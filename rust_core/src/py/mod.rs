@@ -14,14 +14,36 @@ mod explore;
 mod run;
 
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// Every bound of `crate::limits` by name (`pql_repl.limits` reads them).
+#[pyfunction]
+fn limits(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    for (name, value) in crate::limits::ALL {
+        d.set_item(name, value)?;
+    }
+    Ok(d)
+}
+
+/// Starts building the standard hi hand tables (hold'em's, the default game's) on another
+/// thread and returns at once. The `pql` command calls it before it loads the rest of itself,
+/// so the tables (a few milliseconds of work) are ready when its first statement runs; whoever
+/// needs them earlier waits for that thread instead of building them again.
+#[pyfunction]
+fn warm_up() {
+    std::thread::spawn(|| crate::eval::hi_table(crate::games::HiRules::Standard).rate(crate::cards::CardSet::EMPTY));
+}
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     errors::install_quiet_panic_hook();
+    m.add_function(wrap_pyfunction!(warm_up, m)?)?;
     evaluate::register(m)?;
     run::register(m)?;
     catalog::register(m)?;
     explore::register(m)?;
+    m.add_function(wrap_pyfunction!(limits, m)?)?;
     Ok(())
 }

@@ -18,7 +18,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 
 #[pyclass(module = "pql_repl._core", frozen)]
 pub struct Program {
-    text: String,
+    /// Shared with every run it starts: a text of many statements is not copied for each.
+    text: Arc<str>,
     /// Line and column of the text's first character in the script it came from.
     origin: (usize, usize),
     statements: Vec<Arc<CompiledStatement>>,
@@ -40,7 +41,7 @@ impl Program {
         let origin = origin.map_or((1, 1), |(line, col)| (line.max(1), col.max(1)));
         let macros = macros_from(macros)?;
         let statements = guarded_at(py, text, origin, || compile_program_with(text, origin, &macros))?;
-        Ok(Program { text: text.to_string(), origin, statements: statements.into_iter().map(Arc::new).collect() })
+        Ok(Program { text: Arc::from(text), origin, statements: statements.into_iter().map(Arc::new).collect() })
     }
 
     /// One dict per statement: query, game, players, selectors, span.
@@ -95,7 +96,13 @@ impl Program {
         let handle = py
             .detach(|| contained(|| runner::start(&plan, &opts)))
             .map_err(|errors| to_py_err_at(py, &self.text, self.origin, &errors))?;
-        Ok(RunHandle { stmt, index, source: self.text.clone(), origin: self.origin, handle: Mutex::new(Some(handle)) })
+        Ok(RunHandle {
+            stmt,
+            index,
+            source: Arc::clone(&self.text),
+            origin: self.origin,
+            handle: Mutex::new(Some(handle)),
+        })
     }
 }
 
@@ -103,7 +110,7 @@ impl Program {
 pub struct RunHandle {
     stmt: Arc<CompiledStatement>,
     index: usize,
-    source: String,
+    source: Arc<str>,
     origin: (usize, usize),
     handle: Mutex<Option<runner::RunHandle>>,
 }

@@ -10,13 +10,14 @@ use super::expr::{self, Node};
 use super::generic::{parse_terms, RankOrder};
 use super::matcher::Term;
 use crate::cards::{parse_cards, Card, CardSet};
-use crate::error::{PqlError, Span};
+use crate::error::{excerpt, PqlError, Span};
 use crate::games::Game;
+use crate::limits::grouped;
+use std::sync::{Arc, Mutex};
 
-/// More boards than this in one pattern are not listed: the pattern is sampled by rejection.
-const MAX_BOARDS: usize = 2_000_000;
-/// Ordered assignments visited while listing boards (flop orderings included).
-const MAX_ASSIGNMENTS: usize = 12_000_000;
+use crate::limits::{
+    BOARD_MAX_LISTED as MAX_BOARDS, DEAD_MAX_SETS as MAX_DEAD_SETS, PATTERN_MAX_ASSIGNMENTS as MAX_ASSIGNMENTS,
+};
 
 /// A board pattern: a matcher for `boardInRange`, and for `board=` the boards it allows when
 /// there are few enough to list.
@@ -71,7 +72,7 @@ fn leaves(node: &Node, out: &mut Vec<Span>) -> Result<(), PqlError> {
                 leaves(a, out)?;
             }
         }
-        Node::Inter(a, _) | Node::Minus(a, _) | Node::Complement(a) => {
+        Node::Chain(a, _) | Node::Complement(a) => {
             let mut spans = Vec::new();
             leaves(a, &mut spans)?;
             let span = spans.first().copied().unwrap_or_default();
@@ -98,7 +99,8 @@ fn pattern_terms(text: &str, game: Game, what: &str, max: usize) -> Result<Vec<(
     let mut terms: Vec<(Term, Span)> = Vec::new();
     for span in &spans {
         let leaf = &text[span.start..span.end];
-        for t in parse_terms(leaf, span.start, RankOrder { ace_low: false }, game.deck())? {
+        let read = |leaf: &str, offset: usize| parse_terms(leaf, offset, RankOrder { ace_low: false }, game.deck());
+        for t in super::spaced::read_leaf(leaf, span.start, read)? {
             if t.len() > max {
                 return Err(PqlError::range(
                     format!("a {what} has at most {max} cards; this pattern has {}", t.len()),
@@ -133,9 +135,65 @@ pub fn parse_board_pattern(text: &str, game: Game) -> Result<BoardRange, PqlErro
     Ok(BoardRange { boards: None, terms, cards })
 }
 
+/// Patterns already read, with what reading them gave, so that the statements of a script that
+/// share a pattern read it once: listing a pattern's boards (or giving up on the list) can visit
+/// millions of card assignments. Bounded by the boards it holds, and emptied when full.
+struct Memo<T> {
+    entries: Vec<MemoEntry<T>>,
+    held: usize,
+}
+
+/// A pattern (its game and text) and what reading it gave.
+type MemoEntry<T> = ((Game, String), Result<Arc<T>, PqlError>);
+
+/// Entries a memo keeps at most, besides the bound on the boards they hold.
+const MEMO_ENTRIES: usize = 32;
+
+impl<T> Memo<T> {
+    const fn new() -> Memo<T> {
+        Memo { entries: Vec::new(), held: 0 }
+    }
+
+    /// What `read` gives for `text` in `game`, read once while it stays in the memo; `size` is
+    /// how much a result holds (boards, card sets).
+    fn get(
+        memo: &Mutex<Memo<T>>,
+        text: &str,
+        game: Game,
+        size: impl Fn(&T) -> usize,
+        read: impl FnOnce() -> Result<T, PqlError>,
+    ) -> Result<Arc<T>, PqlError> {
+        let lock = || memo.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((_, found)) = lock().entries.iter().find(|((g, t), _)| *g == game && t == text) {
+            return found.clone();
+        }
+        // Read outside the lock: another thread may read another pattern meanwhile.
+        let result = read().map(Arc::new);
+        let held = result.as_ref().map_or(0, |r| size(r));
+        let mut m = lock();
+        if m.entries.len() >= MEMO_ENTRIES || m.held + held > MAX_BOARDS {
+            m.entries.clear();
+            m.held = 0;
+        }
+        if held <= MAX_BOARDS {
+            m.held += held;
+            m.entries.push(((game, text.to_string()), result.clone()));
+        }
+        result
+    }
+}
+
+static BOARD_MEMO: Mutex<Memo<BoardRange>> = Mutex::new(Memo::new());
+static DEAD_MEMO: Mutex<Memo<DeadCards>> = Mutex::new(Memo::new());
+
 /// Parses a `board=` value: no cards, or 3, 4 or 5 (cards or a pattern). Only `*` slots means
-/// any board, the same as no board.
-pub fn parse_board(text: &str, game: Game) -> Result<BoardRange, PqlError> {
+/// any board, the same as no board. Statements that give the same pattern share what it reads
+/// to (the same `Arc`).
+pub fn parse_board(text: &str, game: Game) -> Result<Arc<BoardRange>, PqlError> {
+    Memo::get(&BOARD_MEMO, text, game, |b| b.boards.as_ref().map_or(0, Vec::len), || read_board(text, game))
+}
+
+fn read_board(text: &str, game: Game) -> Result<BoardRange, PqlError> {
     let whole = Span::new(0, text.len());
     no_board(text, game)?;
     let terms = pattern_terms(text, game, "board", 5)?;
@@ -156,7 +214,7 @@ pub fn parse_board(text: &str, game: Game) -> Result<BoardRange, PqlError> {
     let mut board = BoardRange { boards: None, terms, cards };
     board.boards = list_boards(&board.terms, game);
     if board.boards.as_ref().is_some_and(Vec::is_empty) {
-        return Err(PqlError::range(format!("the board pattern '{}' matches no board", text.trim()), whole));
+        return Err(PqlError::range(format!("the board pattern '{}' matches no board", excerpt(text.trim())), whole));
     }
     Ok(board)
 }
@@ -165,13 +223,12 @@ pub fn parse_board(text: &str, game: Game) -> Result<BoardRange, PqlError> {
 fn list_boards(terms: &[Term], game: Game) -> Option<Vec<Vec<Card>>> {
     let deck = game.deck().cards();
     let mut boards: Vec<Vec<Card>> = Vec::new();
-    let mut visited = 0usize;
+    let mut placements = MAX_ASSIGNMENTS;
     let mut too_many = false;
     for t in terms {
         let pools = vec![deck; t.len()];
-        t.for_each_assignment(&pools, &mut |cards| {
-            visited += 1;
-            if visited > MAX_ASSIGNMENTS || boards.len() > MAX_BOARDS {
+        t.for_each_assignment(&pools, &mut placements, &mut |cards| {
+            if boards.len() > MAX_BOARDS {
                 too_many = true;
                 return true;
             }
@@ -181,7 +238,7 @@ fn list_boards(terms: &[Term], game: Game) -> Option<Vec<Vec<Card>>> {
             boards.push(b);
             false
         });
-        if too_many {
+        if too_many || placements == 0 {
             return None;
         }
     }
@@ -198,13 +255,15 @@ pub struct DeadCards {
     pub choices: Vec<CardSet>,
 }
 
-/// More dead-card sets than this in one pattern is an error: they are held in memory.
-const MAX_DEAD_SETS: usize = 200_000;
-
 /// Parses `dead=`: cards (`AsKd`, `As Kd`, `As, Kd`: all of them dead), or a pattern in the
 /// generic syntax (`K`, `Kw`, `[K-Q]`, `AsKs, QdQc`) whose dead cards are drawn like a board:
 /// uniformly over the sets of cards it matches (its slots in any order), anew in each deal.
+/// A pattern is read once for all the statements that give it.
 pub fn parse_dead(text: &str, game: Game) -> Result<DeadCards, PqlError> {
+    Memo::get(&DEAD_MEMO, text, game, |d| d.choices.len(), || read_dead(text, game)).map(|d| (*d).clone())
+}
+
+fn read_dead(text: &str, game: Game) -> Result<DeadCards, PqlError> {
     let deck = game.deck().cards();
     if let Ok(cards) = parse_cards(text) {
         let outside = cards.minus(deck);
@@ -217,21 +276,25 @@ pub fn parse_dead(text: &str, game: Game) -> Result<DeadCards, PqlError> {
     let whole = Span::new(0, text.len());
     let terms = pattern_terms(text, game, "dead-card", deck.len() as usize)?;
     let mut sets: Vec<CardSet> = Vec::new();
-    let mut visited = 0usize;
+    let mut placements = MAX_ASSIGNMENTS;
     let mut too_many = false;
     for (t, _) in &terms {
-        t.for_each_assignment(&vec![deck; t.len()], &mut |cards| {
-            visited += 1;
-            if visited > MAX_ASSIGNMENTS || sets.len() > MAX_DEAD_SETS {
+        t.for_each_assignment(&vec![deck; t.len()], &mut placements, &mut |cards| {
+            if sets.len() > MAX_DEAD_SETS {
                 too_many = true;
                 return true;
             }
             sets.push(CardSet::from_cards(cards.iter().copied()));
             false
         });
-        if too_many {
+        if too_many || placements == 0 {
             return Err(PqlError::range(
-                format!("this dead-card pattern allows more than {MAX_DEAD_SETS} sets of cards; name more of them"),
+                format!(
+                    "this dead-card pattern allows too many sets of cards to list (more than {} sets, or \
+                     {} cards tried); name more of them",
+                    grouped(MAX_DEAD_SETS as u64),
+                    grouped(MAX_ASSIGNMENTS as u64)
+                ),
                 whole,
             ));
         }
@@ -239,7 +302,7 @@ pub fn parse_dead(text: &str, game: Game) -> Result<DeadCards, PqlError> {
     sets.sort_unstable_by_key(|s| s.bits());
     sets.dedup();
     match sets.as_slice() {
-        [] => Err(PqlError::range(format!("the dead-card pattern '{}' matches no cards", text.trim()), whole)),
+        [] => Err(PqlError::range(format!("the dead-card pattern '{}' matches no cards", excerpt(text.trim())), whole)),
         [one] => Ok(DeadCards { fixed: *one, choices: Vec::new() }),
         _ => Ok(DeadCards { fixed: CardSet::EMPTY, choices: sets }),
     }

@@ -6,7 +6,7 @@ use super::classes;
 use super::cursor::Cursor;
 use super::generic::{cards_of_ranks, cards_of_suit};
 use crate::cards::{parse_rank, parse_suit, CardSet, Rank, Suit, ACE};
-use crate::error::{PqlError, Span};
+use crate::error::{excerpt, PqlError, Span};
 
 /// Which two-card hands a classic pattern allows by suit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -256,7 +256,7 @@ pub(crate) fn parse_leaf(text: &str, offset: usize, lowest: Rank) -> Result<Clas
     }
     let first_char = text.chars().next().unwrap_or(' ');
     if first_char != '*' && parse_rank(first_char).is_none() && !(first_char == '1' && text[1..].starts_with('0')) {
-        let mut e = PqlError::range(format!("unknown hand or class '{text}'"), span);
+        let mut e = PqlError::range(format!("unknown hand or class '{}'", excerpt(text)), span);
         if let Some(s) = crate::error::did_you_mean(text, classes::NAMES.iter().copied()) {
             e = e.with_hint(format!("did you mean '{s}'?"));
         }
@@ -286,7 +286,7 @@ pub(crate) fn parse_leaf(text: &str, offset: usize, lowest: Rank) -> Result<Clas
             } else if c == '*' || parse_rank(c).is_some() {
                 // A third card: the hand is too long, not "a suit or a rank" short.
                 PqlError::range(
-                    format!("a hold'em hand has 2 cards; '{text}' has more"),
+                    format!("a hold'em hand has 2 cards; '{}' has more", excerpt(text)),
                     Span::new(offset + r.pos, offset + text.len()),
                 )
                 .with_hint("separate hands with ',' (AsKs, Qs)")

@@ -2,18 +2,34 @@
 //! difference, parentheses and `@` weights, around leaves (hands, classes, percentages) whose
 //! text the syntax modules read. `:`/`!` bind tighter than `,` and associate left to right.
 //! In the classic syntax the words `and`/`&`, `or`/`|` and `not` are synonyms.
+//!
+//! Range texts come from users, so nothing here recurses without a bound: a chain `a:b!c…` is a
+//! flat list read and evaluated by loops, and only parentheses and `!` prefixes nest, at most
+//! [`RANGE_MAX_DEPTH`] deep; a range has at most [`RANGE_MAX_PARTS`] leaves.
 
 use crate::error::{PqlError, Span};
+use crate::limits::{RANGE_MAX_DEPTH, RANGE_MAX_PARTS};
 
-/// A parsed range expression; leaves are spans of the range text.
+/// A parsed range expression; leaves are spans of the range text. Its depth is the nesting of
+/// parentheses and complements, at most [`RANGE_MAX_DEPTH`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Node {
     Leaf(Span),
     Union(Vec<Node>),
-    Inter(Box<Node>, Box<Node>),
-    Minus(Box<Node>, Box<Node>),
+    /// `a : b ! c …`: the first operand, then each operator with its right operand, applied
+    /// left to right.
+    Chain(Box<Node>, Vec<(ChainOp, Node)>),
     /// `!X` or `not X` at the start of an operand: every hand except X.
     Complement(Box<Node>),
+}
+
+/// The operators of a chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum ChainOp {
+    /// `:`, `&`, `and`: hands in both.
+    Inter,
+    /// `!`, `not` between operands: hands of the left not in the right.
+    Minus,
 }
 
 /// A top-level comma-separated part with its optional weight.
@@ -40,17 +56,22 @@ fn is_operator(c: char) -> bool {
     matches!(c, ',' | ':' | '!' | '(' | ')' | '@' | '&' | '|')
 }
 
-/// Stud hands use parentheses inside a hand (`(3-3-)45678`): a `(` whose group holds only hand
-/// characters is part of the leaf, not an expression parenthesis. Returns the end of such a group.
+/// Stud hands use parentheses inside a hand (`(3-3-)45678`, `(3- 3-) 4 5`): a `(` whose group
+/// holds only hand characters and whitespace is part of the leaf, not an expression parenthesis.
+/// Returns the end of such a group.
 fn hand_group_end(text: &str, open: usize) -> Option<usize> {
     let mut depth = 0i32;
     for (i, c) in text[open + 1..].char_indices() {
         match c {
-            ')' if depth == 0 => return (i > 0).then_some(open + 1 + i + 1),
+            // Words such as `and` inside make it an expression: `(AA and KK)`.
+            ')' if depth == 0 => {
+                let inner = &text[open + 1..open + 1 + i];
+                return (i > 0 && super::spaced::joins(inner)).then_some(open + 1 + i + 1);
+            }
             '[' => depth += 1,
             ']' => depth -= 1,
             ',' if depth > 0 => {}
-            c if c.is_whitespace() || is_operator(c) => return None,
+            c if is_operator(c) => return None,
             _ => {}
         }
     }
@@ -138,7 +159,25 @@ fn lex(text: &str, words: bool, stud: bool) -> Result<Vec<(Tok, Span)>, PqlError
     if words {
         merge_group_spans(text, &mut toks);
     }
+    merge_spaced_cards(text, &mut toks);
     Ok(toks)
+}
+
+/// `Qs Ts Jd 2d`: words of cards with only whitespace between them are one leaf, one hand
+/// (`spaced` reads it); a comma still separates hands.
+fn merge_spaced_cards(text: &str, toks: &mut Vec<(Tok, Span)>) {
+    let word = |span: Span| &text[span.start..span.end];
+    let mut out: Vec<(Tok, Span)> = Vec::with_capacity(toks.len());
+    for &(tok, span) in toks.iter() {
+        if let Some((Tok::Leaf, last)) = out.last_mut() {
+            if tok == Tok::Leaf && super::spaced::joins(word(*last)) && super::spaced::joins(word(span)) {
+                *last = last.to(span);
+                continue;
+            }
+        }
+        out.push((tok, span));
+    }
+    *toks = out;
 }
 
 /// Classic `group2 to group5`, `AA through TT`: one leaf covering the three words (the span's
@@ -167,9 +206,12 @@ struct Parser<'a> {
     text: &'a str,
     toks: Vec<(Tok, Span)>,
     pos: usize,
+    /// Parentheses and complements open around the operand being read.
+    depth: u32,
+    leaves: usize,
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
     fn peek(&self) -> Option<(Tok, Span)> {
         self.toks.get(self.pos).copied()
     }
@@ -180,9 +222,10 @@ impl Parser<'_> {
 
     fn unexpected(&self, what: &str) -> PqlError {
         match self.peek() {
-            Some((_, span)) => {
-                PqlError::range(format!("expected {what}, found '{}'", &self.text[span.start..span.end]), span)
-            }
+            Some((_, span)) => PqlError::range(
+                format!("expected {what}, found '{}'", crate::error::excerpt(&self.text[span.start..span.end])),
+                span,
+            ),
             None => PqlError::range(format!("expected {what}, found the end of the range"), self.end_span()),
         }
     }
@@ -205,7 +248,10 @@ impl Parser<'_> {
                 Some((Tok::Comma, _)) => self.pos += 1,
                 Some((Tok::Leaf, span)) => {
                     return Err(PqlError::range(
-                        format!("expected ',', ':' or '!' before '{}'", &self.text[span.start..span.end]),
+                        format!(
+                            "expected ',', ':' or '!' before '{}'",
+                            crate::error::excerpt(&self.text[span.start..span.end])
+                        ),
                         span,
                     ))
                 }
@@ -215,38 +261,70 @@ impl Parser<'_> {
         Ok(parts)
     }
 
+    /// Operands joined by `:` and `!`, read by a loop however many there are. Each operand
+    /// filters what the first leaves (`∩ b`, `∖ c`): filters commute and applying one twice
+    /// changes nothing, so an operand written again with the same operator is dropped.
     fn chain(&mut self) -> Result<Node, PqlError> {
-        let mut node = self.unary()?;
+        let first = self.unary()?;
+        let mut rest = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         loop {
-            match self.peek() {
-                Some((Tok::Colon, _)) => {
-                    self.pos += 1;
-                    node = Node::Inter(Box::new(node), Box::new(self.unary()?));
-                }
-                Some((Tok::Bang, _)) => {
-                    self.pos += 1;
-                    node = Node::Minus(Box::new(node), Box::new(self.unary()?));
-                }
-                _ => return Ok(node),
+            let op = match self.peek() {
+                Some((Tok::Colon, _)) => ChainOp::Inter,
+                Some((Tok::Bang, _)) => ChainOp::Minus,
+                _ => break,
+            };
+            self.pos += 1;
+            let start = self.pos;
+            let operand = self.unary()?;
+            if seen.insert((op, self.written(start))) {
+                rest.push((op, operand));
             }
         }
+        Ok(if rest.is_empty() { first } else { Node::Chain(Box::new(first), rest) })
+    }
+
+    /// The text of the tokens from `start` to the last one read: an operand as written.
+    fn written(&self, start: usize) -> &'a str {
+        let span = self.toks[start].1.to(self.toks[self.pos - 1].1);
+        &self.text[span.start..span.end]
+    }
+
+    /// One level deeper (a parenthesis or a complement at `span`), refused past the limit.
+    fn enter(&mut self, span: Span) -> Result<(), PqlError> {
+        self.depth += 1;
+        if self.depth > RANGE_MAX_DEPTH {
+            return Err(PqlError::range(
+                format!("range nested too deeply (more than {RANGE_MAX_DEPTH} levels of parentheses and '!')"),
+                span,
+            ));
+        }
+        Ok(())
     }
 
     fn unary(&mut self) -> Result<Node, PqlError> {
         match self.peek() {
-            Some((Tok::Bang, _)) => {
+            Some((Tok::Bang, span)) => {
                 self.pos += 1;
-                Ok(Node::Complement(Box::new(self.unary()?)))
+                self.enter(span)?;
+                let inner = self.unary()?;
+                self.depth -= 1;
+                Ok(Node::Complement(Box::new(inner)))
             }
             Some((Tok::LParen, open)) => {
                 self.pos += 1;
-                let mut alts = vec![self.chain()?];
+                self.enter(open)?;
+                let mut alts = Vec::new();
+                // An alternative written again adds nothing to the union.
+                let mut seen = std::collections::HashSet::new();
                 loop {
+                    let start = self.pos;
+                    let alt = self.chain()?;
+                    if seen.insert(self.written(start)) {
+                        alts.push(alt);
+                    }
                     match self.peek() {
-                        Some((Tok::Comma, _)) => {
-                            self.pos += 1;
-                            alts.push(self.chain()?);
-                        }
+                        Some((Tok::Comma, _)) => self.pos += 1,
                         Some((Tok::RParen, _)) => {
                             self.pos += 1;
                             break;
@@ -261,10 +339,19 @@ impl Parser<'_> {
                         Some(_) => return Err(self.unexpected("',', ':', '!' or ')'")),
                     }
                 }
+                self.depth -= 1;
                 Ok(if alts.len() == 1 { alts.pop().expect("one") } else { Node::Union(alts) })
             }
             Some((Tok::Leaf, span)) => {
                 self.pos += 1;
+                self.leaves += 1;
+                if self.leaves > RANGE_MAX_PARTS {
+                    return Err(PqlError::range(
+                        format!("the range has more than {} parts", crate::limits::grouped(RANGE_MAX_PARTS as u64)),
+                        span,
+                    )
+                    .with_hint("a range this long is better written with spans and classes: AKs-A2s, QQ+, 15%"));
+                }
                 Ok(Node::Leaf(span))
             }
             _ => Err(self.unexpected("a hand")),
@@ -279,14 +366,17 @@ pub(crate) fn parse(text: &str, words: bool, stud: bool) -> Result<Vec<Part>, Pq
     if toks.is_empty() {
         return Err(PqlError::range("empty range", Span::new(0, text.len())));
     }
-    let mut p = Parser { text, toks, pos: 0 };
-    let parts = p.parts()?;
+    let mut p = Parser { text, toks, pos: 0, depth: 0, leaves: 0 };
+    let mut parts = p.parts()?;
     let weighted = parts.iter().filter(|p| p.weight.is_some()).count();
     if weighted != 0 && weighted != parts.len() {
         let bad = parts.iter().find(|p| p.weight.is_none()).expect("an unweighted part");
         return Err(PqlError::range("weight every part of the range or none: this part has no '@' weight", bad.span)
             .with_hint("write e.g. 'AA@10, KK@8'"));
     }
+    // A part written again (same text, same weight) adds nothing to the union: read it once.
+    let mut seen = std::collections::HashSet::new();
+    parts.retain(|p| seen.insert((&text[p.span.start..p.span.end], p.weight)));
     Ok(parts)
 }
 
@@ -296,6 +386,52 @@ pub(crate) trait SetOps: Sized {
     fn union_with(&mut self, o: &Self) -> Result<(), String>;
     fn intersect_with(&mut self, o: &Self) -> Result<(), String>;
     fn minus_with(&mut self, o: &Self) -> Result<(), String>;
+    /// Whether a union of several operands is computed at once by [`SetOps::union_all`] (a
+    /// set kept sorted, which operand-by-operand unions would sort again each time), rather
+    /// than operand by operand (bitsets: no need to hold every operand at once).
+    const BATCHED_UNION: bool = false;
+    /// The union of `sets` (at least one).
+    fn union_all(sets: Vec<Self>) -> Result<Self, String> {
+        let mut sets = sets.into_iter();
+        let mut acc = sets.next().expect("a union has operands");
+        for s in sets {
+            acc.union_with(&s)?;
+        }
+        Ok(acc)
+    }
+    /// About how many machine words the set holds, for bounding a [`LeafMemo`].
+    fn words(&self) -> usize;
+}
+
+/// Words of sets a [`LeafMemo`] holds at most (32 MiB).
+const MEMO_WORDS: usize = 1 << 22;
+
+/// The sets of the leaves read so far, by their text, so that a leaf written many times
+/// (`AA:AA:…`, a pasted list) is read once: reading a leaf of a large game tests every hand.
+pub(crate) struct LeafMemo<'t, S> {
+    text: &'t str,
+    seen: std::collections::HashMap<&'t str, S>,
+    room: usize,
+}
+
+impl<'t, S: SetOps + Clone> LeafMemo<'t, S> {
+    pub fn new(text: &'t str) -> LeafMemo<'t, S> {
+        LeafMemo { text, seen: std::collections::HashMap::new(), room: MEMO_WORDS }
+    }
+
+    /// The set of the leaf at `span`, from `read` the first time its text is met.
+    pub fn get(&mut self, span: Span, read: impl FnOnce(Span) -> Result<S, PqlError>) -> Result<S, PqlError> {
+        let key = &self.text[span.start..span.end];
+        if let Some(set) = self.seen.get(key) {
+            return Ok(set.clone());
+        }
+        let set = read(span)?;
+        if set.words() <= self.room {
+            self.room -= set.words();
+            self.seen.insert(key, set.clone());
+        }
+        Ok(set)
+    }
 }
 
 /// The text a node covers: from its first leaf to its last.
@@ -303,44 +439,51 @@ fn node_span(node: &Node) -> Span {
     match node {
         Node::Leaf(s) => *s,
         Node::Union(alts) => node_span(&alts[0]).to(node_span(&alts[alts.len() - 1])),
-        Node::Inter(a, b) | Node::Minus(a, b) => node_span(a).to(node_span(b)),
+        Node::Chain(first, rest) => node_span(first).to(rest.last().map_or(Span::default(), |(_, n)| node_span(n))),
         Node::Complement(a) => node_span(a),
     }
 }
 
 /// Evaluates `node`, reading each leaf with `leaf`; `all` is every hand (for complements).
+/// Recurses only as deep as the node nests (at most [`RANGE_MAX_DEPTH`]).
 pub(crate) fn eval<S: SetOps + Clone>(
     node: &Node,
     leaf: &mut dyn FnMut(Span) -> Result<S, PqlError>,
     all: &dyn Fn() -> S,
 ) -> Result<S, PqlError> {
-    let placed = |r: Result<(), String>| r.map_err(|m| PqlError::range(m, node_span(node)));
     Ok(match node {
         Node::Leaf(span) => leaf(*span)?,
         Node::Union(alts) => {
-            let mut acc = eval(&alts[0], leaf, all)?;
-            for a in &alts[1..] {
-                let next = eval(a, leaf, all)?;
-                placed(acc.union_with(&next))?;
+            let placed = |m| PqlError::range(m, node_span(node));
+            if S::BATCHED_UNION {
+                let sets = alts.iter().map(|a| eval(a, leaf, all)).collect::<Result<Vec<S>, PqlError>>()?;
+                S::union_all(sets).map_err(placed)?
+            } else {
+                let mut acc = eval(&alts[0], leaf, all)?;
+                for a in &alts[1..] {
+                    let next = eval(a, leaf, all)?;
+                    acc.union_with(&next).map_err(placed)?;
+                }
+                acc
             }
-            acc
         }
-        Node::Inter(a, b) => {
-            let mut acc = eval(a, leaf, all)?;
-            let other = eval(b, leaf, all)?;
-            placed(acc.intersect_with(&other))?;
-            acc
-        }
-        Node::Minus(a, b) => {
-            let mut acc = eval(a, leaf, all)?;
-            let other = eval(b, leaf, all)?;
-            placed(acc.minus_with(&other))?;
+        Node::Chain(first, rest) => {
+            let mut acc = eval(first, leaf, all)?;
+            for (i, (op, operand)) in rest.iter().enumerate() {
+                let other = eval(operand, leaf, all)?;
+                let done = match op {
+                    ChainOp::Inter => acc.intersect_with(&other),
+                    ChainOp::Minus => acc.minus_with(&other),
+                };
+                // The message is placed on the operands combined so far.
+                done.map_err(|m| PqlError::range(m, node_span(first).to(node_span(&rest[i].1))))?;
+            }
             acc
         }
         Node::Complement(a) => {
             let mut acc = all();
             let other = eval(a, leaf, all)?;
-            placed(acc.minus_with(&other))?;
+            acc.minus_with(&other).map_err(|m| PqlError::range(m, node_span(node)))?;
             acc
         }
     })
@@ -354,8 +497,14 @@ mod tests {
         match node {
             Node::Leaf(s) => text[s.start..s.end].to_string(),
             Node::Union(a) => format!("({})", a.iter().map(|n| leaves(text, n)).collect::<Vec<_>>().join(",")),
-            Node::Inter(a, b) => format!("[{}:{}]", leaves(text, a), leaves(text, b)),
-            Node::Minus(a, b) => format!("[{}!{}]", leaves(text, a), leaves(text, b)),
+            Node::Chain(first, rest) => {
+                let mut out = leaves(text, first);
+                for (op, n) in rest {
+                    let sign = if *op == ChainOp::Inter { ':' } else { '!' };
+                    out = format!("[{out}{sign}{}]", leaves(text, n));
+                }
+                out
+            }
             Node::Complement(a) => format!("~{}", leaves(text, a)),
         }
     }
@@ -378,12 +527,22 @@ mod tests {
         assert_eq!(show("(AK | AA) & offsuit", true), "[(AK,AA):offsuit]");
         assert_eq!(show("group2 to group5 and not suited", true), "[group2 to group5:~suited]");
         assert_eq!(show("pair not QQ", true), "[pair!QQ]");
+        // Cards with whitespace between them are one leaf; words and commas still separate.
+        assert_eq!(show("Qs Ts  Jd 2d, AA", false), "Qs Ts  Jd 2d ; AA");
+        assert_eq!(show("AA to TT, As Kd", true), "AA to TT ; As Kd");
+        assert_eq!(show("Ac Kd and suited", true), "[Ac Kd:suited]");
         let stud = |t: &str| {
             let parts = parse(t, false, true).unwrap();
             parts.iter().map(|p| leaves(t, &p.node)).collect::<Vec<_>>().join(" ; ")
         };
         assert_eq!(stud("(3-3-)45678, 45(6-7-)"), "(3-3-)45678 ; 45(6-7-)");
         assert_eq!(stud("(AA, KK):A"), "[(AA,KK):A]");
+        assert_eq!(stud("(3- 3-) 4 5, A"), "(3- 3-) 4 5 ; A");
+        let words = |t: &str| {
+            let parts = parse(t, true, true).unwrap();
+            parts.iter().map(|p| leaves(t, &p.node)).collect::<Vec<_>>().join(" ; ")
+        };
+        assert_eq!(words("(AA and KK)"), "[AA:KK]");
     }
 
     #[test]
@@ -394,8 +553,8 @@ mod tests {
         assert!(e.message.contains("1 to 100"), "{}", e.message);
         let e = parse("(AA, KK", false, false).unwrap_err();
         assert_eq!(e.span, Some(Span::new(0, 1)));
-        let e = parse("AA KK", false, false).unwrap_err();
-        assert_eq!(e.span, Some(Span::new(3, 5)));
+        let e = parse("pair suited", true, false).unwrap_err();
+        assert_eq!(e.span, Some(Span::new(5, 11)));
         assert!(parse("  ", false, false).unwrap_err().message.contains("empty"));
         let e = parse("(AA@3, KK)", false, false).unwrap_err();
         assert!(e.message.contains("top-level"), "{}", e.message);

@@ -118,6 +118,47 @@ impl Term {
         self.sorted.is_empty()
     }
 
+    /// At most how many assignments `for_each_constrained` visits (the product of its slots'
+    /// choices in `deck`), and how many slots it fills.
+    pub fn constrained_bound(&self, deck: CardSet) -> (f64, usize) {
+        let product = self.sorted.iter().map(|s| f64::from(s.cards.intersect(deck).len())).product();
+        (product, self.sorted.len())
+    }
+
+    /// Calls `found` with the cards of every way to give the constrained slots (those other than
+    /// `*`) distinct cards of `deck`, identical slots in increasing card order, variables bound
+    /// as `matches_hand` binds them. A hand matches the term exactly when it holds the cards of
+    /// one of these ways (its other cards are free).
+    pub fn for_each_constrained(&self, deck: CardSet, found: &mut dyn FnMut(CardSet)) {
+        let mut b = Bindings::new();
+        self.visit_sorted(0, deck, CardSet::EMPTY, 0, &mut b, found);
+    }
+
+    fn visit_sorted(
+        &self,
+        i: usize,
+        deck: CardSet,
+        used: CardSet,
+        prev: u8,
+        b: &mut Bindings,
+        found: &mut dyn FnMut(CardSet),
+    ) {
+        let Some(s) = self.sorted.get(i) else { return found(used) };
+        let mut cand = s.cards.intersect(deck).minus(used).bits();
+        if self.same_as_prev[i] {
+            cand &= !((2u64 << prev) - 1);
+        }
+        while cand != 0 {
+            let idx = cand.trailing_zeros() as u8;
+            cand &= cand - 1;
+            let c = Card::from_index(idx);
+            if let Some(undo) = b.bind(s, c) {
+                self.visit_sorted(i + 1, deck, used.with(c), idx, b, found);
+                b.unbind(s, c, undo);
+            }
+        }
+    }
+
     /// The cards of a one-slot term without variables (a stud card position).
     pub fn single_slot_cards(&self) -> Option<CardSet> {
         match self.positional.as_slice() {
@@ -127,7 +168,14 @@ impl Term {
     }
 
     /// Whether the slots can be given distinct cards of `hand` (leftover cards are free).
+    #[cfg(test)]
     pub fn matches_hand(&self, hand: CardSet) -> bool {
+        self.matches_hand_counting(hand, &mut 0)
+    }
+
+    /// As `matches_hand`, adding to `steps` the cards it tries in slots: what the test cost (a
+    /// term of several variables may try every order of the hand's cards).
+    pub fn matches_hand_counting(&self, hand: CardSet, steps: &mut u64) -> bool {
         if (hand.len() as usize) < self.sorted.len() + self.wild {
             return false;
         }
@@ -135,10 +183,18 @@ impl Term {
             return false;
         }
         let mut b = Bindings::new();
-        self.assign_sorted(0, hand, CardSet::EMPTY, 0, &mut b)
+        self.assign_sorted(0, hand, CardSet::EMPTY, 0, &mut b, steps)
     }
 
-    fn assign_sorted(&self, i: usize, hand: CardSet, used: CardSet, prev: u8, b: &mut Bindings) -> bool {
+    fn assign_sorted(
+        &self,
+        i: usize,
+        hand: CardSet,
+        used: CardSet,
+        prev: u8,
+        b: &mut Bindings,
+        steps: &mut u64,
+    ) -> bool {
         let Some(s) = self.sorted.get(i) else { return true };
         let mut cand = s.cards.intersect(hand).minus(used).bits();
         if self.same_as_prev[i] {
@@ -149,8 +205,9 @@ impl Term {
             let idx = cand.trailing_zeros() as u8;
             cand &= cand - 1;
             let c = Card::from_index(idx);
+            *steps += 1;
             if let Some(undo) = b.bind(s, c) {
-                if self.assign_sorted(i + 1, hand, used.with(c), idx, b) {
+                if self.assign_sorted(i + 1, hand, used.with(c), idx, b, steps) {
                     return true;
                 }
                 b.unbind(s, c, undo);
@@ -167,11 +224,24 @@ impl Term {
     }
 
     /// Calls `found` with every assignment of distinct cards from `pools` to the slots, in slot
-    /// order; stops early when `found` returns true.
-    pub fn for_each_assignment(&self, pools: &[CardSet], found: &mut dyn FnMut(&[Card]) -> bool) {
+    /// order; stops early when `found` returns true, or when `placements` (the cards it may try
+    /// in a slot, counted down) runs out: a pattern of many slots whose variables cannot all be
+    /// bound would otherwise search for ever without finding one.
+    pub fn for_each_assignment(
+        &self,
+        pools: &[CardSet],
+        placements: &mut usize,
+        found: &mut dyn FnMut(&[Card]) -> bool,
+    ) {
+        // Different variables take different values: more of them than ranks or suits bind none.
+        let vars =
+            |f: fn(&Slot) -> u8| self.positional.iter().map(f).filter(|&v| v != NO_VAR).max().map_or(0, |v| v + 1);
+        if vars(|s| s.rank_var) > 13 || vars(|s| s.suit_var) > 4 {
+            return;
+        }
         let mut b = Bindings::new();
         let mut cards: Vec<Card> = Vec::with_capacity(self.positional.len());
-        self.enumerate(0, pools, CardSet::EMPTY, &mut b, &mut cards, found);
+        self.enumerate(0, pools, CardSet::EMPTY, &mut b, &mut cards, placements, found);
     }
 
     fn assign_positional(
@@ -197,6 +267,7 @@ impl Term {
         false
     }
 
+    #[allow(clippy::too_many_arguments)] // the search's state, passed down each level
     fn enumerate(
         &self,
         i: usize,
@@ -204,16 +275,21 @@ impl Term {
         used: CardSet,
         b: &mut Bindings,
         cards: &mut Vec<Card>,
+        placements: &mut usize,
         found: &mut dyn FnMut(&[Card]) -> bool,
     ) -> bool {
         let Some(s) = self.positional.get(i) else { return found(cards) };
         let mut cand = s.cards.intersect(pools[i]).minus(used).bits();
         while cand != 0 {
+            if *placements == 0 {
+                return true;
+            }
+            *placements -= 1;
             let c = Card::from_index(cand.trailing_zeros() as u8);
             cand &= cand - 1;
             if let Some(undo) = b.bind(s, c) {
                 cards.push(c);
-                let stop = self.enumerate(i + 1, pools, used.with(c), b, cards, found);
+                let stop = self.enumerate(i + 1, pools, used.with(c), b, cards, placements, found);
                 cards.pop();
                 b.unbind(s, c, undo);
                 if stop {

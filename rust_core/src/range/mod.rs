@@ -17,6 +17,7 @@ mod generic;
 mod macros;
 mod matcher;
 pub mod percent;
+mod spaced;
 mod stud;
 mod universe;
 
@@ -27,8 +28,9 @@ pub use macros::{check_name as check_macro_name, Macros};
 pub use percent::hand_percentile;
 
 use crate::cards::{Card, CardSet};
-use crate::error::{PqlError, Span};
+use crate::error::{excerpt, PqlError, Span};
 use crate::games::Game;
+use crate::limits::{grouped, RANGE_MAX_WORK};
 use universe::HandSet;
 
 /// How the ranges of a statement are read (`syntax='classic'`, the default, or `'generic'`).
@@ -222,7 +224,10 @@ pub fn parse_range(text: &str, game: Game, syntax: Syntax) -> Result<Range, PqlE
 pub fn parse_range_with(text: &str, game: Game, syntax: Syntax, macros: &Macros) -> Result<Range, PqlError> {
     let range = parse_expanding(text, game, syntax, macros, &mut macros::Expansion::default())?;
     if range.is_empty() {
-        return Err(PqlError::range(format!("the range '{}' matches no hand", text.trim()), Span::new(0, text.len())));
+        return Err(PqlError::range(
+            format!("the range '{}' matches no hand", excerpt(text.trim())),
+            Span::new(0, text.len()),
+        ));
     }
     Ok(range)
 }
@@ -277,9 +282,19 @@ fn parse_flop(text: &str, game: Game, syntax: Syntax, named: &mut NamedLeaf<'_>)
     let uni = universe::universe(game);
     let classic_holdem = syntax == Syntax::Classic && game.hole_cards() == 2;
     let parts = expr::parse(text, syntax == Syntax::Classic, false)?;
-    let mut leaf = |span: Span| -> Result<HandSet, PqlError> {
-        let leaf_text = &text[span.start..span.end];
-        if let Some(range) = named(leaf_text, span) {
+    let work = Work::new(game);
+    let read = |span: Span| -> Result<LeafHands, PqlError> {
+        spaced::read_leaf(&text[span.start..span.end], span.start, |leaf_text, offset| {
+            if classic_holdem {
+                classic_or_generic_leaf_hands(leaf_text, offset, game, &work)
+            } else {
+                generic_leaf_hands(leaf_text, offset, game, syntax, &work)
+            }
+        })
+    };
+    let mut memo = expr::LeafMemo::new(text);
+    let mut leaf = |span: Span| {
+        if let Some(range) = named(&text[span.start..span.end], span) {
             // Combined with other leaves, a named range counts by its hands (not its weights).
             let mut set = HandSet::empty(uni.len());
             for &i in &range?.indices {
@@ -287,27 +302,151 @@ fn parse_flop(text: &str, game: Game, syntax: Syntax, named: &mut NamedLeaf<'_>)
             }
             return Ok(set);
         }
-        if classic_holdem {
-            classic_leaf_set(leaf_text, span.start, game)
-        } else {
-            generic_leaf_set(leaf_text, span.start, game, syntax)
-        }
+        // A set over the universe, made and combined: a word per 64 hands, each twice.
+        work.charge(uni.len() as u64 / 32, span)?;
+        memo.get(span, |span| read(span).map(|h| h.into_set(uni)))
     };
     let all = || HandSet::full(uni.len());
     let weighted = parts.iter().any(|p| p.weight.is_some());
     let mut total = HandSet::empty(uni.len());
     let mut weights = weighted.then(|| vec![0u32; uni.len()]);
-    for part in &parts {
-        let set = expr::eval(&part.node, &mut leaf, &all)?;
-        if let (Some(w), Some(pw)) = (weights.as_mut(), part.weight) {
+    let mut add = |i: usize, weight: Option<u32>| {
+        total.insert(i);
+        if let (Some(w), Some(pw)) = (weights.as_mut(), weight) {
             // A hand matched by several parts takes the largest weight.
-            for i in set.iter() {
-                w[i] = w[i].max(pw);
-            }
+            w[i] = w[i].max(pw);
         }
-        total.union_with(&set);
+    };
+    for part in &parts {
+        // A part that is one hand written card by card (a pasted list of them is common) goes in
+        // directly: a set of a whole Omaha universe per hand would cost far more.
+        if let (expr::Node::Leaf(span), false) = (&part.node, classic_holdem) {
+            match read(*span)? {
+                LeafHands::Listed(hands) => hands.into_iter().for_each(|i| add(i, part.weight)),
+                LeafHands::Set(set) => set.iter().for_each(|i| add(i, part.weight)),
+            }
+            continue;
+        }
+        let set = expr::eval(&part.node, &mut leaf, &all)?;
+        set.iter().for_each(|i| add(i, part.weight));
     }
     Ok(Range::from_flop_set(game, &total, weights.as_deref()))
+}
+
+/// The work of reading one range, counted in steps (a hand tested, a card tried in a slot, 32
+/// hands of a set made and combined), bounded by [`RANGE_MAX_WORK`].
+pub(crate) struct Work {
+    done: std::cell::Cell<u64>,
+    game: Game,
+}
+
+impl Work {
+    pub fn new(game: Game) -> Work {
+        Work { done: std::cell::Cell::new(0), game }
+    }
+
+    /// Adds `steps`; the error, placed at `span`, once the bound is passed.
+    pub fn charge(&self, steps: u64, span: Span) -> Result<(), PqlError> {
+        self.done.set(self.done.get().saturating_add(steps));
+        if self.done.get() > RANGE_MAX_WORK {
+            return Err(too_costly(self.game, span));
+        }
+        Ok(())
+    }
+
+    /// The hands of `uni` for which `test` holds, `test` adding the steps it took to its
+    /// argument; stops (with the error) once the bound is passed.
+    fn scan(
+        &self,
+        uni: &universe::Universe,
+        span: Span,
+        mut test: impl FnMut(usize, &mut u64) -> bool,
+    ) -> Result<HandSet, PqlError> {
+        let mut steps = 0u64;
+        let mut failed = None;
+        let mut i = 0;
+        let set = HandSet::from_predicate(uni, |_| {
+            let hit = failed.is_none() && test(i, &mut steps);
+            i += 1;
+            // Charged a chunk at a time: a hand costs one step and the cards it tries.
+            if i % 4096 == 0 && failed.is_none() {
+                failed = self.charge(std::mem::take(&mut steps) + 4096, span).err();
+            }
+            hit
+        });
+        match failed {
+            Some(e) => Err(e),
+            None => self.charge(steps + (i % 4096) as u64, span).map(|()| set),
+        }
+    }
+}
+
+/// The error for a range whose parts would take too long to read.
+pub(crate) fn too_costly(game: Game, span: Span) -> PqlError {
+    PqlError::range(
+        format!(
+            "this range takes too long to read: its parts take more than {} steps (hands tested, \
+             cards tried) in {}",
+            grouped(RANGE_MAX_WORK),
+            game.title()
+        ),
+        span,
+    )
+    .with_hint(
+        "write fewer different parts that name many hands (each tests every hand of the game), e.g. with \
+         spans and macros: AA**$ds, [K-T][K-T]**",
+    )
+}
+
+/// The hands of a leaf: listed (by number) when it names few enough to list directly, else as
+/// a set over the whole universe.
+enum LeafHands {
+    Listed(Vec<usize>),
+    Set(HandSet),
+}
+
+impl LeafHands {
+    fn into_set(self, uni: &universe::Universe) -> HandSet {
+        match self {
+            LeafHands::Set(s) => s,
+            LeafHands::Listed(hands) => {
+                let mut s = HandSet::empty(uni.len());
+                for i in hands {
+                    s.insert(i);
+                }
+                s
+            }
+        }
+    }
+}
+
+/// A leaf of a classic hold'em range: read as classic, and where that is an error, as generic
+/// (`AwKw`, `RR`, `[K-][T+]`, `Ks-`). Where both readings exist the classic one wins (`AKs` is
+/// suited, `Kx` the class, `76+` a kicker span). When neither reads, the error shown is the
+/// generic one if the leaf uses notation only the generic syntax has, else the classic one.
+fn classic_or_generic_leaf_hands(text: &str, offset: usize, game: Game, work: &Work) -> Result<LeafHands, PqlError> {
+    let universe_size = universe::universe(game).len() as u64;
+    work.charge(universe_size, Span::new(offset, offset + text.len()))?; // 1,326 hands tested
+    let classic_error = match classic_leaf_set(text, offset, game) {
+        Ok(set) => return Ok(LeafHands::Set(set)),
+        Err(e) => e,
+    };
+    match generic_leaf_hands(text, offset, game, Syntax::Generic, work) {
+        Ok(hands) => Ok(hands),
+        Err(generic_error) if uses_generic_notation(text) => Err(generic_error),
+        Err(_) => Err(classic_error),
+    }
+}
+
+/// Brackets, macros, suit variables (`w x y z`) or upper-case rank variables (`R`, `O`, `N`):
+/// notation of the generic syntax that no classic hand uses.
+fn uses_generic_notation(text: &str) -> bool {
+    text.chars().any(|c| {
+        matches!(c, '[' | ']' | '$' | 'w' | 'x' | 'y' | 'z')
+            || (c.is_ascii_uppercase()
+                && crate::cards::parse_rank(c).is_none()
+                && crate::cards::parse_suit(c).is_none())
+    })
 }
 
 fn classic_leaf_set(text: &str, offset: usize, game: Game) -> Result<HandSet, PqlError> {
@@ -323,7 +462,7 @@ fn classic_leaf_set(text: &str, offset: usize, game: Game) -> Result<HandSet, Pq
 
 /// `to`/`through` (merged into one leaf with the hands around it) outside classic hold'em.
 pub(crate) fn worded_span_error(text: &str, offset: usize, game: Game) -> Option<PqlError> {
-    text.contains(char::is_whitespace).then(|| {
+    (text.contains(char::is_whitespace) && !spaced::is_spaced(text)).then(|| {
         PqlError::range(
             format!("'to' and 'through' join two hold'em hands or groups; in {} write spans with '-'", game.title()),
             Span::new(offset, offset + text.len()),
@@ -366,7 +505,13 @@ fn check_term_size(len: usize, what: &str, game: Game, span: Span) -> Result<(),
     Ok(())
 }
 
-fn generic_leaf_set(text: &str, offset: usize, game: Game, syntax: Syntax) -> Result<HandSet, PqlError> {
+fn generic_leaf_hands(
+    text: &str,
+    offset: usize,
+    game: Game,
+    syntax: Syntax,
+    work: &Work,
+) -> Result<LeafHands, PqlError> {
     if let Some(e) = worded_span_error(text, offset, game).or_else(|| class_word_error(text, offset, game, syntax)) {
         return Err(e);
     }
@@ -375,27 +520,75 @@ fn generic_leaf_set(text: &str, offset: usize, game: Game, syntax: Syntax) -> Re
     let span = Span::new(offset, offset + text.len());
     if let generic::Leaf::Terms(terms) = &leaf.leaf {
         if let Some(t) = terms.first() {
-            check_term_size(t.len(), &format!("'{text}'"), game, span)?;
+            check_term_size(t.len(), &format!("'{}'", excerpt(text)), game, span)?;
         }
     }
     for (_, term, name) in &leaf.filters {
         check_term_size(term.len(), &format!("the macro {name}"), game, span)?;
     }
+    if let (generic::Leaf::Terms(terms), true) = (&leaf.leaf, leaf.filters.is_empty()) {
+        if let Some(hands) = listed_hands(terms, uni, game) {
+            return Ok(LeafHands::Listed(hands));
+        }
+    }
     let mut set = match &leaf.leaf {
         generic::Leaf::All => HandSet::full(uni.len()),
-        generic::Leaf::Percent { from, to, six_max } => percent::percent_set(game, *from, *to, *six_max, span)?,
-        generic::Leaf::Terms(terms) => HandSet::from_predicate(uni, |h| terms.iter().any(|t| t.matches_hand(h))),
+        generic::Leaf::Percent { from, to, six_max } => {
+            work.charge(uni.len() as u64, span)?;
+            percent::percent_set(game, *from, *to, *six_max, span)?
+        }
+        generic::Leaf::Terms(terms) => {
+            work.scan(uni, span, |i, steps| terms.iter().any(|t| t.matches_hand_counting(uni.hands[i], steps)))?
+        }
     };
     // Suffix macros only test the hands already in the set.
     for (op, term, _) in &leaf.filters {
         let keep = *op == generic::FilterOp::Inter;
-        let mut filtered = HandSet::empty(uni.len());
-        for i in set.iter().filter(|&i| term.matches_hand(uni.hands[i]) == keep) {
-            filtered.insert(i);
-        }
-        set = filtered;
+        let before = set;
+        set = work.scan(uni, span, |i, steps| {
+            before.contains(i) && term.matches_hand_counting(uni.hands[i], steps) == keep
+        })?;
     }
-    Ok(set)
+    Ok(LeafHands::Set(set))
+}
+
+/// The hands the terms match, by number, found by visiting the ways to fill their slots when
+/// that costs far less than testing every hand of the universe (hands written card by card,
+/// `AKQ**` in 5-card Omaha: 64 ways times the 1,176 pairs of other cards); `None` otherwise.
+/// The same hands as matching every hand (checked on random terms); a number may repeat.
+fn listed_hands(terms: &[matcher::Term], uni: &universe::Universe, game: Game) -> Option<Vec<usize>> {
+    let deck = game.deck().cards();
+    let k = game.hole_cards();
+    let mut cost = 0.0;
+    for t in terms {
+        let (ways, filled) = t.constrained_bound(deck);
+        cost += ways * binomial(deck.len() as usize - filled, k.checked_sub(filled)?) as f64;
+    }
+    if cost > uni.len() as f64 / 8.0 {
+        return None;
+    }
+    let mut hands = Vec::new();
+    for t in terms {
+        t.for_each_constrained(deck, &mut |used| {
+            let rest: Vec<Card> = deck.minus(used).iter().collect();
+            for_each_subset(&rest, k - used.len() as usize, used, &mut |hand| hands.extend(uni.index_of(hand)));
+        });
+    }
+    Some(hands)
+}
+
+fn binomial(n: usize, k: usize) -> usize {
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+}
+
+/// Calls `f` with `base` plus each `k`-card subset of `cards`.
+fn for_each_subset(cards: &[Card], k: usize, base: CardSet, f: &mut dyn FnMut(CardSet)) {
+    if k == 0 {
+        return f(base);
+    }
+    for (i, &c) in cards.iter().enumerate() {
+        for_each_subset(&cards[i + 1..], k - 1, base.with(c), f);
+    }
 }
 
 impl expr::SetOps for HandSet {
@@ -410,5 +603,51 @@ impl expr::SetOps for HandSet {
     fn minus_with(&mut self, o: &Self) -> Result<(), String> {
         HandSet::minus_with(self, o);
         Ok(())
+    }
+    fn words(&self) -> usize {
+        self.words_len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator, so the test needs no dependency.
+    struct Lcg(u64);
+    impl Lcg {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            ((self.0 >> 33) % n as u64) as usize
+        }
+    }
+
+    #[test]
+    fn listed_hands_are_the_hands_the_terms_match() {
+        let mut rng = Lcg(7);
+        let ranks = ["A", "K", "Q", "T", "7", "2", "R", "O", "[K-T]", "[2-5]", "*"];
+        let suits = ["", "", "s", "h", "w", "x"];
+        let mut listed = 0;
+        for game in [Game::OmahaHi, Game::Omaha5Hi, Game::ShortDeck, Game::Holdem] {
+            let uni = universe::universe(game);
+            for _ in 0..100 {
+                let n = 1 + rng.below(game.hole_cards());
+                let mut text = String::new();
+                for _ in 0..n {
+                    text.push_str(ranks[rng.below(ranks.len())]);
+                    text.push_str(suits[rng.below(suits.len())]);
+                }
+                let Ok(leaf) = generic::parse_leaf(&text, 0, generic::RankOrder { ace_low: false }, game.deck()) else {
+                    continue;
+                };
+                let generic::Leaf::Terms(terms) = &leaf.leaf else { continue };
+                let expected = HandSet::from_predicate(uni, |h| terms.iter().any(|t| t.matches_hand(h)));
+                if let Some(hands) = listed_hands(terms, uni, game) {
+                    listed += 1;
+                    assert_eq!(LeafHands::Listed(hands).into_set(uni), expected, "{text} in {game:?}");
+                }
+            }
+        }
+        assert!(listed > 150, "{listed}");
     }
 }

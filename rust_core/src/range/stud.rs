@@ -19,14 +19,13 @@ use super::expr::{self, SetOps};
 use super::generic::{cards_of_ranks, cards_of_suit, parse_terms, RankOrder};
 use super::{NamedLeaf, Range, Syntax};
 use crate::cards::{parse_rank, parse_suit, Card, CardSet, Deck};
-use crate::error::{PqlError, Span};
+use crate::error::{excerpt, PqlError, Span};
 use crate::games::Game;
 use std::collections::HashSet;
 
 pub(crate) type StudHand = [Option<Card>; 7];
 
-/// More suited hands than this in one range is an error: the set is held in memory.
-const MAX_HANDS: usize = 3_000_000;
+use crate::limits::{RANGE_MAX_WORK, STUD_MAX_HANDS as MAX_HANDS};
 
 /// Both down cards (positions 0 and 1).
 const DOWN: u8 = 0b11;
@@ -188,6 +187,28 @@ impl SetOps for StudSet {
         }
         self.filter_by(o, false)
     }
+    const BATCHED_UNION: bool = true;
+    fn union_all(sets: Vec<Self>) -> Result<Self, String> {
+        // One sort for the whole union, not one per operand.
+        let deck = sets[0].deck;
+        if sets.iter().any(StudSet::is_full) {
+            return Ok(StudSet::full(deck));
+        }
+        let mut sets: Vec<StudSet> = sets.into_iter().filter(|s| !s.hands.is_empty()).collect();
+        let mask = sets.iter().fold(0u8, |m, s| m | s.mask);
+        let mut hands = Vec::new();
+        for set in &mut sets {
+            set.refine(mask)?;
+            hands.extend_from_slice(&set.hands);
+            if hands.len() > 4 * MAX_HANDS {
+                return Err(too_many());
+            }
+        }
+        Ok(StudSet::new(mask, hands, deck))
+    }
+    fn words(&self) -> usize {
+        self.hands.len()
+    }
 }
 
 /// The two down cards in a fixed order (known cards first, by card), so that equal hands compare
@@ -333,7 +354,10 @@ fn expand(text: &str, offset: usize, game: Game) -> Result<StudSet, PqlError> {
     fill(&positions, 0, CardSet::EMPTY, &mut hand, &mut out, &mut too_many);
     if too_many {
         return Err(PqlError::range(
-            format!("the stud hand '{text}' stands for more than {MAX_HANDS} suited hands; fix more of its cards"),
+            format!(
+                "the stud hand '{}' stands for more than {MAX_HANDS} suited hands; fix more of its cards",
+                excerpt(text)
+            ),
             span,
         ));
     }
@@ -371,20 +395,21 @@ fn fill(ps: &[Position], i: usize, used: CardSet, hand: &mut StudHand, out: &mut
 pub(crate) fn parse(text: &str, game: Game, syntax: Syntax, named: &mut NamedLeaf<'_>) -> Result<Range, PqlError> {
     let parts = expr::parse(text, syntax == Syntax::Classic, true)?;
     let deck = game.deck().cards();
-    let mut leaf = |span: Span| -> Result<StudSet, PqlError> {
-        let t = &text[span.start..span.end];
-        if let Some(range) = named(t, span) {
+    let mut memo = expr::LeafMemo::new(text);
+    // The work of reading the range, in hands made and combined, bounded by RANGE_MAX_WORK.
+    let mut made = 0u64;
+    let mut leaf = |span: Span| {
+        if let Some(range) = named(&text[span.start..span.end], span) {
             // Combined with other leaves, a named range counts by its hands (not its weights).
             let range = range?;
             return Ok(StudSet::new(range.stud_positions(), range.stud_hands().to_vec(), deck));
         }
-        if t.starts_with(|c: char| c.is_ascii_digit()) && t.contains('%') {
-            return Err(PqlError::range("percentages exist for flop games only", span));
+        let set = memo.get(span, |span| read_leaf(text, span, game))?;
+        made += set.hands.len() as u64;
+        if made > RANGE_MAX_WORK {
+            return Err(super::too_costly(game, span));
         }
-        if let Some(e) = super::worded_span_error(t, span.start, game) {
-            return Err(e);
-        }
-        expand(t, span.start, game)
+        Ok(set)
     };
     let all = || StudSet::full(deck);
     let weighted = parts.iter().any(|p| p.weight.is_some());
@@ -404,11 +429,28 @@ pub(crate) fn parse(text: &str, game: Game, syntax: Syntax, named: &mut NamedLea
         }
         set.refine(mask).map_err(|m| PqlError::range(m, *span))?;
         all_hands.extend(set.hands.iter().map(|&h| (h, *w)));
+        if all_hands.len() > 4 * MAX_HANDS {
+            return Err(PqlError::range(too_many(), *span));
+        }
     }
     // Duplicates keep the largest weight: sort by hand, heaviest first, keep the first of each.
     all_hands.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
     all_hands.dedup_by(|a, b| a.0 == b.0);
     Ok(stud_range(game, all_hands, weighted))
+}
+
+/// The hands of one leaf of a stud range.
+fn read_leaf(text: &str, span: Span, game: Game) -> Result<StudSet, PqlError> {
+    {
+        let t = &text[span.start..span.end];
+        if t.starts_with(|c: char| c.is_ascii_digit()) && t.contains('%') {
+            return Err(PqlError::range("percentages exist for flop games only", span));
+        }
+        if let Some(e) = super::worded_span_error(t, span.start, game) {
+            return Err(e);
+        }
+        super::spaced::read_leaf(t, span.start, |t, offset| expand(t, offset, game))
+    }
 }
 
 fn stud_range(game: Game, hands: Vec<(StudHand, u32)>, weighted: bool) -> Range {

@@ -118,7 +118,7 @@ impl HandSet {
     }
 
     /// The hands of `universe` for which `pred` holds.
-    pub fn from_predicate(universe: &Universe, pred: impl Fn(CardSet) -> bool) -> HandSet {
+    pub fn from_predicate(universe: &Universe, mut pred: impl FnMut(CardSet) -> bool) -> HandSet {
         let mut s = HandSet::empty(universe.len());
         for (w, chunk) in s.words.iter_mut().zip(universe.hands.chunks(64)) {
             let mut bits = 0u64;
@@ -130,11 +130,15 @@ impl HandSet {
         s
     }
 
+    /// The machine words the set takes.
+    pub fn words_len(&self) -> usize {
+        self.words.len()
+    }
+
     pub fn insert(&mut self, i: usize) {
         self.words[i / 64] |= 1 << (i % 64);
     }
 
-    #[cfg(test)]
     pub fn contains(&self, i: usize) -> bool {
         self.words[i / 64] >> (i % 64) & 1 != 0
     }

@@ -1,15 +1,32 @@
 //! Selector aggregates. Each is a plain sum that merges across chunks and threads, so partial
 //! results can be reported at any time and the final one does not depend on scheduling.
 
+use crate::limits::{grouped, MAX_HISTOGRAM_BUCKETS};
 use crate::plan::value::{format_number, Value};
 use crate::plan::HistogramKind;
+use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 
 #[derive(Clone, Debug)]
 pub enum Aggregate {
-    Avg { sum: f64, sum_sq: f64, weight: f64, n: u64 },
-    Count { hits: f64, weight: f64, n: u64 },
-    Histogram { kind: HistogramKind, buckets: BTreeMap<HistKey, (f64, Value)>, weight: f64 },
+    Avg {
+        sum: f64,
+        sum_sq: f64,
+        weight: f64,
+        n: u64,
+    },
+    Count {
+        hits: f64,
+        weight: f64,
+        n: u64,
+    },
+    /// At most [`MAX_HISTOGRAM_BUCKETS`] buckets; `overflowed` when a value had no room.
+    Histogram {
+        kind: HistogramKind,
+        buckets: BTreeMap<HistKey, (f64, Value)>,
+        weight: f64,
+        overflowed: bool,
+    },
     Max(Option<Value>),
     Min(Option<Value>),
 }
@@ -29,7 +46,7 @@ impl Aggregate {
         Aggregate::Count { hits: 0.0, weight: 0.0, n: 0 }
     }
     pub fn histogram(kind: HistogramKind) -> Self {
-        Aggregate::Histogram { kind, buckets: BTreeMap::new(), weight: 0.0 }
+        Aggregate::Histogram { kind, buckets: BTreeMap::new(), weight: 0.0, overflowed: false }
     }
 
     /// Empties the aggregate, keeping its kind.
@@ -73,9 +90,9 @@ impl Aggregate {
                 *weight += total;
                 *n += times;
             }
-            Aggregate::Histogram { kind, buckets, weight } => {
+            Aggregate::Histogram { kind, buckets, weight, overflowed } => {
                 let (key, shown) = bucket(*kind, v);
-                buckets.entry(key).or_insert((0.0, shown)).0 += total;
+                add_to_bucket(buckets, key, || shown, total, overflowed);
                 *weight += total;
             }
             Aggregate::Max(best) => {
@@ -104,11 +121,15 @@ impl Aggregate {
                 *weight += w2;
                 *n += n2;
             }
-            (Aggregate::Histogram { buckets, weight, .. }, Aggregate::Histogram { buckets: b2, weight: w2, .. }) => {
+            (
+                Aggregate::Histogram { buckets, weight, overflowed, .. },
+                Aggregate::Histogram { buckets: b2, weight: w2, overflowed: o2, .. },
+            ) => {
                 for (k, (c, v)) in b2 {
-                    buckets.entry(k.clone()).or_insert((0.0, v.clone())).0 += c;
+                    add_to_bucket(buckets, k.clone(), || v.clone(), *c, overflowed);
                 }
                 *weight += w2;
+                *overflowed |= o2;
             }
             (Aggregate::Max(a), Aggregate::Max(Some(b))) if a.as_ref().is_none_or(|x| b.compare(x).is_gt()) => {
                 *a = Some(b.clone());
@@ -136,6 +157,11 @@ impl Aggregate {
         }
     }
 
+    /// Whether a histogram met more different values than it may hold.
+    pub fn overflowed(&self) -> bool {
+        matches!(self, Aggregate::Histogram { overflowed: true, .. })
+    }
+
     /// Histogram rows in the value's natural order: (label, weight, fraction).
     pub fn buckets(&self) -> Vec<(String, f64, f64)> {
         match self {
@@ -146,6 +172,34 @@ impl Aggregate {
             _ => Vec::new(),
         }
     }
+}
+
+/// Adds `weight` to the bucket `key`, making it when there is room for one more.
+fn add_to_bucket(
+    buckets: &mut BTreeMap<HistKey, (f64, Value)>,
+    key: HistKey,
+    shown: impl FnOnce() -> Value,
+    weight: f64,
+    overflowed: &mut bool,
+) {
+    let room = buckets.len() < MAX_HISTOGRAM_BUCKETS;
+    match buckets.entry(key) {
+        Entry::Occupied(mut e) => e.get_mut().0 += weight,
+        Entry::Vacant(e) if room => {
+            e.insert((weight, shown()));
+        }
+        Entry::Vacant(_) => *overflowed = true,
+    }
+}
+
+/// The error that stops a run whose histogram `name` overflowed.
+pub fn too_many_buckets(name: &str) -> crate::error::PqlError {
+    crate::error::PqlError::runtime(format!(
+        "the histogram '{}' counts more than {} different values",
+        crate::error::excerpt(name),
+        grouped(MAX_HISTOGRAM_BUCKETS as u64)
+    ))
+    .with_hint("group the values, e.g. histogram(case when x < 10 then 'low' else 'high' end), or use avg, min and max")
 }
 
 fn bucket(kind: HistogramKind, v: &Value) -> (HistKey, Value) {
@@ -213,5 +267,27 @@ mod tests {
         p.add(&Value::Num(0.455), 1.0);
         assert_eq!(p.buckets()[0].0, "45-46%");
         assert_eq!(p.buckets()[1].0, "99-100%");
+    }
+
+    #[test]
+    fn histograms_hold_a_bounded_number_of_buckets() {
+        let mut a = Aggregate::histogram(HistogramKind::Exact);
+        let mut b = Aggregate::histogram(HistogramKind::Exact);
+        for i in 0..MAX_HISTOGRAM_BUCKETS as i64 {
+            a.add(&Value::Int(i), 1.0);
+            b.add(&Value::Int(-1 - i), 1.0);
+        }
+        assert!(!a.overflowed());
+        a.add(&Value::Int(0), 1.0); // a value it holds already
+        assert!(!a.overflowed());
+        let mut c = a.clone();
+        c.add(&Value::Int(-1), 1.0);
+        assert!(c.overflowed());
+        assert_eq!(c.buckets().len(), MAX_HISTOGRAM_BUCKETS);
+        a.merge(&b);
+        assert!(a.overflowed());
+        assert_eq!(a.buckets().len(), MAX_HISTOGRAM_BUCKETS);
+        a.reset();
+        assert!(!a.overflowed());
     }
 }

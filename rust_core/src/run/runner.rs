@@ -585,8 +585,16 @@ fn monte_worker(
         let precise = precision.is_some_and(|target| {
             st.aggregates.iter().all(|a| a.estimate().is_none_or(|(_, se)| se < target)) && st.accepted >= 1000
         });
+        let failed = overflow(plan, &st.aggregates).or_else(|| {
+            // With no time limit, a precision the run cannot reach soon is said, not waited for.
+            let target = precision.filter(|_| deadline.is_none() && !precise)?;
+            unreachable_precision(&st.aggregates, st.accepted, target, trials, shared.started.elapsed())
+        });
         drop(st);
         shared.merged();
+        if let Some(e) = failed {
+            return Err(e);
+        }
         if precise {
             // The target precision is reached: no further chunks are needed.
             next.store(chunks, Ordering::Relaxed);
@@ -800,9 +808,48 @@ fn exact_worker(
         if !cut {
             shared.items_left.fetch_sub(1, Ordering::AcqRel);
         }
+        let failed = overflow(plan, &st.aggregates);
         drop(st);
         shared.merged();
+        if let Some(e) = failed {
+            return Err(e);
+        }
     }
+}
+
+/// The error for a histogram of the run that met more values than it may hold.
+fn overflow(plan: &Plan, aggregates: &[Aggregate]) -> Option<PqlError> {
+    let i = aggregates.iter().position(Aggregate::overflowed)?;
+    Some(super::aggregate::too_many_buckets(&plan.selectors[i].name))
+}
+
+/// Stops a run with a precision target and no time limit, once it has run `PROJECTION_AFTER`,
+/// when the trials it would take to reach the target (or all `trials`, if fewer) would take
+/// longer than `PROJECTED_LIMIT` at the speed so far: the standard error falls as 1/sqrt(n), so
+/// `n · (se / target)²` trials reach it.
+fn unreachable_precision(
+    aggregates: &[Aggregate],
+    accepted: u64,
+    target: f64,
+    trials: u64,
+    elapsed: Duration,
+) -> Option<PqlError> {
+    if elapsed < PROJECTION_AFTER || accepted < 1000 {
+        return None;
+    }
+    let worst = aggregates.iter().filter_map(Aggregate::estimate).map(|(_, se)| se).fold(0.0, f64::max);
+    let needed = (accepted as f64 * (worst / target).powi(2)).min(trials as f64);
+    let projected = elapsed.as_secs_f64() * needed / accepted as f64;
+    if projected <= PROJECTED_LIMIT.as_secs_f64() {
+        return None;
+    }
+    Some(
+        PqlError::runtime(format!(
+            "a standard error below {target:e} needs about {needed:.2e} trials, which would take about {}",
+            duration_words(projected)
+        ))
+        .with_hint("give a time limit (--time-limit) to report what it reaches, or ask for a coarser --precision"),
+    )
 }
 
 impl Plan {
