@@ -9,7 +9,6 @@ checks a name or a range: ``session.py`` does that through the engine before sto
 from __future__ import annotations
 
 import contextlib
-import json
 from pathlib import Path
 
 from pql_repl import config
@@ -49,6 +48,8 @@ def load() -> dict[str, str]:
 
 def _read(path: Path) -> dict[str, str]:
     """The ranges in the file; ``FileProblem`` when it is not a JSON object of texts."""
+    import json  # noqa: PLC0415 - only when there is a file: queries start without it
+
     try:
         data = json.loads(decode_text(read_bounded(path, RANGES_MAX_BYTES, regular_only=True)))
     except ValueError as e:
@@ -68,6 +69,8 @@ def _read_for_change() -> dict[str, str]:
 
 
 def _write(ranges: dict[str, str]) -> None:
+    import json  # noqa: PLC0415 - only `.define` writes
+
     path = ranges_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     write_text_atomic(path, json.dumps(dict(sorted(ranges.items())), indent=2) + "\n")  # never half a file

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import platformdirs
 import pytest
 
 import pql_repl as pql
-from pql_repl import named_ranges
+from pql_repl import config, named_ranges
 from pql_repl.errors import PqlRangeError
 from pql_repl.session import Session, SessionError
 
@@ -78,3 +81,11 @@ def test_explore_names_a_player() -> None:
     assert r.explore == "hero"
     with pytest.raises(SessionError, match="missing player"):
         Session().handle(".explore")
+
+
+def test_the_data_directory_is_platformdirs_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Worked out without loading platformdirs (every query looks for named ranges there).
+    monkeypatch.delenv("PQL_DATA_DIR")
+    for xdg in ("", "/tmp/xdg-data"):
+        monkeypatch.setenv("XDG_DATA_HOME", xdg)
+        assert config.data_dir() == Path(platformdirs.user_data_dir("pql", appauthor=False))

@@ -372,7 +372,7 @@ async def test_the_omaha_explorer_edits_terms() -> None:
         await wait_until(pilot, lambda: terms.display and terms.term_list.has_focus)
         assert not app.explorer.display
         await wait_until(pilot, lambda: terms.counted == "AA**$ds")
-        (t,) = terms.terms
+        (_t,) = terms.terms
         summary = terms.summaries["AA**$ds"]
         assert not isinstance(summary, str)
         assert summary.hands == len(pql.parse_range("AA**$ds", "omahahi"))
@@ -393,13 +393,16 @@ async def test_the_omaha_explorer_edits_terms() -> None:
         await keys(pilot, "a", *"KK**", "enter")
         await wait_until(pilot, lambda: terms.counted == "AA**$ds, KK**")
         union = terms.union
-        assert not isinstance(union, str) and union is not None
+        assert not isinstance(union, str)
+        assert union is not None
         both = set(pql.parse_range("AA**$ds, KK**", "omahahi").combos)
-        assert union.hands == len(both) and set(union.sample) <= both
+        assert union.hands == len(both)
+        assert set(union.sample) <= both
         # The equity distribution: shares of the range by equity tenth.
         await wait_until(pilot, lambda: terms.distribution is not None and terms.distribution.done)
         d = terms.distribution
-        assert d is not None and sum(d.shares) == pytest.approx(1.0)
+        assert d is not None
+        assert sum(d.shares) == pytest.approx(1.0)
         # Typing in the editor rewrites the terms.
         app.editor.load_text(OMAHA.replace("AA**$ds", "QQ**, JJ**"))
         await wait_until(pilot, lambda: [x.text for x in terms.terms] == ["QQ**", "JJ**"])
@@ -408,11 +411,13 @@ async def test_the_omaha_explorer_edits_terms() -> None:
         await pilot.press("f2")
         await wait_until(pilot, lambda: terms.term_list.has_focus)
         await keys(pilot, "escape")
-        assert not terms.display and app.editor.has_focus
+        assert not terms.display
+        assert app.editor.has_focus
         # Stud: no explorer yet, said so.
         await set_text(
             pilot, app, "select avg(riverEquity(hero)) from game='studhi', hero='AA*', villain='KK*';"
         )
         await pilot.press("f2")
         await pilot.pause()
-        assert not terms.display and not app.explorer.display
+        assert not terms.display
+        assert not app.explorer.display

@@ -653,6 +653,8 @@ EXPLORER_KEYS = [
     ("Explorer: [, ]", "Highlight the classes of a board breakdown line"),
     ("Explorer: n, o", "Save the range as a named range ($name), open one"),
     ("Explorer: Escape", "Close the explorer"),
+    ("Omaha explorer: a, Enter, x", "Add, edit, remove a term"),
+    ("Omaha explorer: !, 1-9, 0", "Negate a term, weight it @10..@90, no weight"),
 ]
 
 

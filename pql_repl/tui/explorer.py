@@ -66,6 +66,28 @@ TYPE_LABELS = {
     "backdoorflush": "backdoor flush",
 }
 
+#: How the breakdown names the flop categories (PQL's names without their ``flop``).
+FLOP_LABELS = {
+    "flopstraightflush": "straight flush",
+    "flopquads": "quads",
+    "flopfullhouse": "full house",
+    "flopflush": "flush",
+    "flopstraight": "straight",
+    "flopset": "set",
+    "floptrips": "trips",
+    "floptoptwo": "top two pair",
+    "floptopandbottom": "top and bottom",
+    "flopbottomtwo": "bottom two pair",
+    "flopoverpair": "overpair",
+    "floptoppair": "top pair",
+    "floppocket12": "pocket pair 1-2",
+    "flopsecondpair": "second pair",
+    "floppocket23": "pocket pair 2-3",
+    "flopthirdpair": "third pair",
+    "flopunderpair": "underpair",
+    "flopnothing": "nothing",
+}
+
 
 def equity_colour(equity: float) -> str:
     """Red (0) through yellow (0.5) to green (1), soft enough for black text."""
@@ -90,21 +112,25 @@ class Category:
 def categories(facts: Breakdown) -> list[Category]:
     """The breakdown's lines: hand types strongest first, the draws, then the flop categories
     strongest first (on a flop)."""
-    lines: list[Category] = []
-
-    def hands_where(test: object) -> frozenset[int]:
-        return frozenset(h for h, f in enumerate(facts.hands) if f is not None and test(f))  # type: ignore[operator]
-
-    for t in TYPE_ORDER:
-        lines.append(Category(t, TYPE_LABELS[t], hands_where(lambda f, t=t: f.hand_type == t)))
-    for d in facts.draws:
-        found = hands_where(lambda f, d=d: d in f.draws)
-        if found or any(f is not None and f.flop_category for f in facts.hands):
-            lines.append(Category(d, TYPE_LABELS.get(d, d), found))
-    for c in reversed(facts.flop_categories):
-        found = hands_where(lambda f, c=c: f.flop_category == c)
-        if found:
-            lines.append(Category(c, c.removeprefix("flop"), found))
+    by_key: dict[str, set[int]] = {}
+    for h, f in enumerate(facts.hands):
+        if f is None:
+            continue
+        for key in (f.hand_type, *f.draws, *([f.flop_category] if f.flop_category else [])):
+            by_key.setdefault(key, set()).add(h)
+    on_flop = any(f is not None and f.flop_category for f in facts.hands)
+    lines = [Category(t, TYPE_LABELS[t], frozenset(by_key.get(t, ()))) for t in TYPE_ORDER]
+    # Draws on the flop and the turn (none on the river), every one listed even when empty.
+    lines += [
+        Category(d, TYPE_LABELS.get(d, d), frozenset(by_key.get(d, ())))
+        for d in facts.draws
+        if on_flop or d in by_key
+    ]
+    lines += [
+        Category(c, FLOP_LABELS.get(c, c), frozenset(by_key[c]))
+        for c in reversed(facts.flop_categories)
+        if c in by_key
+    ]
     return lines
 
 
@@ -379,9 +405,6 @@ class HeatInputs:
 class ExplorerPanel(Vertical):
     """The explorer of one player's range in the query (``bind``)."""
 
-    class HeatmapSettled(Message):
-        """The heatmap of the current inputs has finished (tests wait on it)."""
-
     def __init__(self, *, seed: int = 0, threads: int | None = None, id: str | None = None) -> None:
         super().__init__(id=id)
         self.seed = seed
@@ -647,8 +670,6 @@ class ExplorerPanel(Vertical):
             self.heat_error = message.error
         elif message.snapshot is not None:
             self.snapshot = message.snapshot
-            if message.snapshot.done:
-                self.post_message(self.HeatmapSettled())
         self._refresh_all()
 
     # -- the breakdown ----------------------------------------------------------------------------

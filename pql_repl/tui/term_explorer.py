@@ -142,9 +142,6 @@ class DistributionUpdate(Message):
 class TermExplorer(Vertical):
     """The explorer of one player's Omaha range (``bind``)."""
 
-    class Settled(Message):
-        """The counts of the current range are in (tests wait on it)."""
-
     def __init__(self, *, seed: int = 0, threads: int | None = None, id: str | None = None) -> None:
         super().__init__(id=id)
         self.seed = seed
@@ -310,7 +307,6 @@ class TermExplorer(Vertical):
         self.union = message.union
         self.counted = message.text
         self._refresh_all()
-        self.post_message(self.Settled())
 
     def _restart_distribution(self) -> None:
         self.stop_distribution()

@@ -21,7 +21,6 @@ EXAMPLES = (
 MAIN_KEYS = (
     ("F5", "run the editor"),
     ("F4", "run the statement at the cursor"),
-    ("F2", "explore the range at the cursor"),
     ("Ctrl+R", "history"),
     ("F1", "help"),
     ("F6", "results"),
