@@ -53,10 +53,13 @@ def one_class_runs(margin: float, classes: int) -> float:
     return (time.perf_counter() - start) * 169 / len(names)
 
 
-async def key_latency(presses: int) -> list[float]:
-    """Seconds from a key press to the grid redrawn, while a Monte Carlo heatmap computes."""
+async def key_latency(presses: int) -> tuple[list[float], list[float]]:
+    """Seconds from a key press to the grid redrawn (Pilot's press and pause: the app's whole
+    message loop), and the explorer's own share of one (the edit, the editor's text, the grid
+    and its lines drawn), while a Monte Carlo heatmap computes."""
     app = PqlApp(Session(), History())
     times: list[float] = []
+    own: list[float] = []
     async with app.run_test(size=(160, 50)) as pilot:
         text = f"select avg(riverEquity(hero)) from hero='QQ+, AKs', villain='{VILLAIN}';"
         app.editor.load_text(text)
@@ -70,8 +73,24 @@ async def key_latency(presses: int) -> list[float]:
             await pilot.press("space" if i % 2 else "plus")
             await pilot.pause()  # the edit, the editor's text and the redraw handled
             times.append(time.perf_counter() - start)
-        app.explorer.stop_heatmap()
-    return times
+        moves = []
+        for i in range(presses):  # the same path for a key that changes nothing but the cursor
+            start = time.perf_counter()
+            await pilot.press("right" if i % 2 else "left")
+            await pilot.pause()
+            moves.append(time.perf_counter() - start)
+        move = statistics.median(moves) * 1000
+        print(f"  (a cursor move through Pilot, changing no range: {move:.1f} ms median)")
+        explorer = app.explorer
+        for i in range(presses):
+            start = time.perf_counter()
+            await explorer.act("toggle" if i % 2 else "widen")
+            explorer.grid.render()
+            explorer.refresh_lines()
+            own.append(time.perf_counter() - start)
+            await pilot.pause()
+        explorer.stop_heatmap()
+    return times, own
 
 
 def edit_cost(repeats: int) -> float:
@@ -106,11 +125,14 @@ def main() -> None:
     print(f"  one pql.run per class to the same margin: {plain:.1f} s for 169 (x{plain / seconds:.0f})")
     flop = statistics.median(exact_flop() for _ in range(repeats))
     print(f"exact heatmap on {FLOP} vs '{VILLAIN}': {flop:.3f} s median (goal 1 s)")
-    lat = asyncio.run(key_latency(6 if args.quick else 40))
+    lat, own = asyncio.run(key_latency(6 if args.quick else 40))
     print(
-        f"key press to redraw while the heatmap computes: median {statistics.median(lat) * 1000:.1f} ms, "
+        "key press to redraw while the heatmap computes (Pilot): "
+        f"median {statistics.median(lat) * 1000:.1f} ms, "
         f"max {max(lat) * 1000:.1f} ms over {len(lat)} presses (goal 50 ms)"
     )
+    share = statistics.median(own) * 1000
+    print(f"  the explorer's own share (edit, editor text, grid and lines drawn): {share:.1f} ms median")
     print(f"  of which the range model (toggle + canonical text): {edit_cost(200) * 1000:.2f} ms median")
 
 

@@ -431,6 +431,8 @@ class ExplorerPanel(Vertical):
         self._board_key: tuple[str, str, str | None] | None = None
         self.lines: list[Category] = []
         self.category: int | None = None
+        #: What each part of the panel shows now (to skip updates that change nothing).
+        self._drawn: dict[str, object] = {}
 
     def compose(self) -> ComposeResult:
         yield Static("", id="explorer-title")
@@ -713,15 +715,28 @@ class ExplorerPanel(Vertical):
 
     # -- drawing ------------------------------------------------------------------------------
 
+    def refresh_lines(self) -> None:
+        """Draw the panel's lines (the grid draws itself when refreshed)."""
+        self._refresh_all()
+
     def _refresh_all(self) -> None:
         if not self.is_mounted:
             return
-        self.grid.refresh(layout=True)
-        self.query_one("#explorer-title", Static).update(self._title())
-        self.query_one("#explorer-cell", Static).update(self._cell_info())
-        self.query_one("#explorer-totals", Static).update(self._totals())
-        self.query_one("#explorer-legend", Static).update(self._legend())
-        self.query_one("#explorer-breakdown", Static).update(self._breakdown())
+        grid = self.grid
+        size = (grid.size_n, grid.size_n)
+        grid.refresh(layout=size != self._drawn.get("grid"))  # a new game changes its size
+        self._drawn["grid"] = size
+        for name, text in (
+            ("title", self._title()),
+            ("cell", self._cell_info()),
+            ("totals", self._totals()),
+            ("legend", self._legend()),
+            ("breakdown", self._breakdown()),
+        ):
+            # Only what changed is updated: each update lays the panel out again.
+            if self._drawn.get(name) != text:
+                self._drawn[name] = text
+                self.query_one(f"#explorer-{name}", Static).update(text)
 
     def _title(self) -> Text:
         title = Text(f"{self.player or ''}'s range ({self.edit.game})", style="bold")
