@@ -38,6 +38,7 @@ if TYPE_CHECKING:
         PqlTypeError,
     )
     from pql_repl.evaluation import Evaluation, HandValue, evaluate
+    from pql_repl.sheet import Sheet, spreadsheet
 
 __all__ = [
     "Bucket",
@@ -53,6 +54,7 @@ __all__ = [
     "PqlTypeError",
     "Query",
     "Range",
+    "Sheet",
     "StatementInfo",
     "StatementResult",
     "evaluate",
@@ -62,6 +64,7 @@ __all__ = [
     "parse_range",
     "prepare",
     "run",
+    "spreadsheet",
 ]
 
 #: The module that defines each public name.
@@ -71,6 +74,7 @@ _HOMES = {
         "pql_repl.errors",
     ),
     **dict.fromkeys(["Evaluation", "HandValue", "evaluate"], "pql_repl.evaluation"),
+    **dict.fromkeys(["Sheet", "spreadsheet"], "pql_repl.sheet"),
 }
 
 

@@ -27,7 +27,7 @@ from typing import TextIO
 from pql_repl.api import Query, StatementResult
 from pql_repl.config import ConfigError
 from pql_repl.errors import PqlCancelled, PqlError
-from pql_repl.files import FileProblem, bad_byte, read_stream_bounded, surrogate_bytes
+from pql_repl.files import FileProblem, bad_byte, open_output, read_stream_bounded, surrogate_bytes
 from pql_repl.limits import SCRIPT_MAX_BYTES
 from pql_repl.output import FORMATS, Destination, OutputError, ResultWriter
 from pql_repl.records import record
@@ -100,6 +100,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="statements or dot-commands to run (repeatable; run before any FILE)",
     )
     parser.add_argument("--plain", action="store_true", help="start the line-mode REPL")
+    parser.add_argument(
+        "--template",
+        metavar="FILE",
+        help="spreadsheet mode: a statement with #NAME# placeholders, run once per row of --rows",
+    )
+    parser.add_argument(
+        "--rows",
+        metavar="CSV",
+        help="spreadsheet mode: a CSV file whose header names the placeholders; written back as CSV "
+        "with each selector's value and standard error appended",
+    )
 
     # Settings given on the command line override the config; absent ones leave it alone.
     def setting(flag: str, parse: Callable[[str], object], metavar: str, help_text: str) -> None:
@@ -465,6 +476,54 @@ def run_scripts(session: Session, sources: list[Source], stdout: TextIO, stderr:
     return EXIT_OK
 
 
+def run_spreadsheet(
+    session: Session, template_path: Path, rows_path: Path, stdout: TextIO, stderr: TextIO
+) -> int:
+    """Spreadsheet mode: every row of ``rows_path`` checked, then run in turn and written (as
+    CSV, a row at a time) to ``--output`` or stdout; the exit code. Ctrl-C stops after the rows
+    that are done (the row it interrupted is left out)."""
+    from pql_repl import sheet  # noqa: PLC0415
+    from pql_repl.output import csv_line  # noqa: PLC0415
+
+    try:
+        template = read_script(template_path)
+        header, rows = sheet.read_rows(_read_file(rows_path).text, str(rows_path))
+        queries = sheet.check_rows(template, header, rows, str(rows_path))
+    except (SessionError, sheet.SpreadsheetError) as e:
+        stderr.write(f"pql: {e}\n")
+        return EXIT_USAGE if isinstance(e, SessionError) else EXIT_QUERY_ERROR
+    output = session.settings.output
+    stream = open_output(Path(output)) if output else stdout
+    options = session.run_options()
+    done = 0
+    try:
+        for line, (row, query) in enumerate(zip(rows, queries, strict=True), start=2):
+            with cancel_on_interrupt(query):
+                results = query.run(**options)
+            if any(r.cancelled for r in results):
+                raise Interrupted
+            if done == 0:
+                stream.write(csv_line(header + sheet.result_header(results)))
+            stream.write(csv_line([row[name] for name in header] + sheet.result_cells(results)))
+            stream.flush()
+            done += 1
+            if stderr.isatty():
+                stderr.write(f"\rrow {done} of {len(rows)} (line {line})")
+                stderr.flush()
+    except (Interrupted, PqlCancelled, KeyboardInterrupt):
+        stderr.write(f"\npql: interrupted after {done} of {len(rows)} rows\n")
+        return EXIT_INTERRUPTED
+    except PqlError as e:
+        stderr.write(f"\npql: {rows_path}: line {done + 2}: {e}\n")
+        return EXIT_QUERY_ERROR
+    finally:
+        if stream is not stdout:
+            stream.close()
+    if stderr.isatty():
+        stderr.write("\n")
+    return EXIT_OK
+
+
 def _silence_stdout() -> None:
     """Point stdout at /dev/null, so what is left in its buffer does not fail again (with a
     message on stderr) when Python flushes it at exit."""
@@ -524,6 +583,13 @@ def _main(argv: list[str] | None) -> int:
     except SessionError as e:
         sys.stderr.write(f"pql: {e}\n")
         return EXIT_USAGE
+
+    if args.template is not None or args.rows is not None:
+        if args.template is None or args.rows is None or sources or args.plain:
+            parser.print_usage(sys.stderr)
+            sys.stderr.write("pql: spreadsheet mode takes --template FILE and --rows CSV, not FILE or -c\n")
+            return EXIT_USAGE
+        return run_spreadsheet(session, Path(args.template), Path(args.rows), sys.stdout, sys.stderr)
 
     if args.plain:
         if sources:

@@ -90,14 +90,14 @@ def opens_by_itself(text: str, cursor: int | None = None) -> bool:
     if cursor <= 0:
         return False
     last = text[cursor - 1]
-    if last == "'":
+    if last in "'\"":
         line_start = text.rfind("\n", 0, cursor) + 1
         line = text[line_start:cursor]
         if line.lstrip().startswith("."):  # a dot-command's argument: `.range holdem 'QQ+'`
-            return line.count("'") % 2 == 1
+            return line.count(last) % 2 == 1
         tokens = list(scan(line))
         # The quote opens a string when the string token it belongs to is that quote alone.
-        return bool(tokens) and tokens[-1].kind == STRING and tokens[-1].text == "'"
+        return bool(tokens) and tokens[-1].kind == STRING and tokens[-1].text == last
     return last.isalnum() or last in "_$.("
 
 
@@ -150,7 +150,7 @@ def _statement_at(tokens: list[Token], cursor: int, reserved: frozenset[str]) ->
         if not in_from or tok.kind != WORD or i + 1 >= len(significant) or significant[i + 1].text != "=":
             continue
         if low == "game" and i + 2 < len(significant) and significant[i + 2].kind == STRING:
-            game = significant[i + 2].text.strip("'").lower()
+            game = significant[i + 2].text.strip("'\"").lower()
         elif low not in reserved:
             players.append(tok.text)
     keys = frozenset(
@@ -166,7 +166,7 @@ def _token_at(tokens: list[Token], cursor: int) -> Token | None:
     for tok in tokens:
         if tok.kind not in (STRING, COMMENT) or not tok.start < cursor:
             continue
-        closed = (tok.kind == STRING and len(tok.text) > 1 and tok.text.endswith("'")) or (
+        closed = (tok.kind == STRING and len(tok.text) > 1 and tok.text.endswith(tok.text[0])) or (
             tok.kind == COMMENT
             and tok.text.startswith("/*")
             and tok.text.endswith("*/")

@@ -67,7 +67,7 @@ _PATTERNS = [
     (SPACE, r"\s+"),
     (COMMENT, r"/\*.*?(?:\*/|\Z)|--[^\n]*"),
     # An unterminated string runs to the end of its line, so the rest of the query stays readable.
-    (STRING, r"'[^'\n]*(?:'|$)"),
+    (STRING, r"'[^'\n]*(?:'|$)|\"[^\"\n]*(?:\"|$)"),
     (NUMBER, r"(?:\d+\.?\d*|\.\d+)(?![A-Za-z_])"),
     (WORD, r"[A-Za-z_$][A-Za-z0-9_$]*|\d+[A-Za-z_][A-Za-z0-9_]*"),
     (OPERATOR, r"<>|!=|<=|>=|\|\||[=<>+\-*/]"),

@@ -218,7 +218,7 @@ def status_word(result: StatementResult) -> str:
     return "cancelled" if result.cancelled else "done"
 
 
-def _csv_number(value: float | int | None) -> str:
+def csv_number(value: float | int | None) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -228,7 +228,7 @@ def _csv_number(value: float | int | None) -> str:
 
 def _csv_stderr(result: StatementResult, stderr: float | None) -> str:
     if stderr is not None:
-        return _csv_number(stderr)
+        return csv_number(stderr)
     return "0.0" if result.exact else ""
 
 
@@ -241,14 +241,14 @@ def csv_rows(result: StatementResult, statement: int) -> list[list[str]]:
         if c.selector == "histogram":
             for b in c.buckets:
                 stderr = _csv_stderr(result, bucket_stderr(result, b.fraction))
-                cells = [b.label, _csv_number(b.fraction), stderr, format_count(b.count)]
+                cells = [b.label, csv_number(b.fraction), stderr, format_count(b.count)]
                 rows.append([*common, c.name, c.selector, *cells, *tail])
             continue
         number = c.value if isinstance(c.value, int | float) and not isinstance(c.value, bool) else None
         label = "" if number is not None or c.value is None else format_number(c.value)
         stderr = _csv_stderr(result, c.stderr) if c.selector in ("avg", "count") else ""
         count = format_count(c.count) if c.selector == "count" and c.count is not None else ""
-        rows.append([*common, c.name, c.selector, label, _csv_number(number), stderr, count, *tail])
+        rows.append([*common, c.name, c.selector, label, csv_number(number), stderr, count, *tail])
     return rows
 
 

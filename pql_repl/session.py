@@ -368,9 +368,10 @@ def _scan(text: str) -> tuple[list[Statement | DotCommand], bool]:
             continue
         if start is None:
             start = i
-        if c == "'":
-            # A quote inside a string is written twice; scanning to the next quote handles that.
-            end = text.find("'", i + 1)
+        if c in "'\"":
+            # Strings have no escapes (a double quote reads like a single one): scan to the
+            # next quote of the same kind.
+            end = text.find(c, i + 1)
             if end < 0:
                 has_code = True
                 break

@@ -73,7 +73,7 @@ def test_errors_caused_by_recovery_are_not_reported() -> None:
         (
             "select count(winsHi(hero)) from hero=’AA’",
             pql.PqlSyntaxError,
-            "unexpected '’': strings use straight single quotes ('AA')",
+            "unexpected '’': strings use straight quotes ('AA' or \"AA\")",
         ),
     ]:
         e = first_error(text)

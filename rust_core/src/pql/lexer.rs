@@ -132,7 +132,7 @@ impl Lexer<'_> {
                 b' ' | b'\t' | b'\r' | b'\n' | 0x0c => self.pos += 1,
                 b'-' if self.peek(1) == b'-' => self.skip_line_comment(),
                 b'/' if self.peek(1) == b'*' => self.skip_block_comment(),
-                b'\'' => self.string(),
+                b'\'' | b'"' => self.string(b),
                 b'0'..=b'9' => self.number(),
                 b'.' if self.peek(1).is_ascii_digit() => self.number(),
                 b'a'..=b'z' | b'A'..=b'Z' | b'_' => self.word(),
@@ -179,11 +179,12 @@ impl Lexer<'_> {
         }
     }
 
-    /// Single-quoted, no escapes (PQL-SPEC §1): the contents run to the next quote.
-    fn string(&mut self) {
+    /// Quoted by `quote`, no escapes (PQL-SPEC §1): the contents run to the next same quote.
+    /// Double quotes read exactly as single ones, as the Odds Oracle's web runner read them.
+    fn string(&mut self, quote: u8) {
         let start = self.pos;
         self.pos += 1;
-        if let Some(len) = self.src[self.pos..].find('\'') {
+        if let Some(len) = self.src[self.pos..].find(quote as char) {
             let content = Span::new(self.pos, self.pos + len);
             self.pos += len + 1;
             self.push(TokenKind::Str { content }, start);
@@ -192,7 +193,7 @@ impl Lexer<'_> {
             let content = Span::new(self.pos, self.bytes.len());
             self.pos = self.bytes.len();
             self.errors.push(PqlError::syntax(
-                "unterminated string: expected a closing quote (')",
+                format!("unterminated string: expected a closing quote ({})", quote as char),
                 Span::new(start, start + 1),
             ));
             self.push(TokenKind::Str { content }, start);
@@ -323,7 +324,7 @@ impl Lexer<'_> {
         self.push(kind, start);
     }
 
-    /// A string in double or curly quotes: one error, and read as the string it was meant to be.
+    /// A string in curly quotes: one error, and read as the string it was meant to be.
     fn other_string(&mut self, open: char, close: char) {
         let start = self.pos;
         self.pos += open.len_utf8();
@@ -334,14 +335,8 @@ impl Lexer<'_> {
             .char_indices()
             .find(|&(_, c)| c == close || c == '\'' || c == open || c == '\n')
             .filter(|&(_, c)| c != '\n');
-        let (message, hint) = if open == '"' {
-            ("unexpected '\"': strings use single quotes ('AA')".to_string(), "write 'AA', not \"AA\"")
-        } else {
-            (
-                format!("unexpected '{open}': strings use straight single quotes ('AA')"),
-                "an editor may have curled the quotes: type ' (U+0027)",
-            )
-        };
+        let message = format!("unexpected '{open}': strings use straight quotes ('AA' or \"AA\")");
+        let hint = "an editor may have curled the quotes: type ' (U+0027)";
         match end {
             Some((len, c)) => {
                 let content = Span::new(self.pos, self.pos + len);
@@ -386,10 +381,9 @@ impl Lexer<'_> {
     }
 }
 
-/// The closing quote of a quote PQL does not use: `"`, and curly single and double quotes.
+/// The closing quote of a quote PQL does not use: curly single and double quotes.
 fn other_quote(open: char) -> Option<char> {
     match open {
-        '"' => Some('"'),
         '\u{2018}' | '\u{2019}' | '\u{201B}' => Some('\u{2019}'),
         '\u{201C}' | '\u{201D}' | '\u{201F}' => Some('\u{201D}'),
         _ => None,
@@ -533,8 +527,22 @@ mod tests {
     }
 
     #[test]
+    fn double_quotes_read_as_single_quotes() {
+        for (text, inner) in [("x=\"AA\"", "AA"), ("x=\"it's\"", "it's"), ("x='say \"hi\"'", "say \"hi\"")] {
+            let (tokens, errors) = tokenize(text);
+            assert!(errors.is_empty(), "{text}: {errors:?}");
+            let TokenKind::Str { content } = tokens[2].kind else { panic!("{text}: {tokens:?}") };
+            assert_eq!(&text[content.start..content.end], inner, "{text}");
+            assert_eq!(tokens[3].kind, TokenKind::Eof, "{text}");
+        }
+        let (_, errors) = tokenize("x=\"AA");
+        assert_eq!(errors.len(), 1);
+        assert!(errors[0].message.contains("closing quote (\")"), "{}", errors[0].message);
+    }
+
+    #[test]
     fn other_quotes_are_read_as_strings_with_one_error() {
-        for text in ["x=’AA’", "x=‘AA’", "x=\"AA\"", "x=“AA”", "x=’AA'"] {
+        for text in ["x=’AA’", "x=‘AA’", "x=“AA”", "x=’AA'"] {
             let (tokens, errors) = tokenize(text);
             assert_eq!(errors.len(), 1, "{text}");
             let TokenKind::Str { content } = tokens[2].kind else { panic!("{text}: {tokens:?}") };

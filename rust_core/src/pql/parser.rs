@@ -17,7 +17,7 @@
 //! product    = unary {('*' | '/') unary}
 //! unary      = '-' unary | primary
 //! primary    = number | string | 'true' | 'false' | name | name '(' [expr {',' expr}] ')'
-//!            | '(' expr ')' | 'case' 'when' expr 'then' expr {'when' expr 'then' expr} ['else' expr] 'end'
+//!            | '(' expr ')' | 'case' [expr] 'when' expr 'then' expr {'when' expr 'then' expr} ['else' expr] 'end'
 //! ```
 
 use super::ast::{Expr, ExprKind, FromItem, Ident, Selector, Statement, StrLit};
@@ -876,10 +876,18 @@ impl Parser<'_> {
         self.case_body(start)
     }
 
-    /// The rest of a `case` whose first word is at `start` (already consumed).
+    /// The rest of a `case` whose first word is at `start` (already consumed). The simple form,
+    /// `case x when 0 then … end` (the Odds Oracle's), is read as the searched one with `x = 0`.
     fn case_body(&mut self, start: Span) -> Node {
         let mut arms = Vec::new();
         let mut depth = 1;
+        let subject = if self.at_keyword(Keyword::When) || self.at_misspelt(Keyword::When) {
+            None
+        } else {
+            let subject = self.node_expr();
+            depth = depth.max(subject.depth + 1);
+            Some(subject.expr)
+        };
         while self.eat_keyword(Keyword::When) || self.eat_misspelt(Keyword::When) {
             let when = self.tokens[self.pos - 1].span;
             if arms.len() == MAX_CASE_ARMS {
@@ -889,7 +897,17 @@ impl Parser<'_> {
                     "nest a second case in the else of the first",
                 );
             }
-            let cond = self.node_expr();
+            let mut cond = self.node_expr();
+            if let Some(subject) = &subject {
+                let span = cond.expr.span;
+                let kind = ExprKind::Binary {
+                    op: BinOp::Eq,
+                    op_span: when,
+                    lhs: Box::new(subject.clone()),
+                    rhs: Box::new(cond.expr),
+                };
+                cond = Node { expr: Expr { kind, span }, depth: cond.depth.max(depth) };
+            }
             if !self.eat_keyword(Keyword::Then) && !self.eat_misspelt(Keyword::Then) {
                 let found = self.found();
                 self.error(format!("expected 'then' after the condition of 'when', found {found}"), self.peek().span);
@@ -964,6 +982,21 @@ mod tests {
             }
             ExprKind::Error => "<error>".into(),
         }
+    }
+
+    #[test]
+    fn a_simple_case_is_the_searched_case_with_equals() {
+        assert_eq!(
+            show(&where_expr("case handBoardIntersections(v, river) when 0 then true when 2 then f(v) end")),
+            "case when (handBoardIntersections(v, river) Eq 0) then true when (handBoardIntersections(v, river) Eq 2) then f(v) end"
+        );
+        assert_eq!(
+            show(&where_expr("case x + 1 when 1 then 'a' else 'b' end")),
+            "case when ((x Add 1) Eq 1) then 'a' else 'b' end"
+        );
+        // A subject with no arm is still an error that says what is missing.
+        let (_, errors) = parse_program("select count(case x end) from hero='AA'");
+        assert!(errors.iter().any(|e| e.message.starts_with("expected 'when' after 'case'")), "{errors:?}");
     }
 
     #[test]

@@ -1,0 +1,191 @@
+"""The Odds Oracle's spreadsheet mode: a statement template with ``#NAME#`` placeholders, run once
+for every row of a CSV file whose header names them; each row comes back with every selector's
+value and standard error appended as columns.
+
+    sheet = spreadsheet("select avg(riverEquity(p1)) as eq from p1='#HAND#', p2='QQ'", rows)
+
+Every row's statement is checked before any runs, so a bad row is reported (with its line in
+the CSV file) before an hour of work, not after it.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+
+from pql_repl.api import DEFAULT_TRIALS, Query, StatementResult
+from pql_repl.errors import PqlError
+from pql_repl.output import csv_line, csv_number
+from pql_repl.records import field, record
+
+#: ``#NAME#``: letters, digits and ``_``, as the Oracle's templates wrote them.
+PLACEHOLDER = re.compile(r"#([A-Za-z_][A-Za-z0-9_]*)#")
+
+
+class SpreadsheetError(Exception):
+    """A template or rows file that cannot be run: says what and where."""
+
+
+def placeholders(template: str) -> list[str]:
+    """The placeholder names of ``template``, in order of first appearance."""
+    return list(dict.fromkeys(m.group(1) for m in PLACEHOLDER.finditer(template)))
+
+
+def fill(template: str, row: Mapping[str, str]) -> str:
+    """``template`` with every ``#NAME#`` replaced by the row's value for ``NAME``."""
+    return PLACEHOLDER.sub(lambda m: row[m.group(1)], template)
+
+
+def read_rows(text: str, source: str = "rows") -> tuple[list[str], list[dict[str, str]]]:
+    """The header and the rows of CSV ``text`` (a row shorter than the header is an error)."""
+    import csv  # noqa: PLC0415 (loaded when needed: the command starts faster without it)
+
+    records = list(csv.reader(io.StringIO(text, newline="")))
+    while records and not any(cell.strip() for cell in records[-1]):
+        records.pop()  # trailing blank lines
+    if not records:
+        raise SpreadsheetError(f"{source}: empty: the first line must name the columns")
+    header = [name.strip() for name in records[0]]
+    if len(set(header)) != len(header):
+        repeated = sorted({n for n in header if header.count(n) > 1})
+        raise SpreadsheetError(f"{source}: line 1: column names repeat: {', '.join(repeated)}")
+    rows = []
+    for line, cells in enumerate(records[1:], start=2):
+        if len(cells) != len(header):
+            raise SpreadsheetError(f"{source}: line {line}: {len(cells)} cells; the header has {len(header)}")
+        rows.append(dict(zip(header, cells, strict=True)))
+    return header, rows
+
+
+@record
+class Sheet:
+    """The rows that were run, each with its results: the input columns, then for every
+    selector its value and standard error (``name`` and ``name stderr``)."""
+
+    header: list[str]
+    rows: list[list[str]] = field(default_factory=list)
+    #: The results of each row's statements, in row order.
+    results: list[list[StatementResult]] = field(default_factory=list)
+
+    def to_csv(self) -> str:
+        return "".join(csv_line(r) for r in [self.header, *self.rows])
+
+
+def result_header(results: list[StatementResult]) -> list[str]:
+    """The appended columns for one row's results: ``name`` and ``name stderr`` per selector
+    (a name that repeats across statements gets the statement's number: ``eq (2)``)."""
+    names = [c.name for r in results for c in r.columns]
+    columns = []
+    for r in results:
+        for c in r.columns:
+            name = c.name if names.count(c.name) == 1 else f"{c.name} ({r.index + 1})"
+            columns += [name, f"{name} stderr"]
+    return columns
+
+
+def result_cells(results: list[StatementResult]) -> list[str]:
+    """One row's appended cells, in the order of ``result_header``: numbers as written by the
+    CSV export, a histogram as ``label: fraction`` pairs separated by ``; ``."""
+    cells = []
+    for r in results:
+        for c in r.columns:
+            if c.selector == "histogram":
+                cells += ["; ".join(f"{b.label}: {b.fraction:.6g}" for b in c.buckets), ""]
+                continue
+            number = c.value if isinstance(c.value, int | float) and not isinstance(c.value, bool) else None
+            value = csv_number(number) if number is not None else ("" if c.value is None else str(c.value))
+            stderr = csv_number(c.stderr) if c.stderr is not None else ("0.0" if r.exact else "")
+            cells += [value, stderr]
+    return cells
+
+
+def check_rows(
+    template: str, header: list[str], rows: list[dict[str, str]], source: str = "rows"
+) -> list[Query]:
+    """Every row's statement, filled and checked; the first problem raises ``SpreadsheetError``
+    naming the placeholder, or the row's line in the CSV file and the error."""
+    missing = [p for p in placeholders(template) if p not in header]
+    if missing:
+        shown = ", ".join(f"#{p}#" for p in missing)
+        raise SpreadsheetError(
+            f"the template's {shown} {'is' if len(missing) == 1 else 'are'} not a column of {source} "
+            f"(its columns: {', '.join(header)})"
+        )
+    queries = []
+    for line, row in enumerate(rows, start=2):
+        try:
+            queries.append(Query(fill(template, row)))
+        except PqlError as e:
+            raise SpreadsheetError(f"{source}: line {line}: {e}") from None
+    return queries
+
+
+def run_rows(
+    template: str,
+    header: list[str],
+    rows: list[dict[str, str]],
+    *,
+    source: str = "rows",
+    trials: int = DEFAULT_TRIALS,
+    seed: int | None = None,
+    exact: bool | None = None,
+    threads: int | None = None,
+    time_limit: float | None = None,
+    precision: float | None = None,
+) -> Iterator[tuple[list[str], list[StatementResult]]]:
+    """Checks every row, then runs them in order: yields each row's output cells (input cells,
+    then results) and its results. The first row's results fix the appended columns; a row
+    whose filled statements have other selectors is an error."""
+    queries = check_rows(template, header, rows, source)
+    shape: list[int] | None = None
+    for line, (row, query) in enumerate(zip(rows, queries, strict=True), start=2):
+        results = query.run(
+            trials=trials, seed=seed, exact=exact, threads=threads, time_limit=time_limit, precision=precision
+        )
+        row_shape = [len(r.columns) for r in results]
+        if shape is None:
+            shape = row_shape
+        elif row_shape != shape:
+            raise SpreadsheetError(f"{source}: line {line}: other selectors than the first row's")
+        yield [row[name] for name in header] + result_cells(results), results
+
+
+def spreadsheet(
+    template: str,
+    rows: str | Path | Iterable[Mapping[str, str]],
+    *,
+    trials: int = DEFAULT_TRIALS,
+    seed: int | None = None,
+    exact: bool | None = None,
+    threads: int | None = None,
+    time_limit: float | None = None,
+    precision: float | None = None,
+) -> Sheet:
+    """Runs ``template`` once per row: ``rows`` is CSV text, a CSV file's path, or mappings
+    from column name to value (the first one's keys are the header)."""
+    if isinstance(rows, Path):
+        header, table = read_rows(rows.read_text(encoding="utf-8"), str(rows))
+    elif isinstance(rows, str):
+        header, table = read_rows(rows)
+    else:
+        table = [{str(k): str(v) for k, v in row.items()} for row in rows]
+        header = list(table[0]) if table else []
+    sheet = Sheet(header=list(header))
+    for cells, results in run_rows(
+        template,
+        header,
+        table,
+        trials=trials,
+        seed=seed,
+        exact=exact,
+        threads=threads,
+        time_limit=time_limit,
+        precision=precision,
+    ):
+        if not sheet.results:
+            sheet.header += result_header(results)
+        sheet.rows.append(cells)
+        sheet.results.append(results)
+    return sheet
