@@ -2,9 +2,9 @@
 where its value stands in the text, so that the explorer can read a player's range, the board
 and the other players, and write the range back in place.
 
-This is a light scan (the engine's checker owns the grammar): strings are single-quoted with
-``''`` for a quote, comments are skipped, and the clause runs from ``from`` to ``where`` or the
-end of the statement."""
+This is a light scan (the engine's checker owns the grammar): strings are single- or
+double-quoted (no escapes: a string ends at the next quote of its kind), comments are skipped,
+and the clause runs from ``from`` to ``where`` or the end of the statement."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from pql_repl.session import Statement, split_statements
 RESERVED = ("game", "syntax", "board", "dead")
 
 _FROM = re.compile(r"(?i)\bfrom\b")
-_SETTING = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*'((?:[^']|'')*)'\s*(,?)")
+_SETTING = re.compile(r"""\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(?:'([^']*)'|"([^"]*)")\s*(,?)""")
+_STRING = re.compile(r"'[^']*'|\"[^\"]*\"")
 
 
 @dataclass(frozen=True)
@@ -63,10 +64,9 @@ def _blank_comments(text: str) -> str:
     out: list[str] = []
     i, n = 0, len(text)
     while i < n:
-        if text[i] == "'":
-            end = i + 1
-            while end < n and (text[end] != "'" or text.startswith("''", end)):
-                end += 2 if text.startswith("''", end) else 1
+        if text[i] in "'\"":
+            end = text.find(text[i], i + 1)
+            end = n if end < 0 else end
             out.append(text[i : end + 1])
             i = end + 1
         elif text.startswith("/*", i) or text.startswith("--", i):
@@ -82,16 +82,17 @@ def _blank_comments(text: str) -> str:
 
 def _clause(index: int, st: Statement) -> FromClause:
     plain = _blank_comments(st.text)
-    code = re.sub(r"'(?:[^']|'')*'", lambda m: "'" + " " * (len(m.group()) - 2) + "'", plain)
+    code = _STRING.sub(lambda m: m.group()[0] + " " * (len(m.group()) - 2) + m.group()[0], plain)
     found = _FROM.search(code)
     settings: list[Setting] = []
     if found:
         at = found.end()
         while m := _SETTING.match(plain, at):
-            start = st.offset + m.start(2)
-            settings.append(Setting(m.group(1), m.group(2), start, start + len(m.group(2))))
+            group = 2 if m.group(2) is not None else 3
+            start = st.offset + m.start(group)
+            settings.append(Setting(m.group(1), m.group(group), start, start + len(m.group(group))))
             at = m.end()
-            if not m.group(3):
+            if not m.group(4):
                 break
     return FromClause(index, st.offset, st.offset + len(st.text), tuple(settings))
 
