@@ -32,12 +32,14 @@ def test_every_setting_with_its_place() -> None:
 def test_the_clause_and_player_at_the_cursor() -> None:
     at_kk = TEXT.index('"KK"')
     clause = clause_at(TEXT, at_kk)
-    assert clause is not None and clause.index == 0
+    assert clause is not None
+    assert clause.index == 0
     assert player_at(clause, at_kk) == clause.player("villain")
     # Elsewhere in the statement: its first player.
     assert player_at(clause, 3) == clause.player("hero")
     at_tt = TEXT.index("TT")
     second = clause_at(TEXT, at_tt)
-    assert second is not None and second.index == 1
+    assert second is not None
+    assert second.index == 1
     assert player_at(second, at_tt) == second.player("p3")
     assert from_clauses("select avg(6) from game='holdem'")[0].players == []
