@@ -104,4 +104,5 @@ class Program:
         threads: int | None = None,
         time_limit: float | None = None,
         precision: float | None = None,
+        item_limit: int | None = None,
     ) -> RunHandle: ...

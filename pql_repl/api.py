@@ -41,6 +41,9 @@ class Column:
     stderr: float | None = None
     count: float | None = None
     buckets: list[Bucket] = field(default_factory=list)
+    #: Standard errors of the buckets' shares by label, when the engine knows them (an
+    #: enumeration so far or cut short: see ``StatementResult.truncated``).
+    bucket_stderrs: dict[str, float] = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Column:
@@ -51,14 +54,15 @@ class Column:
             stderr=d.get("stderr"),
             count=d.get("count"),
             buckets=[Bucket(b["label"], b["count"], b["fraction"]) for b in d.get("buckets", [])],
+            bucket_stderrs={
+                b["label"]: b["stderr"] for b in d.get("buckets", []) if b.get("stderr") is not None
+            },
         )
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"name": self.name, "selector": self.selector}
         if self.selector == "histogram":
-            d["buckets"] = [
-                {"label": b.label, "count": _whole(b.count), "fraction": b.fraction} for b in self.buckets
-            ]
+            d["buckets"] = [_bucket_dict(b, self.bucket_stderrs.get(b.label)) for b in self.buckets]
             return d
         d["value"] = self.value
         if self.selector == "count":
@@ -66,6 +70,13 @@ class Column:
         if self.selector in ("avg", "count"):
             d["stderr"] = self.stderr
         return d
+
+
+def _bucket_dict(bucket: Bucket, stderr: float | None) -> dict[str, Any]:
+    d: dict[str, Any] = {"label": bucket.label, "count": _whole(bucket.count), "fraction": bucket.fraction}
+    if stderr is not None:
+        d["stderr"] = stderr
+    return d
 
 
 def _whole(count: float) -> float | int:
@@ -92,9 +103,9 @@ class StatementResult:
     cancelled: bool = False
     #: Share of the work done (0..1), for progress bars.
     progress: float = 1.0
-    #: An exhaustive run cut short (time limit or cancel): ``exact`` is False and the columns
-    #: have no standard errors, because what was computed is the first part of an ordered
-    #: enumeration, not a random sample.
+    #: An exhaustive run cut short (time limit or cancel): ``exact`` is False, and the columns
+    #: are estimates from the work items it finished, a random sample of them (the items go in
+    #: a seeded random order), with standard errors.
     truncated: bool = False
     #: How many deals the whole enumeration has, for exhaustive runs (None for Monte Carlo).
     total_deals: int | None = None
@@ -102,6 +113,12 @@ class StatementResult:
     #: such as ``HvREquity`` against a wide range before the flop): an exhaustive run is then
     #: not ``exact``.
     inner_sampled: bool = False
+    #: Why an exhaustive run enumerates: "asked", "small" or "fewer deals than trials" (None
+    #: for Monte Carlo).
+    enumerated_because: str | None = None
+    #: Work items of an exhaustive run in its sample so far, and in the whole enumeration.
+    items_done: int | None = None
+    items_total: int | None = None
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> StatementResult:
@@ -122,12 +139,16 @@ class StatementResult:
             truncated=d.get("truncated", False),
             total_deals=d.get("total_deals"),
             inner_sampled=d.get("inner_sampled", False),
+            enumerated_because=d.get("enumerated_because"),
+            items_done=d.get("items_done"),
+            items_total=d.get("items_total"),
         )
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape of DESIGN.md §5 for one statement, with ``truncated`` (an exhaustive
         run cut short), ``cancelled`` (a partial result: the run was stopped), ``inner_sampled``
-        and, for exhaustive runs, ``total_deals``."""
+        and, for exhaustive runs, ``total_deals``, ``enumerated_because``, ``items_done`` and
+        ``items_total``."""
         d: dict[str, Any] = {
             "query": self.query,
             "game": self.game,
@@ -144,6 +165,9 @@ class StatementResult:
         }
         if self.total_deals is not None:
             d["total_deals"] = self.total_deals
+            d["enumerated_because"] = self.enumerated_because
+            d["items_done"] = self.items_done
+            d["items_total"] = self.items_total
         return d
 
     def column(self, name: str) -> Column:

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from pql_repl.api import Column, StatementResult
+from pql_repl.api import Bucket, Column, StatementResult
 from pql_repl.files import open_output
 from pql_repl.records import record
 
@@ -66,12 +66,43 @@ def format_percent_estimate(fraction: float | None, stderr: float | None) -> str
     return f"{format_percent(fraction)} ± {100 * 1.96 * stderr:.2f}%"
 
 
-def bucket_stderr(result: StatementResult, fraction: float) -> float | None:
-    """The standard error of a histogram bucket's share, a proportion of the accepted trials:
-    sqrt(p(1-p)/n); None for an enumeration (finished: no error; cut short: not a sample)."""
+def bucket_stderr(result: StatementResult, column: Column, bucket: Bucket) -> float | None:
+    """The standard error of a histogram bucket's share: the engine's for an enumeration so far
+    or cut short (from the spread of its work items), sqrt(p(1-p)/n) of the accepted trials
+    for Monte Carlo; None for a finished enumeration (no error) or when unknown."""
+    if bucket.label in column.bucket_stderrs:
+        return column.bucket_stderrs[bucket.label]
     if result.exact or result.total_deals is not None or result.accepted <= 0:
         return None
-    return math.sqrt(fraction * (1 - fraction) / result.accepted)
+    return math.sqrt(bucket.fraction * (1 - bucket.fraction) / result.accepted)
+
+
+#: ``StatementResult.enumerated_because`` when a large trial count made pql enumerate.
+FEWER_DEALS_THAN_TRIALS = "fewer deals than trials"
+
+
+def format_share(fraction: float) -> str:
+    """A share of a whole as a person says it: ``12%``, ``0.31%``, ``<0.01%``."""
+    if fraction >= 0.1:
+        return f"{100 * fraction:.0f}%"
+    if fraction >= 1e-4:
+        return f"{100 * fraction:.2g}%"
+    return "<0.01%" if fraction > 0 else "0%"
+
+
+def enumeration_share(result: StatementResult) -> str:
+    """How much of an enumeration a result covers: ``12% of 1,712,304 deals``."""
+    total = result.total_deals or 0
+    share = result.attempted / total if total > 0 else 0.0
+    return f"{format_share(min(share, 1.0))} of {total:,} deals"
+
+
+def enumeration_reason(result: StatementResult) -> str:
+    """`` (fewer than the trials asked for)`` when pql enumerated because the trials asked for
+    were more than the deals; '' otherwise."""
+    if result.enumerated_because == FEWER_DEALS_THAN_TRIALS:
+        return " (fewer than the trials asked for)"
+    return ""
 
 
 def format_count(count: float | None) -> str:
@@ -124,12 +155,14 @@ def table_rows(
 
 
 def truncation_note(result: StatementResult) -> str:
-    """What an exhaustive run cut short computed: ``1234567 of 1712304 deals enumerated (cut
-    short: not a random sample)``; '' for any other result."""
+    """What an exhaustive run cut short computed: ``estimate from 72% of 1,712,304 deals (cut
+    short: a random sample of the enumeration)``; '' for any other result."""
     if not result.truncated:
         return ""
-    total = "" if result.total_deals is None else f" of {result.total_deals}"
-    return f"{result.attempted}{total} deals enumerated (cut short: not a random sample)"
+    reason = enumeration_reason(result)
+    return (
+        f"estimate from {enumeration_share(result)}{reason} (cut short: a random sample of the enumeration)"
+    )
 
 
 def summary_line(result: StatementResult, timer: bool = False) -> str:
@@ -142,7 +175,8 @@ def summary_line(result: StatementResult, timer: bool = False) -> str:
         if result.attempted > result.accepted:
             parts.append(f"{result.trials} kept by the where clause")
     elif result.exact:
-        parts.append("exact")
+        reason = enumeration_reason(result)
+        parts.append(f"exact: all {result.total_deals:,} deals{reason}" if reason else "exact")
     elif result.inner_sampled and result.total_deals is not None:
         parts.append("every deal enumerated, inner values sampled")
     if result.attempted > result.accepted and not result.truncated:
@@ -208,7 +242,7 @@ CSV_HEADER = (
     "count",  # trials counted (count, bucket)
     "trials",
     "exact",
-    "status",  # done, cancelled (a partial result) or cut short (an enumeration, not a sample)
+    "status",  # done, cancelled (a partial result) or cut short (an enumeration estimated from a random part)
 )
 
 
@@ -240,7 +274,7 @@ def csv_rows(result: StatementResult, statement: int) -> list[list[str]]:
     for c in result.columns:
         if c.selector == "histogram":
             for b in c.buckets:
-                stderr = _csv_stderr(result, bucket_stderr(result, b.fraction))
+                stderr = _csv_stderr(result, bucket_stderr(result, c, b))
                 cells = [b.label, csv_number(b.fraction), stderr, format_count(b.count)]
                 rows.append([*common, c.name, c.selector, *cells, *tail])
             continue
@@ -285,7 +319,7 @@ def format_markdown(result: StatementResult, timer: bool = False) -> str:
         if c.selector == "histogram":
             lines.append(f"| {_md_cell(c.name)} | | | |")
             for b in c.buckets:
-                margin = bucket_stderr(result, b.fraction)
+                margin = bucket_stderr(result, c, b)
                 ci = "" if margin is None else f"{100 * 1.96 * margin:.2f}%"
                 cells = [
                     f"&nbsp;&nbsp;{_md_cell(b.label)}",

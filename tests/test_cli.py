@@ -460,8 +460,8 @@ def test_a_zero_time_limit_is_a_usage_error() -> None:
 
 
 def test_an_enumeration_cut_short_says_so() -> None:
-    # An exhaustive run stopped by its time limit is the first part of an ordered enumeration:
-    # the table, CSV and JSON must say so instead of passing it off as a sample.
+    # An exhaustive run stopped by its time limit is an estimate from the work items it
+    # finished (a random sample of them): the table, CSV and JSON say so.
     # 566,544,888 deals, minutes of work: the limit cuts it short at any speed.
     query = (
         "select avg(riverEquity(a)) as eq, histogram(handType(a, river)) from game='omahahi', "
@@ -471,10 +471,12 @@ def test_an_enumeration_cut_short_says_so() -> None:
     r = pql("-c", query, *options)
     assert r.returncode == 0, r.stderr
     last = r.stdout.splitlines()[-1]
-    assert last.endswith("of 566544888 deals enumerated (cut short: not a random sample)"), last
-    assert "±" not in r.stdout
+    assert last.startswith("estimate from "), last
+    assert last.endswith("of 566,544,888 deals (cut short: a random sample of the enumeration)"), last
     rows = list(csv.DictReader(io.StringIO(pql("-c", query, *options, "--format", "csv").stdout)))
-    assert {(row["status"], row["exact"], row["stderr"]) for row in rows} == {("cut short", "false", "")}
+    assert {(row["status"], row["exact"]) for row in rows} == {("cut short", "false")}
+    # A standard error once enough work items are in (how many depends on the machine).
+    assert all(row["stderr"] == "" or float(row["stderr"]) >= 0 for row in rows)
     (st,) = as_json(pql("-c", query, *options, "--format", "json").stdout)
     assert st["truncated"] is True
     assert st["exact"] is False

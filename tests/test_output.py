@@ -321,9 +321,10 @@ def test_a_destination_file_is_replaced_by_a_whole_document_after_every_result(t
 
 
 def truncated_result() -> StatementResult:
-    """An exhaustive run stopped by its time limit after 1,234,567 of 1,712,304 deals."""
-    avg = Column("eq", "avg", 0.8477, stderr=None)
-    count = Column("COUNT 2", "count", 0.84, stderr=None, count=1037036)
+    """An exhaustive run stopped by its time limit after 1,234,567 of 1,712,304 deals: 31 of
+    44 work items, taken in a random order, with the standard errors of that sample."""
+    avg = Column("eq", "avg", 0.8477, stderr=0.0021)
+    count = Column("COUNT 2", "count", 0.84, stderr=0.0032, count=1037036)
     return StatementResult(
         query="select ... from a='AsAh', b='KsKd'",
         game="holdem",
@@ -336,23 +337,81 @@ def truncated_result() -> StatementResult:
         columns=[avg, count],
         truncated=True,
         total_deals=1712304,
+        enumerated_because="small",
+        items_done=31,
+        items_total=44,
     )
 
 
 def test_an_enumeration_cut_short_says_so_in_every_format() -> None:
-    # It used to print as a sample: no word that the deals were the first ones in order.
+    # It used to print the first deals in deck order as if they were the answer; the work
+    # items now go in a random order, so what was done is a sample with standard errors.
     r = truncated_result()
-    note = "1234567 of 1712304 deals enumerated (cut short: not a random sample)"
+    note = "estimate from 72% of 1,712,304 deals (cut short: a random sample of the enumeration)"
     table = format_table(r)
     assert table.splitlines()[-1] == note
-    assert "±" not in table
+    assert "0.8477 ± 0.0041" in table
+    assert "84.00% ± 0.63%" in table
     records = csv_records(render([r], "csv"))
-    assert [(x["status"], x["exact"], x["stderr"]) for x in records] == [("cut short", "false", "")] * 2
+    assert [(x["status"], x["exact"], x["stderr"]) for x in records] == [
+        ("cut short", "false", "0.0021"),
+        ("cut short", "false", "0.0032"),
+    ]
     (st,) = json.loads(render([r], "json"))["statements"]
     assert st["truncated"] is True
     assert st["exact"] is False
     assert st["total_deals"] == 1712304
-    assert all(c["stderr"] is None for c in st["columns"])
+    assert (st["items_done"], st["items_total"]) == (31, 44)
+    assert [c["stderr"] for c in st["columns"]] == [0.0021, 0.0032]
+
+
+def test_histogram_buckets_of_an_enumeration_cut_short_carry_their_standard_errors() -> None:
+    hist = Column(
+        "h",
+        "histogram",
+        None,
+        buckets=[Bucket("pair", 600.0, 0.6), Bucket("flush", 400.0, 0.4)],
+        bucket_stderrs={"pair": 0.05},
+    )
+    r = records.replace(truncated_result(), columns=[hist])
+    rows = csv_records(render([r], "csv"))
+    # The engine's error where it has one; none where it has too few work items to judge.
+    assert [(x["label"], x["stderr"]) for x in rows] == [("pair", "0.05"), ("flush", "")]
+    (st,) = json.loads(render([r], "json"))["statements"]
+    assert st["columns"][0]["buckets"][0]["stderr"] == 0.05
+    assert "stderr" not in st["columns"][0]["buckets"][1]
+    again = StatementResult.from_dict(st | {"elapsed_s": 0.05})
+    assert again.columns[0].bucket_stderrs == {"pair": 0.05}
+    markdown = render([r], "markdown")
+    assert "| 60.00% | 9.80% |" in markdown
+
+
+def test_when_many_trials_made_pql_enumerate_the_status_says_so() -> None:
+    # `.trials 500000000` used to switch to enumeration without a word.
+    because = records.replace(truncated_result(), enumerated_because="fewer deals than trials")
+    assert status_text(because, timing=False) == (
+        "done · estimate from 72% of 1,712,304 deals (fewer than the trials asked for) · 1,234,567 trials"
+    )
+    running = records.replace(because, done=False, truncated=False, progress=0.75)
+    assert status_text(running, timing=False) == (
+        "running · estimate from 72% of 1,712,304 deals (fewer than the trials asked for) · "
+        "1,234,567 trials · 75%"
+    )
+    whole = records.replace(
+        because, truncated=False, exact=True, trials=1712304, accepted=1712304, attempted=1712304
+    )
+    assert status_text(whole, timing=False) == (
+        "done · exact: all 1,712,304 deals (fewer than the trials asked for) · 1,712,304 trials"
+    )
+    assert (
+        summary_line(whole) == "1712304 trials, exact: all 1,712,304 deals (fewer than the trials asked for)"
+    )
+    assert summary_line(because).startswith(
+        "estimate from 72% of 1,712,304 deals (fewer than the trials asked for)"
+    )
+    # A small enumeration chosen for its size says nothing of trials.
+    small = records.replace(whole, enumerated_because="small")
+    assert status_text(small, timing=False) == "done · exact · 1,712,304 trials"
 
 
 def test_results_that_were_not_cut_short_say_nothing_of_it() -> None:
@@ -383,7 +442,7 @@ def test_an_enumeration_with_sampled_inner_values_is_not_called_exact() -> None:
 
 def test_the_status_line_says_how_exact_a_finished_run_is() -> None:
     cut = truncated_result()
-    assert status_text(cut, timing=False) == "done · cut short, not exact · 1,234,567 trials"
+    assert status_text(cut, timing=False) == "done · estimate from 72% of 1,712,304 deals · 1,234,567 trials"
     whole = records.replace(cut, truncated=False, exact=True, trials=1712304)
     assert status_text(whole, timing=False) == "done · exact · 1,712,304 trials"
     sampled = records.replace(whole, exact=False, inner_sampled=True)

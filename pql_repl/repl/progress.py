@@ -3,17 +3,28 @@
 from __future__ import annotations
 
 from pql_repl.api import StatementResult
-from pql_repl.output import format_estimate, format_number, format_percent, format_percent_estimate
+from pql_repl.output import (
+    enumeration_reason,
+    enumeration_share,
+    format_estimate,
+    format_number,
+    format_percent,
+    format_percent_estimate,
+)
 
 
 def status_text(result: StatementResult, timing: bool = True) -> str:
     """``running · 120,000 trials · 1.2M trials/s · 0.10 s`` (or done / exact / cancelled);
-    without ``timing`` the clock-dependent parts are left out (reproducible screenshots)."""
+    an enumeration says how much of it the numbers come from (``estimate from 12% of 1,712,304
+    deals``) and, when a large trial count made pql enumerate, that it did. Without ``timing``
+    the clock-dependent parts are left out (reproducible screenshots)."""
     state = "cancelled" if result.cancelled else ("done" if result.done else "running")
+    reason = enumeration_reason(result)
     if result.exact:
-        state += " · exact"
-    elif result.truncated:
-        state += " · cut short, not exact"
+        state += f" · exact: all {result.total_deals:,} deals{reason}" if reason else " · exact"
+    elif result.total_deals is not None and (result.truncated or not result.done):
+        # Work items go in a random order: the part done so far is a sample of them.
+        state += f" · estimate from {enumeration_share(result)}{reason}"
     elif result.inner_sampled and result.total_deals is not None:
         state += " · inner values sampled"
     rate = result.trials / result.elapsed if result.elapsed > 0 else 0.0

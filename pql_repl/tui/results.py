@@ -47,8 +47,8 @@ def bar(fraction: float, width: int = BAR_WIDTH) -> str:
 
 def ci(result: StatementResult, stderr: float | None, percent: bool = False) -> str:
     """``± 1.96·stderr`` (the 95% half-width), or '' for exact results."""
-    # An enumeration (finished or cut short) is not a sample: no margin.
-    if result.exact or result.total_deals is not None or stderr is None:
+    # A finished enumeration has no error; one so far or cut short has the engine's.
+    if result.exact or stderr is None:
         return ""
     half = 1.96 * stderr
     return f"± {half * 100:.2f}%" if percent else f"± {half:.4f}"
@@ -78,7 +78,7 @@ def _column_rows(result: StatementResult, column: Column, bar_width: int) -> lis
             cells = (
                 f"  {b.label}",
                 f"{b.fraction * 100:.2f}%",
-                ci(result, bucket_stderr(result, b.fraction), percent=True),
+                ci(result, bucket_stderr(result, column, b), percent=True),
                 bar(b.fraction, bar_width) if bar_width else "",
             )
             rows.append((f"{key}\x00{b.label}", cells))

@@ -144,8 +144,8 @@ fn an_exhaustive_run_reports_the_size_of_its_enumeration() {
     assert_eq!(p.total_deals, Some(p.attempted));
 }
 
-/// An enumeration stopped by its time limit is the first part of an ordered list of deals:
-/// it is reported as cut short, not as exact, and it is not a sample either.
+/// An enumeration stopped by its time limit is reported as cut short, not as exact (what it
+/// estimates from the work items it finished: `enumeration_sample.rs`).
 #[test]
 fn an_exhaustive_run_cut_short_says_so() {
     let plan = compiled(
@@ -161,7 +161,8 @@ fn an_exhaustive_run_cut_short_says_so() {
 }
 
 /// Under a time limit the planner prefers Monte Carlo unless the enumeration surely fits: an
-/// enumeration cut short is biased (it used to be reported with sampled-looking errors).
+/// enumeration cut short estimates from a sample of its work items, less precisely than
+/// Monte Carlo in the same time.
 #[test]
 fn a_short_time_limit_prefers_monte_carlo() {
     let plan = Arc::new(equity_plan(Game::Holdem, vec![fixed("AsAh"), fixed("KsKd")]));

@@ -455,11 +455,10 @@ const INVALID: &[(&str, ErrorKind, usize, usize, &str)] = &[
         7,
         "'count' is a selector: it can only stand at the top of the select list",
     ),
-    // A double-quoted string reads as a single-quoted one (the Odds Oracle's spelling).
-    ("select avg(\"AA\") from hero='AA'", ErrorKind::Type, 1, 12, "avg needs a numeric expression, found string"),
+    ("select avg(1) from hero=\"AA", ErrorKind::Syntax, 1, 25, "unterminated string: expected a closing quote (\")"),
     ("select avg(1) from hero='AA", ErrorKind::Syntax, 1, 25, "unterminated string: expected a closing quote (')"),
     (
-        // `case x when v ...` is the simple CASE: `winsHi(hero)` reads as its subject.
+        // `winsHi(hero)` reads as the subject of a simple case: the 'when' is missing after it.
         "select count(case winsHi(hero) then 1 end = 1) from hero='AA'",
         ErrorKind::Syntax,
         1,

@@ -1,9 +1,10 @@
 //! `Program` (a checked PQL text) and `RunHandle` (a statement running in the background).
 
 use super::catalog::macros_from;
+use super::columns::Errors;
 use super::errors::{contained, guarded_at, to_py_err_at};
 use crate::plan::compile::{compile_program_with, CompiledStatement};
-use crate::run::runner::{self, default_threads, Progress, RunOptions};
+use crate::run::runner::{self, default_threads, Enumerated, Progress, RunOptions};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::collections::HashMap;
@@ -59,8 +60,9 @@ impl Program {
         Ok(out)
     }
 
-    /// Starts statement `index` in background threads.
-    #[pyo3(signature = (index, trials, seed=None, exact=None, threads=None, time_limit=None, precision=None))]
+    /// Starts statement `index` in background threads. `item_limit` stops an exhaustive run
+    /// after that many work items (a run cut short at a chosen point, for tests).
+    #[pyo3(signature = (index, trials, seed=None, exact=None, threads=None, time_limit=None, precision=None, item_limit=None))]
     #[allow(clippy::too_many_arguments)] // mirrors the keyword arguments of the Python API
     fn start(
         &self,
@@ -72,6 +74,7 @@ impl Program {
         threads: Option<usize>,
         time_limit: Option<f64>,
         precision: Option<f64>,
+        item_limit: Option<u64>,
     ) -> PyResult<RunHandle> {
         let stmt = self
             .statements
@@ -89,6 +92,7 @@ impl Program {
             // A limit too long for a Duration is no limit.
             time_limit: time_limit.filter(|t| *t > 0.0).and_then(|t| Duration::try_from_secs_f64(t).ok()),
             precision: precision.filter(|p| *p > 0.0),
+            item_limit,
         };
         // Choosing the mode (and listing an exhaustive run's deals) happens on this thread:
         // without the GIL, and with any panic turned into PqlRuntimeError (DESIGN.md §3).
@@ -150,7 +154,8 @@ impl RunHandle {
 }
 
 /// The JSON statement shape of DESIGN.md §5, plus `index`, `done`, `attempted`, `progress`,
-/// `cancelled`, `truncated`, `total_deals` and `inner_sampled`.
+/// `cancelled`, `truncated`, `total_deals`, `inner_sampled`, and for exhaustive runs
+/// `enumerated_because`, `items_done` and `items_total` (the work items in the sample).
 fn snapshot<'py>(
     py: Python<'py>,
     stmt: &CompiledStatement,
@@ -173,10 +178,20 @@ fn snapshot<'py>(
     d.set_item("total_deals", p.total_deals)?;
     d.set_item("cancelled", p.cancelled)?;
     d.set_item("inner_sampled", p.inner_sampled)?;
+    d.set_item("enumerated_because", p.enumerated_because.map(Enumerated::name))?;
+    if let Some(sample) = &p.sample {
+        d.set_item("items_done", sample.items_done)?;
+        d.set_item("items_total", sample.items_total)?;
+    }
     let columns = PyList::empty(py);
-    for (sel, agg) in stmt.plan.selectors.iter().zip(&p.aggregates) {
-        // An enumeration, finished or not, is not a sample: it has no standard errors.
-        columns.append(super::columns::column(py, sel, agg, p.exhaustive)?)?;
+    for (i, (sel, agg)) in stmt.plan.selectors.iter().zip(&p.aggregates).enumerate() {
+        let errors = match &p.sample {
+            None => Errors::Sampled,
+            // A whole enumeration has no errors to show (with inner values sampled, none known).
+            Some(sample) if sample.complete() => Errors::None,
+            Some(sample) => Errors::Items(sample, i),
+        };
+        columns.append(super::columns::column(py, sel, agg, errors)?)?;
     }
     d.set_item("columns", columns)?;
     Ok(d)

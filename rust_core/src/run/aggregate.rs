@@ -38,6 +38,13 @@ pub struct HistKey {
     text: String,
 }
 
+impl HistKey {
+    /// The bucket's label, as [`Aggregate::buckets`] shows it.
+    pub fn label(&self) -> &str {
+        &self.text
+    }
+}
+
 impl Aggregate {
     pub fn avg() -> Self {
         Aggregate::Avg { sum: 0.0, sum_sq: 0.0, weight: 0.0, n: 0 }

@@ -2,11 +2,15 @@
 //! work into chunks (each Monte Carlo chunk with its own random stream, so a seed gives the
 //! same answer whatever the thread count), evaluates every deal with a trial or a kernel's
 //! tally, and merges the chunks' mergeable `aggregate`s into snapshots with standard errors,
-//! progress and cancel; `outcome` evaluates showdown-only statements once per distinct winner.
+//! progress and cancel; `outcome` evaluates showdown-only statements once per distinct winner;
+//! `item_order` visits an enumeration's work items in a seeded random order and `cluster`
+//! turns the items finished so far into estimates with standard errors (a run cut short).
 //!
 //! May use: `plan`, `trial`, `kernels`, `deal`, `rng`, `eval`, `games`, `cards`, `error`.
 //! Used by `py` and by the Rust tests and benchmarks.
 
 pub mod aggregate;
+pub mod cluster;
+pub mod item_order;
 pub mod outcome;
 pub mod runner;

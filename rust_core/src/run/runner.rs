@@ -3,6 +3,8 @@
 //! Workers merge their aggregates into a shared state that callers read as snapshots.
 
 use super::aggregate::Aggregate;
+use super::cluster::{ClusterSample, InOrder};
+use super::item_order::{work_items, ItemClaims, ItemOrder};
 use super::outcome::OutcomeTally;
 use crate::deal::exhaustive::Prefix;
 use crate::deal::source::FixedDeal;
@@ -45,6 +47,9 @@ pub struct RunOptions {
     pub time_limit: Option<Duration>,
     /// Stop once every avg/count standard error is below this.
     pub precision: Option<f64>,
+    /// Exhaustive runs: stop after this many work items (a run cut short at a chosen point,
+    /// for tests of what such a run reports).
+    pub item_limit: Option<u64>,
 }
 
 impl Default for RunOptions {
@@ -56,6 +61,7 @@ impl Default for RunOptions {
             threads: default_threads(),
             time_limit: None,
             precision: None,
+            item_limit: None,
         }
     }
 }
@@ -82,13 +88,18 @@ pub struct Progress {
     /// Work finished as a fraction, for progress bars.
     pub fraction: f64,
     pub error: Option<PqlError>,
-    /// Whether the run enumerates deals (it never samples, so it has no standard errors, also
-    /// in partial snapshots and when cut short).
+    /// Whether the run enumerates deals. Its work items go in a seeded random order, and only
+    /// whole items, taken in that order, count: until it ends, and when it is cut short, the
+    /// aggregates are those of a sample of the items (see `sample` for their errors).
     pub exhaustive: bool,
+    /// Why an exhaustive run enumerates.
+    pub enumerated_because: Option<Enumerated>,
+    /// The items of an exhaustive run counted so far, with what their standard errors need.
+    pub sample: Option<ClusterSample>,
     /// The deals of the whole enumeration, for exhaustive runs.
     pub total_deals: Option<u64>,
-    /// Set when a time limit or cancel cut an exhaustive run short: `exact` is then false, and
-    /// what was computed is the first part of an ordered enumeration, not a random sample.
+    /// Set when a time limit, an item limit or cancel cut an exhaustive run short: `exact` is
+    /// then false, and the aggregates are estimates from a random sample of its work items.
     pub truncated: bool,
     /// Set when the run ended because `cancel()` was called.
     pub cancelled: bool,
@@ -113,10 +124,20 @@ struct Shared {
     eager_pollers: AtomicUsize,
     /// When the run started, for the elapsed time of partial snapshots.
     started: Instant,
-    /// Work items of an exhaustive run not yet enumerated to their end (items end out of order,
-    /// and deals a board pattern skips are never counted, so this, not a count of deals, tells
-    /// whether the enumeration was complete).
-    items_left: AtomicUsize,
+    /// Items of an exhaustive run finished ahead of an earlier one, waiting for their turn to
+    /// join the sample (locked before `state` when both are).
+    in_order: Mutex<InOrder<(Vec<Aggregate>, FinishedItem<'static>)>>,
+    /// Deals of the exhaustive run's finished items, waiting or counted, for the progress bar.
+    deals_finished: AtomicU64,
+}
+
+/// One work item of an exhaustive run, enumerated to its end (a waiting one keeps its
+/// aggregates beside it: most items go straight in and are not copied).
+#[derive(Clone, Copy)]
+struct FinishedItem<'a> {
+    aggregates: &'a [Aggregate],
+    accepted: u64,
+    attempted: u64,
 }
 
 impl Shared {
@@ -132,6 +153,53 @@ impl Shared {
         if self.eager_pollers.load(Ordering::SeqCst) > 0 {
             self.changed.notify_all();
         }
+    }
+
+    /// Counts a work item of an exhaustive run, enumerated to its end, into the sample when
+    /// every earlier position of the order is in; until then it waits.
+    /// The error when a histogram now holds more values than it may.
+    fn item_finished(
+        &self,
+        plan: &Plan,
+        position: u64,
+        item: &FinishedItem<'_>,
+        inner_sampled: bool,
+    ) -> Option<PqlError> {
+        let mut queue = self.in_order.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let finished = self.deals_finished.fetch_add(item.attempted, Ordering::Relaxed) + item.attempted;
+        let mut st = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if inner_sampled {
+            st.inner_sampled = true;
+            st.exact = false;
+        }
+        if queue.is_next(position) {
+            st.count_item(item);
+            for waiting in queue.took(position) {
+                st.count_item(&FinishedItem { aggregates: &waiting.0, ..waiting.1 });
+            }
+        } else {
+            queue.wait(position, (item.aggregates.to_vec(), FinishedItem { aggregates: &[], ..*item }));
+        }
+        st.fraction = st.total_deals.map_or(1.0, |total| finished as f64 / total.max(1) as f64);
+        let failed = overflow(plan, &st.aggregates);
+        drop(st);
+        drop(queue);
+        self.merged();
+        failed
+    }
+}
+
+impl Progress {
+    /// Adds a finished work item of an exhaustive run to the totals and to the sample.
+    fn count_item(&mut self, item: &FinishedItem<'_>) {
+        for (g, l) in self.aggregates.iter_mut().zip(item.aggregates) {
+            g.merge(l);
+        }
+        if let Some(sample) = &mut self.sample {
+            sample.add_item(item.aggregates);
+        }
+        self.accepted += item.accepted;
+        self.attempted += item.attempted;
     }
 }
 
@@ -226,7 +294,8 @@ pub enum Mode {
 /// enumeration is chosen only when it surely finishes.
 const ASSUMED_EVALUATIONS_PER_THREAD_SECOND: f64 = 2e6;
 /// An automatic exhaustive run under a time limit must be expected to take at most this share
-/// of it: one cut short is a biased answer, not a sample.
+/// of it: one cut short is an estimate from a sample of its work items, less precise than the
+/// Monte Carlo run the time would have allowed.
 const TIME_LIMIT_SHARE: f64 = 1.0 / 3.0;
 
 /// Chooses Monte Carlo or exhaustive enumeration: exhaustive when asked, or automatically when
@@ -275,13 +344,47 @@ pub fn choose_mode(plan: &Plan, opts: &RunOptions) -> Result<Mode, PqlError> {
         }
         return Ok(Mode::Exact(prefixes, deals));
     }
-    // A precision target may stop Monte Carlo long before its trials are done.
-    let cheaper = evaluations <= AUTO_EXACT_LIMIT || (opts.precision.is_none() && deals <= opts.trials as f64);
+    let cheaper = auto_reason(plan, opts, deals).is_some();
     let fits = opts.time_limit.is_none_or(|limit| {
         let threads = opts.threads.clamp(1, MAX_THREADS) as f64;
         evaluations / (ASSUMED_EVALUATIONS_PER_THREAD_SECOND * threads) <= TIME_LIMIT_SHARE * limit.as_secs_f64()
     });
     Ok(if cheaper && fits { Mode::Exact(prefixes, deals) } else { Mode::Monte })
+}
+
+/// Why an exhaustive run enumerates rather than samples.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Enumerated {
+    /// Asked for (`exact`).
+    Asked,
+    /// Small: under `AUTO_EXACT_LIMIT` evaluations.
+    Small,
+    /// The trials asked for are at least as many as there are deals (a trial costs what a
+    /// deal does, so enumerating is no more work and exact).
+    FewerDealsThanTrials,
+}
+
+impl Enumerated {
+    pub fn name(self) -> &'static str {
+        match self {
+            Enumerated::Asked => "asked",
+            Enumerated::Small => "small",
+            Enumerated::FewerDealsThanTrials => "fewer deals than trials",
+        }
+    }
+}
+
+/// Why an automatic run would rather enumerate `deals` deals than sample; `None`: sample.
+fn auto_reason(plan: &Plan, opts: &RunOptions, deals: f64) -> Option<Enumerated> {
+    let evaluations = deals * plan.spec.players.len() as f64 * plan.inner_cost;
+    if evaluations <= AUTO_EXACT_LIMIT {
+        Some(Enumerated::Small)
+    } else if opts.precision.is_none() && deals <= opts.trials as f64 {
+        // (A precision target may stop Monte Carlo long before its trials are done.)
+        Some(Enumerated::FewerDealsThanTrials)
+    } else {
+        None
+    }
 }
 
 fn no_legal_deal() -> PqlError {
@@ -298,6 +401,13 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
         Ok(Mode::Exact(_, deals)) => (true, Some(*deals as u64)),
         _ => (false, None),
     };
+    let enumerated_because = match &mode {
+        Ok(Mode::Exact(_, deals)) if opts.exact != Some(true) => {
+            Some(auto_reason(plan, opts, *deals).unwrap_or(Enumerated::Small))
+        }
+        Ok(Mode::Exact(..)) => Some(Enumerated::Asked),
+        _ => None,
+    };
     let shared = Arc::new(Shared {
         state: Mutex::new(Progress {
             aggregates: plan.new_aggregates(),
@@ -305,8 +415,12 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
             attempted: 0,
             exact,
             exhaustive: exact,
+            enumerated_because,
+            sample: None,
             total_deals,
-            seed: if exact { None } else { Some(seed) },
+            // An exhaustive run's seed orders its work items; it is reported while the run
+            // is a sample of them (dropped once the enumeration is complete).
+            seed: Some(seed),
             elapsed: Duration::ZERO,
             done: false,
             fraction: 0.0,
@@ -321,7 +435,8 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
         version: AtomicU64::new(0),
         eager_pollers: AtomicUsize::new(0),
         started,
-        items_left: AtomicUsize::new(0),
+        in_order: Mutex::new(InOrder::default()),
+        deals_finished: AtomicU64::new(0),
     });
     let mode = match mode {
         Ok(m) => m,
@@ -363,17 +478,21 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
                 .enumerate()
                 .flat_map(|(i, p)| (0..plan.spec.split_count(p)).map(move |f| (i, f)))
                 .collect();
-            shared.items_left.store(work.len(), Ordering::Release);
+            // The work items in a seeded random order, so that those done first are a sample.
+            let units = work_items(&work, threads);
+            shared.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner).sample =
+                Some(ClusterSample::new(plan.selectors.len(), units.len() as u64));
+            let order = ItemOrder::new(units.len() as u64, seed);
+            let claims = Arc::new(ItemClaims::new(order, units, opts.item_limit));
             let work = Arc::new(work);
             let prefixes = Arc::new(prefixes);
-            let next = Arc::new(AtomicUsize::new(0));
             for _ in 0..threads {
                 let (this_run, this_live) = (shared.clone(), live.clone());
-                let (plan, shared, next, live, work, prefixes) =
-                    (plan.clone(), shared.clone(), next.clone(), live.clone(), work.clone(), prefixes.clone());
+                let (plan, shared, claims, live, work, prefixes) =
+                    (plan.clone(), shared.clone(), claims.clone(), live.clone(), work.clone(), prefixes.clone());
                 spawn_worker(&mut handles, &this_run, &this_live, started, move || {
                     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        exact_worker(&plan, &shared, &next, &work, &prefixes, deadline)
+                        exact_worker(&plan, &shared, &claims, &work, &prefixes, deadline)
                     }));
                     let err = match result {
                         Ok(r) => r.err(),
@@ -453,11 +572,13 @@ fn finish(shared: &Shared, started: Instant, err: Option<PqlError>) {
     let stopped = cancelled || shared.stop.load(Ordering::Acquire);
     st.cancelled = cancelled;
     if st.error.is_none() && st.exhaustive {
-        if shared.items_left.load(Ordering::Acquire) > 0 {
+        if st.sample.as_ref().is_some_and(ClusterSample::complete) {
+            st.fraction = 1.0;
+            // The whole enumeration: the order of its items changes nothing.
+            st.seed = None;
+        } else {
             st.truncated = true;
             st.exact = false;
-        } else {
-            st.fraction = 1.0;
         }
     }
     if st.error.is_none() && st.accepted == 0 && st.attempted > 0 && !stopped {
@@ -717,7 +838,7 @@ fn low_acceptance(accepted: u64, attempted: u64) -> PqlError {
 fn exact_worker(
     plan: &Plan,
     shared: &Shared,
-    next: &AtomicUsize,
+    claims: &ItemClaims,
     work: &[(usize, usize)],
     prefixes: &[Prefix],
     deadline: Option<Instant>,
@@ -727,6 +848,10 @@ fn exact_worker(
     let mut tally = plan.tallies_by_outcome().then(|| OutcomeTally::new(plan.spec.game, plan.spec.players.len()));
     let check_every = plan.check_interval();
     let mut given_cache: Option<(usize, GivenTally, Deal)> = None;
+    // The work item being enumerated (its position in the order, its parts not yet done), and
+    // the deals of it counted so far.
+    let mut unit: Option<(u64, std::ops::Range<usize>)> = None;
+    let (mut accepted, mut attempted) = (0u64, 0u64);
     loop {
         if shared.halted() {
             return Ok(());
@@ -735,15 +860,22 @@ fn exact_worker(
             shared.stop.store(true, Ordering::Release);
             return Ok(());
         }
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        let Some(&(pi, first)) = work.get(i) else {
-            return Ok(());
-        };
-        let prefix = &prefixes[pi];
-        let (mut accepted, mut attempted) = (0u64, 0u64);
-        for a in &mut local {
-            a.reset();
+        // A new work item (its parts enumerated in turn) once the last one is done.
+        if unit.as_ref().is_none_or(|(_, parts)| parts.is_empty()) {
+            let Some(claimed) = claims.claim() else {
+                return Ok(());
+            };
+            unit = Some(claimed);
+            (accepted, attempted) = (0, 0);
+            for a in &mut local {
+                a.reset();
+            }
         }
+        let Some((position, parts)) = &mut unit else { unreachable!("a work item was just claimed") };
+        let position = *position;
+        let Some(i) = parts.next() else { unreachable!("a work item has parts left") };
+        let (pi, first) = work[i];
+        let prefix = &prefixes[pi];
         let mut count = 0u32;
         let mut cut = false;
         let given = if tally.is_some() {
@@ -759,9 +891,9 @@ fn exact_worker(
             // Given hands and an open board: the showdown tally's own enumeration.
             given.clear();
             given.enumerate(Some(first));
-            attempted = given.counts.iter().sum();
+            attempted += given.counts.iter().sum::<u64>();
             given.for_each_outcome(deal, |hi, lo, count, deal| tally.add_outcome(hi, lo, count as f64, deal));
-            accepted = tally.replay(plan, prefix.weight, &mut local, &mut scratch);
+            accepted += tally.replay(plan, prefix.weight, &mut local, &mut scratch);
         } else if let Some(tally) = &mut tally {
             plan.spec.enumerate(prefix, Some(first), &mut |deal| {
                 attempted += 1;
@@ -774,7 +906,7 @@ fn exact_worker(
                 }
                 true
             });
-            accepted = tally.replay(plan, prefix.weight, &mut local, &mut scratch);
+            accepted += tally.replay(plan, prefix.weight, &mut local, &mut scratch);
         } else {
             plan.spec.enumerate(prefix, Some(first), &mut |deal| {
                 attempted += 1;
@@ -794,24 +926,15 @@ fn exact_worker(
         if let Some(e) = scratch.take_error() {
             return Err(e);
         }
-        let mut st = shared.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        for (g, l) in st.aggregates.iter_mut().zip(&local) {
-            g.merge(l);
+        if cut {
+            // Part of an item is no part of the sample: the run is ending without it.
+            return Ok(());
         }
-        st.accepted += accepted;
-        st.attempted += attempted;
-        if scratch.inner_sampled {
-            st.inner_sampled = true;
-            st.exact = false;
+        if unit.as_ref().is_some_and(|(_, parts)| !parts.is_empty()) {
+            continue;
         }
-        st.fraction = st.total_deals.map_or(1.0, |total| st.attempted as f64 / total.max(1) as f64);
-        if !cut {
-            shared.items_left.fetch_sub(1, Ordering::AcqRel);
-        }
-        let failed = overflow(plan, &st.aggregates);
-        drop(st);
-        shared.merged();
-        if let Some(e) = failed {
+        let item = FinishedItem { aggregates: &local, accepted, attempted };
+        if let Some(e) = shared.item_finished(plan, position, &item, scratch.inner_sampled) {
             return Err(e);
         }
     }
