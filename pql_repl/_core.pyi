@@ -2,15 +2,21 @@
 from typing import Any, final
 
 __all__ = [
+    "DistributionRun",
+    "HeatmapRun",
     "Program",
     "RunHandle",
     "__version__",
+    "breakdown",
     "evaluate",
     "functions",
     "game_streets",
+    "hand_classes",
     "keywords",
     "limits",
     "parse_range",
+    "range_name_error",
+    "range_summary",
     "rate_batch",
     "warm_up",
 ]
@@ -24,7 +30,59 @@ def functions() -> list[dict[str, Any]]: ...
 def keywords() -> dict[str, list[str]]: ...
 def game_streets() -> dict[str, list[str]]: ...
 def limits() -> dict[str, int]: ...
-def parse_range(text: str, game: str = "holdem", syntax: str | None = None) -> dict[str, Any]: ...
+def parse_range(
+    text: str, game: str = "holdem", syntax: str | None = None, macros: dict[str, str] | None = None
+) -> dict[str, Any]: ...
+def range_name_error(name: str) -> str | None: ...
+def hand_classes(game: str) -> dict[str, Any]: ...
+def breakdown(game: str, board: str, dead: str | None = None) -> dict[str, Any]: ...
+def range_summary(
+    text: str,
+    game: str = "holdem",
+    syntax: str | None = None,
+    macros: dict[str, str] | None = None,
+    sample: int = 0,
+    seed: int = 0,
+) -> dict[str, Any]: ...
+
+@final
+class HeatmapRun:
+    def __new__(
+        cls,
+        game: str,
+        villains: list[str],
+        board: str | None = None,
+        dead: str | None = None,
+        syntax: str | None = None,
+        macros: dict[str, str] | None = None,
+        trials: int = 1000000,
+        seed: int = 0,
+        threads: int | None = None,
+        precision: float | None = None,
+        exact: bool | None = None,
+    ) -> HeatmapRun: ...
+    def poll(self, timeout: float) -> dict[str, Any] | None: ...
+    def set_focus(self, weights: list[int]) -> None: ...
+    def cancel(self) -> None: ...
+
+@final
+class DistributionRun:
+    def __new__(
+        cls,
+        game: str,
+        hero: str,
+        villains: list[str],
+        board: str | None = None,
+        dead: str | None = None,
+        syntax: str | None = None,
+        macros: dict[str, str] | None = None,
+        hands: int = 2000,
+        deals: int = 200,
+        seed: int = 0,
+        threads: int | None = None,
+    ) -> DistributionRun: ...
+    def poll(self, timeout: float) -> dict[str, Any] | None: ...
+    def cancel(self) -> None: ...
 
 @final
 class RunHandle:
@@ -33,7 +91,9 @@ class RunHandle:
 
 @final
 class Program:
-    def __new__(cls, text: str, origin: tuple[int, int] | None = None) -> Program: ...
+    def __new__(
+        cls, text: str, origin: tuple[int, int] | None = None, macros: dict[str, str] | None = None
+    ) -> Program: ...
     def statements(self) -> list[dict[str, Any]]: ...
     def start(
         self,

@@ -9,10 +9,10 @@ import math
 import operator
 import threading
 import time
-from collections.abc import Generator
+from collections.abc import Generator, Mapping
 from typing import Any, NamedTuple
 
-from pql_repl import _core
+from pql_repl import _core, named_ranges
 from pql_repl.errors import PqlCancelled, PqlError, PqlRangeError, PqlSyntaxError
 from pql_repl.records import field, record
 
@@ -189,15 +189,23 @@ class StatementInfo:
     span: tuple[int, int]
 
 
+def resolve_macros(macros: Mapping[str, str] | None) -> dict[str, str]:
+    """The named ranges a range may use: those given, or else the user's stored ones."""
+    return named_ranges.load() if macros is None else dict(macros)
+
+
 class Query:
     """A parsed and checked program of one or more statements, ready to run any number of times."""
 
-    def __init__(self, text: str, *, origin: tuple[int, int] = (1, 1)) -> None:
+    def __init__(
+        self, text: str, *, origin: tuple[int, int] = (1, 1), macros: Mapping[str, str] | None = None
+    ) -> None:
         """``origin``: the line and column where ``text`` starts in a larger text (a statement of
-        a script), so errors report lines and columns of that text."""
+        a script), so errors report lines and columns of that text. ``macros``: the named ranges
+        (``$open``) its ranges may use, name -> range text (None: the user's, ``.define``)."""
         self.text = text
         unicode_checked(text, PqlSyntaxError, origin)
-        self._program = _core.Program(text, origin)
+        self._program = _core.Program(text, origin, resolve_macros(macros))
         self._lock = threading.Lock()
         self._handle: Any = None
         self._cancelled = False
@@ -367,9 +375,10 @@ def unicode_checked(text: str, error: type[PqlError], origin: tuple[int, int] = 
         ) from None
 
 
-def prepare(text: str) -> Query:
-    """Parse and check ``text``; raises ``PqlError`` (with line, column and hint) when invalid."""
-    return Query(text)
+def prepare(text: str, *, macros: Mapping[str, str] | None = None) -> Query:
+    """Parse and check ``text``; raises ``PqlError`` (with line, column and hint) when invalid.
+    ``macros``: the named ranges its ranges may use (None: the user's, from ``.define``)."""
+    return Query(text, macros=macros)
 
 
 def run(
@@ -381,9 +390,10 @@ def run(
     threads: int | None = None,
     time_limit: float | None = None,
     precision: float | None = None,
+    macros: Mapping[str, str] | None = None,
 ) -> list[StatementResult]:
     """Run every statement of ``text``; one result per statement."""
-    return prepare(text).run(
+    return prepare(text, macros=macros).run(
         trials=trials, seed=seed, exact=exact, threads=threads, time_limit=time_limit, precision=precision
     )
 
@@ -472,9 +482,17 @@ class Range:
         return f"{n} {'hand' if n == 1 else 'hands'}: {head}{more}"
 
 
-def parse_range(text: str, game: str = "holdem", syntax: str | None = None) -> Range:
-    """Compile a range as a player's range of ``game`` would be; raises ``PqlRangeError``."""
+def parse_range(
+    text: str, game: str = "holdem", syntax: str | None = None, *, macros: Mapping[str, str] | None = None
+) -> Range:
+    """Compile a range as a player's range of ``game`` would be; raises ``PqlRangeError``.
+    ``macros``: the named ranges it may use (None: the user's, from ``.define``)."""
     for given in (text, game, syntax or ""):
         unicode_checked(given, PqlRangeError)
-    raw = _core.parse_range(text, game, syntax)
+    raw = _core.parse_range(text, game, syntax, resolve_macros(macros))
     return Range(text, raw["game"], raw["combos"], raw["weights"])
+
+
+def range_name_error(name: str) -> str | None:
+    """Why ``name`` (``$open`` or ``open``) cannot name a range, or None when it can."""
+    return _core.range_name_error(name)

@@ -72,6 +72,10 @@ def data_dir() -> Path:
     override = os.environ.get("PQL_DATA_DIR")
     if override:
         return Path(override).expanduser()
+    if sys.platform.startswith("linux"):
+        # Every run reads the named ranges there (`.define`): platformdirs' answer, worked out here.
+        home = os.environ.get("XDG_DATA_HOME", "").strip()
+        return Path(home or os.path.expanduser("~/.local/share")) / APP_NAME
     import platformdirs  # noqa: PLC0415 (only the REPLs keep data: the command starts faster)
 
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))

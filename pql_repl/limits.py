@@ -44,6 +44,8 @@ SCRIPT_MAX_BYTES = 16 * 2**20
 MAX_READ_DEPTH = 16
 #: Bytes of the config file.
 CONFIG_MAX_BYTES = 2**20
+#: Bytes of the named-ranges file (``.define``).
+RANGES_MAX_BYTES = 4 * 2**20
 #: Bytes of the editor buffer the app restores.
 BUFFER_MAX_BYTES = 16 * 2**20
 #: Entries the history keeps by default (the config's ``history_size`` changes it).

@@ -22,7 +22,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pql_repl.api import DEFAULT_TRIALS, FunctionInfo, Query, functions, parse_range, prepare
+from pql_repl import named_ranges
+from pql_repl.api import (
+    DEFAULT_TRIALS,
+    FunctionInfo,
+    Query,
+    functions,
+    parse_range,
+    prepare,
+    range_name_error,
+)
 from pql_repl.config import load_config
 from pql_repl.errors import PqlError
 from pql_repl.files import FileProblem, decode_text, read_bounded
@@ -421,6 +430,8 @@ class CommandResult:
     quit: bool = False
     read: Path | None = None
     changed: frozenset[str] = field(default_factory=frozenset)
+    #: `.explore PLAYER`: the player whose range the full-screen app should open in its explorer.
+    explore: str | None = None
 
 
 @record(frozen=True)
@@ -591,6 +602,61 @@ class Session:
         noun = "hand" if len(r) == 1 else "hands"
         return CommandResult(output=f"{len(r)} {noun} ({r.game})\n{' '.join(combos)}{more}".rstrip())
 
+    def _define(self, arg: str) -> CommandResult:
+        """`.define` lists the named ranges, `.define $name` shows one, `.define $name 'RANGE'`
+        stores it (checked: the name, and the range in some game)."""
+        stored = named_ranges.load()
+        if not arg:
+            if not stored:
+                return CommandResult(output="no named ranges yet: .define $name 'RANGE'")
+            width = max(len(k) for k in stored) + 1
+            return CommandResult(output="\n".join(f"${k:<{width}} {v}" for k, v in stored.items()))
+        name, _, rest = arg.partition(" ")
+        problem = range_name_error(name)
+        if problem:
+            raise SessionError(problem, "write .define $open 'QQ+, AKs'")
+        bare = name.removeprefix("$")
+        rest = rest.strip()
+        if not rest:
+            text = next((v for k, v in stored.items() if k.lower() == bare.lower()), None)
+            if text is None:
+                raise SessionError(f"no range is named ${bare}", "write .define $open 'QQ+, AKs'")
+            return CommandResult(output=f"${bare} {text}")
+        text, game = _quoted_and_game(rest, f".define ${bare} 'QQ+, AKs'")
+        # Checked in one game (hold'em unless named); it is read in the game of each range using it.
+        parse_range(text, game, macros={**stored, bare: text})
+        try:
+            named_ranges.store(bare, text)
+        except OSError as e:
+            raise SessionError(
+                f"cannot save ${bare}: {e}", "fix or remove the file; nothing was saved"
+            ) from None
+        return CommandResult(note=f"${bare} = {text}")
+
+    def _undefine(self, arg: str) -> CommandResult:
+        if not arg:
+            raise SessionError("missing name: .undefine $name")
+        try:
+            removed = named_ranges.remove(arg.strip())
+        except OSError as e:
+            raise SessionError(f"cannot forget {arg.strip()}: {e}") from None
+        if not removed:
+            raise SessionError(
+                f"no range is named ${arg.strip().removeprefix('$')}", "list them with .define"
+            )
+        return CommandResult(note=f"forgot ${arg.strip().removeprefix('$')}")
+
+    def _explore(self, arg: str) -> CommandResult:
+        if not arg:
+            raise SessionError(
+                "missing player: .explore PLAYER", "name a player of the query, e.g. .explore hero"
+            )
+        # Only the full-screen app has the explorer; the other front ends show the note.
+        return CommandResult(
+            explore=arg.strip(),
+            note="the range explorer is in the full-screen app: run pql, then F2 on a player",
+        )
+
     def _read(self, arg: str) -> CommandResult:
         if not arg:
             raise SessionError("missing file: .read FILE")
@@ -600,6 +666,16 @@ class Session:
         if not path.exists():
             raise SessionError(f"cannot read '{arg}': no such file")
         return CommandResult(read=path)
+
+
+def _quoted_and_game(text: str, example: str) -> tuple[str, str]:
+    """``'RANGE' [GAME]`` (the quotes optional when there is no game): the text and the game."""
+    if text[0] in "'\"":
+        end = text.find(text[0], 1)
+        if end < 0:
+            raise SessionError("the range's quote is not closed", f"write {example}")
+        return text[1:end], text[end + 1 :].strip() or "holdem"
+    return text, "holdem"
 
 
 def _setter(key: str, usage: str) -> Callable[[Session, str], CommandResult]:
@@ -670,6 +746,17 @@ COMMANDS: dict[str, _Command] = {
         ".range GAME 'RANGE' [generic]",
         "how many hands a range holds, and the first of them",
         Session._range,
+    ),
+    "define": _Command(
+        ".define [$NAME ['RANGE' [GAME]]]",
+        "name a range for every range string ($NAME; checked in GAME, holdem), show one, or list",
+        Session._define,
+    ),
+    "undefine": _Command(".undefine $NAME", "forget a named range", Session._undefine),
+    "explore": _Command(
+        ".explore PLAYER",
+        "open the range explorer on a player of the query (full-screen app)",
+        Session._explore,
     ),
     "show": _Command(
         ".show", "the current settings", lambda s, _: CommandResult(output=s.settings.describe())

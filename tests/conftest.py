@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import signal
 
+import pytest
+
 # A test runner started in the background by a non-interactive shell inherits SIGINT ignored;
 # Python then installs no KeyboardInterrupt handler, `_thread.interrupt_main()` does nothing,
 # and the children the tests spawn (which inherit an ignored signal across exec) cannot be
 # interrupted either. The Ctrl-C tests exercise pql's handling of SIGINT, so the session
 # starts with Python's own handler, whatever started it.
 signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@pytest.fixture(autouse=True)
+def _own_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test reads and writes its own data directory (named ranges, history), never the
+    user's: a `.define` in the user's data would change what queries mean."""
+    monkeypatch.setenv("PQL_DATA_DIR", str(tmp_path_factory.mktemp("data")))

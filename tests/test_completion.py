@@ -128,7 +128,7 @@ def test_from_keys_and_range_keywords() -> None:
 def test_dot_commands_at_line_start() -> None:
     assert set(texts(".")) == {f".{name}" for name in COMMANDS}
     assert texts(".tri")[0] == ".trials"
-    assert texts("select avg(1) from h='AA';\n.de")[0] == ".describe"
+    assert texts("select avg(1) from h='AA';\n.desc")[0] == ".describe"
     assert texts(".describe riverEq")[0] == "riverEquity"
     assert texts(".format j") == ["json"]
 

@@ -1,7 +1,8 @@
 """The full-screen pql app: editor on top, live results below, help on F1.
 
 Keys: F5 runs the editor, F4 (Ctrl+Enter) the statement at the cursor or the selection; F6 focuses
-the results (F2 or Escape comes back), F10 shows them full screen; Ctrl+S exports them."""
+the results (F2 or Escape comes back), F10 shows them full screen; Ctrl+S exports them. F2 in the
+editor opens the range explorer on the player at the cursor (``tui/explorer.py``)."""
 
 from __future__ import annotations
 
@@ -23,9 +24,11 @@ from textual.widget import Widget
 from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
-from pql_repl.api import Query, StatementResult
+from pql_repl.api import Query, StatementResult, game_streets
 from pql_repl.errors import PqlCancelled, PqlError
+from pql_repl.exploration import hand_classes
 from pql_repl.files import write_text_atomic
+from pql_repl.from_clause import clause_at, from_clauses, player_at
 from pql_repl.history import History, load_buffer, save_buffer, take_warnings
 from pql_repl.output import render
 from pql_repl.session import (
@@ -37,10 +40,12 @@ from pql_repl.session import (
     split_statements,
 )
 from pql_repl.tui.editor import CompletionList, QueryEditor, pql_theme
+from pql_repl.tui.explorer import ExplorerClosed, ExplorerPanel, RangeEdited
 from pql_repl.tui.palette import PqlCommands
 from pql_repl.tui.range_grid import grid_for_command
 from pql_repl.tui.results import ResultsPanel
 from pql_repl.tui.screens import ExportDialog, HelpScreen, HistorySearch, export_format
+from pql_repl.tui.term_explorer import TermExplorer
 from pql_repl.tui.welcome import EXAMPLES, ExampleList, Welcome
 
 # How often the worker hands a snapshot to the UI: several times a second.
@@ -121,7 +126,8 @@ class PqlApp(App[None]):
         Binding("f1", "help", "Help", id="help"),
         # Priority: the editor binds F6 and F7 (select line, select all) itself.
         Binding("f6", "focus_results", "Results", priority=True, id="focus_results"),
-        Binding("f2", "focus_editor", "Editor", show=False, priority=True, id="focus_editor"),
+        # F2: in the editor, explore the range at the cursor; elsewhere, back to the editor.
+        Binding("f2", "explore", "Explore", priority=True, id="explore"),
         Binding("f10", "full_screen", "Full", priority=True, id="full_screen"),
         Binding("ctrl+r", "history_search", "History", show=False, id="history_search"),
         Binding("ctrl+s", "export", "Export", id="export"),
@@ -151,6 +157,9 @@ class PqlApp(App[None]):
         yield editor
         yield Static("", id="error")
         yield ResultsPanel(id="results")
+        seed, threads = self.session.settings.seed or 0, self.session.settings.threads
+        yield ExplorerPanel(seed=seed, threads=threads, id="explorer")
+        yield TermExplorer(seed=seed, threads=threads, id="terms")
         yield CompletionList(id="completion")
         yield Footer(compact=True, show_command_palette=False)
 
@@ -181,6 +190,10 @@ class PqlApp(App[None]):
 
     def on_query_editor_checked(self, _: QueryEditor.Checked) -> None:
         self._buffer = self.editor.text
+        # The explorers follow the editor (they are mounted after it: none yet at the start).
+        for explorer in [*self.query(ExplorerPanel), *self.query(TermExplorer)]:
+            if explorer.display:
+                explorer.sync(self.editor.text)
         if self._check_timer is not None:
             self._check_timer.stop()
         self._check_timer = self.set_timer(CHECK_DELAY, self.check_now)
@@ -313,6 +326,9 @@ class PqlApp(App[None]):
             self._write_output(quiet=False)
         if result.output:
             self.results.add_history(result.output)
+        if result.explore:
+            self.open_explorer(result.explore)
+            return result
         if line.strip().lower().startswith(".range"):
             try:
                 grid = grid_for_command(line)
@@ -440,6 +456,71 @@ class PqlApp(App[None]):
     def action_focus_editor(self) -> None:
         self.editor.focus()
 
+    # -- the range explorer ------------------------------------------------------------------
+
+    @property
+    def explorer(self) -> ExplorerPanel:
+        """The grid explorer (hold'em, short deck)."""
+        return self.query_one("#explorer", ExplorerPanel)
+
+    @property
+    def term_explorer(self) -> TermExplorer:
+        """The term-list explorer (Omaha)."""
+        return self.query_one("#terms", TermExplorer)
+
+    def action_explore(self) -> None:
+        """F2: in the editor, explore the range of the player at the cursor; elsewhere (the
+        results, the explorer), back to the editor."""
+        if self.editor.has_focus:
+            self.open_explorer()
+        else:
+            self.editor.focus()
+
+    def open_explorer(self, player: str | None = None) -> bool:
+        """Open the explorer on ``player`` (None: the player at the editor's cursor) of the
+        statement at the cursor (else the first statement that has the player)."""
+        text, at = self.editor.text, self.editor.cursor_offset
+        clause = clause_at(text, at)
+        if player is not None and (clause is None or clause.player(player) is None):
+            clause = next((c for c in from_clauses(text) if c.player(player)), None)
+        setting = None
+        if clause is not None:
+            setting = clause.player(player) if player is not None else player_at(clause, at)
+        if clause is None or setting is None:
+            where = f"no player '{player}' in the editor's queries" if player else "no player at the cursor"
+            self.notify(f"{where}: the explorer opens on a player's range (hero='AKs')", severity="warning")
+            return False
+        self.close_explorers()
+        if _is_stud(clause.game):
+            self.notify(f"the explorer has no picker for stud games yet ({clause.game})", severity="warning")
+            return False
+        try:
+            hand_classes(clause.game)
+        except PqlError:  # not a two-card game: Omaha's list of terms
+            self.term_explorer.display = True
+            self.term_explorer.bind(setting.key, clause.index, text)
+            self.term_explorer.term_list.focus()
+            return True
+        self.explorer.display = True
+        self.explorer.bind(setting.key, clause.index, text)
+        self.explorer.grid.focus()
+        return True
+
+    def close_explorers(self) -> None:
+        self.explorer.stop_heatmap()
+        self.explorer.display = False
+        self.term_explorer.stop_distribution()
+        self.term_explorer.display = False
+
+    def on_range_edited(self, message: RangeEdited) -> None:
+        """The grid changed the range: it replaces the player's range in the editor."""
+        editor = self.editor
+        editor.replace(message.text, editor.location_of(message.start), editor.location_of(message.end))
+
+    def on_explorer_closed(self, _: ExplorerClosed) -> None:
+        self.close_explorers()
+        self.editor.focus()
+
     def action_full_screen(self) -> None:
         """F10: the results fill the screen (the editor hides), or come back to their place."""
         self.screen.toggle_class("results-full")
@@ -467,6 +548,7 @@ class PqlApp(App[None]):
             ("Tab, Ctrl+Space", "Complete; Tab takes the entry, Enter only one chosen with Up/Down"),
             ("1, 2, 3 (start screen)", "Run an example"),
             ("Ctrl+P", "Command palette"),
+            *EXPLORER_KEYS,
         ]
 
     def _bindings_list(self) -> list[Binding]:
@@ -543,7 +625,7 @@ class PqlApp(App[None]):
 
 #: Actions of the main screen, which do nothing while a dialog or the help is open.
 ON_MAIN_SCREEN = frozenset(
-    {"run", "run_statement", "focus_results", "focus_editor", "full_screen", "leave_results", "export"}
+    {"run", "run_statement", "focus_results", "explore", "full_screen", "leave_results", "export"}
 )
 
 #: How the help names an action when its footer label is too short to say it.
@@ -552,10 +634,33 @@ KEY_HELP = {
     "run_statement": "Run the statement at the cursor (or the selection)",
     "focus_results": "Focus the results (again: the live table); arrows scroll",
     "full_screen": "Results full screen, or back",
-    "focus_editor": "Back to the editor",
+    "explore": "Explore the range of the player at the cursor; elsewhere, back to the editor",
     "history_search": "Search the history",
     "export": "Export the results (asks for a file: .csv, .json or .md)",
 }
+
+
+#: The range explorer's keys, for the help screen (the README lists them too).
+EXPLORER_KEYS = [
+    ("Explorer: arrows, hjkl", "Move the cursor in the grid"),
+    ("Explorer: Shift+arrows, HJKL", "Select a rectangle"),
+    ("Explorer: Space", "Toggle the class (or the selection)"),
+    ("Explorer: +, -", "Widen or narrow along the game's hand ordering (the % it reaches is shown)"),
+    ("Explorer: 1-9, 0", "Weight the selection @10..@90; 0 takes it out"),
+    ("Explorer: s", "Suit picker: single hands of the class under the cursor"),
+    ("Explorer: u, r (Ctrl+Z, Ctrl+Y)", "Undo, redo"),
+    ("Explorer: c, i", "Clear, invert"),
+    ("Explorer: [, ]", "Highlight the classes of a board breakdown line"),
+    ("Explorer: n, o", "Save the range as a named range ($name), open one"),
+    ("Explorer: Escape", "Close the explorer"),
+    ("Omaha explorer: a, Enter, x", "Add, edit, remove a term"),
+    ("Omaha explorer: !, 1-9, 0", "Negate a term, weight it @10..@90, no weight"),
+]
+
+
+def _is_stud(game: str) -> bool:
+    """Stud games have no board: their ranges are pickers of down and up cards, not built yet."""
+    return "third" in game_streets().get(game.lower(), [])
 
 
 def _file_format(fmt: str) -> str:

@@ -21,6 +21,7 @@ pub mod kernels;
 pub mod plan;
 pub mod trial;
 pub mod run;
+pub mod explore;
 
 #[cfg(feature = "python")]
 mod py;

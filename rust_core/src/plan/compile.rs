@@ -14,7 +14,7 @@ use crate::functions::types::Type;
 use crate::functions::Func;
 use crate::games::{Game, Street};
 use crate::pql::typed::{BinOp, CheckedStatement, SelectorName, TExpr, TExprKind, TextLit};
-use crate::range::{self, Syntax};
+use crate::range::{self, Macros, Syntax};
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -34,11 +34,20 @@ pub fn compile_program(text: &str) -> Result<Vec<CompiledStatement>, Vec<PqlErro
 
 /// As `compile_program`, for a text that starts at `origin` (line, column) of a larger one.
 pub fn compile_program_at(text: &str, origin: (usize, usize)) -> Result<Vec<CompiledStatement>, Vec<PqlError>> {
+    compile_program_with(text, origin, &Macros::none())
+}
+
+/// As `compile_program_at`, with the user's named ranges (`$open`) usable in every range.
+pub fn compile_program_with(
+    text: &str,
+    origin: (usize, usize),
+    macros: &Macros,
+) -> Result<Vec<CompiledStatement>, Vec<PqlError>> {
     let checked = crate::pql::check_program_at(text, origin)?;
     let mut compiled = Vec::with_capacity(checked.len());
     let mut errors = Vec::new();
     for statement in &checked {
-        match compile_statement(statement) {
+        match compile_statement(statement, macros) {
             Ok(c) => compiled.push(c),
             Err(e) => errors.extend(e),
         }
@@ -50,12 +59,12 @@ pub fn compile_program_at(text: &str, origin: (usize, usize)) -> Result<Vec<Comp
     }
 }
 
-fn compile_statement(st: &CheckedStatement) -> Result<CompiledStatement, Vec<PqlError>> {
+fn compile_statement(st: &CheckedStatement, macros: &Macros) -> Result<CompiledStatement, Vec<PqlError>> {
     let game = st.game;
     let mut errors = Vec::new();
     let mut sources = Vec::with_capacity(st.players.len());
     for player in &st.players {
-        match range::parse_range(&player.range.text, game, st.syntax) {
+        match range::parse_range_with(&player.range.text, game, st.syntax, macros) {
             Ok(r) => sources.push(hand_source(&r)),
             Err(e) => errors.push(inside(e, &player.range)),
         }
@@ -94,6 +103,7 @@ fn compile_statement(st: &CheckedStatement) -> Result<CompiledStatement, Vec<Pql
     let mut lower = Lowering {
         game,
         syntax: st.syntax,
+        macros,
         players: st.players.len(),
         fixed_hands,
         fixed_board,
@@ -214,9 +224,11 @@ fn street_splits(game: Game, streets: &HashSet<Street>, extra: u8) -> StreetSpli
     StreetSplits { after: after & inner }
 }
 
-struct Lowering {
+struct Lowering<'m> {
     game: Game,
     syntax: Syntax,
+    /// The user's named ranges, for the ranges of `inRange` and perceived-range equity.
+    macros: &'m Macros,
     players: usize,
     fixed_hands: Vec<bool>,
     fixed_board: usize,
@@ -230,7 +242,7 @@ struct Lowering {
     errors: Vec<PqlError>,
 }
 
-impl Lowering {
+impl Lowering<'_> {
     fn expr(&mut self, e: &TExpr) -> Expr {
         match &e.kind {
             TExprKind::Bool(b) => Expr::Const(Value::Bool(*b)),
@@ -531,7 +543,7 @@ impl Lowering {
             Func::InRange => {
                 let p = self.player(&args[0]);
                 let Some(lit) = self.literal(&args[1]) else { return Expr::Const(Value::Bool(false)) };
-                match range::parse_range(&lit.text, self.game, self.syntax) {
+                match range::parse_range_with(&lit.text, self.game, self.syntax, self.macros) {
                     Ok(r) if self.game.is_stud() => {
                         self.read_positions(r.stud_positions());
                         c(B::InStudRange(p, Arc::new(r)))
@@ -616,7 +628,7 @@ impl Lowering {
             Func::HvPerceivedRangeEquity | Func::MinHvPerceivedRangeEquity => {
                 let (p, s) = self.ps(args);
                 let Some(lit) = self.literal(&args[2]) else { return Expr::Const(Value::Bool(false)) };
-                let source = match range::parse_range(&lit.text, self.game, self.syntax) {
+                let source = match range::parse_range_with(&lit.text, self.game, self.syntax, self.macros) {
                     Ok(r) => hand_source(&r),
                     Err(e) => {
                         self.errors.push(inside(e, lit));

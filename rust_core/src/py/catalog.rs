@@ -9,9 +9,10 @@ use crate::eval::{FlopHandCategory, HandType};
 use crate::functions::{catalog, names};
 use crate::games::{Game, Street};
 use crate::pql::{KEYWORDS, RESERVED_KEYS, SELECTORS};
-use crate::range::{parse_range as parse_range_text, Syntax, CLASS_NAMES};
+use crate::range::{check_macro_name, parse_range_with, Macros, Syntax, CLASS_NAMES};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
+use std::collections::HashMap;
 
 /// Words that join named classes in the classic hold'em syntax (PQL-SPEC §5.2); the class names
 /// themselves come from the range reader.
@@ -22,7 +23,21 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(keywords, m)?)?;
     m.add_function(wrap_pyfunction!(game_streets, m)?)?;
     m.add_function(wrap_pyfunction!(parse_range, m)?)?;
+    m.add_function(wrap_pyfunction!(range_name_error, m)?)?;
     Ok(())
+}
+
+/// The user's named ranges for the range reader; a bad name is a `ValueError` naming it.
+pub fn macros_from(macros: Option<HashMap<String, String>>) -> PyResult<Macros> {
+    let Some(map) = macros else { return Ok(Macros::none()) };
+    Macros::from_pairs(map.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .map_err(pyo3::exceptions::PyValueError::new_err)
+}
+
+/// Why `name` (with or without its `$`) cannot name a range, or None.
+#[pyfunction]
+fn range_name_error(name: &str) -> Option<String> {
+    check_macro_name(name.strip_prefix('$').unwrap_or(name)).err()
 }
 
 /// One dict per catalogue entry (aliases included): name, args, returns, doc, example, games,
@@ -84,7 +99,7 @@ fn game_streets(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     Ok(d)
 }
 
-fn parse_syntax(name: Option<&str>) -> Result<Syntax, PqlError> {
+pub(super) fn parse_syntax(name: Option<&str>) -> Result<Syntax, PqlError> {
     let Some(name) = name else {
         return Ok(Syntax::default());
     };
@@ -100,14 +115,21 @@ fn parse_syntax(name: Option<&str>) -> Result<Syntax, PqlError> {
 /// `{"game", "combos", "weights"}` for a range read as a player's range of `game` would be.
 /// Errors in the text carry line and column within it; the GIL is released while parsing.
 #[pyfunction]
-#[pyo3(signature = (text, game = "holdem", syntax = None))]
-fn parse_range<'py>(py: Python<'py>, text: &str, game: &str, syntax: Option<&str>) -> PyResult<Bound<'py, PyDict>> {
+#[pyo3(signature = (text, game = "holdem", syntax = None, macros = None))]
+fn parse_range<'py>(
+    py: Python<'py>,
+    text: &str,
+    game: &str,
+    syntax: Option<&str>,
+    macros: Option<HashMap<String, String>>,
+) -> PyResult<Bound<'py, PyDict>> {
     // A bad game or syntax argument has no place in `text`, so its error carries no position.
     let unplaced = |e: PqlError| vec![PqlError { span: None, ..e }];
+    let macros = macros_from(macros)?;
     let (g, combos, weights) = guarded(py, text, || {
         let g = parse_game(game).map_err(unplaced)?;
         let s = parse_syntax(syntax).map_err(unplaced)?;
-        let range = py.detach(|| parse_range_text(text, g, s)).map_err(|e| vec![e])?;
+        let range = py.detach(|| parse_range_with(text, g, s, &macros)).map_err(|e| vec![e])?;
         Ok((g, range.to_strings(), range.weights().to_vec()))
     })?;
     let d = PyDict::new(py);

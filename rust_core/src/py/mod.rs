@@ -10,6 +10,7 @@ mod catalog;
 mod columns;
 mod errors;
 mod evaluate;
+mod explore;
 mod run;
 
 use pyo3::prelude::*;
@@ -42,6 +43,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     evaluate::register(m)?;
     run::register(m)?;
     catalog::register(m)?;
+    explore::register(m)?;
     m.add_function(wrap_pyfunction!(limits, m)?)?;
     Ok(())
 }

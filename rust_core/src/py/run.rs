@@ -1,11 +1,13 @@
 //! `Program` (a checked PQL text) and `RunHandle` (a statement running in the background).
 
+use super::catalog::macros_from;
 use super::columns::Errors;
 use super::errors::{contained, guarded_at, to_py_err_at};
-use crate::plan::compile::{compile_program_at, CompiledStatement};
+use crate::plan::compile::{compile_program_with, CompiledStatement};
 use crate::run::runner::{self, default_threads, Enumerated, Progress, RunOptions};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -28,11 +30,18 @@ pub struct Program {
 impl Program {
     /// `origin`: the line and column where `text` starts in a larger text (a statement of a
     /// script), so errors name positions of that text; spans stay offsets into `text`.
+    /// `macros`: the user's named ranges, name -> range text.
     #[new]
-    #[pyo3(signature = (text, origin=None))]
-    fn new(py: Python<'_>, text: &str, origin: Option<(usize, usize)>) -> PyResult<Program> {
+    #[pyo3(signature = (text, origin=None, macros=None))]
+    fn new(
+        py: Python<'_>,
+        text: &str,
+        origin: Option<(usize, usize)>,
+        macros: Option<HashMap<String, String>>,
+    ) -> PyResult<Program> {
         let origin = origin.map_or((1, 1), |(line, col)| (line.max(1), col.max(1)));
-        let statements = guarded_at(py, text, origin, || compile_program_at(text, origin))?;
+        let macros = macros_from(macros)?;
+        let statements = guarded_at(py, text, origin, || compile_program_with(text, origin, &macros))?;
         Ok(Program { text: Arc::from(text), origin, statements: statements.into_iter().map(Arc::new).collect() })
     }
 

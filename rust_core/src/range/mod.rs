@@ -14,6 +14,7 @@ mod classic;
 mod cursor;
 mod expr;
 mod generic;
+mod macros;
 mod matcher;
 pub mod percent;
 mod spaced;
@@ -23,6 +24,7 @@ mod universe;
 pub use board::{parse_board, parse_board_pattern, parse_dead, BoardRange, DeadCards};
 /// The named hold'em classes of the classic syntax (`group1`, `suited`, ...), for completion.
 pub use classes::NAMES as CLASS_NAMES;
+pub use macros::{check_name as check_macro_name, Macros};
 pub use percent::hand_percentile;
 
 use crate::cards::{Card, CardSet};
@@ -141,6 +143,15 @@ impl Range {
         }
     }
 
+    /// Hand `i` as a card string (as `to_strings` writes it).
+    pub fn hand_string(&self, i: usize) -> String {
+        if self.game.is_stud() {
+            stud::hand_string(&self.stud[i])
+        } else {
+            self.flop[i].to_string()
+        }
+    }
+
     /// The weight of a flop-game hand in this range (0 when it is not in the range).
     pub fn weight_of(&self, hand: CardSet) -> u32 {
         universe::universe(self.game)
@@ -206,7 +217,12 @@ impl Range {
 
 /// Parses a player's range. Error spans are byte offsets into `text`.
 pub fn parse_range(text: &str, game: Game, syntax: Syntax) -> Result<Range, PqlError> {
-    let range = if game.is_stud() { stud::parse(text, game, syntax)? } else { parse_flop(text, game, syntax)? };
+    parse_range_with(text, game, syntax, &Macros::none())
+}
+
+/// [`parse_range`] with the user's named ranges (`$open`) defined.
+pub fn parse_range_with(text: &str, game: Game, syntax: Syntax, macros: &Macros) -> Result<Range, PqlError> {
+    let range = parse_expanding(text, game, syntax, macros, &mut macros::Expansion::default())?;
     if range.is_empty() {
         return Err(PqlError::range(
             format!("the range '{}' matches no hand", excerpt(text.trim())),
@@ -216,7 +232,53 @@ pub fn parse_range(text: &str, game: Game, syntax: Syntax) -> Result<Range, PqlE
     Ok(range)
 }
 
-fn parse_flop(text: &str, game: Game, syntax: Syntax) -> Result<Range, PqlError> {
+fn parse_expanding(
+    text: &str,
+    game: Game,
+    syntax: Syntax,
+    macros: &Macros,
+    expansion: &mut macros::Expansion,
+) -> Result<Range, PqlError> {
+    // A named range that is the whole range keeps its weights.
+    if let Some((name, body)) = macros.lookup(text) {
+        let at = text.find('$').unwrap_or(0);
+        let span = Span::new(at, text.trim_end().len());
+        expansion.enter(name, span)?;
+        let range = parse_expanding(body, game, syntax, macros, expansion).map_err(|e| macros::placed(e, name, span));
+        expansion.leave();
+        return range;
+    }
+    let mut named = |leaf: &str, span: Span| -> Option<Result<Range, PqlError>> {
+        macros.lookup(leaf).is_some().then(|| named_range(leaf, span, game, syntax, macros, expansion))
+    };
+    if game.is_stud() {
+        stud::parse(text, game, syntax, &mut named)
+    } else {
+        parse_flop(text, game, syntax, &mut named)
+    }
+}
+
+/// Reads a leaf that names a user macro: `Some` with the range it stands for, `None` for any
+/// other leaf.
+pub(crate) type NamedLeaf<'a> = dyn FnMut(&str, Span) -> Option<Result<Range, PqlError>> + 'a;
+
+/// The range `$name` stands for, read in the game and syntax of the range using it (at `span`).
+fn named_range(
+    leaf: &str,
+    span: Span,
+    game: Game,
+    syntax: Syntax,
+    macros: &Macros,
+    expansion: &mut macros::Expansion,
+) -> Result<Range, PqlError> {
+    let (name, body) = macros.lookup(leaf).expect("a defined name");
+    expansion.enter(name, span)?;
+    let range = parse_expanding(body, game, syntax, macros, expansion).map_err(|e| macros::placed(e, name, span));
+    expansion.leave();
+    range
+}
+
+fn parse_flop(text: &str, game: Game, syntax: Syntax, named: &mut NamedLeaf<'_>) -> Result<Range, PqlError> {
     let uni = universe::universe(game);
     let classic_holdem = syntax == Syntax::Classic && game.hole_cards() == 2;
     let parts = expr::parse(text, syntax == Syntax::Classic, false)?;
@@ -232,6 +294,14 @@ fn parse_flop(text: &str, game: Game, syntax: Syntax) -> Result<Range, PqlError>
     };
     let mut memo = expr::LeafMemo::new(text);
     let mut leaf = |span: Span| {
+        if let Some(range) = named(&text[span.start..span.end], span) {
+            // Combined with other leaves, a named range counts by its hands (not its weights).
+            let mut set = HandSet::empty(uni.len());
+            for &i in &range?.indices {
+                set.insert(i as usize);
+            }
+            return Ok(set);
+        }
         // A set over the universe, made and combined: a word per 64 hands, each twice.
         work.charge(uni.len() as u64 / 32, span)?;
         memo.get(span, |span| read(span).map(|h| h.into_set(uni)))

@@ -17,7 +17,7 @@
 use super::cursor::Cursor;
 use super::expr::{self, SetOps};
 use super::generic::{cards_of_ranks, cards_of_suit, parse_terms, RankOrder};
-use super::{Range, Syntax};
+use super::{NamedLeaf, Range, Syntax};
 use crate::cards::{parse_rank, parse_suit, Card, CardSet, Deck};
 use crate::error::{excerpt, PqlError, Span};
 use crate::games::Game;
@@ -392,12 +392,18 @@ fn fill(ps: &[Position], i: usize, used: CardSet, hand: &mut StudHand, out: &mut
     hand[i] = None;
 }
 
-pub(crate) fn parse(text: &str, game: Game, syntax: Syntax) -> Result<Range, PqlError> {
+pub(crate) fn parse(text: &str, game: Game, syntax: Syntax, named: &mut NamedLeaf<'_>) -> Result<Range, PqlError> {
     let parts = expr::parse(text, syntax == Syntax::Classic, true)?;
+    let deck = game.deck().cards();
     let mut memo = expr::LeafMemo::new(text);
     // The work of reading the range, in hands made and combined, bounded by RANGE_MAX_WORK.
     let mut made = 0u64;
     let mut leaf = |span: Span| {
+        if let Some(range) = named(&text[span.start..span.end], span) {
+            // Combined with other leaves, a named range counts by its hands (not its weights).
+            let range = range?;
+            return Ok(StudSet::new(range.stud_positions(), range.stud_hands().to_vec(), deck));
+        }
         let set = memo.get(span, |span| read_leaf(text, span, game))?;
         made += set.hands.len() as u64;
         if made > RANGE_MAX_WORK {
@@ -405,7 +411,6 @@ pub(crate) fn parse(text: &str, game: Game, syntax: Syntax) -> Result<Range, Pql
         }
         Ok(set)
     };
-    let deck = game.deck().cards();
     let all = || StudSet::full(deck);
     let weighted = parts.iter().any(|p| p.weight.is_some());
     let mut sets = Vec::with_capacity(parts.len());

@@ -1,0 +1,325 @@
+"""The range explorer's engine, typed: the classes of a two-card game, the equity heatmap and
+the equity distribution (computing in the background, polled for snapshots), the board
+breakdown and range summaries. Like ``api.py`` this module calls the extension; the explorer's
+screens (``tui/explorer*``) and the benchmarks use it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from pql_repl import _core
+from pql_repl.api import resolve_macros
+
+
+@dataclass(frozen=True)
+class HandClasses:
+    """The starting hands of a two-card game and their classes (``AKs``), in the grid's order."""
+
+    game: str
+    #: Class names row by row of the grid (``AA``, ``AKs``, ... ``22``).
+    names: list[str]
+    #: Every starting hand (``AsKs``), in the engine's order: weights and heatmap values are
+    #: lists parallel to it.
+    hands: list[str]
+    #: The class (an index into ``names``) of each hand.
+    class_of: list[int]
+    #: Class indices best first in the game's starting-hand ordering, with the percentile at
+    #: which ``N%`` first holds each.
+    ordering: list[tuple[int, float]]
+    #: The grid's ranks, high to low (``AKQJT98765432``).
+    ranks: str
+    #: The hands of each class (indices into ``hands``).
+    combos: list[list[int]] = field(default_factory=list)
+    #: Hand string -> its index, for any card order.
+    index: dict[str, int] = field(default_factory=dict)
+
+    def hand_index(self, hand: str) -> int | None:
+        """The index of ``AsKs`` (or ``KsAs``) in ``hands``."""
+        return self.index.get(hand) if hand in self.index else self.index.get(hand[2:4] + hand[0:2])
+
+    def class_index(self, name: str) -> int:
+        return self.names.index(name)
+
+    def cell(self, row: int, col: int) -> int:
+        """The class at a grid cell."""
+        return self._cells[row][col]
+
+    @property
+    def size(self) -> int:
+        """Rows (and columns) of the grid."""
+        return len(self.ranks)
+
+    @property
+    def _cells(self) -> list[list[int]]:
+        return _grid(self.game)
+
+    def position(self, cls: int) -> tuple[int, int]:
+        """The grid cell (row, column) of class ``cls``."""
+        return _positions(self.game)[cls]
+
+
+@cache
+def hand_classes(game: str = "holdem") -> HandClasses:
+    """The classes of ``game`` (hold'em, short deck); raises ``PqlError`` for other games."""
+    raw = _core.hand_classes(game)
+    combos: list[list[int]] = [[] for _ in raw["names"]]
+    for hand, cls in enumerate(raw["class_of"]):
+        combos[cls].append(hand)
+    return HandClasses(
+        game=raw["game"],
+        names=list(raw["names"]),
+        hands=list(raw["hands"]),
+        class_of=list(raw["class_of"]),
+        ordering=[(int(c), float(p)) for c, p in raw["ordering"]],
+        ranks=raw["ranks"],
+        combos=combos,
+        index={h: i for i, h in enumerate(raw["hands"])},
+    )
+
+
+def _cell_name(ranks: str, row: int, col: int) -> str:
+    if row == col:
+        return ranks[row] * 2
+    if col > row:
+        return ranks[row] + ranks[col] + "s"
+    return ranks[col] + ranks[row] + "o"
+
+
+@cache
+def _grid(game: str) -> list[list[int]]:
+    classes = hand_classes(game)
+    n = classes.size
+    return [[classes.names.index(_cell_name(classes.ranks, r, c)) for c in range(n)] for r in range(n)]
+
+
+@cache
+def _positions(game: str) -> dict[int, tuple[int, int]]:
+    return {cls: (r, c) for r, row in enumerate(_grid(game)) for c, cls in enumerate(row)}
+
+
+@dataclass(frozen=True)
+class HeatmapSnapshot:
+    """The heatmap so far: every class's equity (``None``: no deal fitted it yet) with its
+    standard error (0 when exact), every hand's equity, and the focus range's own."""
+
+    exact: bool
+    trials: int
+    done: bool
+    cancelled: bool
+    progress: float
+    elapsed: float
+    classes: list[tuple[float, float] | None]
+    hands: list[float | None]
+    focus: tuple[float, float] | None
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> HeatmapSnapshot:
+        return cls(
+            exact=d["exact"],
+            trials=d["trials"],
+            done=d["done"],
+            cancelled=d["cancelled"],
+            progress=d["progress"],
+            elapsed=d["elapsed_s"],
+            classes=[None if c is None else (c[0], c[1]) for c in d["classes"]],
+            hands=list(d["hands"]),
+            focus=None if d["focus"] is None else (d["focus"][0], d["focus"][1]),
+        )
+
+
+class Heatmap:
+    """Every class's equity against ``villains`` (their range texts) with ``board`` and
+    ``dead`` as a query's from clause has them; computing in background threads from the start.
+
+    Exact (every runout) with one opponent and a fixed board of three or more cards, otherwise
+    Monte Carlo: up to ``trials`` deals, stopping early once every class's 95% margin is at most
+    ``precision``. ``poll`` returns snapshots; ``cancel`` stops it."""
+
+    def __init__(
+        self,
+        game: str,
+        villains: Sequence[str],
+        *,
+        board: str | None = None,
+        dead: str | None = None,
+        syntax: str | None = None,
+        macros: Mapping[str, str] | None = None,
+        trials: int = 2_000_000,
+        seed: int = 0,
+        threads: int | None = None,
+        precision: float | None = None,
+        exact: bool | None = None,
+    ) -> None:
+        self.game = game
+        self._run = _core.HeatmapRun(
+            game,
+            list(villains),
+            board,
+            dead,
+            syntax,
+            resolve_macros(macros),
+            trials,
+            seed,
+            threads,
+            precision,
+            exact,
+        )
+
+    def poll(self, timeout: float) -> HeatmapSnapshot | None:
+        """Waits up to ``timeout`` seconds for news; raises ``PqlError`` when the run failed."""
+        d = self._run.poll(timeout)
+        return None if d is None else HeatmapSnapshot.from_dict(d)
+
+    def wait(self) -> HeatmapSnapshot:
+        """Blocks until the heatmap is done (or cancelled); the final snapshot."""
+        while True:
+            snap = self.poll(0.5)
+            if snap is not None and snap.done:
+                return snap
+
+    def set_focus(self, weights: Sequence[int]) -> None:
+        """The range being explored, one weight per hand of ``hand_classes(game).hands``."""
+        self._run.set_focus(list(weights))
+
+    def cancel(self) -> None:
+        self._run.cancel()
+
+
+@dataclass(frozen=True)
+class HandFacts:
+    """What one hand has on the board."""
+
+    hand_type: str
+    #: On a flop only.
+    flop_category: str | None
+    #: ``flushdraw``, ``openended``, ``gutshot``, ``backdoorflush`` (flop and turn).
+    draws: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """Every hand's facts on a board (None: the board or the dead cards make it impossible),
+    parallel to ``hand_classes(game).hands``, and the category names worst first."""
+
+    hands: list[HandFacts | None]
+    hand_types: list[str]
+    flop_categories: list[str]
+    draws: list[str]
+
+
+@cache
+def breakdown(game: str, board: str, dead: str | None = None) -> Breakdown:
+    """How every hand of ``game`` stands on ``board`` (3 to 5 known cards)."""
+    raw = _core.breakdown(game, board, dead)
+    types, flops, draws = raw["hand_types"], raw["flop_categories"], raw["draws"]
+    hands: list[HandFacts | None] = []
+    for h in raw["hands"]:
+        if h is None:
+            hands.append(None)
+            continue
+        t, f, bits = h
+        names = tuple(name for i, name in enumerate(draws) if bits & (1 << i))
+        hands.append(HandFacts(types[t], None if f < 0 else flops[f], names))
+    return Breakdown(hands, list(types), list(flops), list(draws))
+
+
+@dataclass(frozen=True)
+class RangeSummary:
+    """A range in brief: how many hands, of how many in the game (None in stud), the hands
+    counted by weight / 100, and a sample of them."""
+
+    game: str
+    hands: int
+    total: int | None
+    weighted: float
+    weighted_range: bool
+    sample: list[str]
+
+    @property
+    def share(self) -> float | None:
+        return None if not self.total else self.hands / self.total
+
+
+def range_summary(
+    text: str,
+    game: str = "holdem",
+    syntax: str | None = None,
+    *,
+    macros: Mapping[str, str] | None = None,
+    sample: int = 0,
+    seed: int = 0,
+) -> RangeSummary:
+    """Count the hands of a range (and draw ``sample`` of them by weight); raises
+    ``PqlRangeError`` with positions in ``text``."""
+    raw = _core.range_summary(text, game, syntax, resolve_macros(macros), sample, seed)
+    return RangeSummary(
+        raw["game"], raw["hands"], raw["total"], raw["weighted"], raw["weighted_range"], list(raw["sample"])
+    )
+
+
+@dataclass(frozen=True)
+class DistributionSnapshot:
+    """The share of the range in each equity tenth (0-10% ... 90-100%), its mean equity, the
+    hands drawn so far."""
+
+    shares: list[float]
+    mean: float | None
+    hands: int
+    done: bool
+    cancelled: bool
+    progress: float
+
+
+class Distribution:
+    """The equity distribution of ``hero`` (a range text) against ``villains``: ``hands`` hands
+    drawn by weight, each one's equity from ``deals`` deals of the others and the board."""
+
+    def __init__(
+        self,
+        game: str,
+        hero: str,
+        villains: Sequence[str],
+        *,
+        board: str | None = None,
+        dead: str | None = None,
+        syntax: str | None = None,
+        macros: Mapping[str, str] | None = None,
+        hands: int = 2000,
+        deals: int = 200,
+        seed: int = 0,
+        threads: int | None = None,
+    ) -> None:
+        self._run = _core.DistributionRun(
+            game,
+            hero,
+            list(villains),
+            board,
+            dead,
+            syntax,
+            resolve_macros(macros),
+            hands,
+            deals,
+            seed,
+            threads,
+        )
+
+    def poll(self, timeout: float) -> DistributionSnapshot | None:
+        d = self._run.poll(timeout)
+        if d is None:
+            return None
+        return DistributionSnapshot(
+            list(d["shares"]), d["mean"], d["hands"], d["done"], d["cancelled"], d["progress"]
+        )
+
+    def wait(self) -> DistributionSnapshot:
+        while True:
+            snap = self.poll(0.5)
+            if snap is not None and snap.done:
+                return snap
+
+    def cancel(self) -> None:
+        self._run.cancel()

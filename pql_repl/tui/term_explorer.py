@@ -1,0 +1,413 @@
+"""The Omaha explorer (4 and 5 cards): a player's range as a list of generic-syntax terms
+(``AA**$ds``, ``RRON``, ``$1G``) added, edited, negated and weighted from the keyboard, each
+with its hands and share of all hands, the union's totals and a sample of its hands, and the
+range's equity distribution against the other players as a bar chart. Bound both ways to the
+range in the editor, like the grid explorer (``explorer.py``)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widget import Widget
+from textual.widgets import Input, Static
+from textual.worker import get_current_worker
+
+from pql_repl.errors import PqlError
+from pql_repl.exploration import Distribution, DistributionSnapshot, RangeSummary, range_summary
+from pql_repl.from_clause import FromClause, from_clauses
+from pql_repl.term_edit import Term, parse_terms, terms_text
+from pql_repl.tui.explorer import ExplorerClosed, RangeEdited
+
+#: Hands drawn for the distribution, and deals per hand.
+DISTRIBUTION_HANDS = 1_000
+DISTRIBUTION_DEALS = 100
+#: Hands of the range shown as a sample.
+SAMPLE = 8
+POLL_SECONDS = 0.15
+BAR_WIDTH = 30
+
+
+class TermPrompt(ModalScreen[str | None]):
+    """Asks for a term's text (Enter keeps it, Escape cancels)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, value: str = "") -> None:
+        super().__init__()
+        self.value = value
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="term-prompt"):
+            yield Static("A term of the range (AA**$ds, RRON, $1G); Enter keeps it, Escape cancels:")
+            yield Input(self.value, placeholder="AA**$ds", id="term-text")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class TermList(Widget, can_focus=True):
+    """The terms, one a line, the cursor on one; keys go to the explorer."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up,k", "move(-1)", "Up", show=False),
+        Binding("down,j", "move(1)", "Down", show=False),
+        Binding("a", "explorer('add')", "Add"),
+        Binding("enter,e", "explorer('edit')", "Edit"),
+        Binding("x,delete", "explorer('remove')", "Remove"),
+        Binding("exclamation_mark,minus", "explorer('negate')", "Negate"),
+        Binding("u,ctrl+z", "explorer('undo')", "Undo"),
+        Binding("r,ctrl+y", "explorer('redo')", "Redo"),
+        Binding("escape", "explorer('close')", "Close"),
+        *(Binding(str(d), f"explorer('weight({d})')", "Weight", show=False) for d in range(10)),
+    ]
+
+    def __init__(self, explorer: TermExplorer, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.explorer = explorer
+        self.cursor = 0
+
+    def action_move(self, step: int) -> None:
+        n = len(self.explorer.terms)
+        self.cursor = max(0, min(n - 1, self.cursor + step)) if n else 0
+        self.refresh()
+
+    async def action_explorer(self, action: str) -> None:
+        self.explorer.act(action)
+
+    def render(self) -> Text:
+        ex = self.explorer
+        out = Text(no_wrap=True, overflow="ellipsis")
+        if not ex.terms:
+            out.append("no terms: a adds one", style="dim")
+        for i, t in enumerate(ex.terms):
+            style = "reverse" if i == self.cursor and self.has_focus else ""
+            summary = ex.summaries.get(t.text)
+            sign = "not " if t.negated else "    "
+            weight = f"@{t.weight}" if t.weight is not None else ""
+            count = ""
+            if isinstance(summary, RangeSummary):
+                share = f" {summary.share * 100:6.2f}%" if summary.share is not None else ""
+                count = f"{summary.hands:>9,}{share}"
+            elif isinstance(summary, str):
+                count = summary
+            out.append(f"{sign}{t.text + weight:<22} {count}", style)
+            if i < len(ex.terms) - 1:
+                out.append("\n")
+        return out
+
+    def get_content_height(self, container: object, viewport: object, width: int) -> int:
+        return max(1, len(self.explorer.terms))
+
+
+class SummariesReady(Message):
+    def __init__(
+        self, text: str, summaries: dict[str, RangeSummary | str], union: RangeSummary | str
+    ) -> None:
+        super().__init__()
+        self.text = text
+        self.summaries = summaries
+        self.union = union
+
+
+class DistributionUpdate(Message):
+    def __init__(self, run: int, snapshot: DistributionSnapshot | None, error: str | None = None) -> None:
+        super().__init__()
+        self.run = run
+        self.snapshot = snapshot
+        self.error = error
+
+    def can_replace(self, message: Message) -> bool:
+        return (
+            isinstance(message, DistributionUpdate)
+            and message.run == self.run
+            and message.snapshot is not None
+            and not message.snapshot.done
+        )
+
+
+class TermExplorer(Vertical):
+    """The explorer of one player's Omaha range (``bind``)."""
+
+    def __init__(self, *, seed: int = 0, threads: int | None = None, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.seed = seed
+        self.threads = threads
+        self.player: str | None = None
+        self.statement = 0
+        self.terms: list[Term] = []
+        self._undo: list[list[Term]] = []
+        self._redo: list[list[Term]] = []
+        self._clause: FromClause | None = None
+        self._range_text: str | None = None
+        self.problem: str | None = None
+        self.summaries: dict[str, RangeSummary | str] = {}
+        self.union: RangeSummary | str | None = None
+        self.distribution: DistributionSnapshot | None = None
+        self.distribution_error: str | None = None
+        self._dist: Distribution | None = None
+        self._dist_run = 0
+        #: The range text the counts shown are of.
+        self.counted: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="terms-title")
+        yield TermList(self, id="term-list")
+        yield Static("", id="terms-totals")
+        yield Static("", id="terms-chart")
+
+    @property
+    def term_list(self) -> TermList:
+        return self.query_one(TermList)
+
+    @property
+    def game(self) -> str:
+        return self._clause.game if self._clause else "omahahi"
+
+    @property
+    def syntax(self) -> str | None:
+        return self._clause.value("syntax") if self._clause else None
+
+    def text(self) -> str:
+        return terms_text(self.terms)
+
+    # -- binding to the query -------------------------------------------------------------------
+
+    def bind(self, player: str, statement: int, query: str) -> None:
+        self.player = player
+        self.statement = statement
+        self._range_text = None
+        self._undo.clear()
+        self._redo.clear()
+        self.sync(query)
+
+    def sync(self, query: str) -> None:
+        clauses = from_clauses(query)
+        name = self.player or ""
+        clause = clauses[self.statement] if self.statement < len(clauses) else None
+        if clause is None or clause.player(name) is None:
+            clause = next((c for c in clauses if c.player(name)), None)
+        self._clause = clause
+        setting = clause.player(name) if clause else None
+        if clause is None or setting is None:
+            self.problem = f"no player '{self.player}' in the query"
+            self._refresh_all()
+            return
+        self.statement = clause.index
+        self.problem = None
+        if setting.value != self._range_text:
+            self.terms = parse_terms(setting.value)
+            self._range_text = setting.value
+            self.term_list.cursor = min(self.term_list.cursor, max(0, len(self.terms) - 1))
+            self._recount()
+        self._refresh_all()
+
+    def _write_back(self) -> None:
+        setting = self._clause.player(self.player or "") if self._clause else None
+        if setting is None:
+            return
+        text = self.text()
+        self._range_text = text
+        self.post_message(RangeEdited(text, setting.start, setting.end))
+        self._recount()
+        self._refresh_all()
+
+    # -- editing -------------------------------------------------------------------------------
+
+    def _change(self, terms: list[Term]) -> None:
+        if terms == self.terms:
+            return
+        self._undo.append(self.terms)
+        self._redo.clear()
+        self.terms = terms
+        self._write_back()
+
+    def act(self, action: str) -> None:
+        name, _, arg = action.partition("(")
+        at = self.term_list.cursor
+        terms = list(self.terms)
+        if name == "add":
+            self.app.push_screen(TermPrompt(), self._added)
+        elif name == "edit" and terms:
+            self.app.push_screen(TermPrompt(terms[at].text), self._edited)
+        elif name == "remove" and terms:
+            del terms[at]
+            self._change(terms)
+            self.term_list.cursor = max(0, min(at, len(terms) - 1))
+        elif name == "negate" and terms:
+            terms[at] = replace(terms[at], negated=not terms[at].negated)
+            self._change(terms)
+        elif name == "weight" and terms:
+            digit = int(arg.rstrip(")"))
+            terms[at] = replace(terms[at], weight=digit * 10 if digit else None)
+            self._change(terms)
+        elif name == "undo" and self._undo:
+            self._redo.append(self.terms)
+            self.terms = self._undo.pop()
+            self._write_back()
+        elif name == "redo" and self._redo:
+            self._undo.append(self.terms)
+            self.terms = self._redo.pop()
+            self._write_back()
+        elif name == "close":
+            self.post_message(ExplorerClosed())
+
+    def _added(self, text: str | None) -> None:
+        if text:
+            self._change([*self.terms, Term(text)])
+            self.term_list.cursor = len(self.terms) - 1
+
+    def _edited(self, text: str | None) -> None:
+        if text and self.terms:
+            terms = list(self.terms)
+            terms[self.term_list.cursor] = replace(terms[self.term_list.cursor], text=text)
+            self._change(terms)
+
+    # -- counting and the distribution -----------------------------------------------------------
+
+    def _recount(self) -> None:
+        """Count each term and the union in the background (a 5-card range takes a moment)."""
+        self._count_worker(self.text(), [t.text for t in self.terms], self.game, self.syntax)
+        self._restart_distribution()
+
+    @work(thread=True, exclusive=True, group="terms")
+    def _count_worker(self, text: str, terms: list[str], game: str, syntax: str | None) -> None:
+        summaries: dict[str, RangeSummary | str] = {}
+        for t in terms:
+            if get_current_worker().is_cancelled:
+                return
+            try:
+                summaries[t] = range_summary(t, game, syntax)
+            except PqlError as e:
+                summaries[t] = str(e).splitlines()[0]
+        union: RangeSummary | str
+        try:
+            union = range_summary(text, game, syntax, sample=SAMPLE, seed=self.seed) if text else "no hands"
+        except PqlError as e:
+            union = str(e).splitlines()[0]
+        self.post_message(SummariesReady(text, summaries, union))
+
+    def on_summaries_ready(self, message: SummariesReady) -> None:
+        if message.text != self.text():
+            return
+        self.summaries = message.summaries
+        self.union = message.union
+        self.counted = message.text
+        self._refresh_all()
+
+    def _restart_distribution(self) -> None:
+        self.stop_distribution()
+        self.distribution = None
+        self.distribution_error = None
+        clause = self._clause
+        text = self.text()
+        villains = (
+            [p.value for p in clause.players if p.key.lower() != (self.player or "").lower()]
+            if clause
+            else []
+        )
+        if clause is None or not text or not villains:
+            self.distribution_error = None if villains else "no other player: no equity distribution"
+            return
+        try:
+            dist = Distribution(
+                clause.game,
+                text,
+                villains,
+                board=clause.value("board"),
+                dead=clause.value("dead"),
+                syntax=self.syntax,
+                hands=DISTRIBUTION_HANDS,
+                deals=DISTRIBUTION_DEALS,
+                seed=self.seed,
+                threads=self.threads,
+            )
+        except PqlError as e:
+            self.distribution_error = str(e).splitlines()[0]
+            return
+        self._dist = dist
+        self._dist_run += 1
+        self._poll_distribution(self._dist_run, dist)
+
+    def stop_distribution(self) -> None:
+        if self._dist is not None:
+            self._dist.cancel()
+            self._dist = None
+
+    @work(thread=True, group="distribution")
+    def _poll_distribution(self, run: int, dist: Distribution) -> None:
+        worker = get_current_worker()
+        while not worker.is_cancelled:
+            try:
+                snap = dist.poll(POLL_SECONDS)
+            except PqlError as e:
+                self.post_message(DistributionUpdate(run, None, str(e).splitlines()[0]))
+                return
+            if snap is not None:
+                self.post_message(DistributionUpdate(run, snap))
+                if snap.done:
+                    return
+
+    def on_distribution_update(self, message: DistributionUpdate) -> None:
+        if message.run != self._dist_run:
+            return
+        if message.error:
+            self.distribution_error = message.error
+        else:
+            self.distribution = message.snapshot
+        self._refresh_all()
+
+    # -- drawing --------------------------------------------------------------------------------
+
+    def _refresh_all(self) -> None:
+        if not self.is_mounted:
+            return
+        self.term_list.refresh(layout=True)
+        title = Text(f"{self.player or ''}'s range ({self.game}, terms)", style="bold")
+        if self.problem:
+            title.append(f"\n{self.problem}", style="red")
+        self.query_one("#terms-title", Static).update(title)
+        self.query_one("#terms-totals", Static).update(self._totals())
+        self.query_one("#terms-chart", Static).update(self._chart())
+
+    def _totals(self) -> Text:
+        u = self.union
+        if isinstance(u, str):
+            return Text(u, style="red")
+        if u is None:
+            return Text("counting…", style="dim")
+        share = f", {u.share * 100:.2f}% of {u.total:,}" if u.share is not None and u.total else ""
+        out = Text(f"all terms: {u.hands:,} hands{share}, weighted {u.weighted:,.1f}")
+        if u.sample:
+            out.append("\nsample: " + " ".join(u.sample), style="dim")
+        return out
+
+    def _chart(self) -> Text:
+        if self.distribution_error:
+            return Text(self.distribution_error, style="yellow")
+        d = self.distribution
+        if d is None:
+            return Text("equity distribution: computing…", style="dim")
+        mean = f", mean {d.mean * 100:.1f}%" if d.mean is not None else ""
+        state = "" if d.done else f" ({d.progress * 100:.0f}%…)"
+        out = Text(f"equity distribution vs the others{mean}{state}\n", style="bold")
+        for i, share in enumerate(d.shares):
+            bar = "█" * round(share * BAR_WIDTH)
+            out.append(f"{i * 10:>3}-{i * 10 + 10:<3}% {bar:<{BAR_WIDTH}} {share * 100:5.1f}%\n")
+        return out
+
+    def on_unmount(self) -> None:
+        self.stop_distribution()

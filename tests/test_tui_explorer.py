@@ -1,0 +1,423 @@
+"""The range explorer driven key by key with Pilot on the real engine: the range strings the keys
+write into the editor, the editor's text read back into the grid, the heatmap against `pql.run`,
+the board breakdown against counts made here. Waits are on conditions, never on the clock."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pilot_helpers import make_app, set_text, wait_until
+from reference import best_hi, hi_type, split
+from textual.pilot import Pilot
+from textual.widgets import OptionList
+
+import pql_repl as pql
+from pql_repl import named_ranges
+from pql_repl.tui.app import PqlApp
+from pql_repl.tui.explorer import NamedRangeList, NamePrompt, SuitPicker
+
+SIZE = (160, 50)
+FLOP = "Kh9h7d"
+
+
+@pytest.fixture(autouse=True)
+def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("PQL_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("PQL_CONFIG", str(tmp_path / "no-config.toml"))
+    return tmp_path / "data"
+
+
+def query(hero: str, villain: str = "KK, AK", board: str = FLOP) -> str:
+    at = f", board='{board}'" if board else ""
+    return f"select avg(riverEquity(hero)) from hero='{hero}', villain='{villain}'{at};"
+
+
+def hero_range(app: PqlApp) -> str:
+    """The hero's range as the editor holds it."""
+    text = app.editor.text
+    start = text.index("hero='") + len("hero='")
+    return text[start : text.index("'", start)]
+
+
+async def open_on(pilot: Pilot[Any], app: PqlApp, text: str, word: str = "hero") -> None:
+    """Put ``text`` in the editor, the cursor on ``word``, and press F2."""
+    await set_text(pilot, app, text)
+    app.editor.move_cursor(app.editor.location_of(text.index(word)))
+    await pilot.press("f2")
+    await wait_until(pilot, lambda: app.explorer.display and app.explorer.grid.has_focus)
+
+
+async def keys(pilot: Pilot[Any], *pressed: str) -> None:
+    await pilot.press(*pressed)
+    await pilot.pause()
+
+
+@pytest.mark.asyncio
+async def test_keys_write_the_range_into_the_editor() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_on(pilot, app, query("QQ+, AKs", board=""))
+        assert app.explorer.player == "hero"
+        assert hero_range(app) == "QQ+, AKs"  # nothing is rewritten before a key changes the range
+        await keys(pilot, "right", "space")  # AKs out
+        assert hero_range(app) == "QQ+"
+        await keys(pilot, "space")  # and back
+        assert hero_range(app) == "QQ+, AKs"
+        # A rectangle: AKs..AQs / KK..KQs (hjkl move too).
+        await keys(pilot, "shift+down", "shift+right", "space")
+        assert hero_range(app) == "QQ+, AQs+, KQs"
+        await keys(pilot, "l", "j", "space")  # a move ends the selection: QJs alone
+        assert hero_range(app) == "QQ+, AQs+, KQs, QJs"
+        await keys(pilot, "h", "h", "k", "3")  # KK at @30: every part weighted
+        assert hero_range(app) == "AA@100, QQ@100, AQs+@100, KQs@100, QJs@100, KK@30"
+        await keys(pilot, "0")  # 0 takes it out
+        assert hero_range(app) == "AA, QQ, AQs+, KQs, QJs"
+        await keys(pilot, "u")
+        assert hero_range(app) == "AA@100, QQ@100, AQs+@100, KQs@100, QJs@100, KK@30"
+        await keys(pilot, "u", "u")
+        assert hero_range(app) == "QQ+, AQs+, KQs"
+        await keys(pilot, "r")
+        assert hero_range(app) == "QQ+, AQs+, KQs, QJs"
+        await keys(pilot, "c")
+        assert hero_range(app) == ""
+        await keys(pilot, "u", "i")
+        inverted = pql.parse_range(hero_range(app))
+        assert len(inverted) == 1326 - len(pql.parse_range("QQ+, AQs+, KQs, QJs"))
+        await keys(pilot, "i")
+        assert hero_range(app) == "QQ+, AQs+, KQs, QJs"
+        await keys(pilot, "ctrl+z")
+        assert len(pql.parse_range(hero_range(app))) == len(inverted)
+        await keys(pilot, "ctrl+y")
+        assert hero_range(app) == "QQ+, AQs+, KQs, QJs"
+
+
+@pytest.mark.asyncio
+async def test_plus_and_minus_follow_the_percent_ordering() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_on(pilot, app, query("AA", board=""))
+        await keys(pilot, "c")
+        await keys(pilot, "plus", "plus", "plus")
+        three = [c for c, _ in app.explorer.edit.classes.ordering[:3]]
+        names = {app.explorer.edit.classes.names[c] for c in three}
+        assert pql.parse_range(hero_range(app)).combos == pql.parse_range(", ".join(names)).combos
+        assert names == {"AA", "KK", "QQ"}
+        while app.explorer.edit.percent() < 10:
+            await keys(pilot, "plus")
+        got = set(pql.parse_range(hero_range(app)).combos)
+        ten = set(pql.parse_range("10%").combos)
+        assert ten <= got  # the classes of `10%`, and at most the one class that crossed 10%
+        assert len(got - ten) <= 12
+        assert f"{app.explorer.edit.percent():.1f}%" in str(
+            app.explorer.query_one("#explorer-totals").render()
+        )
+        await keys(pilot, "minus")
+        assert len(pql.parse_range(hero_range(app))) < len(got)
+
+
+@pytest.mark.asyncio
+async def test_the_suit_picker_chooses_single_hands() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_on(pilot, app, query("QQ+", board=""))
+        await keys(pilot, "right", "s")  # AKs
+        picker = app.screen
+        assert isinstance(picker, SuitPicker)
+        options = picker.query_one(OptionList)
+        labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert sorted(label[4:] for label in labels) == sorted(pql.parse_range("AKs").combos)
+        for want in ("AhKh", "AsKs"):
+            at = next(i for i, label in enumerate(labels) if label.endswith(want))
+            options.highlighted = at
+            await keys(pilot, "space")
+        await keys(pilot, "enter")
+        assert not isinstance(app.screen, SuitPicker)
+        assert hero_range(app) == "QQ+, AhKh, AsKs"
+        # Escape drops a choice.
+        await keys(pilot, "s", "a", "escape")
+        assert hero_range(app) == "QQ+, AhKh, AsKs"
+        await keys(pilot, "s", "a", "enter")
+        assert hero_range(app) == "QQ+, AKs"
+
+
+@pytest.mark.asyncio
+async def test_typing_in_the_editor_updates_the_grid() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        text = query("QQ+", board="")
+        await open_on(pilot, app, text)
+        explorer = app.explorer
+        # The user edits the range in the editor: the grid follows.
+        app.editor.focus()
+        at = app.editor.location_of(text.index("QQ+") + 3)
+        app.editor.move_cursor(at)
+        await keys(pilot, *", JTs")
+        await wait_until(pilot, lambda: explorer.edit.text() == "QQ+, JTs")
+        jts = explorer.edit.classes.class_index("JTs")
+        assert explorer.edit.class_weights(jts) == [100] * 4
+        # A range that does not read leaves the grid as it was, and says why.
+        await keys(pilot, "Z")
+        await wait_until(pilot, lambda: explorer.problem is not None)
+        assert explorer.edit.class_weights(jts) == [100] * 4
+        await keys(pilot, "backspace")
+        await wait_until(pilot, lambda: explorer.problem is None)
+        # Edits made in the editor are undone in the grid too.
+        await pilot.press("f2")  # the cursor is on hero's range: back into the explorer
+        await wait_until(pilot, lambda: explorer.grid.has_focus)
+        await keys(pilot, "space")  # AA out
+        assert hero_range(app) == "KK-QQ, JTs"
+        # F2 in the explorer: back to the editor, the explorer stays; Escape in it closes it.
+        await keys(pilot, "f2")
+        assert app.editor.has_focus
+        assert explorer.display
+        await keys(pilot, "f2")
+        await wait_until(pilot, lambda: explorer.grid.has_focus)
+        await keys(pilot, "escape")
+        assert app.editor.has_focus
+        assert not explorer.display
+
+
+@pytest.mark.asyncio
+async def test_the_heatmap_agrees_with_pql_run_per_class() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_on(pilot, app, query("QQ+, AK"))
+        explorer = app.explorer
+        await wait_until(pilot, lambda: explorer.snapshot is not None and explorer.snapshot.done)
+        snap = explorer.snapshot
+        assert snap is not None
+        assert snap.exact
+        classes = explorer.edit.classes
+        for name in ("AA", "AKo", "98s", "22"):
+            eq = snap.classes[classes.class_index(name)]
+            (r,) = pql.run(query(name), exact=True)
+            assert eq is not None
+            assert eq[0] == pytest.approx(r.columns[0].value, abs=1e-9), name
+        # The range's own equity is the weighted mean of its hands: what `pql.run` says of it.
+        (r,) = pql.run(query("QQ+, AK"), exact=True)
+        assert snap.focus is not None
+        assert snap.focus[0] == pytest.approx(r.columns[0].value, abs=1e-9)
+        # The cell under the cursor shows its equity.
+        cell = str(explorer.query_one("#explorer-cell").render())
+        aa = snap.classes[classes.class_index("AA")]
+        assert aa is not None
+        assert f"{aa[0] * 100:.1f}%" in cell
+        # A new villain range restarts the heatmap; the range's edits do not.
+        run = explorer._heat_run
+        await keys(pilot, "space")
+        assert explorer._heat_run == run
+        app.editor.load_text(query(hero_range(app), villain="KK"))
+        await wait_until(pilot, lambda: explorer._heat_run == run + 1)
+
+
+@pytest.mark.asyncio
+async def test_a_monte_carlo_heatmap_agrees_with_pql_run_within_its_error() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_on(pilot, app, query("QQ+", villain="QQ+, AK", board=""))
+        explorer = app.explorer
+        classes = explorer.edit.classes
+
+        # Refining: once every cell has a margin under 0.03, compare some cells.
+        def converged() -> bool:
+            snap = explorer.snapshot
+            return snap is not None and all(c is not None and 1.96 * c[1] < 0.03 for c in snap.classes)
+
+        await wait_until(pilot, converged)
+        snap = explorer.snapshot
+        assert snap is not None
+        assert not snap.exact
+        for name in ("AA", "AKs", "76s"):
+            eq = snap.classes[classes.class_index(name)]
+            (r,) = pql.run(query(name, villain="QQ+, AK", board=""), trials=200_000, seed=4)
+            col = r.columns[0]
+            assert eq is not None
+            assert col.stderr is not None
+            assert abs(eq[0] - float(col.value or 0)) < 4 * (eq[1] ** 2 + col.stderr**2) ** 0.5, name
+        explorer.stop_heatmap()
+
+
+def reference_types(hands: list[str], board: str) -> Counter[str]:
+    return Counter(hi_type("holdem", best_hi("holdem", split(h), split(board))) for h in hands)
+
+
+@pytest.mark.asyncio
+async def test_the_breakdown_counts_and_highlights() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_on(pilot, app, query("QQ+, AK, T8s, 86s"))
+        explorer = app.explorer
+        hands = [
+            h for h in pql.parse_range("QQ+, AK, T8s, 86s").combos if not set(split(h)) & set(split(FLOP))
+        ]
+        counts = {line.key: combos for line, combos, _ in explorer.category_counts()}
+        want = reference_types(hands, FLOP)
+        for kind in (
+            "straightflush",
+            "quads",
+            "fullhouse",
+            "flush",
+            "straight",
+            "trips",
+            "twopair",
+            "pair",
+            "highcard",
+        ):
+            assert counts[kind] == want.get(kind, 0), kind
+        # Draws, hand by hand with the query functions.
+        for draw, function in (("openended", "openEndedStraightDraw"), ("gutshot", "gutshotStraightDraw")):
+            (r,) = pql.run(
+                f"select count({function}(hero, flop)) from hero='QQ+, AK, T8s, 86s', board='{FLOP}'",
+                exact=True,
+            )
+            assert counts[draw] == pytest.approx(float(r.columns[0].value or 0) * len(hands)), draw
+        # `]` walks the lines; the classes of the selected one light up.
+        await keys(pilot, "right_square_bracket")
+        assert explorer.category == 0
+        while explorer.lines[explorer.category or 0].key != "openended":
+            await keys(pilot, "right_square_bracket")
+        classes = explorer.edit.classes
+        assert {classes.names[c] for c in explorer.highlighted_classes()} == {"T8s", "86s"}
+        await keys(pilot, "left_square_bracket")
+        assert explorer.lines[explorer.category or 0].key == "flushdraw"  # Th8h and 8h6h
+        assert {classes.names[c] for c in explorer.highlighted_classes()} == {"T8s", "86s"}
+        await keys(pilot, "left_square_bracket")
+        assert explorer.lines[explorer.category or 0].key == "highcard"
+        assert {classes.names[c] for c in explorer.highlighted_classes()} == {"T8s", "86s"}
+
+
+@pytest.mark.asyncio
+async def test_named_ranges_save_and_load() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_on(pilot, app, query("QQ+, AKs", board=""))
+        await keys(pilot, "n")
+        assert isinstance(app.screen, NamePrompt)
+        await keys(pilot, *"$x")  # too short: refused, the prompt stays
+        await keys(pilot, "enter")
+        assert isinstance(app.screen, NamePrompt)
+        await keys(pilot, "backspace", *"mine", "enter")
+        assert named_ranges.load() == {"mine": "QQ+, AKs"}
+        await keys(pilot, "c", "o")
+        assert isinstance(app.screen, NamedRangeList)
+        await keys(pilot, "enter")
+        assert hero_range(app) == "QQ+, AKs"
+
+
+@pytest.mark.asyncio
+async def test_explore_command_and_other_games() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await set_text(pilot, app, query("AA") + "\n.explore villain\n")
+        await pilot.press("f5")
+        await wait_until(pilot, lambda: app.explorer.display)
+        assert app.explorer.player == "villain"
+        assert app.explorer.edit.text() == "KK, AK"
+        await keys(pilot, "escape")
+        await set_text(
+            pilot, app, "select avg(riverEquity(hero)) from game='omahahi', hero='AA**', villain='KK**';"
+        )
+        await pilot.press("f2")
+        await pilot.pause()
+        assert not app.explorer.display
+        await set_text(pilot, app, "select avg(6) from game='holdem';")
+        await pilot.press("f2")
+        await pilot.pause()
+        assert not app.explorer.display
+
+
+@pytest.mark.asyncio
+async def test_capital_hjkl_select_like_shift_arrows() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_on(pilot, app, query("AA", board=""))
+        await keys(pilot, "c", "J", "L", "space")  # AA, AKs, AKo, KK
+        assert hero_range(app) == "KK+, AK"
+        await keys(pilot, "H", "K", "5")  # the selection shrinks back to its first corner, AA
+        assert hero_range(app) == "KK@100, AK@100, AA@50"
+
+
+def test_snapshot_of_a_seeded_heatmap(snap_compare: Any) -> None:
+    # Monte Carlo with a fixed number of deals and a seed: the same numbers on every machine,
+    # whatever the threads (the heatmap's sums are exact integers).
+    app = make_app(seed=7)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        app.editor.cursor_blink = False
+        app.explorer.heat_trials = 20_000
+        app.explorer.heat_precision = None
+        await open_on(pilot, app, query("QQ+, AKs", villain="JJ+, AQs+", board=""))
+        await wait_until(pilot, lambda: app.explorer.snapshot is not None and app.explorer.snapshot.done)
+        await keys(pilot, "right", "shift+down")
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
+
+    assert snap_compare(app, run_before=run_before, terminal_size=(130, 40))
+
+
+OMAHA = "select avg(riverEquity(hero)) from game='omahahi', hero='AA**$ds', villain='KK**';"
+
+
+@pytest.mark.asyncio
+async def test_the_omaha_explorer_edits_terms() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await set_text(pilot, app, OMAHA)
+        app.editor.move_cursor(app.editor.location_of(OMAHA.index("hero")))
+        await pilot.press("f2")
+        terms = app.term_explorer
+        await wait_until(pilot, lambda: terms.display and terms.term_list.has_focus)
+        assert not app.explorer.display
+        await wait_until(pilot, lambda: terms.counted == "AA**$ds")
+        (_t,) = terms.terms
+        summary = terms.summaries["AA**$ds"]
+        assert not isinstance(summary, str)
+        assert summary.hands == len(pql.parse_range("AA**$ds", "omahahi"))
+        # a adds a term (typed in a prompt), ! negates, digits weight, x removes, u/r undo.
+        await keys(pilot, "a", *"RRON", "enter")
+        assert hero_range(app) == "AA**$ds, RRON"
+        await keys(pilot, "k", "down", "exclamation_mark")
+        assert hero_range(app) == "AA**$ds!(RRON)"
+        await keys(pilot, "up", "3")
+        assert hero_range(app) == "AA**$ds!(RRON)@30"
+        await keys(pilot, "0", "down", "x")
+        assert hero_range(app) == "AA**$ds"
+        await keys(pilot, "u")
+        assert hero_range(app) == "AA**$ds!(RRON)"
+        await keys(pilot, "r")
+        assert hero_range(app) == "AA**$ds"
+        # The union's totals are the engine's count of the whole text; its sample holds its hands.
+        await keys(pilot, "a", *"KK**", "enter")
+        await wait_until(pilot, lambda: terms.counted == "AA**$ds, KK**")
+        union = terms.union
+        assert not isinstance(union, str)
+        assert union is not None
+        both = set(pql.parse_range("AA**$ds, KK**", "omahahi").combos)
+        assert union.hands == len(both)
+        assert set(union.sample) <= both
+        # The equity distribution: shares of the range by equity tenth.
+        await wait_until(pilot, lambda: terms.distribution is not None and terms.distribution.done)
+        d = terms.distribution
+        assert d is not None
+        assert sum(d.shares) == pytest.approx(1.0)
+        # Typing in the editor rewrites the terms.
+        app.editor.load_text(OMAHA.replace("AA**$ds", "QQ**, JJ**"))
+        await wait_until(pilot, lambda: [x.text for x in terms.terms] == ["QQ**", "JJ**"])
+        await keys(pilot, "f2")  # from the explorer: to the editor; again: back into the explorer
+        assert app.editor.has_focus
+        await pilot.press("f2")
+        await wait_until(pilot, lambda: terms.term_list.has_focus)
+        await keys(pilot, "escape")
+        assert not terms.display
+        assert app.editor.has_focus
+        # Stud: no explorer yet, said so.
+        await set_text(
+            pilot, app, "select avg(riverEquity(hero)) from game='studhi', hero='AA*', villain='KK*';"
+        )
+        await pilot.press("f2")
+        await pilot.pause()
+        assert not terms.display
+        assert not app.explorer.display
