@@ -36,11 +36,12 @@ fmt:  ## format Rust and Python
 	$(PYTHON) -m ruff format pql_repl tests benchmarks
 	$(PYTHON) -m ruff check --fix pql_repl tests benchmarks
 
-bench:  ## speed against eval7, phevaluator, pokerkit and poker-equity (release build; see benchmarks/README.md)
+bench:  ## speed against eval7, phevaluator, pokerkit, poker-equity and OMPEval (release build; see benchmarks/README.md)
 	$(PYTHON) -m pip install ".[test]"
 	cargo run --release -p pql_core --example bench_eval
 	$(PYTHON) benchmarks/bench_eval.py
 	$(PYTHON) benchmarks/bench_engine.py
+	$(PYTHON) benchmarks/bench_ompeval.py
 	$(PYTHON) benchmarks/bench_hostile.py
 
 fuzz:  ## a few minutes of pql's own fuzzers: the Rust harness (rust_core/examples/fuzz.rs) and the Python property tests

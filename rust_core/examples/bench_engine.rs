@@ -5,6 +5,7 @@
 use pql_core::cards::{parse_cards, CardSet};
 use pql_core::deal::source::{BoardSource, DealSpec, HandSource, SlotHand, WeightedList};
 use pql_core::games::Game;
+use pql_core::plan::compile::compile_program;
 use pql_core::plan::expr::{Builtin, Expr};
 use pql_core::plan::{Plan, Selector, SelectorKind};
 use pql_core::run::runner::{start, RunOptions};
@@ -40,9 +41,29 @@ fn equity_plan(game: Game, players: Vec<HandSource>) -> Arc<Plan> {
     })
 }
 
+const WIDE: &str = "select avg(riverEquity(p1)) from game='holdem', p1='QQ+, AKs, AKo', p2='22+'";
+const THREE_WAY: &str = "select avg(riverEquity(p1)) from game='holdem', p1='AhKh', p2='QQ', p3='JTs'";
+const RANDOM: &str = "select avg(riverEquity(p1)) from game='holdem', p1='*', p2='*'";
+
+/// The plan of a one-statement query.
+fn query(text: &str) -> Arc<Plan> {
+    let mut statements = compile_program(text).expect("a valid query");
+    Arc::new(statements.remove(0).plan)
+}
+
 fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);
     xs[xs.len() / 2]
+}
+
+/// CPU time of the whole process so far, worker threads included (Linux `/proc/self/stat`, in
+/// clock ticks of 10 ms: only long spans read well), `None` elsewhere.
+fn process_cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name (which may hold spaces) start with the state.
+    let fields: Vec<&str> = text.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
 }
 
 fn time(label: &str, plan: &Arc<Plan>, opts: &RunOptions, repeats: usize) {
@@ -52,6 +73,12 @@ fn time(label: &str, plan: &Arc<Plan>, opts: &RunOptions, repeats: usize) {
     let mut secs = Vec::new();
     let mut trials = 0;
     let mut value = 0.0;
+    // Untimed: tables made on first use; it also says how many repeats make half a second of
+    // CPU time, enough for the coarse CPU clock.
+    let t = Instant::now();
+    start(plan, opts).wait();
+    let repeats = repeats.max((0.5 / t.elapsed().as_secs_f64().max(1e-4)).ceil().min(200.0) as usize);
+    let (cpu, wall) = (process_cpu_seconds(), Instant::now());
     for _ in 0..repeats {
         let t = Instant::now();
         let p = start(plan, opts).wait();
@@ -59,9 +86,16 @@ fn time(label: &str, plan: &Arc<Plan>, opts: &RunOptions, repeats: usize) {
         trials = p.accepted;
         value = p.aggregates[0].estimate().map_or(f64::NAN, |e| e.0);
     }
+    // The CPU time of all the repeats (coarse: ticks of 10 ms), per repeat.
+    let cpu = match (cpu, process_cpu_seconds()) {
+        (Some(a), Some(b)) if wall.elapsed().as_secs_f64() > 0.2 => {
+            format!("{:>8.1} ms CPU", (b - a) * 1e3 / repeats as f64)
+        }
+        _ => "       - ms CPU".to_string(),
+    };
     let m = median(secs);
     println!(
-        "{label:<44} {:>9.1} ms  {trials:>9} trials  {:>7.2} M trials/s  (p0 {value:.5})",
+        "{label:<44} {:>9.1} ms  {cpu}  {trials:>10} trials  {:>8.2} M trials/s  (p0 {value:.5})",
         m * 1e3,
         trials as f64 / m / 1e6
     );
@@ -82,10 +116,23 @@ fn main() {
         time("exact AsAh vs KsKd, 1 thread", &aa_kk, &exact(&one), 9);
         return;
     }
+    if std::env::var_os("PROFILE_MC_RANGES").is_some() {
+        time("MC 600k QQ+,AKs,AKo vs 22+, 1 thread", &query(WIDE), &mc(&one), 30);
+        return;
+    }
+    if std::env::var_os("PROFILE_RANGES").is_some() {
+        time("exact QQ+,AKs,AKo vs 22+, 1 thread", &query(WIDE), &exact(&one), 5);
+        return;
+    }
     time("exact AsAh vs KsKd, all threads", &aa_kk, &exact(&all), 7);
     time("exact AsAh vs KsKd, 1 thread", &aa_kk, &exact(&one), 5);
     time("MC 600k AsAh vs KsKd, all threads", &aa_kk, &mc(&all), 7);
     time("MC 600k AsAh vs KsKd, 1 thread", &aa_kk, &mc(&one), 5);
+    time("exact QQ+,AKs,AKo vs 22+, all threads", &query(WIDE), &exact(&all), 5);
+    time("exact QQ+,AKs,AKo vs 22+, 1 thread", &query(WIDE), &exact(&one), 5);
+    time("exact AhKh vs QQ vs JTs, 1 thread", &query(THREE_WAY), &exact(&one), 5);
+    time("MC 600k QQ+,AKs,AKo vs 22+, 1 thread", &query(WIDE), &mc(&one), 5);
+    time("MC 600k random vs random, 1 thread", &query(RANDOM), &mc(&one), 5);
     let aa_rand = equity_plan(Game::Holdem, vec![fixed("AsAh"), HandSource::Random]);
     time("MC 600k AsAh vs random, 1 thread", &aa_rand, &mc(&one), 5);
     let plo = equity_plan(Game::OmahaHi, vec![fixed("AsAhKsKh"), fixed("QdJdTc9c")]);

@@ -18,10 +18,10 @@ fn compiled(text: &str) -> Arc<Plan> {
 const PER_DEAL: &str = "select avg(riverEquity(a)) as eq, count(handType(a, river) >= twopair) as twopair, \
      histogram(handType(a, river)) from game='holdem', a='AA,KK', b='QQ,JJ,AKs', board='Kh7d2c'";
 
-/// Showdown-only selectors over given hands: the showdown tally's own enumeration, over few
-/// prefixes, so each part of one (the first turn-or-river card) is a work item.
-const TALLIED: &str =
-    "select avg(riverEquity(a)) as eq, count(winsHi(b)) from game='holdem', a='AKs', b='77', board='Kh7d2c'";
+/// Showdown-only selectors over given hands: the showdown tally's own enumeration (hold'em's
+/// counts a prefix's boards by rank multiset in one piece), each prefix a work item.
+const TALLIED: &str = "select avg(riverEquity(a)) as eq, count(winsHi(b)) from game='holdem', \
+     a='AKs,AQs,AJs,ATs', b='77,88,99', board='Kh7d2c'";
 
 fn run(plan: &Arc<Plan>, seed: u64, items: Option<u64>, threads: usize) -> Progress {
     let opts = RunOptions { exact: Some(true), seed: Some(seed), item_limit: items, threads, ..RunOptions::default() };

@@ -241,13 +241,7 @@ impl DealSpec {
     /// Returns false if `visit` asked to stop.
     pub fn enumerate(&self, prefix: &Prefix, first: Option<usize>, visit: &mut dyn FnMut(&Deal) -> bool) -> bool {
         let groups = self.groups(prefix);
-        let mut deal = prefix.deal.clone();
-        for (i, &b) in prefix.board_slots.iter().enumerate() {
-            if b != OPEN {
-                deal.board[i] = Card::from_index(b);
-            }
-        }
-        deal.dead = self.dead.union(prefix.deal.dead);
+        let deal = self.start_deal(prefix);
         let remaining: Vec<Card> = self.deck.iter().copied().filter(|c| !prefix.used.contains(*c)).collect();
         let mut matching;
         let visit: &mut dyn FnMut(&Deal) -> bool = match &self.board {
@@ -264,6 +258,19 @@ impl DealSpec {
             return first.is_none_or(|f| f == 0) && e.finish();
         }
         e.group(0, &remaining, first)
+    }
+
+    /// The deal of `prefix` before its open cards: its hands, its known board cards in place and
+    /// its dead cards.
+    pub fn start_deal(&self, prefix: &Prefix) -> Deal {
+        let mut deal = prefix.deal.clone();
+        for (i, &b) in prefix.board_slots.iter().enumerate() {
+            if b != OPEN {
+                deal.board[i] = Card::from_index(b);
+            }
+        }
+        deal.dead = self.dead.union(prefix.deal.dead);
+        deal
     }
 
     /// How many ways `first` can split the work of a prefix (the first group's card choices).

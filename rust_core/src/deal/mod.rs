@@ -1,13 +1,15 @@
 //! Deals: what one deal of a game is ([`Deal`]: every player's cards in dealing order, the
 //! board, the dead cards), where a statement's cards come from and how Monte Carlo deals are
-//! drawn (`source`: [`source::DealSpec`], rejection sampling, [`source::FixedDeal`]), and every
-//! compatible deal exactly once (`exhaustive`).
+//! drawn (`source`: [`source::DealSpec`], rejection sampling, [`source::FixedDeal`]), every
+//! compatible deal exactly once (`exhaustive`), and the classes of exact prefixes that are one
+//! deal up to the names of the suits (`suit_classes`).
 //!
 //! May use: `cards`, `games`, `range` (board patterns), `rng`. Knows nothing of statements or
 //! of who wins: the rooms above deal from it.
 
 pub mod exhaustive;
 pub mod source;
+pub mod suit_classes;
 
 use crate::cards::{Card, CardSet};
 use crate::games::{Game, Street};

@@ -8,12 +8,13 @@
 //! Every entry is filled by the bit-arithmetic evaluators of `hi.rs` and `lo.rs`, which stay
 //! the references.
 
+use super::card_keys::{biased_flush_suit, card_key, rank_key, FLUSH_BITS, SUIT_BIAS};
 use super::hi::rate_hi_bits;
 use super::lo::{rate_lo8, rate_razz};
 use super::{HiRating, LoRating};
 use crate::cards::{Card, CardSet};
 use crate::games::HiRules;
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 /// `LANE_KEYS[m]` for a suit lane's 13-bit rank mask `m`: bits 0..31 read `m` as base-5 digits
 /// (rank r adds 5^r), so the sum over the four lanes counts each rank's cards in its own digit
@@ -202,12 +203,24 @@ pub struct HiTable {
     five: SizeTable<HiRating, 2048, 8192>,
     six: SizeTable<HiRating, 4096, 32768>,
     seven: SizeTable<HiRating, 8192, 65536>,
-    /// The seven-card entries' order among themselves (1 = weakest), half the bytes of the
-    /// ratings: enough for showdowns that only ask who wins.
-    seven_order: Box<[u16; 65536]>,
-    /// The rating of each order: the distinct seven-card ratings, weakest first.
-    seven_ratings: Box<[HiRating]>,
+    /// The seven-card entries as [`HiRank`]s: half the bytes of the ratings, enough for
+    /// showdowns that only ask who wins.
+    seven_rank: Box<[u16; 65536]>,
+    /// Flushes of five to seven cards as [`HiRank`]s, by the suit's rank mask.
+    flush_rank: Box<[u16; 8192]>,
+    /// The rating of each rank: the distinct ratings of seven-card hands, weakest first.
+    ratings: Box<[HiRating]>,
+    /// Two-card hands' ranks by five-card board (see [`SevenCards::by_board`]), by rank
+    /// pair (low * 13 + high), made on first use.
+    board_rows: Box<[OnceLock<Box<[u16; FIVE_RANK_SLOTS]>>; 169]>,
 }
+
+/// A seven-card hi hand's strength among all such hands of its rules, as a 16-bit number:
+/// greater is better and equal is a tie, also between flushes and hands without one (the
+/// index of its [`HiRating`] among the distinct ratings, see [`HiTable::rating_of`]). Half the
+/// size of a rating, so that the tables of the hottest loops stay in cache.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct HiRank(pub u16);
 
 impl HiTable {
     fn build(rules: HiRules) -> HiTable {
@@ -218,21 +231,45 @@ impl HiTable {
             }
         }
         let seven = SizeTable::build(&HASH7, |c| rate_hi_bits(c, rules));
+        // Unused slots hold HiRating::NONE, the first of the distinct values: rank 0.
         let mut distinct: Vec<HiRating> = seven.values.to_vec();
+        distinct.extend(flush.iter().enumerate().filter(|(m, _)| (5..=7).contains(&m.count_ones())).map(|(_, &r)| r));
         distinct.sort_unstable();
         distinct.dedup();
-        // Unused slots hold HiRating::NONE, the first of the distinct values: order 0.
-        let order: Vec<u16> = seven.values.iter().map(|&r| distinct.partition_point(|&d| d < r) as u16).collect();
-        let seven_order = order.into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!("one per slot"));
+        let rank = |r: HiRating| distinct.partition_point(|&d| d < r) as u16;
+        let mut seven_rank = boxed_array(0u16);
+        for (slot, &r) in seven_rank.iter_mut().zip(seven.values.iter()) {
+            *slot = rank(r);
+        }
+        let mut flush_rank = boxed_array(0u16);
+        for (slot, &r) in flush_rank.iter_mut().zip(flush.iter()) {
+            // A mask of more ranks rates as its best five, which a five-rank mask rates too.
+            *slot = rank(r);
+        }
         HiTable {
             rules,
             flush,
             five: SizeTable::build(&HASH5, |c| rate_hi_bits(c, rules)),
             six: SizeTable::build(&HASH6, |c| rate_hi_bits(c, rules)),
             seven,
-            seven_order,
-            seven_ratings: distinct.into_boxed_slice(),
+            seven_rank,
+            flush_rank,
+            ratings: distinct.into_boxed_slice(),
+            board_rows: Box::new(std::array::from_fn(|_| OnceLock::new())),
         }
+    }
+
+    /// The rank of exactly seven cards (see [`SevenCards::rank_seven`]); for loops over many
+    /// hands, [`HiTable::seven_cards`] once and then [`SevenCards::rank_seven`].
+    #[inline]
+    pub fn rank_seven(&'static self, cards: &[Card; 7]) -> HiRank {
+        self.seven_cards().rank_seven(cards)
+    }
+
+    /// The rating a rank stands for.
+    #[inline]
+    pub fn rating_of(&self, rank: HiRank) -> HiRating {
+        self.ratings.get(usize::from(rank.0)).copied().unwrap_or(HiRating::NONE)
     }
 
     /// The best hi hand of `cards` (any number; five to seven by table).
@@ -266,23 +303,25 @@ impl HiTable {
         self.seven.get(key)
     }
 
-    /// The seven-card table as a small copyable view, for loops that rate many hands: its
+    /// The seven-card tables as a small copyable view, for loops that rate many hands: its
     /// fields stay in registers instead of being read through the table on every hand.
-    pub fn seven_unsuited(&'static self) -> SevenUnsuited {
+    pub fn seven_cards(&'static self) -> SevenCards {
         let hash = self.seven.hash;
-        SevenUnsuited {
+        SevenCards {
             multiplier: hash.multiplier,
             displacement: &hash.displacement,
-            order: &self.seven_order,
-            ratings: &self.seven_ratings,
+            order: &self.seven_rank,
+            ratings: &self.ratings,
             flush: &self.flush,
+            flush_rank: &self.flush_rank,
+            rows: &self.board_rows,
         }
     }
 
     /// Seven cards without a flush, from their base-5 rank key (the sum of 5^rank over the
     /// cards, as `GivenTally` builds it).
     #[inline]
-    pub fn rate_seven_unsuited(&self, key: u32) -> HiRating {
+    pub fn rate_seven_cards(&self, key: u32) -> HiRating {
         self.seven.get(key)
     }
 
@@ -294,22 +333,59 @@ impl HiTable {
     }
 }
 
-/// The order of seven cards without a flush among all such hands, from their base-5 rank key:
-/// greater is better, equal is a tie (see [`HiTable::seven_unsuited`]).
+/// The rank ([`HiRank`]) of seven cards without a flush, from their base-5 rank key: greater
+/// is better, equal is a tie, and flushes rank on the same scale (see
+/// [`HiTable::seven_cards`]).
 #[derive(Clone, Copy)]
-pub struct SevenUnsuited {
+pub struct SevenCards {
     multiplier: u64,
     displacement: &'static [u16; 8192],
     order: &'static [u16; 65536],
     ratings: &'static [HiRating],
     flush: &'static [HiRating; 8192],
+    flush_rank: &'static [u16; 8192],
+    rows: &'static [OnceLock<Box<[u16; FIVE_RANK_SLOTS]>>; 169],
 }
 
-impl SevenUnsuited {
+impl SevenCards {
+    /// The rank of exactly seven cards, from their card bytes: their keys summed (one addition
+    /// a card, see `card_keys`), then one table read by rank multiset, or for the rare flush one
+    /// by the suit's rank mask. Nothing is built per call.
+    #[inline]
+    pub fn rank_seven(self, cards: &[Card; 7]) -> HiRank {
+        let [a, b, c, d, e, f, g] = cards.map(card_key);
+        // From the bias that makes the flush test one AND.
+        let keys = ((SUIT_BIAS + a) + (b + c)) + ((d + e) + (f + g));
+        if keys & FLUSH_BITS != 0 {
+            return self.rank_seven_flush(*cards, biased_flush_suit(keys));
+        }
+        HiRank(self.order(rank_key(keys)))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn rank_seven_flush(self, cards: [Card; 7], suit: u32) -> HiRank {
+        let lane = cards.iter().filter(|c| u32::from(c.suit()) == suit).fold(0u32, |m, c| m | 1 << c.rank());
+        HiRank(self.flush_order(lane))
+    }
+
+    /// The [`HiRank`] of seven cards without a flush whose rank key is `key`.
     #[inline]
     pub fn order(self, key: u32) -> u16 {
         let (bucket, slot) = RankHash::<8192, 65536>::hashed(self.multiplier, key);
         self.order[(slot ^ usize::from(self.displacement[bucket])) & 65535]
+    }
+
+    /// Which table this is (the rules'), for caches of what is read from it.
+    pub fn table_id(self) -> usize {
+        self.order.as_ptr() as usize
+    }
+
+    /// The [`HiRank`] of the flush (or straight flush) whose suit holds the ranks `lane` (of
+    /// seven cards: five to seven ranks).
+    #[inline]
+    pub fn flush_order(self, lane: u32) -> u16 {
+        self.flush_rank[(lane & 0x1FFF) as usize]
     }
 
     /// The rating of an order: where hands with a flush are compared with hands without one.
@@ -324,21 +400,42 @@ impl SevenUnsuited {
         self.flush[((cards.bits() >> (16 * (suit & 3))) & 0x1FFF) as usize]
     }
 
-    /// The orders of a two-card hand (its base-5 rank key `own`) with every five-card board, by
-    /// the board's [`BoardRankSlots::slot`]: a showdown of many hands on one board hashes the
-    /// board once and reads one entry a hand. Boards that would make five of a rank with the
-    /// hand hold no order of theirs (they cannot be dealt).
-    pub fn by_board(self, own: u32) -> Box<[u16; FIVE_RANK_SLOTS]> {
-        let mut row = boxed_array(0u16);
-        for &(key, slot) in FIVE_RANK_KEYS.iter() {
-            row[slot] = self.order(own + key);
-        }
-        row
+    /// The ranks without flushes of a two-card hand with every five-card board, by the board's
+    /// [`BoardRankSlots::slot`]: a showdown of many hands on one board hashes the board once
+    /// and reads one entry a hand. Boards that would make five of a rank with the hand hold no
+    /// rank of theirs (they cannot be dealt). Made on first use for each of the 91 rank pairs,
+    /// and kept (16 KB each). `None` unless `hand` holds two cards.
+    pub fn by_board(self, hand: CardSet) -> Option<&'static [u16; FIVE_RANK_SLOTS]> {
+        let mut ranks = hand.iter().map(Card::rank);
+        let (Some(low), Some(high), None) = (ranks.next(), ranks.next(), ranks.next()) else { return None };
+        let (low, high) = (low.min(high), low.max(high));
+        let own = RANK_DIGITS[usize::from(low)] + RANK_DIGITS[usize::from(high)];
+        let row = self.rows[usize::from(low) * 13 + usize::from(high)].get_or_init(|| {
+            let mut row = boxed_array(0u16);
+            for &(key, slot) in FIVE_RANK_KEYS.iter() {
+                row[slot] = self.order(own + key);
+            }
+            row
+        });
+        Some(row)
     }
 }
 
+/// 5^rank: a rank's digit in a rank key.
+const RANK_DIGITS: [u32; 13] = {
+    let mut t = [0u32; 13];
+    let mut r = 0;
+    let mut d = 1;
+    while r < 13 {
+        t[r] = d;
+        d *= 5;
+        r += 1;
+    }
+    t
+};
+
 /// Every five-card rank multiset's base-5 key and slot, for the rows of
-/// [`SevenUnsuited::by_board`] (made once: a run makes a row for each hand).
+/// [`SevenCards::by_board`] (made once: a run makes a row for each hand).
 static FIVE_RANK_KEYS: LazyLock<Vec<(u32, usize)>> = LazyLock::new(|| {
     rank_multisets(5)
         .iter()
@@ -401,7 +498,7 @@ pub const FIVE_RANK_SLOTS: usize = 8192;
 pub struct LowTable(SizeTable<LoRating, 8192, 65536>);
 
 impl LowTable {
-    /// The low of seven cards from their base-5 rank key (see [`HiTable::rate_seven_unsuited`]).
+    /// The low of seven cards from their base-5 rank key (see [`HiTable::rate_seven_cards`]).
     #[inline]
     pub fn rate_seven(&self, key: u32) -> LoRating {
         self.0.get(key)
@@ -490,6 +587,41 @@ mod tests {
     }
 
     #[test]
+    fn seven_card_ranks_order_hands_as_their_ratings() {
+        // From card bytes: the rank's rating is the hand's, under each rules' deck (flushes
+        // included), and ranks compare as ratings do.
+        let mut rng = Rng::new(8, 0);
+        for rules in [HiRules::Standard, HiRules::ShortDeck, HiRules::Triton] {
+            let deck =
+                if rules == HiRules::Standard { crate::cards::Deck::Standard } else { crate::cards::Deck::Short };
+            let cards: Vec<Card> = deck.cards().to_vec();
+            let table = hi_table(rules);
+            let mut last: Option<(HiRank, HiRating)> = None;
+            // About 3% of random hands hold a flush: thousands of each kind.
+            for _ in 0..200_000 {
+                let mut hand = [Card::from_index(0); 7];
+                let mut set = CardSet::EMPTY;
+                let mut n = 0;
+                while n < 7 {
+                    let c = cards[rng.below(cards.len() as u64) as usize];
+                    if !set.contains(c) {
+                        set.insert(c);
+                        hand[n] = c;
+                        n += 1;
+                    }
+                }
+                let rank = table.rank_seven(&hand);
+                let rating = rate_hi_bits(set, rules);
+                assert_eq!(table.rating_of(rank), rating, "{set} under {rules:?}");
+                if let Some((r, q)) = last {
+                    assert_eq!(rank.cmp(&r), rating.cmp(&q), "{set} under {rules:?}");
+                }
+                last = Some((rank, rating));
+            }
+        }
+    }
+
+    #[test]
     fn orders_by_board_and_ratings_agree_with_the_tables() {
         // A hand's row by board, the order's rating and the flush table against rating the
         // seven cards directly, under each rules' deck.
@@ -499,15 +631,14 @@ mod tests {
                 if rules == HiRules::Standard { crate::cards::Deck::Standard } else { crate::cards::Deck::Short };
             let cards: Vec<Card> = deck.cards().to_vec();
             let table = hi_table(rules);
-            let seven = table.seven_unsuited();
+            let seven = table.seven_cards();
             let slots = BoardRankSlots::new();
             for _ in 0..300 {
                 let mut hand = CardSet::EMPTY;
                 while hand.len() < 2 {
                     hand.insert(cards[rng.below(cards.len() as u64) as usize]);
                 }
-                let own = lane_sum(hand.bits()) & !FLUSH_BIT;
-                let row = seven.by_board(own);
+                let row = seven.by_board(hand).unwrap();
                 for _ in 0..100 {
                     let mut board = CardSet::EMPTY;
                     while board.len() < 5 {

@@ -13,54 +13,18 @@
 //! `DealSpec::given_tally` (an exact prefix) are defined at the end of this file, since the deal
 //! room knows nothing of who wins.
 
+use super::board_ranks;
 use crate::cards::{Card, CardSet};
 use crate::deal::exhaustive::Prefix;
-use crate::deal::source::{place, BoardSource, DealSpec, FixedDeal, BOARD, OPEN};
+use crate::deal::source::{place, BoardSource, DealSpec, FixedDeal, HandSource, BOARD, OPEN};
+use crate::deal::suit_classes::SuitMap;
 use crate::deal::{Deal, MAX_PLAYERS};
 use crate::eval::{
-    best_flush, hi_table, omaha_lo8_of_ranks, omaha_river, BoardRankSlots, HiRating, HiTable, LoRating, LowTable,
-    OmahaHole, SevenUnsuited, FIVE_RANK_SLOTS, LO8_SEVEN, RAZZ_SEVEN,
+    best_flush, card_key, flush_suit, has_flush, hi_table, keys_of, omaha_lo8_of_ranks, omaha_river, BoardRankSlots,
+    HiRating, HiTable, LoRating, LowTable, OmahaHole, SevenCards, FIVE_RANK_SLOTS, LO8_SEVEN, RAZZ_SEVEN,
 };
 use crate::games::{Game, PotSplit};
 use crate::rng::{distinct_threshold, PartialShuffle, Rng, WyRand};
-
-/// Per card index (suit * 16 + rank): in the low half 5^rank, the card's base-5 rank digit, and
-/// in the high half a one in its suit's nibble. Sums over up to seven cards keep both apart
-/// (5^13 < 2^32; at most seven of a suit), so one addition a card tracks both.
-static CARD_KEYS: [u64; 64] = {
-    let mut t = [0u64; 64];
-    let mut i = 0;
-    while i < 64 {
-        let (suit, rank) = (i / 16, i % 16);
-        if rank < 13 {
-            t[i] = 5u64.pow(rank as u32) | 1 << (32 + 4 * suit);
-        }
-        i += 1;
-    }
-    t
-};
-
-#[inline]
-fn card_keys(c: Card) -> u64 {
-    CARD_KEYS[usize::from(c.index() & 63)]
-}
-
-/// Some suit holds five cards or more (every nibble is at most 7 with seven cards).
-#[inline]
-const fn has_flush(keys: u64) -> bool {
-    (keys + (0x3333 << 32)) & (0x8888 << 32) != 0
-}
-
-/// The suit holding five cards or more, when [`has_flush`].
-#[inline]
-const fn flush_suit(keys: u64) -> u32 {
-    (((keys >> 32) + 0x3333) & 0x8888).trailing_zeros() / 4
-}
-
-/// Rank key and suit counts of a set of cards, summed.
-fn keys_of(cards: CardSet) -> u64 {
-    cards.iter().map(card_keys).sum()
-}
 
 /// Player `p` shows `rating`: `best` and the mask of the players who hold it follow.
 #[inline]
@@ -85,7 +49,7 @@ fn contend_low(rating: LoRating, p: usize, best: &mut LoRating, winners: &mut us
 /// orders; `None` when someone has a flush (the orders only rank hands without one).
 #[allow(clippy::inline_always)]
 #[inline(always)]
-fn hi_winners(seven: SevenUnsuited, own: &[u64], board: u64) -> Option<usize> {
+fn hi_winners(seven: SevenCards, own: &[u64], board: u64) -> Option<usize> {
     let mut orders = [0u16; MAX_PLAYERS];
     let mut flush = false;
     for (order, &own) in orders.iter_mut().zip(own) {
@@ -110,26 +74,26 @@ fn winners_of<T: Ord + Copy + Default>(orders: &[T]) -> usize {
 
 /// What a board's outcome needs: the table, the board hash, each hand's row by board and keys.
 struct BoardHands<'a> {
-    seven: SevenUnsuited,
+    seven: SevenCards,
     slots: BoardRankSlots,
     rows: &'a [&'a [u16; FIVE_RANK_SLOTS]],
     own: &'a [u64],
 }
 
 /// Hold'em and short deck with given hands and only board cards to come: each hand's order (as
-/// [`SevenUnsuited::order`]) by its board's rank multiset, a 16 KB row a hand, so that a board
+/// [`SevenCards::order`]) by its board's rank multiset, a 16 KB row a hand, so that a board
 /// is hashed once and each hand reads one entry, instead of hashing each hand's seven cards
 /// into a 128 KB table.
 struct BoardOrders {
-    seven: SevenUnsuited,
+    seven: SevenCards,
     slots: BoardRankSlots,
-    rows: Vec<Box<[u16; FIVE_RANK_SLOTS]>>,
+    rows: Vec<&'static [u16; FIVE_RANK_SLOTS]>,
 }
 
 impl BoardOrders {
-    /// The rows, borrowed, for a [`BoardHands`].
-    fn rows(&self) -> Vec<&[u16; FIVE_RANK_SLOTS]> {
-        self.rows.iter().map(|row| &**row).collect()
+    /// The rows, for a [`BoardHands`].
+    fn rows(&self) -> Vec<&'static [u16; FIVE_RANK_SLOTS]> {
+        self.rows.clone()
     }
 }
 
@@ -148,7 +112,7 @@ struct BoardParts {
 
 impl BoardParts {
     fn new(cards: &[Card]) -> BoardParts {
-        let part = |of: &[Card]| of.iter().fold((0, 0), |(keys, bits), &c| (keys + card_keys(c), bits | c.bit()));
+        let part = |of: &[Card]| of.iter().fold((0, 0), |(keys, bits), &c| (keys + card_key(c), bits | c.bit()));
         let n = cards.len();
         let mut pairs = Vec::with_capacity(n * n / 2);
         let mut triples = Vec::with_capacity(n * n * n / 6);
@@ -188,7 +152,10 @@ pub struct GivenTally {
     hi: Option<&'static HiTable>,
     lo: Option<&'static LowTable>,
     /// Hi-only seven-card games: the table's order of flushless hands, for `hi_outcome`.
-    seven: Option<SevenUnsuited>,
+    seven: Option<SevenCards>,
+    /// Every player holds two given cards and only board cards are dealt: hands are rated by
+    /// board (see [`BoardOrders`]).
+    by_board: bool,
     players: usize,
     /// Each player's given cards, then (at `BOARD_SLOT`) the known board cards.
     given: [CardSet; MAX_PLAYERS + 1],
@@ -263,11 +230,13 @@ impl GivenTally {
         let mut remaining_cards = [Card::from_index(0); 64];
         remaining_cards[..remaining.len()].copy_from_slice(remaining);
         let outcomes = 1 << (players * if lo.is_some() { 2 } else { 1 });
-        let seven = hi.filter(|_| lo.is_none() && omaha.is_none()).map(HiTable::seven_unsuited);
+        let seven = hi.filter(|_| lo.is_none() && omaha.is_none()).map(HiTable::seven_cards);
+        let by_board = slots.iter().all(|&s| s == BOARD_SLOT) && hands.iter().all(|h| h.len() == 2);
         Some(GivenTally {
             hi,
             lo,
             seven,
+            by_board,
             players,
             given,
             given_keys: given.map(keys_of),
@@ -299,7 +268,7 @@ impl GivenTally {
         for (p, &own) in keys[..self.players].iter().enumerate() {
             let k = own + board;
             if let Some(hi) = self.hi {
-                let r = if has_flush(k) { hi.rate(self.cards_of(p, new)) } else { hi.rate_seven_unsuited(k as u32) };
+                let r = if has_flush(k) { hi.rate(self.cards_of(p, new)) } else { hi.rate_seven_cards(k as u32) };
                 contend(r, p, &mut best_hi, &mut hi_winners);
             }
             if let Some(lo) = self.lo {
@@ -314,7 +283,7 @@ impl GivenTally {
     /// hundred) takes the general path.
     #[allow(clippy::inline_always)]
     #[inline(always)]
-    fn hi_outcome(&self, seven: SevenUnsuited, keys: &[u64; MAX_PLAYERS + 1], new: &[Card]) -> usize {
+    fn hi_outcome(&self, seven: SevenCards, keys: &[u64; MAX_PLAYERS + 1], new: &[Card]) -> usize {
         let players = self.players.min(MAX_PLAYERS);
         hi_winners(seven, &keys[..players], keys[BOARD_SLOT]).unwrap_or_else(|| self.outcome(keys, new))
     }
@@ -368,12 +337,44 @@ impl GivenTally {
         }
     }
 
+    /// Into how many parts [`GivenTally::enumerate`] splits the work: the number of cards the
+    /// first open card can be, or one when the boards are counted by rank multiset
+    /// ([`board_ranks`], which does the whole enumeration in less time than a part would take).
+    pub fn splits(&self) -> usize {
+        if self.by_ranks() {
+            return 1;
+        }
+        (self.left + 1).saturating_sub(self.open.len()).max(1)
+    }
+
+    /// Whether the boards are counted by rank multiset (hi-only hold'em and short deck, two given
+    /// cards a hand, only board cards to come).
+    fn by_ranks(&self) -> bool {
+        self.seven.is_some() && self.by_board
+    }
+
     /// Every way to deal the open cards whose first is `remaining[first]` and the rest later
     /// cards (all of them for `None`), each counted once: for open cards that form one unordered
-    /// group (the board of a flop game).
+    /// group (the board of a flop game). When the work is not split ([`GivenTally::splits`] is
+    /// one), `Some(0)` is all of it.
     pub fn enumerate(&mut self, first: Option<usize>) {
         let n = self.left;
         let k = self.open.len();
+        if let (Some(seven), true) = (self.seven, self.by_ranks() && k > 0) {
+            if first.is_none_or(|f| f == 0) {
+                let remaining = CardSet::from_cards(self.remaining[..n].iter().copied());
+                let hands = &self.given[..self.players];
+                board_ranks::tally(
+                    seven,
+                    hands,
+                    self.given[BOARD_SLOT],
+                    remaining,
+                    &mut self.counts,
+                    &mut self.examples,
+                );
+            }
+            return;
+        }
         if k == 0 {
             if first.is_none_or(|f| f == 0) {
                 let o = self.outcome(&self.given_keys, &[]);
@@ -385,18 +386,15 @@ impl GivenTally {
             Some(f) => f..(f + 1).min(n + 1 - k),
             None => 0..n + 1 - k,
         };
-        if let (Some(seven), true) = (self.seven, self.slots.iter().all(|&s| s == BOARD_SLOT)) {
-            return self.enumerate_board(seven, starts);
-        }
         let mut chosen = [Card::from_index(0); 64];
         let mut keys = self.given_keys;
         let slot = self.slots[0];
         for i in starts {
             let c = self.remaining[i & 63];
             chosen[0] = c;
-            keys[slot] += card_keys(c);
+            keys[slot] += card_key(c);
             self.extend(i + 1, 1, &mut keys, &mut chosen);
-            keys[slot] -= card_keys(c);
+            keys[slot] -= card_key(c);
         }
     }
 
@@ -413,7 +411,7 @@ impl GivenTally {
         for i in from..self.left + 1 + depth - k {
             let c = self.remaining[i & 63];
             chosen[depth] = c;
-            keys[slot] += card_keys(c);
+            keys[slot] += card_key(c);
             if depth + 1 == k {
                 // The innermost loop, without the recursion.
                 let o = self.outcome(keys, &chosen[..k]);
@@ -421,7 +419,7 @@ impl GivenTally {
             } else {
                 self.extend(i + 1, depth + 1, keys, chosen);
             }
-            keys[slot] -= card_keys(c);
+            keys[slot] -= card_key(c);
         }
     }
 
@@ -447,10 +445,13 @@ impl GivenTally {
             rng.partial_shuffle(shuffle, |i, j| cards.swap(i & 63, j & 63));
             let mut keys = self.given_keys;
             for (&slot, &c) in self.slots.iter().zip(&self.remaining[..k]) {
-                keys[slot] += card_keys(c);
+                keys[slot] += card_key(c);
             }
             let new = self.remaining;
-            let o = self.outcome(&keys, &new[..k]);
+            let o = match self.seven {
+                Some(seven) => self.hi_outcome(seven, &keys, &new[..k]),
+                None => self.outcome(&keys, &new[..k]),
+            };
             self.count(o, &new[..k]);
         }
     }
@@ -466,7 +467,7 @@ impl GivenTally {
             *s = slot % (MAX_PLAYERS + 1);
         }
         let seven = self.seven;
-        if let (Some(seven), true) = (seven, slots.iter().all(|&s| s == BOARD_SLOT)) {
+        if let (Some(seven), true) = (seven, self.by_board) {
             return self.sample_board::<K>(seven, rng, threshold, trials);
         }
         for _ in 0..trials {
@@ -475,7 +476,7 @@ impl GivenTally {
             let mut new = [Card::from_index(0); K];
             for ((card, &position), &slot) in new.iter_mut().zip(&positions).zip(&slots) {
                 *card = self.remaining[position & 63];
-                keys[slot] += card_keys(*card);
+                keys[slot] += card_key(*card);
             }
             let o = match seven {
                 Some(seven) => self.hi_outcome(seven, &keys, &new),
@@ -491,7 +492,7 @@ impl GivenTally {
     /// is random), and rating a block of boards has no draw in between, so consecutive boards'
     /// table reads overlap. A whole board of five is a pair and a triple (see [`BoardParts`]),
     /// and each hand's order is read by the board's ranks (see [`BoardOrders`]).
-    fn sample_board<const K: usize>(&mut self, seven: SevenUnsuited, rng: &mut Rng, threshold: u64, trials: u64) {
+    fn sample_board<const K: usize>(&mut self, seven: SevenCards, rng: &mut Rng, threshold: u64, trials: u64) {
         let orders = self.take_board_orders(seven);
         if K == 5 {
             let parts = self.board_parts.take().unwrap_or_else(|| BoardParts::new(&self.remaining[..self.left]));
@@ -510,7 +511,7 @@ impl GivenTally {
                 let (mut keys, mut bits) = (board, 0u64);
                 for &position in &positions {
                     let card = remaining[position & 63];
-                    keys += card_keys(card);
+                    keys += card_key(card);
                     bits |= card.bit();
                 }
                 (keys, bits, stands)
@@ -553,10 +554,11 @@ impl GivenTally {
     }
 
     /// The hands' orders by board (made on first use; put back with `self.board_orders = ...`).
-    fn take_board_orders(&mut self, seven: SevenUnsuited) -> BoardOrders {
+    fn take_board_orders(&mut self, seven: SevenCards) -> BoardOrders {
         let players = self.players.min(MAX_PLAYERS);
         self.board_orders.take().unwrap_or_else(|| {
-            let rows = self.given_keys[..players].iter().map(|&own| seven.by_board(own as u32)).collect();
+            // Two cards a hand: `by_board` above.
+            let rows = self.given[..players].iter().map(|&h| seven.by_board(h).expect("two cards")).collect();
             BoardOrders { seven, slots: BoardRankSlots::new(), rows }
         })
     }
@@ -567,7 +569,7 @@ impl GivenTally {
     #[inline(always)]
     fn board_outcome(
         &self,
-        seven: SevenUnsuited,
+        seven: SevenCards,
         slots: BoardRankSlots,
         rows: &[&[u16; FIVE_RANK_SLOTS]],
         own: &[u64],
@@ -596,53 +598,6 @@ impl GivenTally {
             }
         }
         winners_of(&ratings[..own.len().min(MAX_PLAYERS)])
-    }
-
-    /// [`GivenTally::enumerate`] when every open card is a board card of a hi-only seven-card
-    /// game: the board's keys and bits carried down the choices, each hand's order read by the
-    /// board's ranks (see [`BoardOrders`]).
-    fn enumerate_board(&mut self, seven: SevenUnsuited, starts: std::ops::Range<usize>) {
-        let orders = self.take_board_orders(seven);
-        let (rows, own) = (orders.rows(), self.given_keys);
-        let hands = BoardHands { seven, slots: orders.slots, rows: &rows, own: &own[..rows.len()] };
-        let (k, board) = (self.open.len(), self.given_keys[BOARD_SLOT]);
-        match rows.len() {
-            2 => self.board_choices::<2>(&hands, starts, k, board, 0),
-            3 => self.board_choices::<3>(&hands, starts, k, board, 0),
-            4 => self.board_choices::<4>(&hands, starts, k, board, 0),
-            _ => self.board_choices::<0>(&hands, starts, k, board, 0),
-        }
-        self.board_orders = Some(orders);
-    }
-
-    /// Every choice of `left` more board cards, the first among `remaining[starts]` and the rest
-    /// after it, added to a board with keys `keys` and open cards' bits `bits`; each whole board
-    /// counted. `N` is the number of hands when it is a constant (the loops over hands unroll),
-    /// 0 when it is not.
-    fn board_choices<const N: usize>(
-        &mut self,
-        hands: &BoardHands,
-        starts: std::ops::Range<usize>,
-        left: usize,
-        keys: u64,
-        bits: u64,
-    ) {
-        if left > 1 {
-            for i in starts {
-                let c = self.remaining[i & 63];
-                let rest = i + 1..self.left + 2 - left;
-                self.board_choices::<N>(hands, rest, left - 1, keys + card_keys(c), bits | c.bit());
-            }
-            return;
-        }
-        let (rows, own) = if N > 0 { (&hands.rows[..N], &hands.own[..N]) } else { (hands.rows, hands.own) };
-        for i in starts {
-            let c = self.remaining[i & 63];
-            let (keys, bits) = (keys + card_keys(c), bits | c.bit());
-            let o = self.board_outcome(hands.seven, hands.slots, rows, own, keys, bits);
-            self.counts[o] += 1;
-            self.keep_example(o, bits);
-        }
     }
 
     /// Keeps the board whose open cards are `bits` as outcome `o`'s example if it has none.
@@ -692,12 +647,30 @@ impl GivenTally {
 
     /// Each outcome counted since the last `clear`, given to `add` as its hi and lo winner
     /// masks, its count, and `deal` with the open cards of one of its deals placed.
-    pub fn for_each_outcome(&self, deal: &mut Deal, mut add: impl FnMut(u32, u32, u64, &Deal)) {
+    pub fn for_each_outcome(&self, deal: &mut Deal, add: impl FnMut(u32, u32, u64, &Deal)) {
+        let hands = self.given;
+        self.for_each_outcome_as(deal, &hands[..self.players], SuitMap::IDENTITY, add);
+    }
+
+    /// [`GivenTally::for_each_outcome`] for a deal that is this one with its suits renamed by
+    /// `map` (a prefix of the same suit class, see `deal::suit_classes`): `hands` are its given
+    /// hands, and the open cards of each outcome's deal are renamed too, so that the deal given
+    /// to `add` has that outcome.
+    pub fn for_each_outcome_as(
+        &self,
+        deal: &mut Deal,
+        hands: &[CardSet],
+        map: SuitMap,
+        mut add: impl FnMut(u32, u32, u64, &Deal),
+    ) {
         let mask = (1usize << self.players) - 1;
+        let mut renamed = Vec::new();
         for (outcome, &count) in self.counts.iter().enumerate() {
             if let (true, Some(new)) = (count > 0, &self.examples[outcome]) {
-                deal.hole[..self.players].copy_from_slice(&self.given[..self.players]);
-                place(deal, &self.open, new);
+                deal.hole[..self.players].copy_from_slice(&hands[..self.players]);
+                renamed.clear();
+                renamed.extend(new.iter().map(|&c| map.card(c)));
+                place(deal, &self.open, &renamed);
                 add((outcome & mask) as u32, (outcome >> self.players & mask) as u32, count, deal);
             }
         }
@@ -716,6 +689,25 @@ impl FixedDeal {
 }
 
 impl DealSpec {
+    /// Whether exact prefixes of this spec deal nothing but board cards, to hands all given:
+    /// a flop game whose players all hold a hand of their range and whose board is not a
+    /// pattern tested board by board. Their showdowns are tallied by
+    /// [`DealSpec::given_tally`], and their deals, which differ only by the names of the
+    /// suits, are enumerated once (see `deal::suit_classes`).
+    pub fn tallies_given_hands(&self) -> bool {
+        !self.game.is_stud()
+            && self.players.iter().all(|p| matches!(p, HandSource::Range(_)))
+            && !matches!(self.board, BoardSource::Pattern(_))
+    }
+
+    /// Whether every exact prefix's showdown tally counts its boards by rank multiset in one
+    /// piece (see [`GivenTally::splits`]): [`DealSpec::tallies_given_hands`] in a hi-only
+    /// hold'em or short-deck game.
+    pub fn tallies_boards_by_rank(&self) -> bool {
+        let game = self.game;
+        self.tallies_given_hands() && game.pot_split() == PotSplit::HiOnly && !game.is_omaha() && game.hole_cards() == 2
+    }
+
     /// For a prefix whose only open cards are the board's (one unordered group): the showdown
     /// tally of its given hands (see [`GivenTally`]) and the deal to replay its outcomes on;
     /// `None` otherwise.
@@ -730,14 +722,7 @@ impl DealSpec {
         let remaining: Vec<Card> = self.deck.iter().copied().filter(|c| !prefix.used.contains(*c)).collect();
         let hands = &prefix.deal.hole[..self.players.len()];
         let tally = GivenTally::new(self.game, hands, known, &group.targets, &remaining)?;
-        let mut deal = prefix.deal.clone();
-        deal.dead = self.dead.union(prefix.deal.dead);
-        for (i, &b) in prefix.board_slots.iter().enumerate() {
-            if b != OPEN {
-                deal.board[i] = Card::from_index(b);
-            }
-        }
-        Some((tally, deal))
+        Some((tally, self.start_deal(prefix)))
     }
 }
 
@@ -813,6 +798,7 @@ mod tests {
             (Game::OmahaHi, ["AsAhKsKh", "QdJdTc9c"]),
             (Game::Omaha8, ["As2h3sKh", "QdJdTc9c"]),
         ];
+        let mut specs = Vec::new();
         for (game, hands) in cases {
             let given: Vec<SlotHand> = hands
                 .iter()
@@ -827,7 +813,14 @@ mod tests {
                 })
                 .collect();
             let players = given.iter().map(|h| HandSource::Range(WeightedList::uniform(vec![*h]))).collect();
-            let spec = DealSpec::new(game, players, BoardSource::Random, CardSet::EMPTY);
+            specs.push(DealSpec::new(game, players, BoardSource::Random, CardSet::EMPTY));
+        }
+        // Random hands: many open cards, dealt by the partial shuffle.
+        for game in [Game::Holdem, Game::ShortDeck] {
+            specs.push(DealSpec::new(game, vec![HandSource::Random; 2], BoardSource::Random, CardSet::EMPTY));
+        }
+        for spec in specs {
+            let game = spec.game;
             let fixed = spec.fixed_deal().unwrap();
             let mut t = fixed.given_tally().unwrap();
             let mut rng = Rng::new(7, 0);

@@ -4,7 +4,11 @@
 //! - `showdown`: one deal's hi and lo ratings and pot shares; the plain path, and the reference
 //!   every kernel here is tested against.
 //! - `given_tally`: showdowns of given hands over many deals, tallied by who wins, exhaustive
-//!   and Monte Carlo (equity questions about given hands in every game).
+//!   and Monte Carlo (equity questions about given hands in every game); `board_ranks`: its
+//!   exact hold'em boards, counted by rank multiset; `range_draws`: the Monte Carlo showdowns
+//!   of hold'em hands drawn from ranges (tested, not yet used by the runner: it draws other
+//!   deals for a seed than the deal-by-deal path, and statements that differ only in whether
+//!   they tally by outcome must see the same deals; see issue 22).
 //! - `holdem_equity`, `omaha_equity` (sharing `board_completions`): exact equity from the flop
 //!   or the turn; `stud_equity`: exact stud equity on a street.
 //!
@@ -13,8 +17,10 @@
 //! `showdown` on random deals.
 
 mod board_completions;
+pub mod board_ranks;
 pub mod given_tally;
 pub mod holdem_equity;
 pub mod omaha_equity;
+pub mod range_draws;
 pub mod showdown;
 pub mod stud_equity;

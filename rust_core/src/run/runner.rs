@@ -8,6 +8,7 @@ use super::item_order::{work_items, ItemClaims, ItemOrder};
 use super::outcome::OutcomeTally;
 use crate::deal::exhaustive::Prefix;
 use crate::deal::source::FixedDeal;
+use crate::deal::suit_classes::{suit_classes, SuitClass, SuitMap};
 use crate::deal::{Deal, MAX_PLAYERS};
 use crate::error::PqlError;
 use crate::kernels::given_tally::GivenTally;
@@ -473,26 +474,33 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
             }
         }
         Mode::Exact(prefixes, _) => {
-            let work: Vec<(usize, usize)> = prefixes
-                .iter()
-                .enumerate()
-                .flat_map(|(i, p)| (0..plan.spec.split_count(p)).map(move |f| (i, f)))
-                .collect();
+            // Showdown tallies of given hands: prefixes that differ only by the names of the
+            // suits are one class, enumerated once. Otherwise every prefix is its own class.
+            let tallied = plan.tallies_by_outcome() && plan.spec.tallies_given_hands();
+            let classes = if tallied {
+                suit_classes(&plan.spec, &prefixes)
+            } else {
+                (0..prefixes.len()).map(|i| SuitClass { members: vec![(i, SuitMap::IDENTITY)] }).collect()
+            };
+            // A prefix whose boards are counted by rank is one piece of work (GivenTally::splits).
+            let whole = tallied && plan.spec.tallies_boards_by_rank();
+            let splits = |c: &SuitClass| if whole { 1 } else { plan.spec.split_count(&prefixes[c.first()]) };
+            let work: Vec<(usize, usize)> =
+                classes.iter().enumerate().flat_map(|(i, c)| (0..splits(c)).map(move |f| (i, f))).collect();
             // The work items in a seeded random order, so that those done first are a sample.
             let units = work_items(&work, threads);
             shared.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner).sample =
                 Some(ClusterSample::new(plan.selectors.len(), units.len() as u64));
             let order = ItemOrder::new(units.len() as u64, seed);
             let claims = Arc::new(ItemClaims::new(order, units, opts.item_limit));
-            let work = Arc::new(work);
-            let prefixes = Arc::new(prefixes);
+            let work = Arc::new(Work { items: work, prefixes, classes });
             for _ in 0..threads {
                 let (this_run, this_live) = (shared.clone(), live.clone());
-                let (plan, shared, claims, live, work, prefixes) =
-                    (plan.clone(), shared.clone(), claims.clone(), live.clone(), work.clone(), prefixes.clone());
+                let (plan, shared, claims, live, work) =
+                    (plan.clone(), shared.clone(), claims.clone(), live.clone(), work.clone());
                 spawn_worker(&mut handles, &this_run, &this_live, started, move || {
                     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        exact_worker(&plan, &shared, &claims, &work, &prefixes, deadline)
+                        exact_worker(&plan, &shared, &claims, &work, deadline)
                     }));
                     let err = match result {
                         Ok(r) => r.err(),
@@ -835,19 +843,27 @@ fn low_acceptance(accepted: u64, attempted: u64) -> PqlError {
     .with_hint("loosen the where clause or the ranges; almost every deal is thrown away")
 }
 
+/// The work of an exhaustive run: its prefixes, their suit classes, and the items (class, part)
+/// that workers take in turn (a class's enumeration split by its first open card).
+struct Work {
+    items: Vec<(usize, usize)>,
+    prefixes: Vec<Prefix>,
+    classes: Vec<SuitClass>,
+}
+
 fn exact_worker(
     plan: &Plan,
     shared: &Shared,
     claims: &ItemClaims,
-    work: &[(usize, usize)],
-    prefixes: &[Prefix],
+    work: &Work,
     deadline: Option<Instant>,
 ) -> Result<(), PqlError> {
     let mut local = plan.new_aggregates();
     let mut scratch = Scratch::default();
     let mut tally = plan.tallies_by_outcome().then(|| OutcomeTally::new(plan.spec.game, plan.spec.players.len()));
     let check_every = plan.check_interval();
-    let mut given_cache: Option<(usize, GivenTally, Deal)> = None;
+    let players = plan.spec.players.len();
+    let mut given_cache: Option<(usize, GivenTally)> = None;
     // The work item being enumerated (its position in the order, its parts not yet done), and
     // the deals of it counted so far.
     let mut unit: Option<(u64, std::ops::Range<usize>)> = None;
@@ -874,54 +890,74 @@ fn exact_worker(
         let Some((position, parts)) = &mut unit else { unreachable!("a work item was just claimed") };
         let position = *position;
         let Some(i) = parts.next() else { unreachable!("a work item has parts left") };
-        let (pi, first) = work[i];
-        let prefix = &prefixes[pi];
+        let (ci, first) = work.items[i];
+        let class = &work.classes[ci];
         let mut count = 0u32;
         let mut cut = false;
         let given = if tally.is_some() {
-            // Kept from item to item of one prefix: its tables are made once.
-            if given_cache.as_ref().is_none_or(|(p, ..)| *p != pi) {
-                given_cache = plan.spec.given_tally(prefix).map(|(given, deal)| (pi, given, deal));
+            // Kept from item to item of one class: its tables are made once.
+            if given_cache.as_ref().is_none_or(|(c, _)| *c != ci) {
+                given_cache = plan.spec.given_tally(&work.prefixes[class.first()]).map(|(given, _)| (ci, given));
             }
             given_cache.as_mut()
         } else {
             None
         };
-        if let (Some(tally), Some((_, given, deal))) = (&mut tally, given) {
-            // Given hands and an open board: the showdown tally's own enumeration.
+        if let (Some(tally), Some((_, given))) = (&mut tally, given) {
+            // Given hands and an open board: the showdown tally's own enumeration, once for the
+            // class, then replayed for each of its prefixes with the suits renamed.
             given.clear();
             given.enumerate(Some(first));
-            attempted += given.counts.iter().sum::<u64>();
-            given.for_each_outcome(deal, |hi, lo, count, deal| tally.add_outcome(hi, lo, count as f64, deal));
-            accepted += tally.replay(plan, prefix.weight, &mut local, &mut scratch);
+            let deals: u64 = given.counts.iter().sum();
+            for &(pi, map) in &class.members {
+                let prefix = &work.prefixes[pi];
+                let mut deal = plan.spec.start_deal(prefix);
+                given.for_each_outcome_as(&mut deal, &prefix.deal.hole[..players], map, |hi, lo, count, deal| {
+                    tally.add_outcome(hi, lo, count as f64, deal);
+                });
+                attempted += deals;
+                accepted += tally.replay(plan, prefix.weight, &mut local, &mut scratch);
+            }
         } else if let Some(tally) = &mut tally {
-            plan.spec.enumerate(prefix, Some(first), &mut |deal| {
-                attempted += 1;
-                tally.add(deal);
-                count += 1;
-                if count == 1 << 16 {
-                    count = 0;
-                    cut = shared.halted() || past(deadline, shared);
-                    return !cut;
+            for &(pi, _) in &class.members {
+                let prefix = &work.prefixes[pi];
+                plan.spec.enumerate(prefix, Some(first), &mut |deal| {
+                    attempted += 1;
+                    tally.add(deal);
+                    count += 1;
+                    if count == 1 << 16 {
+                        count = 0;
+                        cut = shared.halted() || past(deadline, shared);
+                        return !cut;
+                    }
+                    true
+                });
+                accepted += tally.replay(plan, prefix.weight, &mut local, &mut scratch);
+                if cut {
+                    break;
                 }
-                true
-            });
-            accepted += tally.replay(plan, prefix.weight, &mut local, &mut scratch);
+            }
         } else {
-            plan.spec.enumerate(prefix, Some(first), &mut |deal| {
-                attempted += 1;
-                if plan.trial(deal, prefix.weight, &mut local, &mut scratch) {
-                    accepted += 1;
+            for &(pi, _) in &class.members {
+                let prefix = &work.prefixes[pi];
+                plan.spec.enumerate(prefix, Some(first), &mut |deal| {
+                    attempted += 1;
+                    if plan.trial(deal, prefix.weight, &mut local, &mut scratch) {
+                        accepted += 1;
+                    }
+                    count += 1;
+                    // Check for cancel and the time limit now and then inside big work items.
+                    if u64::from(count) == check_every {
+                        count = 0;
+                        cut = shared.halted() || past(deadline, shared);
+                        return !cut;
+                    }
+                    true
+                });
+                if cut {
+                    break;
                 }
-                count += 1;
-                // Check for cancel and the time limit now and then inside big work items.
-                if u64::from(count) == check_every {
-                    count = 0;
-                    cut = shared.halted() || past(deadline, shared);
-                    return !cut;
-                }
-                true
-            });
+            }
         }
         if let Some(e) = scratch.take_error() {
             return Err(e);
