@@ -496,6 +496,7 @@ def run_spreadsheet(
     stream = open_output(Path(output)) if output else stdout
     options = session.run_options()
     done = 0
+    end_progress = "\n" if stderr.isatty() else ""  # a message starts below the progress line
     try:
         for line, (row, query) in enumerate(zip(rows, queries, strict=True), start=2):
             with cancel_on_interrupt(query):
@@ -511,10 +512,10 @@ def run_spreadsheet(
                 stderr.write(f"\rrow {done} of {len(rows)} (line {line})")
                 stderr.flush()
     except (Interrupted, PqlCancelled, KeyboardInterrupt):
-        stderr.write(f"\npql: interrupted after {done} of {len(rows)} rows\n")
+        stderr.write(f"{end_progress}pql: interrupted after {done} of {len(rows)} rows\n")
         return EXIT_INTERRUPTED
     except PqlError as e:
-        stderr.write(f"\npql: {rows_path}: line {done + 2}: {e}\n")
+        stderr.write(f"{end_progress}pql: {rows_path}: line {done + 2}: {e}\n")
         return EXIT_QUERY_ERROR
     finally:
         if stream is not stdout:
