@@ -23,7 +23,6 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
-from textual.worker import get_current_worker
 
 from pql_repl import named_ranges
 from pql_repl.api import range_name_error
@@ -31,9 +30,8 @@ from pql_repl.errors import PqlError
 from pql_repl.exploration import Breakdown, Heatmap, HeatmapSnapshot, breakdown
 from pql_repl.from_clause import FromClause, from_clauses
 from pql_repl.range_edit import FULL, RangeEdit
+from pql_repl.tui.live_job import JobUpdate, relay_snapshots
 
-#: How long the heatmap's worker waits for news before it looks again whether it was cancelled.
-POLL_SECONDS = 0.15
 #: The Monte Carlo heatmap stops once every class's 95% margin is this small...
 HEATMAP_PRECISION = 0.005
 #: ... or after this many deals.
@@ -357,23 +355,10 @@ class NamedRangeList(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class HeatmapUpdate(Message):
+class HeatmapUpdate(JobUpdate):
     """A heatmap snapshot, posted by the worker that polls it."""
 
-    def __init__(self, run: int, snapshot: HeatmapSnapshot | None, error: str | None = None) -> None:
-        super().__init__()
-        self.run = run
-        self.snapshot = snapshot
-        self.error = error
-
-    def can_replace(self, message: Message) -> bool:
-        # A backlog of snapshots collapses to the newest; the last one of a run is never dropped.
-        return (
-            isinstance(message, HeatmapUpdate)
-            and message.run == self.run
-            and message.snapshot is not None
-            and not message.snapshot.done
-        )
+    snapshot: HeatmapSnapshot | None
 
 
 class RangeEdited(Message):
@@ -653,17 +638,7 @@ class ExplorerPanel(Vertical):
 
     @work(thread=True, group="heatmap")
     def _poll_heatmap(self, run: int, heatmap: Heatmap) -> None:
-        worker = get_current_worker()
-        while not worker.is_cancelled:
-            try:
-                snap = heatmap.poll(POLL_SECONDS)
-            except PqlError as e:
-                self.post_message(HeatmapUpdate(run, None, str(e).splitlines()[0]))
-                return
-            if snap is not None:
-                self.post_message(HeatmapUpdate(run, snap))
-                if snap.done:
-                    return
+        relay_snapshots(self, run, heatmap, HeatmapUpdate)
 
     def on_heatmap_update(self, message: HeatmapUpdate) -> None:
         if message.run != self._heat_run:
