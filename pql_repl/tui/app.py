@@ -45,6 +45,7 @@ from pql_repl.tui.palette import PqlCommands
 from pql_repl.tui.range_grid import grid_for_command
 from pql_repl.tui.results import ResultsPanel
 from pql_repl.tui.screens import ExportDialog, HelpScreen, HistorySearch, export_format
+from pql_repl.tui.stud_explorer import StudExplorer
 from pql_repl.tui.term_explorer import TermExplorer
 from pql_repl.tui.welcome import EXAMPLES, ExampleList, Welcome
 
@@ -160,6 +161,7 @@ class PqlApp(App[None]):
         seed, threads = self.session.settings.seed or 0, self.session.settings.threads
         yield ExplorerPanel(seed=seed, threads=threads, id="explorer")
         yield TermExplorer(seed=seed, threads=threads, id="terms")
+        yield StudExplorer(seed=seed, id="stud")
         yield CompletionList(id="completion")
         yield Footer(compact=True, show_command_palette=False)
 
@@ -191,7 +193,7 @@ class PqlApp(App[None]):
     def on_query_editor_checked(self, _: QueryEditor.Checked) -> None:
         self._buffer = self.editor.text
         # The explorers follow the editor (they are mounted after it: none yet at the start).
-        for explorer in [*self.query(ExplorerPanel), *self.query(TermExplorer)]:
+        for explorer in [*self.query(ExplorerPanel), *self.query(TermExplorer), *self.query(StudExplorer)]:
             if explorer.display:
                 explorer.sync(self.editor.text)
         if self._check_timer is not None:
@@ -336,6 +338,9 @@ class PqlApp(App[None]):
                 grid = None  # the session already said what is wrong
             if grid is not None:
                 self.results.add_history(grid)
+            if result.note is None:
+                self.results.show_status(_escape(line) + "  (F2 on the line explores the range)")
+                return result
         note = result.note or line
         if "editing_mode" in result.changed:
             note += " (the keys of pql --plain; this editor keeps its own)"
@@ -468,6 +473,11 @@ class PqlApp(App[None]):
         """The term-list explorer (Omaha)."""
         return self.query_one("#terms", TermExplorer)
 
+    @property
+    def stud_explorer(self) -> StudExplorer:
+        """The stud picker (stud, stud8, razz)."""
+        return self.query_one("#stud", StudExplorer)
+
     def action_explore(self) -> None:
         """F2: in the editor, explore the range of the player at the cursor; elsewhere (the
         results, the explorer), back to the editor."""
@@ -492,8 +502,10 @@ class PqlApp(App[None]):
             return False
         self.close_explorers()
         if _is_stud(clause.game):
-            self.notify(f"the explorer has no picker for stud games yet ({clause.game})", severity="warning")
-            return False
+            self.stud_explorer.display = True
+            self.stud_explorer.bind(setting.key, clause.index, text)
+            self.stud_explorer.slot_row.focus()
+            return True
         try:
             hand_classes(clause.game)
         except PqlError:  # not a two-card game: Omaha's list of terms
@@ -511,6 +523,7 @@ class PqlApp(App[None]):
         self.explorer.display = False
         self.term_explorer.stop_distribution()
         self.term_explorer.display = False
+        self.stud_explorer.display = False
 
     def on_range_edited(self, message: RangeEdited) -> None:
         """The grid changed the range: it replaces the player's range in the editor."""
@@ -655,11 +668,15 @@ EXPLORER_KEYS = [
     ("Explorer: Escape", "Close the explorer"),
     ("Omaha explorer: a, Enter, x", "Add, edit, remove a term"),
     ("Omaha explorer: !, 1-9, 0", "Negate a term, weight it @10..@90, no weight"),
+    ("Stud picker: Left, Right", "Move between the down and up cards"),
+    ("Stud picker: A-2, c d h s", "A rank, then its suit for one card"),
+    ("Stud picker: -, +, *, (", "Rank ceiling (7-), floor (T+), any card, ranks apart ((3-2-))"),
+    ("Stud picker: Space, x", "Any card here, clear the hand"),
 ]
 
 
 def _is_stud(game: str) -> bool:
-    """Stud games have no board: their ranges are pickers of down and up cards, not built yet."""
+    """Stud games have no board: their ranges are pickers of down and up cards."""
     return "third" in game_streets().get(game.lower(), [])
 
 
