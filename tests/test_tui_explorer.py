@@ -339,6 +339,13 @@ async def test_capital_hjkl_select_like_shift_arrows() -> None:
         assert hero_range(app) == "KK+, AK"
         await keys(pilot, "H", "K", "5")  # the selection shrinks back to its first corner, AA
         assert hero_range(app) == "KK@100, AK@100, AA@50"
+        # @ asks for any weight: a number past 100 is refused in place, Escape changes nothing.
+        await keys(pilot, "at", "1", "2", "0", "enter")
+        assert "0 to 100" in str(app.screen.query_one("#weight-error").render())
+        await keys(pilot, "escape")
+        assert hero_range(app) == "KK@100, AK@100, AA@50"
+        await keys(pilot, "at", "3", "5", "enter")
+        assert hero_range(app) == "KK@100, AK@100, AA@35"
 
 
 def test_snapshot_of_a_seeded_heatmap(snap_compare: Any) -> None:

@@ -660,6 +660,7 @@ EXPLORER_KEYS = [
     ("Explorer: Space", "Toggle the class (or the selection)"),
     ("Explorer: +, -", "Widen or narrow along the game's hand ordering (the % it reaches is shown)"),
     ("Explorer: 1-9, 0", "Weight the selection @10..@90; 0 takes it out"),
+    ("Explorer: @", "Weight the selection with any weight from 1 to 100"),
     ("Explorer: s", "Suit picker: single hands of the class under the cursor"),
     ("Explorer: u, r (Ctrl+Z, Ctrl+Y)", "Undo, redo"),
     ("Explorer: c, i", "Clear, invert"),

@@ -159,6 +159,7 @@ class RangeGrid(Widget, can_focus=True):
         Binding("o", "panel('open')", "Open"),
         Binding("escape", "panel('close')", "Close"),
         *(Binding(str(d), f"panel('weight({d})')", "Weight", show=False) for d in range(10)),
+        Binding("at", "panel('weigh')", "@weight", show=False),
     ]
 
     def __init__(self, panel: ExplorerPanel, *, id: str | None = None) -> None:
@@ -326,6 +327,32 @@ class NamePrompt(ModalScreen[str | None]):
             self.query_one("#name-error", Static).update(f"[red]{problem}[/red]")
             return
         self.dismiss(event.value.strip())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class WeightPrompt(ModalScreen[int | None]):
+    """Asks for a weight for the selection: 1 to 100, 0 takes it out (Enter sets it, Escape
+    cancels)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="weight-prompt"):
+            yield Static("Weight of the selection, 1 to 100; 0 takes it out (Enter sets, Escape cancels):")
+            yield Input(placeholder="35", id="weight", restrict=r"\d{0,3}")
+            yield Static("", id="weight-error")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if not text.isdigit() or int(text) > FULL:
+            self.query_one("#weight-error", Static).update(f"[red]a whole number from 0 to {FULL}[/red]")
+            return
+        self.dismiss(int(text))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -521,6 +548,8 @@ class ExplorerPanel(Vertical):
             changed = edit.invert()
         elif name == "category":
             self._move_category(int(arg))
+        elif name == "weigh":
+            self._weigh(grid.selection())
         elif name == "suits":
             self._pick_suits()
         elif name == "save":
@@ -531,6 +560,13 @@ class ExplorerPanel(Vertical):
             self.post_message(ExplorerClosed())
         if changed:
             self._write_back()
+
+    def _weigh(self, selection: list[int]) -> None:
+        def chosen(weight: int | None) -> None:
+            if weight is not None and self.edit.set_weight(selection, weight):
+                self._write_back()
+
+        self.app.push_screen(WeightPrompt(), chosen)
 
     def _move_category(self, step: int) -> None:
         if not self.lines:
