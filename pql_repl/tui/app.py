@@ -7,6 +7,7 @@ editor opens the range explorer on the player at the cursor (``tui/explorer.py``
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -147,6 +148,10 @@ class PqlApp(App[None]):
         self._check_timer: Timer | None = None
         #: The editor's text, kept as it changes, to be saved when the app ends.
         self._buffer = load_buffer()
+        #: Saves of the buffer happen in the checker's threads: the newest text must win.
+        self._buffer_lock = threading.Lock()
+        self._buffer_saves = 0
+        self._buffer_saved = 0
         self.session.themes = tuple(self.available_themes)
         if self.session.settings.theme and self.session.settings.theme in self.available_themes:
             self.theme = self.session.settings.theme
@@ -205,12 +210,21 @@ class PqlApp(App[None]):
         if not self.is_running or not self.query("#editor"):
             return  # the timer fired while the app is closing
         text = self.editor.text
-        save_buffer(text)  # the buffer survives a crash or a killed terminal too
-        self._check_worker(text)
+        self._buffer_saves += 1
+        self._check_worker(text, self._buffer_saves)
 
     @work(thread=True, exclusive=True, group="check")
-    def _check_worker(self, text: str) -> None:
+    def _check_worker(self, text: str, save: int) -> None:
+        self._save_buffer(text, save)  # the buffer survives a crash or a killed terminal too
         self.post_message(CheckDone(text, self.session.first_error(text)))
+
+    def _save_buffer(self, text: str, save: int) -> None:
+        """Keep ``text`` as the buffer unless a newer one is kept already (the disk's fsync
+        takes milliseconds: off the thread that draws)."""
+        with self._buffer_lock:
+            if save > self._buffer_saved:
+                save_buffer(text)
+                self._buffer_saved = save
 
     def on_check_done(self, message: CheckDone) -> None:
         if self.query("#editor") and message.text == self.editor.text:
@@ -625,14 +639,16 @@ class PqlApp(App[None]):
 
     def leave(self) -> None:
         """Quit, keeping the editor's text for the next session."""
-        save_buffer(self.editor.text)
+        self._buffer_saves += 1
+        self._save_buffer(self.editor.text, self._buffer_saves)
         self.cancel_run()
         self.exit()
 
     def on_unmount(self) -> None:
         if self._check_timer is not None:
             self._check_timer.stop()
-        save_buffer(self._buffer)  # however the app ends, not only after a check ran
+        self._buffer_saves += 1
+        self._save_buffer(self._buffer, self._buffer_saves)  # however the app ends, not only after a check
         self.cancel_run()
 
 

@@ -8,6 +8,7 @@ range became (``RangeEdited``); the app moves text between them."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
@@ -95,6 +96,29 @@ def equity_colour(equity: float) -> str:
     else:
         r, g = int(230 - 2 * (e - 0.5) * 150), 230
     return f"rgb({r},{g},90)"
+
+
+@functools.lru_cache(maxsize=4096)
+def _cell_style(
+    bg: str, *, held: bool, heated: bool, highlighted: bool, selected: bool, cursor: bool
+) -> Style:
+    """A grid cell's style (cached: one grid draws 169 of a few kinds)."""
+    if held:
+        style = Style(color="black" if heated else "white", bgcolor=bg, bold=True)
+    else:
+        style = Style(color="grey39" if heated else "grey50", bgcolor=bg)
+    if highlighted:
+        style += Style(color="magenta", bold=True, underline=True)
+    if selected:
+        style += Style(bgcolor="rgb(70,110,220)", color="white")
+    if cursor:
+        style += Style(reverse=True)
+    return style
+
+
+def text_height(text: Text, width: int) -> int:
+    """Lines ``text`` takes in ``width`` columns, its long lines wrapped."""
+    return sum(max(1, -(-line.cell_len // width)) for line in text.split("\n", allow_blank=True))
 
 
 @dataclass(frozen=True)
@@ -222,17 +246,15 @@ class RangeGrid(Widget, can_focus=True):
                     bg = "rgb(40,150,90)" if state >= 1 else "rgb(40,100,90)"
                 else:
                     bg = "grey19"
-                dark = equity is not None
-                if state > 0:
-                    style = Style(color="black" if dark else "white", bgcolor=bg, bold=True)
-                else:
-                    style = Style(color="grey39" if dark else "grey50", bgcolor=bg)
-                if cls in highlighted:
-                    style += Style(color="magenta", bold=True, underline=True)
-                if cls in selected:
-                    style += Style(bgcolor="rgb(70,110,220)", color="white")
-                if cls == cursor and self.has_focus:
-                    style += Style(reverse=True)
+                focused = cls == cursor and self.has_focus
+                style = _cell_style(
+                    bg,
+                    held=state > 0,
+                    heated=equity is not None,
+                    highlighted=cls in highlighted,
+                    selected=cls in selected,
+                    cursor=focused,
+                )
                 weights = panel.edit.class_weights(cls)
                 mark = " " if state == 0 else ("●" if state >= 1 else ("◐" if any(weights) else " "))
                 out.append(f"{classes.names[cls]:<3}{mark}", style)
@@ -744,10 +766,16 @@ class ExplorerPanel(Vertical):
             ("legend", self._legend()),
             ("breakdown", self._breakdown()),
         ):
-            # Only what changed is updated: each update lays the panel out again.
+            # Only what changed is updated, and laid out again only when its height changes:
+            # a layout pass redraws the whole screen, too slow for every key and snapshot.
             if self._drawn.get(name) != text:
+                static = self.query_one(f"#explorer-{name}", Static)
+                width = static.content_size.width
+                height = text_height(text, width) if width else None
+                previous = self._drawn.get(f"{name} height")
                 self._drawn[name] = text
-                self.query_one(f"#explorer-{name}", Static).update(text)
+                self._drawn[f"{name} height"] = height
+                static.update(text, layout=height is None or height != previous)
 
     def _title(self) -> Text:
         title = Text(f"{self.player or ''}'s range ({self.edit.game})", style="bold")
