@@ -44,6 +44,10 @@ from pql_repl.session import (
     read_script,
     split_statements,
 )
+from pql_repl.sweeps import CheckedSweep, is_sweep
+from pql_repl.sweeps import check as check_sweep
+from pql_repl.sweeps import parse as parse_sweep
+from pql_repl.sweeps import stream as stream_sweep
 
 EXIT_OK = 0
 EXIT_QUERY_ERROR = 1
@@ -207,6 +211,16 @@ class ProgressLine:
         self.stream.flush()
         self._width = len(text)
 
+    def note(self, text: str) -> None:
+        """Progress said in words (a sweep's rows), under the same delay and pace."""
+        now = time.monotonic()
+        if not self.enabled or now - self._started < PROGRESS_DELAY or now - self._drawn < self.INTERVAL:
+            return
+        self._drawn = now
+        self.stream.write("\r" + text.ljust(self._width))
+        self.stream.flush()
+        self._width = len(text)
+
     def clear(self) -> None:
         if self._width:
             # Two more cells: the terminal echoes a Ctrl-C as "^C" after the line.
@@ -261,17 +275,21 @@ class ScriptRunner:
 
     # -- scripts -----------------------------------------------------------------------------
 
-    def check(self, source: Source) -> list[Query | DotCommand]:
-        """Parse and check every statement of ``source`` before anything runs, so a mistake at
-        the end of a long script costs no simulation time. Prints every error it finds."""
-        plan: list[Query | DotCommand] = []
+    def check(self, source: Source) -> list[Query | DotCommand | CheckedSweep]:
+        """Parse and check every statement of ``source`` (every row of a sweep) before anything
+        runs, so a mistake at the end of a long script costs no simulation time. Prints every
+        error it finds."""
+        plan: list[Query | DotCommand | CheckedSweep] = []
         found = 0
         for item in split_statements(source.text):
             if isinstance(item, DotCommand):
                 plan.append(item)
                 continue
             try:
-                plan.append(self.session.prepare(item, source.text))
+                if is_sweep(item.text):
+                    plan.append(check_sweep(parse_sweep(item.text, origin=(item.line, item.col))))
+                else:
+                    plan.append(self.session.prepare(item, source.text))
             except PqlError as e:
                 # Like the engine within one text: at most MAX_REPORTED errors, then a count.
                 shown = e.errors[: max(0, MAX_REPORTED - found)]
@@ -286,12 +304,14 @@ class ScriptRunner:
             raise ScriptError
         return plan
 
-    def run(self, source: Source, plan: list[Query | DotCommand], depth: int = 0) -> None:
+    def run(self, source: Source, plan: list[Query | DotCommand | CheckedSweep], depth: int = 0) -> None:
         for item in plan:
             if self.quit:
                 return
             if isinstance(item, DotCommand):
                 self.command(item, source, depth)
+            elif isinstance(item, CheckedSweep):
+                self.sweep(item, source)
             else:
                 self.statement(item, source)
 
@@ -336,6 +356,38 @@ class ScriptRunner:
             self.progress.clear()
             raise Interrupted from None
         except PqlCancelled:
+            self.progress.clear()
+            raise Interrupted from None
+        except PqlError as e:
+            self.progress.clear()
+            self.report(e.errors, source)
+            raise ScriptError from None
+
+    def sweep(self, checked: CheckedSweep, source: Source) -> None:
+        """A sweep's rows in turn (each cancellable with Ctrl-C), its table written at the end;
+        the progress line counts rows."""
+        options = self.session.run_options()
+        total = len(checked.rows)
+        started = time.monotonic()
+
+        def run(query: Query) -> list[StatementResult]:
+            with cancel_on_interrupt(query):
+                results = query.run(**options)
+            if any(r.cancelled for r in results):
+                raise Interrupted
+            return results
+
+        self.progress.start()
+        try:
+            for result in stream_sweep(checked, run=run):
+                done = len(result.rows)
+                if result.done:
+                    self.progress.clear()
+                    self.writer().write_sweep(result)
+                else:
+                    left = (time.monotonic() - started) / done * (total - done)
+                    self.progress.note(f"row {done} of {total}, about {left:.0f} s left")
+        except (KeyboardInterrupt, PqlCancelled):
             self.progress.clear()
             raise Interrupted from None
         except PqlError as e:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +41,10 @@ from pql_repl.session import (
     read_script,
     split_statements,
 )
+from pql_repl.sweeps import check as check_sweep
+from pql_repl.sweeps import is_sweep
+from pql_repl.sweeps import parse as parse_sweep
+from pql_repl.sweeps import stream as stream_sweep
 from pql_repl.tui.editor import CompletionList, QueryEditor, pql_theme
 from pql_repl.tui.explorer import ExplorerClosed, ExplorerPanel, RangeEdited
 from pql_repl.tui.palette import PqlCommands
@@ -81,6 +86,18 @@ class RunStarted(Message):
         self.run_id = run_id
         self.query = query
         self.selectors = selectors
+
+
+class SweepUpdate(Message):
+    """A sweep's table after another row, posted from the worker thread."""
+
+    def __init__(self, run_id: int, table: str, rows: int, total: int, seconds_left: float) -> None:
+        super().__init__()
+        self.run_id = run_id
+        self.table = table
+        self.rows = rows
+        self.total = total
+        self.seconds_left = seconds_left
 
 
 class RunEnded(Message):
@@ -372,6 +389,10 @@ class PqlApp(App[None]):
         """The worker's body: each statement in turn, its snapshots posted to the UI."""
         worker = get_current_worker()
         for run in runs:
+            if is_sweep(run.statement.text):
+                if not self._run_sweep(run_id, run):
+                    return
+                continue
             try:
                 query = self.session.prepare(run.statement, run.source)
             except PqlError as e:
@@ -395,6 +416,42 @@ class PqlApp(App[None]):
                 self.post_message(RunEnded(run_id, error=str(e)))
                 return
         self.post_message(RunEnded(run_id))
+
+    def _run_sweep(self, run_id: int, run: PendingRun) -> bool:
+        """A sweep statement's rows in turn, its table growing in the results after each row;
+        False when the run must stop here (an error or a cancel, already reported)."""
+        worker = get_current_worker()
+        statement = run.statement
+        try:
+            checked = check_sweep(parse_sweep(statement.text, origin=(statement.line, statement.col)))
+        except PqlError as e:
+            self.post_message(CheckDone(run.marks, e))
+            self.post_message(RunEnded(run_id, error=str(e)))
+            return False
+
+        def run_row(query: Query) -> list[StatementResult]:
+            self._query = query
+            if worker.is_cancelled:
+                raise PqlCancelled("cancelled")
+            return query.run(**run.options)
+
+        started = time.monotonic()
+        try:
+            for result in stream_sweep(checked, run=run_row):
+                done = len(result.rows)
+                left = (time.monotonic() - started) / done * (result.total - done)
+                self.post_message(SweepUpdate(run_id, result.to_table(), done, result.total, left))
+        except PqlCancelled:
+            self.post_message(RunEnded(run_id, cancelled=True))
+            return False
+        except PqlError as e:
+            self.post_message(RunEnded(run_id, error=str(e)))
+            return False
+        return True
+
+    def on_sweep_update(self, message: SweepUpdate) -> None:
+        if message.run_id == self._run_id:
+            self.results.show_sweep(message.table, message.rows, message.total, message.seconds_left)
 
     def on_run_started(self, message: RunStarted) -> None:
         if message.run_id == self._run_id:
