@@ -21,8 +21,8 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import FrameType
-from typing import TextIO
+from types import FrameType, ModuleType
+from typing import TYPE_CHECKING, TextIO
 
 from pql_repl.api import Query, StatementResult
 from pql_repl.config import ConfigError
@@ -31,6 +31,9 @@ from pql_repl.files import FileProblem, bad_byte, open_output, read_stream_bound
 from pql_repl.limits import SCRIPT_MAX_BYTES
 from pql_repl.output import FORMATS, Destination, OutputError, ResultWriter
 from pql_repl.records import record
+
+if TYPE_CHECKING:
+    from pql_repl.sweeps import CheckedSweep
 from pql_repl.session import (
     DotCommand,
     Session,
@@ -44,10 +47,6 @@ from pql_repl.session import (
     read_script,
     split_statements,
 )
-from pql_repl.sweeps import CheckedSweep, is_sweep
-from pql_repl.sweeps import check as check_sweep
-from pql_repl.sweeps import parse as parse_sweep
-from pql_repl.sweeps import stream as stream_sweep
 
 EXIT_OK = 0
 EXIT_QUERY_ERROR = 1
@@ -286,8 +285,8 @@ class ScriptRunner:
                 plan.append(item)
                 continue
             try:
-                if is_sweep(item.text):
-                    plan.append(check_sweep(parse_sweep(item.text, origin=(item.line, item.col))))
+                if "sweep" in item.text.lower() and (sweeps := _sweeps()).is_sweep(item.text):
+                    plan.append(sweeps.check(sweeps.parse(item.text, origin=(item.line, item.col))))
                 else:
                     plan.append(self.session.prepare(item, source.text))
             except PqlError as e:
@@ -310,7 +309,7 @@ class ScriptRunner:
                 return
             if isinstance(item, DotCommand):
                 self.command(item, source, depth)
-            elif isinstance(item, CheckedSweep):
+            elif not isinstance(item, Query):
                 self.sweep(item, source)
             else:
                 self.statement(item, source)
@@ -379,7 +378,7 @@ class ScriptRunner:
 
         self.progress.start()
         try:
-            for result in stream_sweep(checked, run=run):
+            for result in _sweeps().stream(checked, run=run):
                 done = len(result.rows)
                 if result.done:
                     self.progress.clear()
@@ -589,6 +588,12 @@ def _run_cancellable(session: Session) -> Callable[[Query], list[StatementResult
         return results
 
     return run
+
+
+def _sweeps() -> ModuleType:
+    """The sweeps module, loaded when a statement has a sweep clause (a plain run starts faster
+    without it)."""
+    return importlib.import_module("pql_repl.sweeps")
 
 
 def _silence_stdout() -> None:
