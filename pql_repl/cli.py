@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType, ModuleType
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from pql_repl.api import Query, StatementResult
 from pql_repl.config import ConfigError
@@ -103,6 +103,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="statements or dot-commands to run (repeatable; run before any FILE)",
     )
     parser.add_argument("--plain", action="store_true", help="start the line-mode REPL")
+    parser.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="run the rows of sweeps on a Dask cluster, tcp://host:8786 (pip install 'pql-repl[cluster]')",
+    )
     parser.add_argument(
         "--template",
         metavar="FILE",
@@ -258,6 +263,8 @@ class ScriptRunner:
         self.progress = ProgressLine(stderr, progress)
         self.destination = Destination(stdout)
         self.quit = False
+        #: A Dask scheduler's address: sweeps run their rows there.
+        self.cluster: str | None = None
 
     # -- output ------------------------------------------------------------------------------
 
@@ -377,8 +384,11 @@ class ScriptRunner:
             return results
 
         self.progress.start()
+        from pql_repl.cluster import ClusterError  # noqa: PLC0415 (with sweeps only)
+
+        where: dict[str, Any] = {"cluster": self.cluster, **options} if self.cluster else {"run": run}
         try:
-            for result in _sweeps().stream(checked, run=run):
+            for result in _sweeps().stream(checked, **where):
                 done = len(result.rows)
                 if result.done:
                     self.progress.clear()
@@ -392,6 +402,10 @@ class ScriptRunner:
         except PqlError as e:
             self.progress.clear()
             self.report(e.errors, source)
+            raise ScriptError from None
+        except ClusterError as e:
+            self.progress.clear()
+            self.stderr.write(f"pql: {e}\n")
             raise ScriptError from None
 
     def report(self, errors: list[PqlError], source: Source) -> None:
@@ -476,9 +490,13 @@ def _not_utf8_at(data: bytes, i: int) -> bool:
     return False
 
 
-def run_scripts(session: Session, sources: list[Source], stdout: TextIO, stderr: TextIO) -> int:
-    """Check every source, then run them in order; the exit code."""
+def run_scripts(
+    session: Session, sources: list[Source], stdout: TextIO, stderr: TextIO, cluster: str | None = None
+) -> int:
+    """Check every source, then run them in order (the rows of sweeps on ``cluster``, a Dask
+    scheduler's address, when given); the exit code."""
     runner = ScriptRunner(session, stdout, stderr, progress=stderr.isatty())
+    runner.cluster = cluster
     failed_writing = False
     try:
         try:
@@ -681,7 +699,7 @@ def _main(argv: list[str] | None) -> int:
             return EXIT_USAGE
 
     try:
-        return run_scripts(session, sources, sys.stdout, sys.stderr)
+        return run_scripts(session, sources, sys.stdout, sys.stderr, cluster=args.cluster)
     except BrokenPipeError:
         # The reader went away (`pql ... | head`): stop quietly, and keep Python from
         # complaining when it flushes stdout on exit.

@@ -449,14 +449,35 @@ def check(sweep: Sweep, limit: int | None = None) -> CheckedSweep:
 
 
 def stream(
-    checked: CheckedSweep, *, run: Callable[[Query], list[StatementResult]] | None = None, **options: Any
+    checked: CheckedSweep,
+    *,
+    run: Callable[[Query], list[StatementResult]] | None = None,
+    cluster: Any = None,
+    **options: Any,
 ) -> Iterator[SweepResult]:
-    """Runs the checked rows in turn: yields the result after each row (the last one
-    ``done``). ``run`` runs one row's statement (default ``query.run(**options)``)."""
-    run_one = run or (lambda q: q.run(**options))
+    """Runs the checked rows: yields the result after each row (the last one ``done``).
+    ``run`` runs one row's statement (default ``query.run(**options)``); with ``cluster`` (a
+    Dask scheduler address or client) the rows run there as tasks, ending in any order (the
+    table keeps the sweep's order)."""
     rows = checked.rows
     selectors = list(rows[0][2].statements[0].selectors)
     result = SweepResult(checked.sweep.names, selectors, total=len(rows))
+    if cluster is not None:
+        dask_layer = importlib.import_module("pql_repl.cluster")  # Dask only when asked for
+        client = dask_layer.connect(cluster)
+        done: dict[int, SweepRow] = {}
+        for i, answer in dask_layer.run_rows(client, [q.text for _, _, q in rows], options):
+            values, weight, _ = rows[i]
+            done[i] = (
+                SweepRow(values, weight, None, answer)
+                if isinstance(answer, str)
+                else SweepRow(values, weight, answer)
+            )
+            result.rows = [done[k] for k in sorted(done)]
+            result.done = len(done) == result.total
+            yield result
+        return
+    run_one = run or (lambda q: q.run(**options))
     for values, weight, query in rows:
         try:
             (r,) = run_one(query)
@@ -472,8 +493,9 @@ def stream(
 def sweep(text: str, *, trials: int = 600_000, **kwargs: Any) -> SweepResult:
     """Runs the sweep statement ``text``; keyword arguments that are lists give placeholders
     their values (``flop=pql_repl.flops('canonical')``), the others are run options (``seed``,
-    ``exact``, ``threads``, ``time_limit``, ``precision``)."""
-    run_keys = {"seed", "exact", "threads", "time_limit", "precision"}
+    ``exact``, ``threads``, ``time_limit``, ``precision``) and ``cluster``: a Dask scheduler
+    address or client to run the rows on (``pql_repl.cluster``)."""
+    run_keys = {"seed", "exact", "threads", "time_limit", "precision", "cluster"}
     values = {k: v for k, v in kwargs.items() if k not in run_keys}
     options = {k: v for k, v in kwargs.items() if k in run_keys}
     last: SweepResult | None = None
