@@ -39,6 +39,7 @@ from pql_repl.session import (
     Session,
     SessionError,
     decode_script,
+    parse_cluster,
     parse_count,
     parse_output,
     parse_precision,
@@ -104,11 +105,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--plain", action="store_true", help="start the line-mode REPL")
     parser.add_argument(
-        "--cluster",
-        metavar="ADDRESS",
-        help="run the rows of sweeps on a Dask cluster, tcp://host:8786 (pip install 'pql-repl[cluster]')",
-    )
-    parser.add_argument(
         "--template",
         metavar="FILE",
         help="spreadsheet mode: a statement with #NAME# placeholders, run once per row of --rows",
@@ -146,6 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="how results are written (table; markdown for forums and notes)",
     )
     setting("--output", parse_output, "FILE", "write results to FILE instead of stdout")
+    setting(
+        "--cluster", parse_cluster, "ADDRESS", "run the rows of sweeps on a Dask cluster (tcp://host:8786)"
+    )
     parser.add_argument("--timer", action="store_true", help="show each statement's run time")
     parser.add_argument("--version", action=_VersionAction, help="show the version and exit")
     return parser
@@ -169,7 +168,17 @@ class _VersionAction(argparse.Action):
 
 
 #: Options that override a setting only when given (so `--seed off` can undo a config seed).
-SETTING_OPTIONS = ("trials", "seed", "threads", "time_limit", "precision", "format", "output", "exact")
+SETTING_OPTIONS = (
+    "trials",
+    "seed",
+    "threads",
+    "time_limit",
+    "precision",
+    "format",
+    "output",
+    "exact",
+    "cluster",
+)
 
 
 def _apply_options(session: Session, args: argparse.Namespace) -> None:
@@ -263,8 +272,6 @@ class ScriptRunner:
         self.progress = ProgressLine(stderr, progress)
         self.destination = Destination(stdout)
         self.quit = False
-        #: A Dask scheduler's address: sweeps run their rows there.
-        self.cluster: str | None = None
 
     # -- output ------------------------------------------------------------------------------
 
@@ -386,7 +393,8 @@ class ScriptRunner:
         self.progress.start()
         from pql_repl.cluster import ClusterError  # noqa: PLC0415 (with sweeps only)
 
-        where: dict[str, Any] = {"cluster": self.cluster, **options} if self.cluster else {"run": run}
+        cluster = self.session.settings.cluster
+        where: dict[str, Any] = {"cluster": cluster, **options} if cluster else {"run": run}
         try:
             for result in _sweeps().stream(checked, **where):
                 done = len(result.rows)
@@ -490,13 +498,9 @@ def _not_utf8_at(data: bytes, i: int) -> bool:
     return False
 
 
-def run_scripts(
-    session: Session, sources: list[Source], stdout: TextIO, stderr: TextIO, cluster: str | None = None
-) -> int:
-    """Check every source, then run them in order (the rows of sweeps on ``cluster``, a Dask
-    scheduler's address, when given); the exit code."""
+def run_scripts(session: Session, sources: list[Source], stdout: TextIO, stderr: TextIO) -> int:
+    """Check every source, then run them in order; the exit code."""
     runner = ScriptRunner(session, stdout, stderr, progress=stderr.isatty())
-    runner.cluster = cluster
     failed_writing = False
     try:
         try:
@@ -699,7 +703,7 @@ def _main(argv: list[str] | None) -> int:
             return EXIT_USAGE
 
     try:
-        return run_scripts(session, sources, sys.stdout, sys.stderr, cluster=args.cluster)
+        return run_scripts(session, sources, sys.stdout, sys.stderr)
     except BrokenPipeError:
         # The reader went away (`pql ... | head`): stop quietly, and keep Python from
         # complaining when it flushes stdout on exit.

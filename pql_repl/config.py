@@ -41,6 +41,7 @@ KNOWN_KEYS: dict[str, tuple[type, ...]] = {
     "theme": (str,),
     "editing_mode": (str,),
     "history_size": (int,),
+    "cluster": (str,),
 }
 
 

@@ -224,6 +224,8 @@ class Settings:
     editing_mode: str = "emacs"
     #: Entries the REPLs' history keeps (older ones are dropped when it is loaded).
     history_size: int = HISTORY_SIZE
+    #: A Dask scheduler's address (``tcp://host:8786``): sweeps run their rows there.
+    cluster: str | None = None
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> Settings:
@@ -265,6 +267,8 @@ class Settings:
                 self.editing_mode = parse_choice(text, EDITING_MODES, "editing mode")
             case "history_size":
                 self.history_size = parse_count(text)
+            case "cluster":
+                self.cluster = parse_cluster(text)
             case _:
                 raise SessionError(f"unknown setting '{key}'")
 
@@ -289,6 +293,8 @@ class Settings:
                 return "off" if self.precision is None else f"{self.precision:g}"
             case "theme":
                 return self.theme or "default"
+            case "cluster":
+                return self.cluster or "off (sweeps run here)"
             case _:
                 return str(getattr(self, key))
 
@@ -689,6 +695,21 @@ def _quoted_and_game(text: str, example: str) -> tuple[str, str]:
     return text, "holdem"
 
 
+def parse_cluster(text: str) -> str | None:
+    """``off`` or a Dask scheduler's address (``tcp://host:8786``; a bare ``host:port`` gets
+    ``tcp://``). Whether a scheduler answers there is found when a sweep first uses it."""
+    t = text.strip()
+    if t.lower() in ("off", "none", ""):
+        return None
+    if "://" not in t:
+        t = "tcp://" + t
+    if not re.fullmatch(r"[a-z]+://[^\s/]+:\d+/?", t):
+        raise SessionError(
+            f"'{text}' is not a scheduler address", "write .cluster tcp://host:8786 or .cluster off"
+        )
+    return t
+
+
 def _setter(key: str, usage: str) -> Callable[[Session, str], CommandResult]:
     return lambda session, arg: session._set(key, arg, usage)
 
@@ -732,6 +753,11 @@ COMMANDS: dict[str, _Command] = {
     ),
     "output": _Command(".output FILE|stdout", "write results to a file, or back to stdout", _output),
     "timer": _Command(".timer on|off", "show each statement's run time", _setter("timer", ".timer on|off")),
+    "cluster": _Command(
+        ".cluster ADDRESS|off",
+        "run the rows of sweeps on a Dask cluster (tcp://host:8786)",
+        _setter("cluster", ".cluster ADDRESS|off"),
+    ),
     "time_limit": _Command(
         ".time_limit S|off", "stop each statement after S seconds", _setter("time_limit", ".time_limit S|off")
     ),

@@ -218,3 +218,16 @@ def test_to_pandas_needs_pandas_and_says_so() -> None:
     else:
         frame = result.to_pandas()
         assert list(frame["h"]) == ["AKs", "JJ"]
+
+
+def test_the_cluster_setting() -> None:
+    from pql_repl.session import Session, SessionError  # noqa: PLC0415
+
+    session = Session()
+    session.handle(".cluster scheduler:8786")
+    assert session.settings.cluster == "tcp://scheduler:8786"
+    assert "tcp://scheduler:8786" in session.settings.describe()
+    session.handle(".cluster off")
+    assert session.settings.cluster is None
+    with pytest.raises(SessionError, match="not a scheduler address"):
+        session.handle(".cluster two words")

@@ -27,6 +27,7 @@ from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
 from pql_repl.api import Query, StatementResult, game_streets
+from pql_repl.cluster import ClusterError
 from pql_repl.errors import PqlCancelled, PqlError
 from pql_repl.exploration import hand_classes
 from pql_repl.files import write_text_atomic
@@ -436,15 +437,19 @@ class PqlApp(App[None]):
             return query.run(**run.options)
 
         started = time.monotonic()
+        cluster = self.session.settings.cluster
+        where: dict[str, Any] = {"cluster": cluster, **run.options} if cluster else {"run": run_row}
         try:
-            for result in stream_sweep(checked, run=run_row):
+            for result in stream_sweep(checked, **where):
+                if worker.is_cancelled:  # between rows (on a cluster: its rows not run are cancelled)
+                    raise PqlCancelled("cancelled")
                 done = len(result.rows)
                 left = (time.monotonic() - started) / done * (result.total - done)
                 self.post_message(SweepUpdate(run_id, result.to_table(), done, result.total, left))
         except PqlCancelled:
             self.post_message(RunEnded(run_id, cancelled=True))
             return False
-        except PqlError as e:
+        except (PqlError, ClusterError) as e:
             self.post_message(RunEnded(run_id, error=str(e)))
             return False
         return True
