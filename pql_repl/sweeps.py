@@ -351,22 +351,25 @@ class SweepResult:
             "done": self.done,
         }
 
+    def shown_cells(self, row: SweepRow) -> list[str]:
+        """A row as people read it: its values, weight, and each selector as value ± error
+        (``no legal deal`` in the first selector's place when it has no result)."""
+        cells = [*row.values, f"{row.weight:g}"]
+        if row.result is None:
+            return [*cells, row.error or "", *[""] * (len(self.selectors) - 1)]
+        for c in row.result.columns:
+            shown = (
+                f"{len(c.buckets)} values"
+                if c.selector == "histogram"
+                else format_estimate(c.value, c.stderr)
+            )
+            cells.append(shown)
+        return cells
+
     def to_table(self) -> str:
         """A plain text table: a row per substitution (value ± error), the aggregate last."""
         head = [*self.names, "weight", *self.selectors]
-        body = []
-        for r in self.rows:
-            cells = [*r.values, f"{r.weight:g}"]
-            if r.result is None:
-                body.append(cells + [r.error or ""] + [""] * (len(self.selectors) - 1))
-                continue
-            for c in r.result.columns:
-                cells.append(
-                    format_estimate(c.value, c.stderr)
-                    if c.selector != "histogram"
-                    else f"{len(c.buckets)} values"
-                )
-            body.append(cells)
+        body = [self.shown_cells(r) for r in self.rows]
         agg = ["all", *[""] * (len(self.names) - 1), f"{sum(r.weight for r, _ in self.answered):g}"]
         agg += [format_estimate(v, e) if v is not None else "" for v, e in self.aggregate()]
         widths = [max(len(row[i]) for row in [head, *body, agg]) for i in range(len(head))]

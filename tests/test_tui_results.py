@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 import pql_repl as pql
-from pql_repl.tui.results import BAR_MIN, BAR_WIDTH, CI_WIDTH, NAME_MIN, fit_columns
+from pql_repl.tui.results import BAR_MIN, BAR_WIDTH, CI_WIDTH, NAME_MIN, FittedResult, fit_columns
 from pql_repl.tui.screens import ExportDialog, HelpScreen
 from pql_repl.tui.welcome import EXAMPLES, ExampleList, Welcome
 
@@ -324,20 +324,47 @@ async def test_ctrl_s_asks_for_a_file_and_the_extension_says_the_format(
 
 
 @pytest.mark.asyncio
-async def test_a_sweep_grows_row_by_row_in_the_results() -> None:
+async def test_a_sweep_grows_row_by_row_sorts_and_opens_a_row() -> None:
+    from pql_repl.tui.sweep_table import SweepGrid, SweepTable  # noqa: PLC0415
+
     app = make_app(trials=3000, seed=2)
     text = (
-        "select avg(riverEquity(hero)) as eq from hero=$h, villain='QQ+' sweep $h over ('AKs', 'JJ', '76s');"
+        "select avg(riverEquity(hero)) as eq from hero=$h, villain='QQ+' sweep $h over ('AKs', 'JJ', '7s6s');"
     )
     async with app.run_test(size=(140, 40)) as pilot:
         await run_text(pilot, app, text, lambda: not app.running and "3 of 3 rows" in status(app))
-        entries = [str(e.render()) for e in app.results.history.query(".history-entry")]
-        expected = pql.sweep(text.rstrip(";"), trials=3000, seed=2).to_table()
-        assert entries[-1].strip() == expected.strip()
+        expected = pql.sweep(text.rstrip(";"), trials=3000, seed=2)
+        table = app.results.history.query(SweepTable).last()
+        grid = table.query_one(SweepGrid)
+        shown = [[str(c) for c in grid.get_row_at(i)] for i in range(grid.row_count)]
+        assert shown == [expected.shown_cells(r) for r in expected.rows]
+        assert "all (weight 3)" in str(table.query_one(".sweep-aggregate", Static).render())
+        # s on the eq column sorts by it (smallest first), again reverses.
+        grid.focus()
+        grid.cursor_coordinate = grid.cursor_coordinate._replace(column=2)
+        await pilot.press("s")
+        equities = [float(str(grid.get_row_at(i)[2]).split()[0]) for i in range(3)]
+        assert equities == sorted(equities)
+        await pilot.press("s")
+        top = [float(str(grid.get_row_at(i)[2]).split()[0]) for i in range(3)]
+        assert top == sorted(equities, reverse=True)
+        # Enter opens the row under the cursor: its full result joins the history.
+        grid.cursor_coordinate = grid.cursor_coordinate._replace(row=0)
+        before = len(app.results.history.query(".history-entry"))
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: len(app.results.history.query(".history-entry")) == before + 1)
+        best = max(expected.rows, key=lambda r: float(r.result.columns[0].value) if r.result else 0.0)
+        assert best.result is not None
+        entry = app.results.history.query(".history-entry").last()
+        assert isinstance(entry, Static)
+        assert isinstance(entry.content, FittedResult)
+        opened = entry.content.result
+        assert opened.query == best.result.query
+        assert [c.value for c in opened.columns] == [c.value for c in best.result.columns]
         # The editor's checker knows the clause: a misspelt list is marked where it is.
         await set_text(pilot, app, text.replace("over (", "over flop("))
         app.check_now()
-        await wait_until(pilot, lambda: "unknown list" in str(app.query_one("#error", Static).render()))
+        await wait_until(pilot, lambda: any("unknown list" in str(w.render()) for w in app.query("#error")))
 
 
 def status(app: Any) -> str:

@@ -34,6 +34,7 @@ from pql_repl.files import write_text_atomic
 from pql_repl.from_clause import clause_at, from_clauses, player_at
 from pql_repl.history import History, load_buffer, save_buffer, take_warnings
 from pql_repl.output import render
+from pql_repl.records import replace
 from pql_repl.session import (
     CommandResult,
     Session,
@@ -42,17 +43,18 @@ from pql_repl.session import (
     read_script,
     split_statements,
 )
+from pql_repl.sweeps import SweepResult, is_sweep
 from pql_repl.sweeps import check as check_sweep
-from pql_repl.sweeps import is_sweep
 from pql_repl.sweeps import parse as parse_sweep
 from pql_repl.sweeps import stream as stream_sweep
 from pql_repl.tui.editor import CompletionList, QueryEditor, pql_theme
 from pql_repl.tui.explorer import ExplorerClosed, ExplorerPanel, RangeEdited
 from pql_repl.tui.palette import PqlCommands
 from pql_repl.tui.range_grid import grid_for_command
-from pql_repl.tui.results import ResultsPanel
+from pql_repl.tui.results import FittedResult, ResultsPanel
 from pql_repl.tui.screens import ExportDialog, HelpScreen, HistorySearch, export_format
 from pql_repl.tui.stud_explorer import StudExplorer
+from pql_repl.tui.sweep_table import SweepTable
 from pql_repl.tui.term_explorer import TermExplorer
 from pql_repl.tui.welcome import EXAMPLES, ExampleList, Welcome
 
@@ -92,12 +94,10 @@ class RunStarted(Message):
 class SweepUpdate(Message):
     """A sweep's table after another row, posted from the worker thread."""
 
-    def __init__(self, run_id: int, table: str, rows: int, total: int, seconds_left: float) -> None:
+    def __init__(self, run_id: int, result: SweepResult, seconds_left: float) -> None:
         super().__init__()
         self.run_id = run_id
-        self.table = table
-        self.rows = rows
-        self.total = total
+        self.result = result
         self.seconds_left = seconds_left
 
 
@@ -245,7 +245,8 @@ class PqlApp(App[None]):
                 self._buffer_saved = save
 
     def on_check_done(self, message: CheckDone) -> None:
-        if self.query("#editor") and message.text == self.editor.text:
+        # A check may end while the app closes, its widgets already gone.
+        if self.query("#editor") and self.query("#error") and message.text == self.editor.text:
             self.show_error(message.error)
 
     def show_error(self, error: PqlError | None) -> None:
@@ -445,7 +446,8 @@ class PqlApp(App[None]):
                     raise PqlCancelled("cancelled")
                 done = len(result.rows)
                 left = (time.monotonic() - started) / done * (result.total - done)
-                self.post_message(SweepUpdate(run_id, result.to_table(), done, result.total, left))
+                snapshot = replace(result, rows=list(result.rows))  # the worker goes on adding rows
+                self.post_message(SweepUpdate(run_id, snapshot, left))
         except PqlCancelled:
             self.post_message(RunEnded(run_id, cancelled=True))
             return False
@@ -456,7 +458,11 @@ class PqlApp(App[None]):
 
     def on_sweep_update(self, message: SweepUpdate) -> None:
         if message.run_id == self._run_id:
-            self.results.show_sweep(message.table, message.rows, message.total, message.seconds_left)
+            self.results.show_sweep(message.result, message.seconds_left)
+
+    def on_sweep_table_open_row(self, message: SweepTable.OpenRow) -> None:
+        """Enter on a sweep's row: its full result joins the history."""
+        self.results.add_history(FittedResult(message.result, self.results.timing))
 
     def on_run_started(self, message: RunStarted) -> None:
         if message.run_id == self._run_id:

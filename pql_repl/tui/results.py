@@ -25,6 +25,8 @@ from pql_repl.api import Column, StatementResult
 from pql_repl.output import bucket_stderr
 from pql_repl.records import replace
 from pql_repl.repl.progress import status_text
+from pql_repl.sweeps import SweepResult
+from pql_repl.tui.sweep_table import SweepTable
 
 _EIGHTHS = " ▏▎▍▌▋▊▉"
 COLUMNS = (("name", "selector"), ("value", "value"), ("ci", "± 95%"), ("bar", "distribution"))
@@ -201,7 +203,7 @@ class ResultsPanel(Vertical):
         #: Show elapsed time and speed (off for reproducible screenshots).
         self.timing = True
         #: The history entry of the sweep being run, updated after each row.
-        self._sweep: Static | None = None
+        self._sweep: SweepTable | None = None
 
     def compose(self) -> ComposeResult:
         history = ResultsHistory(id="history")
@@ -322,22 +324,21 @@ class ResultsPanel(Vertical):
 
     # -- sweeps ---------------------------------------------------------------------------------
 
-    def show_sweep(self, table: str, rows: int, total: int, seconds_left: float) -> None:
+    def show_sweep(self, result: SweepResult, seconds_left: float) -> None:
         """A sweep's table so far, in one history entry that grows row by row."""
-        if self._sweep is None:
+        if self._sweep is None or self._sweep.result.total != result.total or not self._sweep.is_attached:
             self.remove_welcome()
-            self._sweep = Static(Text(table), classes="history-entry")
+            self._sweep = SweepTable(result)
             history = self.history
             history.add_class("has-entries")
             self.add_class("has-history")
             history.mount(self._sweep)
             history.anchor()
         else:
-            self._sweep.update(Text(table))
-        done = rows == total
-        left = f", about {seconds_left:.0f} s left" if not done else ""
-        self.show_status(f"sweep · {rows} of {total} rows{left}")
-        if done:
+            self._sweep.show(result)
+        left = f", about {seconds_left:.0f} s left" if not result.done else ""
+        self.show_status(f"sweep · {len(result.rows)} of {result.total} rows{left}")
+        if result.done:
             self._sweep = None
 
     # -- the history ----------------------------------------------------------------------------
