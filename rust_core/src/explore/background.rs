@@ -256,10 +256,11 @@ impl<W: Work> Drop for Job<W> {
 mod tests {
     use super::*;
 
-    /// Sums item numbers; items past `limit` are never needed.
+    /// Sums item numbers; items past `limit` are never needed; item 7,777 fails when `fails`.
     struct Sum {
         items: u64,
         limit: u64,
+        fails: bool,
     }
 
     impl Work for Sum {
@@ -270,7 +271,7 @@ mod tests {
             self.items
         }
         fn run(&self, item: u64, (): &mut (), _: &AtomicBool) -> Result<u64, PqlError> {
-            if item == 7_777 {
+            if self.fails && item == 7_777 {
                 return Err(PqlError::runtime("seven"));
             }
             Ok(item)
@@ -286,7 +287,7 @@ mod tests {
     #[test]
     fn every_item_is_merged_once_whatever_the_threads() {
         for threads in [1, 2, 5] {
-            let s = Job::start(Sum { items: 1000, limit: u64::MAX }, 0, threads).wait();
+            let s = Job::start(Sum { items: 1000, limit: u64::MAX, fails: true }, 0, threads).wait();
             assert!(s.done && !s.cancelled && s.error.is_none());
             assert_eq!((s.state, s.merged), (999 * 1000 / 2, 1000));
         }
@@ -294,11 +295,13 @@ mod tests {
 
     #[test]
     fn enough_stops_errors_surface_and_cancel_ends() {
-        let s = Job::start(Sum { items: 1_000_000, limit: 100 }, 0, 2).wait();
+        let s = Job::start(Sum { items: 1_000_000, limit: 100, fails: true }, 0, 2).wait();
         assert!(s.done && s.state >= 100 && s.merged < 1_000_000);
-        let s = Job::start(Sum { items: 10_000, limit: u64::MAX }, 0, 2).wait();
+        let s = Job::start(Sum { items: 10_000, limit: u64::MAX, fails: true }, 0, 2).wait();
         assert_eq!(s.error.map(|e| e.message), Some("seven".to_string()));
-        let job = Job::start(Sum { items: u64::MAX, limit: u64::MAX }, 0, 2);
+        // No failing item here: however far the workers get before the cancel lands, it ends
+        // the job as cancelled (an error first would be a different, correct, ending).
+        let job = Job::start(Sum { items: u64::MAX, limit: u64::MAX, fails: false }, 0, 2);
         job.cancel();
         let s = job.wait();
         assert!(s.done && s.cancelled);
