@@ -462,7 +462,8 @@ class Session:
         """The keyword arguments for ``Query.stream``/``Query.run`` under the current settings."""
         s = self.settings
         return {
-            "trials": s.trials,
+            # The default lets each statement take its own (simulate runs 10,000 trials).
+            "trials": None if s.trials == DEFAULT_TRIALS else s.trials,
             "seed": s.seed,
             "exact": s.exact_flag(),
             "threads": s.threads,
