@@ -227,14 +227,21 @@ class Query:
     """A parsed and checked program of one or more statements, ready to run any number of times."""
 
     def __init__(
-        self, text: str, *, origin: tuple[int, int] = (1, 1), macros: Mapping[str, str] | None = None
+        self,
+        text: str,
+        *,
+        origin: tuple[int, int] = (1, 1),
+        macros: Mapping[str, str] | None = None,
+        observations: list[tuple[str, str, str]] | None = None,
     ) -> None:
         """``origin``: the line and column where ``text`` starts in a larger text (a statement of
         a script), so errors report lines and columns of that text. ``macros``: the named ranges
-        (``$open``) its ranges may use, name -> range text (None: the user's, ``.define``)."""
+        (``$open``) its ranges may use, name -> range text (None: the user's, ``.define``).
+        ``observations``: (player, action, street) seen at the table, which reweight the ranges
+        of the simulate statements that seat the player (as their ``history=`` does)."""
         self.text = text
         unicode_checked(text, PqlSyntaxError, origin)
-        self._program = _core.Program(text, origin, resolve_macros(macros))
+        self._program = _core.Program(text, origin, resolve_macros(macros), observations or [])
         self._lock = threading.Lock()
         self._handle: Any = None
         self._cancelled = False
@@ -328,6 +335,11 @@ class Query:
                 # A stream closed or abandoned early (or an exception, such as
                 # KeyboardInterrupt, while waiting) must not leave the run computing.
                 handle.cancel()
+
+    def holdings(self, index: int = 0) -> dict[str, list[tuple[str, float]]] | None:
+        """A simulate statement's players and their holdings with weights after reweighting
+        (heaviest first); None for a select statement."""
+        return self._program.holdings(index)
 
     def run(self, **options: Any) -> list[StatementResult]:
         """Run every statement to the end; the final result of each."""

@@ -306,7 +306,9 @@ def csv_rows(result: StatementResult, statement: int) -> list[list[str]]:
         # two best actions with its paired standard error.
         stopped_after = "" if result.stopped_after is None else str(result.stopped_after)
         rows.append([*common, "chosen", "choice", result.chosen or "", "", "", "", *tail])
-        rows.append([*common, "stopped_early", "flag", "", csv_number(result.stopped_early), "", stopped_after, *tail])
+        rows.append(
+            [*common, "stopped_early", "flag", "", csv_number(result.stopped_early), "", stopped_after, *tail]
+        )
         if result.gap is not None:
             gap_stderr = csv_number(result.gap_stderr)
             rows.append([*common, "gap", "avg", "", csv_number(result.gap), gap_stderr, "", *tail])

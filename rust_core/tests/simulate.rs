@@ -16,7 +16,7 @@ use pql_core::simulate::run::{Simulation, State};
 use pql_core::simulate::spot::Spot;
 
 fn spot(text: &str) -> Spot {
-    match compile_program(text, (1, 1), &Macros::none()) {
+    match compile_program(text, (1, 1), &Macros::none(), &[]) {
         Ok(mut v) => match v.remove(0) {
             Compiled::Simulate(s) => *s,
             Compiled::Query(_) => panic!("not a simulate statement"),

@@ -33,17 +33,21 @@ impl Program {
     /// `origin`: the line and column where `text` starts in a larger text (a statement of a
     /// script), so errors name positions of that text; spans stay offsets into `text`.
     /// `macros`: the user's named ranges, name -> range text.
+    /// `observations`: (player, action, street) seen at the table, reweighting the ranges of
+    /// simulate statements that seat the player.
     #[new]
-    #[pyo3(signature = (text, origin=None, macros=None))]
+    #[pyo3(signature = (text, origin=None, macros=None, observations=None))]
     fn new(
         py: Python<'_>,
         text: &str,
         origin: Option<(usize, usize)>,
         macros: Option<HashMap<String, String>>,
+        observations: Option<Vec<(String, String, String)>>,
     ) -> PyResult<Program> {
         let origin = origin.map_or((1, 1), |(line, col)| (line.max(1), col.max(1)));
         let macros = macros_from(macros)?;
-        let statements = guarded_at(py, text, origin, || compile_program(text, origin, &macros))?;
+        let observed = super::simulate::observed(observations.unwrap_or_default())?;
+        let statements = guarded_at(py, text, origin, || compile_program(text, origin, &macros, &observed))?;
         Ok(Program { text: Arc::from(text), origin, statements: statements.into_iter().map(Arc::new).collect() })
     }
 
@@ -66,6 +70,16 @@ impl Program {
             out.append(d)?;
         }
         Ok(out)
+    }
+
+    /// A simulate statement's players, each with its holdings and their weights after
+    /// reweighting (heaviest first); None for a select statement.
+    fn holdings<'py>(&self, py: Python<'py>, index: usize) -> PyResult<Option<Bound<'py, PyDict>>> {
+        match self.statements.get(index).map(|s| &**s) {
+            Some(Compiled::Simulate(spot)) => super::simulate::holdings(py, spot).map(Some),
+            Some(Compiled::Query(_)) => Ok(None),
+            None => Err(pyo3::exceptions::PyIndexError::new_err(format!("no statement {index}"))),
+        }
     }
 
     /// Starts statement `index` in background threads. `item_limit` stops an exhaustive run

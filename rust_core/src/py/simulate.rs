@@ -5,9 +5,11 @@
 use super::errors::contained;
 use crate::error::PqlError;
 use crate::explore::background::{Job, Remote, Snapshot};
+use crate::games::Street;
+use crate::pql::typed::Action;
 use crate::run::runner::{default_threads, fresh_seed};
 use crate::simulate::run::{start, Simulation, State};
-use crate::simulate::spot::Spot;
+use crate::simulate::spot::{Observed, Spot};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::sync::{Mutex, PoisonError};
@@ -16,6 +18,36 @@ use std::time::{Duration, Instant};
 /// EVs closer than this share of the small bet tie, and the tie goes to the more aggressive
 /// action (SIMULATE.md: a tie within the reported precision).
 pub const TIE_SHARE_OF_BET: f64 = 0.005;
+
+/// `(player, action, street)` triples as observations; a ValueError names a bad action or street.
+pub fn observed(list: Vec<(String, String, String)>) -> PyResult<Vec<Observed>> {
+    list.into_iter()
+        .map(|(player, action, street)| {
+            let a = Action::from_name(action.trim()).ok_or_else(|| {
+                pyo3::exceptions::PyValueError::new_err(format!(
+                    "unknown action '{action}': fold, check, call, bet or raise"
+                ))
+            })?;
+            let s = Street::from_name(street.trim()).filter(|s| !s.is_stud()).ok_or_else(|| {
+                pyo3::exceptions::PyValueError::new_err(format!(
+                    "unknown street '{street}': preflop, flop, turn or river"
+                ))
+            })?;
+            Ok(Observed { player, action: a, street: s })
+        })
+        .collect()
+}
+
+/// Every player's holdings with weights, heaviest first: `{player: [(hand, weight), ...]}`.
+pub fn holdings<'py>(py: Python<'py>, spot: &Spot) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (name, list) in spot.players.iter().zip(&spot.holdings) {
+        let mut rows: Vec<(String, f64)> = list.iter().map(|h| (h.cards.to_string(), h.weight)).collect();
+        rows.sort_by(|a, b| b.1.total_cmp(&a.1));
+        d.set_item(name, rows)?;
+    }
+    Ok(d)
+}
 
 /// `Program.statements()`'s dict for a simulate statement.
 pub fn describe(d: &Bound<'_, PyDict>, spot: &Spot) -> PyResult<()> {

@@ -22,6 +22,14 @@ pub struct Weighted {
     pub weight: f64,
 }
 
+/// An action seen at the table, by player name (the REPL's `.observe`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Observed {
+    pub player: String,
+    pub action: Action,
+    pub street: Street,
+}
+
 #[derive(Clone, Debug)]
 pub struct Spot {
     pub query: String,
@@ -53,9 +61,15 @@ impl Spot {
 }
 
 /// Builds the spot of a checked simulate statement: ranges read (named ranges included),
-/// board and dead cards read, the players' weights reweighted by `history`.
-pub fn compile(st: &CheckedStatement, macros: &Macros) -> Result<Spot, Vec<PqlError>> {
-    let spec = st.simulate.clone().expect("a simulate statement");
+/// board and dead cards read, the players' weights reweighted by `history` and then by the
+/// `observed` actions of the players it seats.
+pub fn compile(st: &CheckedStatement, macros: &Macros, observed: &[Observed]) -> Result<Spot, Vec<PqlError>> {
+    let mut spec = st.simulate.clone().expect("a simulate statement");
+    for o in observed {
+        if let Some(player) = st.players.iter().position(|p| p.name.eq_ignore_ascii_case(&o.player)) {
+            spec.history.push(Observation { player, action: o.action, street: o.street, span: st.span });
+        }
+    }
     let game = st.game;
     let mut errors = Vec::new();
     let mut board = Vec::new();
