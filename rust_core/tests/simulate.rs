@@ -280,3 +280,22 @@ fn a_seed_gives_the_same_answer_on_any_thread_count() {
     let snap = job.wait();
     assert_eq!(snap.state.sums, here.sums);
 }
+
+/// Not a test: how long the benchmark's spot takes on one thread (`-- --ignored --nocapture`).
+#[test]
+#[ignore = "a timing, run by hand"]
+fn timing_of_the_benchmark_spot() {
+    let text = "simulate call, raise from game='holdem', hero='Jh9h', villain='QQ+@90, 22-JJ@40, AK@80, AQ-AT@60, *@5', \
+                board='Jd7c2h', pot=10, tocall=2, bet=2";
+    let start = std::time::Instant::now();
+    let st = run(text, 4000, 1);
+    let i = 0;
+    eprintln!(
+        "{} trials in {:.3} s: call {:.3} raise {:.3} diff ±{:.3}",
+        st.sums.trials,
+        start.elapsed().as_secs_f64(),
+        st.sums.mean(i),
+        st.sums.mean(1),
+        1.96 * st.sums.diff_stderr(0, 1)
+    );
+}

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 
 /// Holdings PPOT is measured against at most (every k-th of the list): bounds its cost to
 /// about 46 × this many evaluations.
-pub const PPOT_HOLDINGS: usize = 240;
+pub const PPOT_HOLDINGS: usize = 100;
 /// Deals sampled for a hand's all-in equity before the flop.
 pub const PREFLOP_SAMPLES: usize = 600;
 
