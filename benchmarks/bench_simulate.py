@@ -68,7 +68,9 @@ def main() -> None:
     stopped = sum(r[2] for r in runs)
     eq = statistics.median(equity)
     print(f"spot: {SPOT}")
-    print(f"simulate, call−raise to ±0.1 small bets (95%): {seconds:.3f} s median, {trials:.0f} trials median")
+    print(
+        f"simulate, call−raise to ±0.1 small bets (95%): {seconds:.3f} s median, {trials:.0f} trials median"
+    )
     print(f"  runs that stopped on an obvious move first: {stopped} of {len(runs)}")
     print(f"showdown-only equity query (600,000 trials): {eq:.3f} s median")
     print(f"ratio simulate / equity query: {seconds / eq:.2f}")

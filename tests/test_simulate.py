@@ -128,7 +128,11 @@ def test_streaming_gives_partial_results_and_cancel_stops() -> None:
         ("simulate check from hero='AA', villain='KK', pot=4, tocall=2, bet=2", "cannot check", "check"),
         ("simulate call from hero='AA', villain='KK', pot=-1, tocall=2, bet=2", "must not be negative", "-1"),
         ("simulate call from hero='AA', villain='KK', tocall=2, bet=2", "needs pot=", None),
-        ("simulate call from hero='AA', villain='KK', pot=4, tocall=2, bet=2, colour=1", "unknown key", "colour"),
+        (
+            "simulate call from hero='AA', villain='KK', pot=4, tocall=2, bet=2, colour=1",
+            "unknown key",
+            "colour",
+        ),
     ],
 )
 def test_errors_are_positioned(text: str, message: str, marked: str | None) -> None:
@@ -227,3 +231,33 @@ def test_observe_reweights_and_range_shows_the_weights() -> None:
         session.handle(".observe villain raise")
     with pytest.raises(Exception, match="unknown action"):
         session.handle(".observe villain shove on flop")
+
+
+@pytest.mark.asyncio
+async def test_the_app_shows_the_ev_rows_and_the_gap_with_its_error() -> None:
+    from pilot_helpers import cells, finished, make_app, run_text  # noqa: PLC0415
+
+    app = make_app(seed=1, trials=2000)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await run_text(pilot, app, SPOT + ";", finished(app))
+        rows = cells(app)
+        assert {"fold", "call", "raise"} <= set(rows)
+        assert rows["call"][2].startswith("± ")
+        result = app.results.finished[-1]
+        status = str(app.results.query_one("#status").render())
+        assert f"choose {result.chosen} (by " in status
+        assert "± " in status.split("choose", 1)[1]
+
+
+def test_ranges_that_cannot_be_dealt_together_are_an_error_not_a_hang() -> None:
+    with pytest.raises(pql.PqlRuntimeError, match="no legal deal"):
+        pql.run("simulate call from hero='AsAc', villain='AsAc', pot=4, tocall=2, bet=2", trials=50)
+
+
+def test_a_preflop_spot_runs_to_the_river() -> None:
+    (r,) = pql.run(
+        "simulate fold, call, raise from hero='AsAh', villain='*', pot=3, tocall=1, bet=2", trials=400, seed=4
+    )
+    # Aces against a random hand: calling and raising both win chips.
+    assert float(r.column("call").value or 0) > 0
+    assert float(r.column("raise").value or 0) > 0

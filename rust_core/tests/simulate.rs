@@ -281,11 +281,27 @@ fn a_seed_gives_the_same_answer_on_any_thread_count() {
     assert_eq!(snap.state.sums, here.sums);
 }
 
+#[test]
+fn folded_players_and_players_to_act_follow_the_state() {
+    // The hero's royal flush on a capped river: calling wins the pot. A folded player only
+    // takes cards out of the deck; a player still to act who calls everything adds its call.
+    let base = "simulate call from hero='Th9c', v1='2d2s', v2='3d3s', board='AhKhQhJh2c', pot=12, tocall=4, bet=2, \
+                raises=3, v1.call_threshold=0, v1.raise_threshold=1, v2.call_threshold=0, v2.raise_threshold=1";
+    let st = run(&format!("{base}, folded='v2'"), 50, 1);
+    assert_eq!(ev(&st, Action::Call), (12.0, 0.0));
+    let st = run(&format!("{base}, to_act='v2'"), 50, 1);
+    assert_eq!(ev(&st, Action::Call), (16.0, 0.0));
+    // Without to_act every other player has matched the bet already.
+    let st = run(base, 50, 1);
+    assert_eq!(ev(&st, Action::Call), (12.0, 0.0));
+}
+
 /// Not a test: how long the benchmark's spot takes on one thread (`-- --ignored --nocapture`).
 #[test]
 #[ignore = "a timing, run by hand"]
 fn timing_of_the_benchmark_spot() {
-    let text = "simulate call, raise from game='holdem', hero='Jh9h', villain='QQ+@90, 22-JJ@40, AK@80, AQ-AT@60, *@5', \
+    let text =
+        "simulate call, raise from game='holdem', hero='Jh9h', villain='QQ+@90, 22-JJ@40, AK@80, AQ-AT@60, *@5', \
                 board='Jd7c2h', pot=10, tocall=2, bet=2";
     let start = std::time::Instant::now();
     let st = run(text, 4000, 1);

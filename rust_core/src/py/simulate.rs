@@ -55,8 +55,7 @@ pub fn describe(d: &Bound<'_, PyDict>, spot: &Spot) -> PyResult<()> {
     d.set_item("game", spot.game.name())?;
     d.set_item("players", &spot.players)?;
     d.set_item("selectors", spot.actions().iter().map(|a| a.name()).collect::<Vec<_>>())?;
-    let span = spot.spec.actions.first().map(|a| a.1);
-    d.set_item("span", span.map_or((0, 0), |s| (s.start, s.end)))?;
+    d.set_item("span", (spot.span.start, spot.span.end))?;
     d.set_item("kind", "simulate")?;
     Ok(())
 }

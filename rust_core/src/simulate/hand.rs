@@ -219,7 +219,8 @@ impl Table<'_> {
         let s = strengths.of(self.deal.hands[p], self.board, self.live_count() - 1);
         let situation = Situation {
             ehs: s.effective(),
-            win_chance: if self.street == Street::River { s.hs } else { s.ppot },
+            // Before the flop there is no PPOT: the all-in equity is the chance to win.
+            win_chance: if matches!(self.street, Street::River | Street::Preflop) { s.hs } else { s.ppot },
             to_call,
             pot: self.pot,
             bets_faced: (to_call / size).round() as u32,

@@ -202,13 +202,9 @@ impl Simulation {
     }
 }
 
+/// A worker's strengths, kept across its batches.
+#[derive(Default)]
 pub struct Scratch(Option<Strengths>);
-
-impl Default for Scratch {
-    fn default() -> Self {
-        Scratch(None)
-    }
-}
 
 impl Work for Simulation {
     type Part = (u64, Sums);

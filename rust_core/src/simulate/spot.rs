@@ -33,6 +33,8 @@ pub struct Observed {
 #[derive(Clone, Debug)]
 pub struct Spot {
     pub query: String,
+    /// The statement's span in its program.
+    pub span: crate::error::Span,
     pub game: Game,
     pub players: Vec<String>,
     /// Per seat, the holdings compatible with the board and dead cards (weight > 0).
@@ -122,6 +124,7 @@ pub fn compile(st: &CheckedStatement, macros: &Macros, observed: &[Observed]) ->
     let street = street_of_board(board.len()).expect("checked above");
     let mut spot = Spot {
         query: st.text.clone(),
+        span: st.span,
         game,
         players: st.players.iter().map(|p| p.name.clone()).collect(),
         holdings,

@@ -16,7 +16,8 @@ pub struct Thresholds {
 pub struct Situation {
     /// EHS'.
     pub ehs: f64,
-    /// The chance of winning that pot odds are judged by: PPOT before the river, HS_n on it.
+    /// The chance of winning that pot odds are judged by: PPOT on the flop and turn, HS_n on
+    /// the river and before the flop (the all-in equity there).
     pub win_chance: f64,
     /// Chips the player must put in to call (0: checking is free).
     pub to_call: f64,
