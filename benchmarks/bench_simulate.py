@@ -3,7 +3,7 @@ against one weighted range, reaches ±0.1 small bets (95%) on the EV difference 
 raise in under 1 s. Compared in the same run with the same spot's showdown-only equity query
 (`select avg(riverEquity(hero))`, 600,000 trials, the statement a user wrote before simulate).
 
-The run streams snapshots and stops at the first whose paired call−raise margin (1.96 standard
+The run streams snapshots and stops at the first whose paired call-raise margin (1.96 standard
 errors of the paired difference) is at most 0.1 small bets; the time to it and its trials are
 the medians of `--repeats` seeds. Nothing here is asserted: correctness is tested in
 rust_core/tests/simulate.rs and tests/test_simulate.py."""
@@ -27,7 +27,7 @@ EQUITY = "select avg(riverEquity(hero)) from game='holdem', hero='Jh9h', " + (
 
 
 def to_precision(seed: int, threads: int) -> tuple[float, int, bool]:
-    """Seconds until the call−raise margin is 0.1 small bets, the trials then, and whether the
+    """Seconds until the call-raise margin is 0.1 small bets, the trials then, and whether the
     run stopped on an obvious move first."""
     q = pql.prepare(SPOT)
     start = time.perf_counter()
@@ -58,10 +58,7 @@ def main() -> None:
     runs = []
     equity = []
     for seed in range(1, args.repeats + 1):
-        try:
-            runs.append(to_precision(seed, args.threads))
-        except pql.PqlCancelled:
-            pass
+        runs.append(to_precision(seed, args.threads))
         equity.append(equity_query(args.threads))
     seconds = statistics.median(r[0] for r in runs)
     trials = statistics.median(r[1] for r in runs)
@@ -69,7 +66,7 @@ def main() -> None:
     eq = statistics.median(equity)
     print(f"spot: {SPOT}")
     print(
-        f"simulate, call−raise to ±0.1 small bets (95%): {seconds:.3f} s median, {trials:.0f} trials median"
+        f"simulate, call-raise to ±0.1 small bets (95%): {seconds:.3f} s median, {trials:.0f} trials median"
     )
     print(f"  runs that stopped on an obvious move first: {stopped} of {len(runs)}")
     print(f"showdown-only equity query (600,000 trials): {eq:.3f} s median")

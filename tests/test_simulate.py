@@ -31,8 +31,8 @@ SPOT = (
 )
 #: The nuts on the river against a set that calls everything: EV(call) is the pot exactly.
 NUTS = (
-    "simulate fold, call, raise from hero='Th9c', villain='2d2s', board='AhKhQhJh2c', pot=10, tocall=4, bet=2, "
-    "villain.call_threshold=0, villain.raise_threshold=1"
+    "simulate fold, call, raise from hero='Th9c', villain='2d2s', board='AhKhQhJh2c', pot=10, tocall=4, "
+    "bet=2, villain.call_threshold=0, villain.raise_threshold=1"
 )
 
 
@@ -47,8 +47,10 @@ def test_a_simulation_returns_the_statement_shape() -> None:
     best = max(r.columns, key=lambda c: float(c.value or 0))
     assert r.chosen == best.name
     assert r.trials == (r.stopped_after if r.stopped_early else 400)
-    assert r.gap is not None and r.gap >= 0
-    assert r.gap_stderr is not None and r.gap_stderr > 0
+    assert r.gap is not None
+    assert r.gap >= 0
+    assert r.gap_stderr is not None
+    assert r.gap_stderr > 0
     d = r.to_dict()
     assert d["kind"] == "simulate"
     assert d["chosen"] == r.chosen
@@ -107,15 +109,20 @@ def test_streaming_gives_partial_results_and_cancel_stops() -> None:
 
     canceller = threading.Thread(target=cancel_when_partial)
     canceller.start()
-    with pytest.raises(pql.PqlCancelled):
+
+    def consume() -> None:
         for snap in q.stream(trials=10**7, seed=1, batch=0):
             snaps.append(snap)
             if not snap.done and snap.trials > 0:
                 partial.set()
+
+    with pytest.raises(pql.PqlCancelled):
+        consume()
     canceller.join()
     assert any(not s.done for s in snaps)
     last = snaps[-1]
-    assert last.done and last.cancelled
+    assert last.done
+    assert last.cancelled
     assert 0 < last.trials < 10**7
     # The trials only grow from one snapshot to the next.
     counts = [s.trials for s in snaps]
@@ -227,7 +234,7 @@ def test_observe_reweights_and_range_shows_the_weights() -> None:
     with_history = pql.prepare(text + ", history='villain:raise@flop'").holdings(0)
     assert session.prepare(text).holdings(0) == with_history
     assert session.handle(".observe clear").output == "observations cleared"
-    with pytest.raises(Exception, match="expected .observe PLAYER ACTION on STREET"):
+    with pytest.raises(Exception, match=r"expected \.observe PLAYER ACTION on STREET"):
         session.handle(".observe villain raise")
     with pytest.raises(Exception, match="unknown action"):
         session.handle(".observe villain shove on flop")

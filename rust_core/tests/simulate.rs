@@ -285,7 +285,7 @@ fn a_seed_gives_the_same_answer_on_any_thread_count() {
 fn folded_players_and_players_to_act_follow_the_state() {
     // The hero's royal flush on a capped river: calling wins the pot. A folded player only
     // takes cards out of the deck; a player still to act who calls everything adds its call.
-    let base = "simulate call from hero='Th9c', v1='2d2s', v2='3d3s', board='AhKhQhJh2c', pot=12, tocall=4, bet=2, \
+    let base = "simulate call from hero='Th9c', v1='2d2s', v2='AsAd', board='AhKhQhJh2c', pot=12, tocall=4, bet=2, \
                 raises=3, v1.call_threshold=0, v1.raise_threshold=1, v2.call_threshold=0, v2.raise_threshold=1";
     let st = run(&format!("{base}, folded='v2'"), 50, 1);
     assert_eq!(ev(&st, Action::Call), (12.0, 0.0));

@@ -309,16 +309,16 @@ impl Check<'_> {
                 if player.is_none() && !PLAYER_SETTINGS.contains(&setting) {
                     continue;
                 }
-                let seats: Vec<usize> = match player {
-                    None => (0..call.len()).collect(),
-                    Some(p) => match self.seat(p) {
-                        Some(s) => vec![s],
-                        None => {
-                            let span = Span::new(item.key.span.start, item.key.span.start + p.len());
-                            self.unknown_player(p, span);
-                            continue;
-                        }
-                    },
+                let seats: Vec<usize> = if let Some(p) = player {
+                    if let Some(s) = self.seat(p) {
+                        vec![s]
+                    } else {
+                        let span = Span::new(item.key.span.start, item.key.span.start + p.len());
+                        self.unknown_player(p, span);
+                        continue;
+                    }
+                } else {
+                    (0..call.len()).collect()
                 };
                 if !PLAYER_SETTINGS.contains(&setting) {
                     let suggestion = did_you_mean(setting, PLAYER_SETTINGS.iter().copied())

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 /// action (SIMULATE.md: a tie within the reported precision).
 pub const TIE_SHARE_OF_BET: f64 = 0.005;
 
-/// `(player, action, street)` triples as observations; a ValueError names a bad action or street.
+/// `(player, action, street)` triples as observations; a `ValueError` names a bad action or street.
 pub fn observed(list: Vec<(String, String, String)>) -> PyResult<Vec<Observed>> {
     list.into_iter()
         .map(|(player, action, street)| {

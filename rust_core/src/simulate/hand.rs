@@ -149,23 +149,20 @@ pub fn play(spot: &Spot, deal: &Deal, first: Action, rng: &mut Rng, strengths: &
     // The rest of this round: the hero, then who is to act, then the others in seat order.
     let after_hero: Vec<usize> = (1..n).map(|k| (hero + k) % n).collect();
     let mut order = vec![hero];
-    match &spec.to_act {
-        Some(list) => {
-            for &p in list {
-                t.put[p] = 0.0;
+    if let Some(list) = &spec.to_act {
+        for &p in list {
+            t.put[p] = 0.0;
+            t.acted[p] = false;
+        }
+        order.extend(list.iter().copied());
+        order.extend(after_hero.iter().copied().filter(|p| !list.contains(p)));
+    } else {
+        if spec.tocall == 0.0 {
+            for p in (hero + 1)..n {
                 t.acted[p] = false;
             }
-            order.extend(list.iter().copied());
-            order.extend(after_hero.iter().copied().filter(|p| !list.contains(p)));
         }
-        None => {
-            if spec.tocall == 0.0 {
-                for p in (hero + 1)..n {
-                    t.acted[p] = false;
-                }
-            }
-            order.extend(after_hero);
-        }
+        order.extend(after_hero);
     }
     t.apply(hero, first.part());
     t.round(&order, 1, rng, strengths);

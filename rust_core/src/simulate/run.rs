@@ -130,8 +130,9 @@ impl State {
     /// margin looked at after every batch would, sooner or later, stop a coin flip too.
     pub fn obvious(&self) -> bool {
         let n = self.sums.trials;
-        let checkpoint =
-            n >= MIN_TRIALS_TO_STOP && n % MIN_TRIALS_TO_STOP == 0 && (n / MIN_TRIALS_TO_STOP).is_power_of_two();
+        let checkpoint = n >= MIN_TRIALS_TO_STOP
+            && n.is_multiple_of(MIN_TRIALS_TO_STOP)
+            && (n / MIN_TRIALS_TO_STOP).is_power_of_two();
         if !checkpoint || self.actions.len() < 2 {
             return false;
         }

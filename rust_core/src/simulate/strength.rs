@@ -1,9 +1,9 @@
-//! Effective hand strength as the simulated players see it (SIMULATE.md): EHS' = HS_n +
-//! (1 − HS_n)·PPOT, where HS_1 is the hand's exact share against every holding of the cards the
-//! player cannot see (uniform: a simulated player does not know the others' ranges), HS_n =
-//! HS_1^n against n live opponents, and PPOT looks one card ahead (the two-card look of
+//! Effective hand strength as the simulated players see it (SIMULATE.md): EHS' = `HSₙ` +
+//! (1 − `HSₙ`)·PPOT, where HS₁ is the hand's exact share against every holding of the cards the
+//! player cannot see (uniform: a simulated player does not know the others' ranges), `HSₙ` =
+//! `HS₁ⁿ` against n live opponents, and PPOT looks one card ahead (the two-card look of
 //! `positivePotential` on the flop costs a million evaluations per hand; a simulation asks for
-//! thousands of hands). Before the flop, HS_n is the all-in equity against n random hands,
+//! thousands of hands). Before the flop, `HSₙ` is the all-in equity against n random hands,
 //! sampled with a fixed stream per hand. Answers are cached per board and hand: a run asks for
 //! the same few again and again.
 
@@ -23,23 +23,23 @@ pub const PREFLOP_SAMPLES: usize = 600;
 /// A hand's strength on one board, for one number of opponents.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Strength {
-    /// HS_n.
+    /// `HSₙ`.
     pub hs: f64,
     /// PPOT (0 on the river and before the flop).
     pub ppot: f64,
 }
 
 impl Strength {
-    /// EHS' = HS_n + (1 − HS_n)·PPOT.
+    /// EHS' = `HSₙ` + (1 − `HSₙ`)·PPOT.
     pub fn effective(self) -> f64 {
         self.hs + (1.0 - self.hs) * self.ppot
     }
 }
 
-/// HS_1 and PPOT of hands on boards, cached.
+/// HS₁ and PPOT of hands on boards, cached.
 pub struct Strengths {
     game: Game,
-    /// (board, hand) -> (HS_1, PPOT); preflop: (board empty, hand, opponents) in `preflop`.
+    /// (board, hand) -> (HS₁, PPOT); preflop: (board empty, hand, opponents) in `preflop`.
     cache: HashMap<(u64, u64), (f64, f64)>,
     preflop: HashMap<(u64, usize), f64>,
     holdings: Vec<Holding>,
@@ -67,13 +67,13 @@ impl Strengths {
             let hs = self.preflop_equity(hand, n);
             return Strength { hs, ppot: 0.0 };
         }
-        let (hs1, ppot) = match self.cache.get(&(board.bits(), hand.bits())) {
-            Some(&v) => v,
-            None => {
-                let v = self.compute(hand, board);
-                self.cache.insert((board.bits(), hand.bits()), v);
-                v
-            }
+        let key = (board.bits(), hand.bits());
+        let (hs1, ppot) = if let Some(&v) = self.cache.get(&key) {
+            v
+        } else {
+            let v = self.compute(hand, board);
+            self.cache.insert(key, v);
+            v
         };
         Strength { hs: hs1.powi(n as i32), ppot }
     }
@@ -84,7 +84,7 @@ impl Strengths {
         self.holdings.clear();
         let holdings = &mut self.holdings;
         for_each_combination(&self.unseen, 2, CardSet::EMPTY, &mut |cards| {
-            holdings.push(Holding { cards, weight: 1.0 })
+            holdings.push(Holding { cards, weight: 1.0 });
         });
         let rater = HiRater::new(self.game, board);
         let hs1 = tally(&rater, rater.rate(hand), &self.holdings).strength();
@@ -140,7 +140,7 @@ mod tests {
     use super::*;
     use crate::cards::parse_cards;
 
-    /// ANALYSIS.md's example: A♦Q♣ on 3♥4♣J♥, HS_1 = 0.5851 exactly; PPOT one card ahead is
+    /// ANALYSIS.md's example: A♦Q♣ on 3♥4♣J♥, HS₁ = 0.5851 exactly; PPOT one card ahead is
     /// 0.1083 against every holding, and the thinned sample stays near it.
     #[test]
     fn ace_queen_on_three_four_jack() {

@@ -16,7 +16,7 @@ pub struct Thresholds {
 pub struct Situation {
     /// EHS'.
     pub ehs: f64,
-    /// The chance of winning that pot odds are judged by: PPOT on the flop and turn, HS_n on
+    /// The chance of winning that pot odds are judged by: PPOT on the flop and turn, `HSₙ` on
     /// the river and before the flop (the all-in equity there).
     pub win_chance: f64,
     /// Chips the player must put in to call (0: checking is free).
