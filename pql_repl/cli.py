@@ -44,6 +44,10 @@ from pql_repl.session import (
     read_script,
     split_statements,
 )
+from pql_repl.sweeps import CheckedSweep, is_sweep
+from pql_repl.sweeps import check as check_sweep
+from pql_repl.sweeps import parse as parse_sweep
+from pql_repl.sweeps import stream as stream_sweep
 
 EXIT_OK = 0
 EXIT_QUERY_ERROR = 1
@@ -207,6 +211,16 @@ class ProgressLine:
         self.stream.flush()
         self._width = len(text)
 
+    def note(self, text: str) -> None:
+        """Progress said in words (a sweep's rows), under the same delay and pace."""
+        now = time.monotonic()
+        if not self.enabled or now - self._started < PROGRESS_DELAY or now - self._drawn < self.INTERVAL:
+            return
+        self._drawn = now
+        self.stream.write("\r" + text.ljust(self._width))
+        self.stream.flush()
+        self._width = len(text)
+
     def clear(self) -> None:
         if self._width:
             # Two more cells: the terminal echoes a Ctrl-C as "^C" after the line.
@@ -261,17 +275,21 @@ class ScriptRunner:
 
     # -- scripts -----------------------------------------------------------------------------
 
-    def check(self, source: Source) -> list[Query | DotCommand]:
-        """Parse and check every statement of ``source`` before anything runs, so a mistake at
-        the end of a long script costs no simulation time. Prints every error it finds."""
-        plan: list[Query | DotCommand] = []
+    def check(self, source: Source) -> list[Query | DotCommand | CheckedSweep]:
+        """Parse and check every statement of ``source`` (every row of a sweep) before anything
+        runs, so a mistake at the end of a long script costs no simulation time. Prints every
+        error it finds."""
+        plan: list[Query | DotCommand | CheckedSweep] = []
         found = 0
         for item in split_statements(source.text):
             if isinstance(item, DotCommand):
                 plan.append(item)
                 continue
             try:
-                plan.append(self.session.prepare(item, source.text))
+                if is_sweep(item.text):
+                    plan.append(check_sweep(parse_sweep(item.text, origin=(item.line, item.col))))
+                else:
+                    plan.append(self.session.prepare(item, source.text))
             except PqlError as e:
                 # Like the engine within one text: at most MAX_REPORTED errors, then a count.
                 shown = e.errors[: max(0, MAX_REPORTED - found)]
@@ -286,12 +304,14 @@ class ScriptRunner:
             raise ScriptError
         return plan
 
-    def run(self, source: Source, plan: list[Query | DotCommand], depth: int = 0) -> None:
+    def run(self, source: Source, plan: list[Query | DotCommand | CheckedSweep], depth: int = 0) -> None:
         for item in plan:
             if self.quit:
                 return
             if isinstance(item, DotCommand):
                 self.command(item, source, depth)
+            elif isinstance(item, CheckedSweep):
+                self.sweep(item, source)
             else:
                 self.statement(item, source)
 
@@ -336,6 +356,38 @@ class ScriptRunner:
             self.progress.clear()
             raise Interrupted from None
         except PqlCancelled:
+            self.progress.clear()
+            raise Interrupted from None
+        except PqlError as e:
+            self.progress.clear()
+            self.report(e.errors, source)
+            raise ScriptError from None
+
+    def sweep(self, checked: CheckedSweep, source: Source) -> None:
+        """A sweep's rows in turn (each cancellable with Ctrl-C), its table written at the end;
+        the progress line counts rows."""
+        options = self.session.run_options()
+        total = len(checked.rows)
+        started = time.monotonic()
+
+        def run(query: Query) -> list[StatementResult]:
+            with cancel_on_interrupt(query):
+                results = query.run(**options)
+            if any(r.cancelled for r in results):
+                raise Interrupted
+            return results
+
+        self.progress.start()
+        try:
+            for result in stream_sweep(checked, run=run):
+                done = len(result.rows)
+                if result.done:
+                    self.progress.clear()
+                    self.writer().write_sweep(result)
+                else:
+                    left = (time.monotonic() - started) / done * (total - done)
+                    self.progress.note(f"row {done} of {total}, about {left:.0f} s left")
+        except (KeyboardInterrupt, PqlCancelled):
             self.progress.clear()
             raise Interrupted from None
         except PqlError as e:
@@ -489,33 +541,32 @@ def run_spreadsheet(
         template = read_script(template_path)
         header, rows = sheet.read_rows(_read_file(rows_path).text, str(rows_path))
         queries = sheet.check_rows(template, header, rows, str(rows_path))
-    except (SessionError, sheet.SpreadsheetError) as e:
+    except SessionError as e:
         stderr.write(f"pql: {e}\n")
-        return EXIT_USAGE if isinstance(e, SessionError) else EXIT_QUERY_ERROR
+        return EXIT_USAGE
+    except sheet.SpreadsheetError as e:
+        stderr.write(f"pql: {e}\n")
+        return EXIT_QUERY_ERROR
     output = session.settings.output
     stream = open_output(Path(output)) if output else stdout
-    options = session.run_options()
     done = 0
     end_progress = "\n" if stderr.isatty() else ""  # a message starts below the progress line
     try:
-        for line, (row, query) in enumerate(zip(rows, queries, strict=True), start=2):
-            with cancel_on_interrupt(query):
-                results = query.run(**options)
-            if any(r.cancelled for r in results):
-                raise Interrupted
+        run = _run_cancellable(session)
+        for cells, results in sheet.run_checked(header, rows, queries, source=str(rows_path), run=run):
             if done == 0:
                 stream.write(csv_line(header + sheet.result_header(results)))
-            stream.write(csv_line([row[name] for name in header] + sheet.result_cells(results)))
+            stream.write(csv_line(cells))
             stream.flush()
             done += 1
             if stderr.isatty():
-                stderr.write(f"\rrow {done} of {len(rows)} (line {line})")
+                stderr.write(f"\rrow {done} of {len(rows)} (line {done + 1})")
                 stderr.flush()
     except (Interrupted, PqlCancelled, KeyboardInterrupt):
         stderr.write(f"{end_progress}pql: interrupted after {done} of {len(rows)} rows\n")
         return EXIT_INTERRUPTED
-    except PqlError as e:
-        stderr.write(f"{end_progress}pql: {rows_path}: line {done + 2}: {e}\n")
+    except sheet.SpreadsheetError as e:
+        stderr.write(f"{end_progress}pql: {e}\n")
         return EXIT_QUERY_ERROR
     finally:
         if stream is not stdout:
@@ -523,6 +574,21 @@ def run_spreadsheet(
     if stderr.isatty():
         stderr.write("\n")
     return EXIT_OK
+
+
+def _run_cancellable(session: Session) -> Callable[[Query], list[StatementResult]]:
+    """Runs one statement with the session's options; Ctrl-C cancels it and raises
+    ``Interrupted``."""
+    options = session.run_options()
+
+    def run(query: Query) -> list[StatementResult]:
+        with cancel_on_interrupt(query):
+            results = query.run(**options)
+        if any(r.cancelled for r in results):
+            raise Interrupted
+        return results
+
+    return run
 
 
 def _silence_stdout() -> None:

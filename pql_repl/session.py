@@ -38,6 +38,9 @@ from pql_repl.files import FileProblem, decode_text, read_bounded
 from pql_repl.limits import HISTORY_SIZE, MAX_READ_DEPTH, SCRIPT_MAX_BYTES
 from pql_repl.output import FORMATS
 from pql_repl.records import field, fields, record
+from pql_repl.sweeps import check as check_sweep
+from pql_repl.sweeps import is_sweep
+from pql_repl.sweeps import parse as parse_sweep
 
 EXACT_MODES = ("auto", "on", "off")
 EDITING_MODES = ("emacs", "vi")
@@ -543,7 +546,11 @@ class Session:
         for item in split_statements(text):
             if isinstance(item, Statement):
                 try:
-                    self.prepare(item, text)
+                    if is_sweep(item.text):
+                        # The clause and the first row (the rows differ only by their values).
+                        check_sweep(parse_sweep(item.text, origin=(item.line, item.col)), limit=1)
+                    else:
+                        self.prepare(item, text)
                 except PqlError as e:
                     return e
         return None
