@@ -21,8 +21,8 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import FrameType
-from typing import TextIO
+from types import FrameType, ModuleType
+from typing import TYPE_CHECKING, Any, TextIO
 
 from pql_repl.api import Query, StatementResult
 from pql_repl.config import ConfigError
@@ -31,6 +31,9 @@ from pql_repl.files import FileProblem, bad_byte, open_output, read_stream_bound
 from pql_repl.limits import SCRIPT_MAX_BYTES
 from pql_repl.output import FORMATS, Destination, OutputError, ResultWriter
 from pql_repl.records import record
+
+if TYPE_CHECKING:
+    from pql_repl.sweeps import CheckedSweep
 from pql_repl.session import (
     DotCommand,
     Session,
@@ -44,10 +47,6 @@ from pql_repl.session import (
     read_script,
     split_statements,
 )
-from pql_repl.sweeps import CheckedSweep, is_sweep
-from pql_repl.sweeps import check as check_sweep
-from pql_repl.sweeps import parse as parse_sweep
-from pql_repl.sweeps import stream as stream_sweep
 
 EXIT_OK = 0
 EXIT_QUERY_ERROR = 1
@@ -104,6 +103,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="statements or dot-commands to run (repeatable; run before any FILE)",
     )
     parser.add_argument("--plain", action="store_true", help="start the line-mode REPL")
+    parser.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="run the rows of sweeps on a Dask cluster, tcp://host:8786 (pip install 'pql-repl[cluster]')",
+    )
     parser.add_argument(
         "--template",
         metavar="FILE",
@@ -259,6 +263,8 @@ class ScriptRunner:
         self.progress = ProgressLine(stderr, progress)
         self.destination = Destination(stdout)
         self.quit = False
+        #: A Dask scheduler's address: sweeps run their rows there.
+        self.cluster: str | None = None
 
     # -- output ------------------------------------------------------------------------------
 
@@ -286,8 +292,8 @@ class ScriptRunner:
                 plan.append(item)
                 continue
             try:
-                if is_sweep(item.text):
-                    plan.append(check_sweep(parse_sweep(item.text, origin=(item.line, item.col))))
+                if "sweep" in item.text.lower() and (sweeps := _sweeps()).is_sweep(item.text):
+                    plan.append(sweeps.check(sweeps.parse(item.text, origin=(item.line, item.col))))
                 else:
                     plan.append(self.session.prepare(item, source.text))
             except PqlError as e:
@@ -310,7 +316,7 @@ class ScriptRunner:
                 return
             if isinstance(item, DotCommand):
                 self.command(item, source, depth)
-            elif isinstance(item, CheckedSweep):
+            elif not isinstance(item, Query):
                 self.sweep(item, source)
             else:
                 self.statement(item, source)
@@ -378,8 +384,11 @@ class ScriptRunner:
             return results
 
         self.progress.start()
+        from pql_repl.cluster import ClusterError  # noqa: PLC0415 (with sweeps only)
+
+        where: dict[str, Any] = {"cluster": self.cluster, **options} if self.cluster else {"run": run}
         try:
-            for result in stream_sweep(checked, run=run):
+            for result in _sweeps().stream(checked, **where):
                 done = len(result.rows)
                 if result.done:
                     self.progress.clear()
@@ -393,6 +402,10 @@ class ScriptRunner:
         except PqlError as e:
             self.progress.clear()
             self.report(e.errors, source)
+            raise ScriptError from None
+        except ClusterError as e:
+            self.progress.clear()
+            self.stderr.write(f"pql: {e}\n")
             raise ScriptError from None
 
     def report(self, errors: list[PqlError], source: Source) -> None:
@@ -477,9 +490,13 @@ def _not_utf8_at(data: bytes, i: int) -> bool:
     return False
 
 
-def run_scripts(session: Session, sources: list[Source], stdout: TextIO, stderr: TextIO) -> int:
-    """Check every source, then run them in order; the exit code."""
+def run_scripts(
+    session: Session, sources: list[Source], stdout: TextIO, stderr: TextIO, cluster: str | None = None
+) -> int:
+    """Check every source, then run them in order (the rows of sweeps on ``cluster``, a Dask
+    scheduler's address, when given); the exit code."""
     runner = ScriptRunner(session, stdout, stderr, progress=stderr.isatty())
+    runner.cluster = cluster
     failed_writing = False
     try:
         try:
@@ -591,6 +608,12 @@ def _run_cancellable(session: Session) -> Callable[[Query], list[StatementResult
     return run
 
 
+def _sweeps() -> ModuleType:
+    """The sweeps module, loaded when a statement has a sweep clause (a plain run starts faster
+    without it)."""
+    return importlib.import_module("pql_repl.sweeps")
+
+
 def _silence_stdout() -> None:
     """Point stdout at /dev/null, so what is left in its buffer does not fail again (with a
     message on stderr) when Python flushes it at exit."""
@@ -676,7 +699,7 @@ def _main(argv: list[str] | None) -> int:
             return EXIT_USAGE
 
     try:
-        return run_scripts(session, sources, sys.stdout, sys.stderr)
+        return run_scripts(session, sources, sys.stdout, sys.stderr, cluster=args.cluster)
     except BrokenPipeError:
         # The reader went away (`pql ... | head`): stop quietly, and keep Python from
         # complaining when it flushes stdout on exit.

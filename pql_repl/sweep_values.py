@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
-from dataclasses import dataclass
 from itertools import combinations, permutations
+
+from pql_repl.records import record
 
 RANKS = "AKQJT98765432"
 SUITS = "shdc"
 DECK = [r + s for r in RANKS for s in SUITS]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SweepValue:
     """One substitution: the text put in the placeholder's place and what it weighs."""
 

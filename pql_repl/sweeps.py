@@ -15,13 +15,10 @@ row stands for (a canonical flop weighs the flops it stands for).
 
 from __future__ import annotations
 
-import difflib
 import importlib
-import json
 import math
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from itertools import islice, product
 from typing import Any
 
@@ -29,6 +26,7 @@ from pql_repl import sweep_values
 from pql_repl.api import Query, StatementResult
 from pql_repl.errors import PqlError, PqlRuntimeError, PqlSyntaxError
 from pql_repl.output import csv_line, csv_number, format_estimate
+from pql_repl.records import field, record
 from pql_repl.sweep_values import SweepValue
 
 #: The lists a sweep may run over, by name: (function, how many text arguments it takes).
@@ -100,7 +98,7 @@ def _strings(args: str) -> list[str] | None:
     return [a[1:-1] for a in items]
 
 
-@dataclass
+@record
 class Sweep:
     """A statement with placeholders and the lists they run over (``parse``)."""
 
@@ -208,6 +206,8 @@ def _values(text: str, m: re.Match[str], origin: tuple[int, int]) -> list[SweepV
         return sweep_values.listed(items)
     source = m.group("source")
     if source.lower() not in SOURCES:
+        import difflib  # noqa: PLC0415 (only for a misspelt list: the command starts faster)
+
         close = difflib.get_close_matches(source.lower(), list(SOURCES), n=1)
         hint = f"did you mean '{close[0]}'?" if close else "the lists: " + ", ".join(SOURCES)
         raise error(m.start("source"), len(source), f"unknown list '{source}'", hint)
@@ -230,7 +230,7 @@ def _values(text: str, m: re.Match[str], origin: tuple[int, int]) -> list[SweepV
 # Running
 
 
-@dataclass
+@record
 class SweepRow:
     """One substitution's values, weight and result; a row whose values leave no legal deal
     (the flop holds a card of a given hand) has no result, only ``error``, and is left out of
@@ -242,7 +242,7 @@ class SweepRow:
     error: str | None = None
 
 
-@dataclass
+@record
 class SweepResult:
     """The rows run so far (all of them once ``done``), each with its statement's result, and
     the weighted aggregate of every selector."""
@@ -422,7 +422,7 @@ def _optional(module: str) -> Any:
         raise ImportError(f"this needs {module}, which pql does not install: pip install {module}") from None
 
 
-@dataclass
+@record
 class CheckedSweep:
     """A sweep whose every row's statement is checked: (values, weight, query) per row."""
 
@@ -449,14 +449,35 @@ def check(sweep: Sweep, limit: int | None = None) -> CheckedSweep:
 
 
 def stream(
-    checked: CheckedSweep, *, run: Callable[[Query], list[StatementResult]] | None = None, **options: Any
+    checked: CheckedSweep,
+    *,
+    run: Callable[[Query], list[StatementResult]] | None = None,
+    cluster: Any = None,
+    **options: Any,
 ) -> Iterator[SweepResult]:
-    """Runs the checked rows in turn: yields the result after each row (the last one
-    ``done``). ``run`` runs one row's statement (default ``query.run(**options)``)."""
-    run_one = run or (lambda q: q.run(**options))
+    """Runs the checked rows: yields the result after each row (the last one ``done``).
+    ``run`` runs one row's statement (default ``query.run(**options)``); with ``cluster`` (a
+    Dask scheduler address or client) the rows run there as tasks, ending in any order (the
+    table keeps the sweep's order)."""
     rows = checked.rows
     selectors = list(rows[0][2].statements[0].selectors)
     result = SweepResult(checked.sweep.names, selectors, total=len(rows))
+    if cluster is not None:
+        dask_layer = importlib.import_module("pql_repl.cluster")  # Dask only when asked for
+        client = dask_layer.connect(cluster)
+        done: dict[int, SweepRow] = {}
+        for i, answer in dask_layer.run_rows(client, [q.text for _, _, q in rows], options):
+            values, weight, _ = rows[i]
+            done[i] = (
+                SweepRow(values, weight, None, answer)
+                if isinstance(answer, str)
+                else SweepRow(values, weight, answer)
+            )
+            result.rows = [done[k] for k in sorted(done)]
+            result.done = len(done) == result.total
+            yield result
+        return
+    run_one = run or (lambda q: q.run(**options))
     for values, weight, query in rows:
         try:
             (r,) = run_one(query)
@@ -472,8 +493,9 @@ def stream(
 def sweep(text: str, *, trials: int = 600_000, **kwargs: Any) -> SweepResult:
     """Runs the sweep statement ``text``; keyword arguments that are lists give placeholders
     their values (``flop=pql_repl.flops('canonical')``), the others are run options (``seed``,
-    ``exact``, ``threads``, ``time_limit``, ``precision``)."""
-    run_keys = {"seed", "exact", "threads", "time_limit", "precision"}
+    ``exact``, ``threads``, ``time_limit``, ``precision``) and ``cluster``: a Dask scheduler
+    address or client to run the rows on (``pql_repl.cluster``)."""
+    run_keys = {"seed", "exact", "threads", "time_limit", "precision", "cluster"}
     values = {k: v for k, v in kwargs.items() if k not in run_keys}
     options = {k: v for k, v in kwargs.items() if k in run_keys}
     last: SweepResult | None = None
@@ -481,7 +503,3 @@ def sweep(text: str, *, trials: int = 600_000, **kwargs: Any) -> SweepResult:
         pass
     assert last is not None
     return last
-
-
-def to_json_text(result: SweepResult) -> str:
-    return json.dumps(result.to_json(), indent=2)
