@@ -26,10 +26,12 @@ EQUITY = "select avg(riverEquity(hero)) from game='holdem', hero='Jh9h', " + (
 )
 
 
-def to_precision(seed: int, threads: int) -> tuple[float, int, bool]:
-    """Seconds until the call-raise margin is 0.1 small bets, the trials then, and whether the
-    run stopped on an obvious move first."""
+def to_precision(seed: int, threads: int) -> tuple[float, int, bool, float]:
+    """Seconds until the call-raise margin is 0.1 small bets, the trials then, whether the run
+    stopped on an obvious move first, and the CPU seconds of the process meanwhile (all threads:
+    on a machine shared with builds, CPU time / threads is what an idle one would take)."""
     q = pql.prepare(SPOT)
+    cpu = time.process_time()
     start = time.perf_counter()
     last = None
     for snap in q.stream(trials=10**7, seed=seed, threads=threads, batch=0.02):
@@ -41,7 +43,7 @@ def to_precision(seed: int, threads: int) -> tuple[float, int, bool]:
             break
     elapsed = time.perf_counter() - start
     assert last is not None
-    return elapsed, last.trials, last.stopped_early
+    return elapsed, last.trials, last.stopped_early, time.process_time() - cpu
 
 
 def equity_query(threads: int) -> float:
@@ -63,12 +65,14 @@ def main() -> None:
     seconds = statistics.median(r[0] for r in runs)
     trials = statistics.median(r[1] for r in runs)
     stopped = sum(r[2] for r in runs)
+    cpu = statistics.median(r[3] for r in runs)
     eq = statistics.median(equity)
     print(f"spot: {SPOT}")
     print(
         f"simulate, call-raise to ±0.1 small bets (95%): {seconds:.3f} s median, {trials:.0f} trials median"
     )
     print(f"  runs that stopped on an obvious move first: {stopped} of {len(runs)}")
+    print(f"  CPU time (all threads): {cpu:.3f} s median, {cpu / args.threads:.3f} s per thread")
     print(f"showdown-only equity query (600,000 trials): {eq:.3f} s median")
     print(f"ratio simulate / equity query: {seconds / eq:.2f}")
 
