@@ -92,9 +92,14 @@ class RunHandle:
 @final
 class Program:
     def __new__(
-        cls, text: str, origin: tuple[int, int] | None = None, macros: dict[str, str] | None = None
+        cls,
+        text: str,
+        origin: tuple[int, int] | None = None,
+        macros: dict[str, str] | None = None,
+        observations: list[tuple[str, str, str]] | None = None,
     ) -> Program: ...
     def statements(self) -> list[dict[str, Any]]: ...
+    def holdings(self, index: int) -> dict[str, list[tuple[str, float]]] | None: ...
     def start(
         self,
         index: int,

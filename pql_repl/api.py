@@ -17,6 +17,8 @@ from pql_repl.errors import PqlCancelled, PqlError, PqlRangeError, PqlSyntaxErro
 from pql_repl.records import field, record
 
 DEFAULT_TRIALS = 600_000
+#: Trials of a ``simulate`` statement when none are asked for (SIMULATE.md).
+SIMULATE_TRIALS = 10_000
 
 
 class Bucket(NamedTuple):
@@ -119,6 +121,18 @@ class StatementResult:
     #: Work items of an exhaustive run in its sample so far, and in the whole enumeration.
     items_done: int | None = None
     items_total: int | None = None
+    #: "select", or "simulate" for a ``simulate`` statement, whose columns are its actions (the
+    #: value an EV in chips, with its standard error).
+    kind: str = "select"
+    #: simulate: the action with the greatest EV (ties to the more aggressive).
+    chosen: str | None = None
+    #: simulate: the run stopped on an obvious move, after ``stopped_after`` trials.
+    stopped_early: bool = False
+    stopped_after: int | None = None
+    #: simulate: the EV of the best action less the second best's, and that paired
+    #: difference's standard error.
+    gap: float | None = None
+    gap_stderr: float | None = None
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> StatementResult:
@@ -142,6 +156,12 @@ class StatementResult:
             enumerated_because=d.get("enumerated_because"),
             items_done=d.get("items_done"),
             items_total=d.get("items_total"),
+            kind=d.get("kind", "select"),
+            chosen=d.get("chosen"),
+            stopped_early=d.get("stopped_early", False),
+            stopped_after=d.get("stopped_after"),
+            gap=d.get("gap"),
+            gap_stderr=d.get("gap_stderr"),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -163,6 +183,13 @@ class StatementResult:
             "elapsed_s": round(self.elapsed, 6),
             "columns": [c.to_dict() for c in self.columns],
         }
+        if self.kind == "simulate":
+            d["kind"] = self.kind
+            d["chosen"] = self.chosen
+            d["stopped_early"] = self.stopped_early
+            d["stopped_after"] = self.stopped_after
+            d["gap"] = self.gap
+            d["gap_stderr"] = self.gap_stderr
         if self.total_deals is not None:
             d["total_deals"] = self.total_deals
             d["enumerated_because"] = self.enumerated_because
@@ -185,8 +212,10 @@ class StatementInfo:
     query: str
     game: str
     players: list[str]
+    #: A simulate statement's actions.
     selectors: list[str]
     span: tuple[int, int]
+    kind: str = "select"
 
 
 def resolve_macros(macros: Mapping[str, str] | None) -> dict[str, str]:
@@ -198,14 +227,21 @@ class Query:
     """A parsed and checked program of one or more statements, ready to run any number of times."""
 
     def __init__(
-        self, text: str, *, origin: tuple[int, int] = (1, 1), macros: Mapping[str, str] | None = None
+        self,
+        text: str,
+        *,
+        origin: tuple[int, int] = (1, 1),
+        macros: Mapping[str, str] | None = None,
+        observations: list[tuple[str, str, str]] | None = None,
     ) -> None:
         """``origin``: the line and column where ``text`` starts in a larger text (a statement of
         a script), so errors report lines and columns of that text. ``macros``: the named ranges
-        (``$open``) its ranges may use, name -> range text (None: the user's, ``.define``)."""
+        (``$open``) its ranges may use, name -> range text (None: the user's, ``.define``).
+        ``observations``: (player, action, street) seen at the table, which reweight the ranges
+        of the simulate statements that seat the player (as their ``history=`` does)."""
         self.text = text
         unicode_checked(text, PqlSyntaxError, origin)
-        self._program = _core.Program(text, origin, resolve_macros(macros))
+        self._program = _core.Program(text, origin, resolve_macros(macros), observations or [])
         self._lock = threading.Lock()
         self._handle: Any = None
         self._cancelled = False
@@ -213,14 +249,14 @@ class Query:
     @property
     def statements(self) -> list[StatementInfo]:
         return [
-            StatementInfo(s["query"], s["game"], s["players"], s["selectors"], tuple(s["span"]))
+            StatementInfo(s["query"], s["game"], s["players"], s["selectors"], tuple(s["span"]), s["kind"])
             for s in self._program.statements()
         ]
 
     def stream(
         self,
         *,
-        trials: int = DEFAULT_TRIALS,
+        trials: int | None = None,
         seed: int | None = None,
         exact: bool | None = None,
         threads: int | None = None,
@@ -233,11 +269,12 @@ class Query:
         trial count). ``cancel()`` stops the run from any thread: the snapshot of what was
         computed is yielded (``cancelled`` set), then ``PqlCancelled`` is raised.
 
-        ``trials`` and ``threads`` are whole numbers of at least 1, ``seed`` one in
+        ``trials`` (None: 600,000 for a select statement, 10,000 for simulate) and ``threads`` are
+        whole numbers of at least 1, ``seed`` one in
         ``0 .. 2**64 - 1``, ``time_limit`` a positive number of seconds (None: no limit); other
         values raise ``ValueError`` (``TypeError`` for what is not a number) naming the argument,
         before anything runs."""
-        trials = _whole_number("trials", trials, 1)
+        trials = None if trials is None else _whole_number("trials", trials, 1)
         seed = None if seed is None else _whole_number("seed", seed, 0)
         threads = None if threads is None else _whole_number("threads", threads, 1)
         time_limit = _time_limit(time_limit)
@@ -254,7 +291,7 @@ class Query:
     def _stream(
         self,
         *,
-        trials: int,
+        trials: int | None,
         seed: int | None,
         exact: bool | None,
         threads: int | None,
@@ -265,11 +302,13 @@ class Query:
         # NaN or a negative interval: every snapshot as it comes.
         interval = batch if batch > 0 else 0.0
         self._cancelled = False
-        for index in range(len(self._program.statements())):
+        kinds = [s["kind"] for s in self._program.statements()]
+        for index, kind in enumerate(kinds):
+            n = trials if trials is not None else SIMULATE_TRIALS if kind == "simulate" else DEFAULT_TRIALS
             with self._lock:
                 if self._cancelled:
                     raise _cancelled()
-                self._handle = self._program.start(index, trials, seed, exact, threads, time_limit, precision)
+                self._handle = self._program.start(index, n, seed, exact, threads, time_limit, precision)
             handle = self._handle
             try:
                 # The engine has news after every chunk of work; with an interval the wait
@@ -296,6 +335,11 @@ class Query:
                 # A stream closed or abandoned early (or an exception, such as
                 # KeyboardInterrupt, while waiting) must not leave the run computing.
                 handle.cancel()
+
+    def holdings(self, index: int = 0) -> dict[str, list[tuple[str, float]]] | None:
+        """A simulate statement's players and their holdings with weights after reweighting
+        (heaviest first); None for a select statement."""
+        return self._program.holdings(index)
 
     def run(self, **options: Any) -> list[StatementResult]:
         """Run every statement to the end; the final result of each."""
@@ -384,7 +428,7 @@ def prepare(text: str, *, macros: Mapping[str, str] | None = None) -> Query:
 def run(
     text: str,
     *,
-    trials: int = DEFAULT_TRIALS,
+    trials: int | None = None,
     seed: int | None = None,
     exact: bool | None = None,
     threads: int | None = None,
@@ -392,7 +436,8 @@ def run(
     precision: float | None = None,
     macros: Mapping[str, str] | None = None,
 ) -> list[StatementResult]:
-    """Run every statement of ``text``; one result per statement."""
+    """Run every statement of ``text``; one result per statement. ``trials`` None: each
+    statement's default (600,000 for select, 10,000 for simulate)."""
     return prepare(text, macros=macros).run(
         trials=trials, seed=seed, exact=exact, threads=threads, time_limit=time_limit, precision=precision
     )

@@ -41,6 +41,8 @@ class _Statement:
     players: list[str]
     game: str | None
     keys: frozenset[str]
+    #: A ``simulate`` statement (its from clause has the betting keys).
+    simulate: bool = False
 
 
 _WORD_TAIL = re.compile(r"[A-Za-z0-9_$]*\Z")
@@ -67,7 +69,7 @@ def complete(text: str, cursor: int | None = None, vocab: Vocabulary | None = No
         return _complete_command_argument(command.group(1).lower(), line_before, cursor, vocab)
 
     tokens = list(scan(text))
-    statement = _statement_at(tokens, cursor, frozenset(vocab.reserved_keys))
+    statement = _statement_at(tokens, cursor, frozenset(vocab.reserved_keys), frozenset(vocab.simulate_keys))
     inside = _token_at(statement.tokens, cursor)
     if inside is not None and inside.kind == COMMENT:
         return []
@@ -126,7 +128,9 @@ def _complete_command_argument(
     return _rank(options, word, cursor - len(word))
 
 
-def _statement_at(tokens: list[Token], cursor: int, reserved: frozenset[str]) -> _Statement:
+def _statement_at(
+    tokens: list[Token], cursor: int, reserved: frozenset[str], simulate_keys: frozenset[str] = frozenset()
+) -> _Statement:
     """The tokens of the `;`-separated statement holding the cursor, its players and its game."""
     begin = 0
     end = len(tokens)
@@ -141,24 +145,27 @@ def _statement_at(tokens: list[Token], cursor: int, reserved: frozenset[str]) ->
     players: list[str] = []
     game: str | None = None
     significant = [t for t in own if t.kind not in (SPACE, COMMENT)]
+    simulate = bool(significant) and significant[0].text.lower() == "simulate"
+    if simulate:
+        reserved = reserved | simulate_keys
     in_from = False
     for i, tok in enumerate(significant):
         low = tok.text.lower()
-        if tok.kind == WORD and low in ("from", "where", "select"):
+        if tok.kind == WORD and low in ("from", "where", "select", "simulate"):
             in_from = low == "from"
             continue
         if not in_from or tok.kind != WORD or i + 1 >= len(significant) or significant[i + 1].text != "=":
             continue
         if low == "game" and i + 2 < len(significant) and significant[i + 2].kind == STRING:
             game = significant[i + 2].text.strip("'\"").lower()
-        elif low not in reserved:
+        elif low not in reserved and (i == 0 or significant[i - 1].text != "."):
             players.append(tok.text)
     keys = frozenset(
         t.text.lower()
         for i, t in enumerate(significant[:-1])
         if t.kind == WORD and significant[i + 1].text == "="
     )
-    return _Statement(own, players, game, keys)
+    return _Statement(own, players, game, keys, simulate)
 
 
 def _token_at(tokens: list[Token], cursor: int) -> Token | None:
@@ -209,7 +216,7 @@ def _expression_context(
     previous: Token | None = before[-1] if before else None
     for i, tok in enumerate(before):
         low = tok.text.lower()
-        if tok.kind == WORD and not calls and low in ("select", "from", "where"):
+        if tok.kind == WORD and not calls and low in ("select", "from", "where", "simulate"):
             clause = low
         elif tok.text == "(":
             name = before[i - 1].text if i > 0 and before[i - 1].kind == WORD else None
@@ -221,11 +228,21 @@ def _expression_context(
 
     keywords = [(k, "keyword", k, "keyword") for k in vocab.keywords]
     if clause is None:
-        return [(k, "keyword", k, "keyword") for k in vocab.keywords if k == "select"] or keywords
+        return [
+            (k, "keyword", k, "keyword") for k in vocab.keywords if k in ("select", "simulate")
+        ] or keywords
+    if clause == "simulate":
+        if previous is not None and (previous.text == "," or previous.text.lower() == "simulate"):
+            return [(a, "action", a, "candidate action") for a in vocab.actions]
+        return [(k, "keyword", k, "keyword") for k in vocab.keywords if k == "from"]
     if clause == "from":
         if previous is not None and (previous.text == "," or previous.text.lower() == "from"):
             unused = [k for k in vocab.reserved_keys if k not in statement.keys]
-            return [(k, "from_key", f"{k}=", "reserved key") for k in unused]
+            options = [(k, "from_key", f"{k}=", "reserved key") for k in unused]
+            if statement.simulate:
+                settings = [k for k in vocab.simulate_keys if k not in statement.keys]
+                options += [(k, "from_key", f"{k}=", "simulate setting") for k in settings]
+            return options
         if previous is not None and previous.kind == STRING:
             return [(k, "keyword", k, "keyword") for k in vocab.keywords if k == "where"]
         return []

@@ -106,8 +106,10 @@ def classify(tokens: list[Token], vocab: Vocabulary | None = None) -> list[Token
     vocab = vocab or vocabulary()
     keywords = frozenset(vocab.keywords)
     selectors = frozenset(vocab.selectors)
-    reserved = frozenset(vocab.reserved_keys)
+    reserved = frozenset(vocab.reserved_keys) | frozenset(vocab.simulate_keys)
+    actions = frozenset(vocab.actions)
     out: list[Token] = []
+    in_actions = False
     previous: Token | None = None
     for i, tok in enumerate(tokens):
         if tok.kind != WORD:
@@ -118,8 +120,12 @@ def classify(tokens: list[Token], vocab: Vocabulary | None = None) -> list[Token
         word = tok.text.lower()
         following = _next_significant(tokens, i)
         called = following is not None and following.text == "("
+        if word in ("simulate", "from", "select", "where"):
+            in_actions = word == "simulate"
         if previous is not None and previous.text.lower() == "as":
             kind = NAME  # a column name, whatever word it is (`as equity`)
+        elif in_actions and word in actions:
+            kind = SELECTOR  # a simulate statement's actions stand where selectors do
         elif word in ("true", "false"):
             kind = BOOLEAN
         elif called and word in selectors:

@@ -182,12 +182,29 @@ def summary_line(result: StatementResult, timer: bool = False) -> str:
     if result.attempted > result.accepted and not result.truncated:
         kept = result.accepted / result.attempted
         parts.append(f"{100 * kept:.3g}% of deals kept")
+    if result.kind == "simulate":
+        parts.append(simulation_note(result))
     if result.cancelled:
         parts.append("cancelled (partial result)")
     line = ", ".join(parts)
     if timer:
         line += f" in {result.elapsed:.3f} s"
     return line
+
+
+def simulation_note(result: StatementResult) -> str:
+    """A simulate statement's verdict: ``choose raise (by 1.2 ± 0.3 over call), stopped early
+    on an obvious move after 200 trials``. The gap's margin is the paired difference's 95%."""
+    if result.chosen is None:
+        return "no trial yet"
+    note = f"choose {result.chosen}"
+    if result.gap is not None and len(result.columns) >= 2:
+        ranked = sorted(result.columns, key=lambda c: -(c.value if isinstance(c.value, int | float) else 0.0))
+        runner_up = next((c.name for c in ranked if c.name != result.chosen), "")
+        note += f" (by {format_estimate(result.gap, result.gap_stderr)} over {runner_up})"
+    if result.stopped_early:
+        note += f", stopped early on an obvious move after {result.stopped_after} trials"
+    return note
 
 
 def format_table(
@@ -283,6 +300,18 @@ def csv_rows(result: StatementResult, statement: int) -> list[list[str]]:
         stderr = _csv_stderr(result, c.stderr) if c.selector in ("avg", "count") else ""
         count = format_count(c.count) if c.selector == "count" and c.count is not None else ""
         rows.append([*common, c.name, c.selector, label, csv_number(number), stderr, count, *tail])
+    if result.kind == "simulate":
+        # The verdict as rows of their own: the chosen action (a label), whether the run stopped
+        # on an obvious move (1 or 0, with the trials then as the count), the gap between the
+        # two best actions with its paired standard error.
+        stopped_after = "" if result.stopped_after is None else str(result.stopped_after)
+        rows.append([*common, "chosen", "choice", result.chosen or "", "", "", "", *tail])
+        rows.append(
+            [*common, "stopped_early", "flag", "", csv_number(result.stopped_early), "", stopped_after, *tail]
+        )
+        if result.gap is not None:
+            gap_stderr = csv_number(result.gap_stderr)
+            rows.append([*common, "gap", "avg", "", csv_number(result.gap), gap_stderr, "", *tail])
     return rows
 
 

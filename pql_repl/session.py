@@ -29,8 +29,8 @@ from pql_repl.api import (
     FunctionInfo,
     Query,
     functions,
+    keywords,
     parse_range,
-    prepare,
     range_name_error,
 )
 from pql_repl.config import load_config
@@ -200,6 +200,50 @@ def decode_script(data: bytes, name: str) -> str:
         return decode_text(data)
     except FileProblem as e:
         raise SessionError(f"cannot read '{name}': {e}", "save it as UTF-8") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# The simulate statement's words (for .describe simulate and the F1 help)
+
+#: What each from key of a ``simulate`` statement means, beside game, board, dead and players.
+SIMULATE_KEY_DOCS = {
+    "pot": "chips in the pot at the decision, every bet so far included (required)",
+    "tocall": "chips the hero must put in to call; 0 when nothing is to call (required)",
+    "bet": "the small bet; the turn and river bet twice it (required)",
+    "raises": "raises already made this round (0 to 3: four bets a round)",
+    "stakes": "'limit' (fixed limit), the mode simulate plays",
+    "to_act": "players yet to act this round after the hero, in order: 'v2, v3'",
+    "folded": "players out of the hand (still dealt cards): 'v2'",
+    "history": "observed actions that reweight ranges: 'villain:raise@flop, villain:call@turn'",
+    "call_threshold": "EHS' mid fold-call band (0.50); per player: villain.call_threshold",
+    "raise_threshold": "EHS' mid call-raise band (0.85); per player: villain.raise_threshold",
+}
+
+SIMULATE_SUMMARY = (
+    "simulate ACTIONS from hero='AhKh', villain='QQ+@90, AK@80', board='Kd7c2h', pot=10, tocall=2, bet=2\n"
+    "  the EV in chips of each listed action (fold, check, call, bet, raise) from the decision, by\n"
+    "  playing the hand out (fixed limit, to the river) against opponents drawn from their\n"
+    "  weighted ranges, every later action drawn from the player's probability triple; then the\n"
+    "  chosen action (ties to the more aggressive) and whether the run stopped on an obvious move.\n"
+    "  10,000 trials unless .trials says otherwise; .observe PLAYER ACTION on STREET reweights ranges."
+)
+
+
+def simulate_help() -> str:
+    """``.describe simulate``: the statement and its keys."""
+    width = max(len(k) for k in SIMULATE_KEY_DOCS)
+    keys = [f"  {k:<{width}}  {doc}" for k, doc in SIMULATE_KEY_DOCS.items()]
+    return "\n".join([SIMULATE_SUMMARY, "keys:", *keys])
+
+
+def format_weight(weight: float) -> str:
+    """A weight with three significant digits (``0.18``, ``90``)."""
+    return f"{weight:.3g}"
+
+
+def vocabulary_games() -> frozenset[str]:
+    """Every game name and alias, lower case (the engine's)."""
+    return frozenset(g.lower() for g in keywords().get("games", []))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -462,6 +506,11 @@ class Session:
         #: front ends without themes).
         self.themes: tuple[str, ...] | None = None
         self._functions: list[FunctionInfo] | None = None
+        #: Actions seen at the table (``.observe``): (player, action, street), reweighting the
+        #: ranges of the simulate statements that seat the player.
+        self.observations: list[tuple[str, str, str]] = []
+        #: The last simulate statement checked, for ``.range PLAYER``.
+        self.last_simulate: Query | None = None
 
     @classmethod
     def from_config(cls, path: Path | None = None) -> Session:
@@ -474,7 +523,8 @@ class Session:
         """The keyword arguments for ``Query.stream``/``Query.run`` under the current settings."""
         s = self.settings
         return {
-            "trials": s.trials,
+            # The default lets each statement take its own (simulate runs 10,000 trials).
+            "trials": None if s.trials == DEFAULT_TRIALS else s.trials,
             "seed": s.seed,
             "exact": s.exact_flag(),
             "threads": s.threads,
@@ -482,17 +532,22 @@ class Session:
             "precision": s.precision,
         }
 
-    @staticmethod
-    def prepare(statement: Statement | str, source: str | None = None) -> Query:
+    def prepare(self, statement: Statement | str, source: str | None = None) -> Query:
         """Check one statement. With the ``source`` it was split from, errors report lines and
-        columns of ``source`` rather than of the statement alone."""
+        columns of ``source`` rather than of the statement alone. The ``.observe``d actions
+        reweight a simulate statement's ranges."""
         if isinstance(statement, str):
-            return prepare(statement)
-        if source is None or statement.offset == 0:
-            return prepare(statement.text)
-        # The engine is told where the statement starts, so its lines and columns are those of
-        # `source` (a blanked copy of everything before it made a long script quadratic).
-        return Query(statement.text, origin=(statement.line, statement.col))
+            text, origin = statement, (1, 1)
+        elif source is None or statement.offset == 0:
+            text, origin = statement.text, (1, 1)
+        else:
+            # The engine is told where the statement starts, so its lines and columns are those
+            # of `source` (a blanked copy of everything before it made a long script quadratic).
+            text, origin = statement.text, (statement.line, statement.col)
+        query = Query(text, origin=origin, observations=self.observations or None)
+        if any(info.kind == "simulate" for info in query.statements):
+            self.last_simulate = query
+        return query
 
     def first_error(self, text: str) -> PqlError | None:
         """The first error the checker finds in the statements of ``text`` (what the REPLs mark
@@ -575,6 +630,8 @@ class Session:
         if not arg:
             raise SessionError("missing name: .describe NAME")
         name = arg.split("(", maxsplit=1)[0].strip()
+        if name.lower() == "simulate":
+            return CommandResult(output=simulate_help())
         catalogue = self.function_catalogue()
         # Underscores are ignored, as in queries (openpql's `min_equity` is `minEquity`).
         wanted = name.lower().replace("_", "")
@@ -597,9 +654,60 @@ class Session:
                 parts.append(f"  the street may be left out: {where}")
         return CommandResult(output="\n".join(parts))
 
+    def _observe(self, arg: str) -> CommandResult:
+        """`.observe PLAYER ACTION on STREET` records an action; `.observe` lists them, `.observe
+        clear` forgets them."""
+        words = arg.split()
+        if not words:
+            if not self.observations:
+                return CommandResult(output="nothing observed yet: .observe villain raise on flop")
+            return CommandResult(output="\n".join(f"{p} {a} on {s}" for p, a, s in self.observations))
+        if words == ["clear"]:
+            self.observations.clear()
+            return CommandResult(output="observations cleared")
+        usage = ".observe villain raise on flop"
+        if len(words) != 4 or words[2].lower() != "on":
+            raise SessionError("expected .observe PLAYER ACTION on STREET", usage)
+        player, action, _, street = words
+        actions = ("fold", "check", "call", "bet", "raise")
+        if action.lower() not in actions:
+            raise SessionError(f"unknown action '{action}'", "one of " + ", ".join(actions))
+        streets = ("preflop", "flop", "turn", "river")
+        if street.lower() not in streets:
+            raise SessionError(f"unknown street '{street}'", "one of " + ", ".join(streets))
+        self.observations.append((player, action.lower(), street.lower()))
+        return CommandResult(output=f"observed: {player} {action.lower()} on {street.lower()}")
+
+    def _player_range(self, player: str) -> CommandResult:
+        """`.range PLAYER`: the player's range in the last simulate statement, reweighted by its
+        history and the observed actions, with weights."""
+        if self.last_simulate is None:
+            raise SessionError(
+                f"no simulate statement seats '{player}' yet",
+                "run a simulate statement first, or .range GAME 'RANGE'",
+            )
+        query = Query(self.last_simulate.text, observations=self.observations or None)
+        seated = query.holdings(0) or {}
+        found = next((name for name in seated if name.lower() == player.lower()), None)
+        if found is None:
+            names = ", ".join(seated) or "none"
+            raise SessionError(
+                f"the last simulate statement has no player '{player}'", f"its players: {names}"
+            )
+        rows = seated[found]
+        total = sum(w for _, w in rows)
+        shown = 40
+        lines = [f"{found}: {len(rows)} hands, weights after reweighting (total {format_weight(total)})"]
+        lines += [f"  {hand} {format_weight(weight)}" for hand, weight in rows[:shown]]
+        if len(rows) > shown:
+            lines.append(f"  … {len(rows) - shown} more")
+        return CommandResult(output="\n".join(lines))
+
     def _range(self, arg: str) -> CommandResult:
         game, _, rest = arg.partition(" ")
         rest = rest.strip()
+        if game and not rest and game.lower() not in vocabulary_games():
+            return self._player_range(game)
         if not game or not rest:
             raise SessionError("missing argument: .range GAME 'RANGE' [generic|classic]")
         syntax: str | None = None
@@ -777,12 +885,19 @@ COMMANDS: dict[str, _Command] = {
         Session._functions_list,
     ),
     "describe": _Command(
-        ".describe NAME", "a function's signature, doc, example and games", Session._describe
+        ".describe NAME",
+        "a function's signature, doc, example and games (.describe simulate: the statement)",
+        Session._describe,
     ),
     "range": _Command(
-        ".range GAME 'RANGE' [generic]",
-        "how many hands a range holds, and the first of them",
+        ".range GAME 'RANGE' [generic] | .range PLAYER",
+        "how many hands a range holds, and the first of them; a simulate player's weighted range",
         Session._range,
+    ),
+    "observe": _Command(
+        ".observe PLAYER ACTION on STREET | clear",
+        "an action seen at the table: reweights the player's range in simulate statements",
+        Session._observe,
     ),
     "define": _Command(
         ".define [$NAME ['RANGE' [GAME]]]",

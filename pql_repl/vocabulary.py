@@ -27,6 +27,9 @@ class Vocabulary:
     syntaxes: tuple[str, ...]
     range_keywords: tuple[str, ...]
     functions: tuple[FunctionInfo, ...]
+    #: A simulate statement's actions and its from keys beside the reserved ones.
+    actions: tuple[str, ...] = ()
+    simulate_keys: tuple[str, ...] = ()
     #: game name (canonical and aliases, lower case) -> its streets in dealing order.
     game_streets: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
@@ -70,6 +73,8 @@ def vocabulary() -> Vocabulary:
         syntaxes=_lower(words.get("syntaxes")),
         range_keywords=tuple(dict.fromkeys(words.get("range_keywords") or [])),
         functions=tuple(functions()),
+        actions=_lower(words.get("actions")),
+        simulate_keys=_lower(words.get("simulate_keys")),
         # Aliases (`plo`, `o8`) are keys too.
         game_streets={g.lower(): tuple(s.lower() for s in streets) for g, streets in game_streets().items()},
     )

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import pql_repl as pql
+from pql_repl.api import DEFAULT_TRIALS, SIMULATE_TRIALS
 from pql_repl.session import DotCommand, Session, Statement, split_statements
 from pql_repl.sweeps import is_sweep
 
@@ -71,7 +72,12 @@ def test_example_runs(path: Path) -> None:
     for statement, result, trials in zip(statements, results, wanted, strict=True):
         check_sane(statement.text, result)
         assert not result["truncated"]
-        if "total_deals" not in result:
+        if result.get("kind") == "simulate":
+            # Its own default trials, unless it stopped on an obvious move.
+            asked = SIMULATE_TRIALS if trials == DEFAULT_TRIALS else trials
+            assert result["trials"] == (result["stopped_after"] if result["stopped_early"] else asked)
+            assert result["chosen"] in [c["name"] for c in result["columns"]]
+        elif "total_deals" not in result:
             # Monte Carlo. A where clause counts kept deals only; every trial asked for was run.
             assert result["trials"] == trials, statement.text
 

@@ -136,7 +136,8 @@ def test_seeds_and_seconds() -> None:
 def test_setting_commands_change_the_run_options() -> None:
     s = Session()
     assert s.run_options() == {
-        "trials": 600_000,
+        # The default: each statement's own (600,000 for select, 10,000 for simulate).
+        "trials": None,
         "seed": None,
         "exact": None,
         "threads": None,

@@ -15,7 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from pql_repl.session import COMMANDS
+from pql_repl.session import COMMANDS, SIMULATE_KEY_DOCS, SIMULATE_SUMMARY
 from pql_repl.vocabulary import vocabulary
 
 RANGE_CHEATSHEET = """\
@@ -72,6 +72,9 @@ def help_markdown(bindings: list[tuple[str, str]], needle: str = "") -> str:
     parts += table("Games", "| game | streets |", games)
     parts += table("Dot-commands", "| command | what it does |", commands)
     parts += table("Ranges", "| write | means |", ranges)
+    simulate = [(f"`{key}=`", _cell(doc)) for key, doc in SIMULATE_KEY_DOCS.items()]
+    simulate.insert(0, ("`simulate`", _cell(" ".join(SIMULATE_SUMMARY.split()))))
+    parts += table("Simulate", "| key | means |", simulate)
     functions = [f for f in vocab.functions if keep(f.name, f.signature, f.doc, f.example)]
     if functions:
         parts += ["", "## Functions", ""]

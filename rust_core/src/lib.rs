@@ -22,6 +22,7 @@ pub mod plan;
 pub mod trial;
 pub mod run;
 pub mod explore;
+pub mod simulate;
 
 #[cfg(feature = "python")]
 mod py;

@@ -566,7 +566,7 @@ const INVALID: &[(&str, ErrorKind, usize, usize, &str)] = &[
         ErrorKind::Syntax,
         1,
         1,
-        "expected 'select' at the start of a statement, found 'from'",
+        "expected 'select' or 'simulate' at the start of a statement, found 'from'",
     ),
     (
         "select avg(1) from hero='AA' wher winsHi(hero)",

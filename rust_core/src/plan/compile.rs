@@ -59,7 +59,17 @@ pub fn compile_program_with(
     }
 }
 
+/// Compiles one checked select statement.
+pub fn compile_checked(st: &CheckedStatement, macros: &Macros) -> Result<CompiledStatement, Vec<PqlError>> {
+    compile_statement(st, macros)
+}
+
 fn compile_statement(st: &CheckedStatement, macros: &Macros) -> Result<CompiledStatement, Vec<PqlError>> {
+    if st.simulate.is_some() {
+        // `simulate::program` runs these; a plan has nothing to select.
+        return Err(vec![PqlError::runtime("a simulate statement is run by the simulation engine, not as a query")
+            .with_span(st.span)]);
+    }
     let game = st.game;
     let mut errors = Vec::new();
     let mut sources = Vec::with_capacity(st.players.len());
@@ -147,7 +157,7 @@ fn compile_statement(st: &CheckedStatement, macros: &Macros) -> Result<CompiledS
 }
 
 /// Moves an error found inside a string literal so that it points into the query.
-fn inside(e: PqlError, lit: &TextLit) -> PqlError {
+pub fn inside(e: PqlError, lit: &TextLit) -> PqlError {
     let span = e.span.map_or(lit.span, |s| s.shifted(lit.span.start));
     e.with_span(span)
 }

@@ -21,9 +21,12 @@ pub struct StrLit {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Statement {
-    /// From `select` to the last token before `;`.
+    /// From `select` (or `simulate`) to the last token before `;`.
     pub span: Span,
     pub selectors: Vec<Selector>,
+    /// `simulate fold, call, raise`: the candidate actions as written (the statement has no
+    /// selectors then). `None` for a `select` statement.
+    pub actions: Option<Vec<Ident>>,
     pub from: Vec<FromItem>,
     pub where_clause: Option<Expr>,
     /// True when the parser reported an error inside this statement.
@@ -49,11 +52,21 @@ pub struct Selector {
     pub damaged: bool,
 }
 
-/// `key='value'` in the from clause. `value` is `None` when it was not a string (reported).
+/// `key='value'` in the from clause. `value` is `None` when it was not a string (reported,
+/// except in a simulate statement, where a number is kept in `number`). A simulate key may be
+/// `player.setting`: `key.name` is then the whole dotted text.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FromItem {
     pub key: Ident,
     pub value: Option<StrLit>,
+    pub number: Option<NumLit>,
+    pub span: Span,
+}
+
+/// A number in a simulate statement's from clause (`pot=10`, `tocall=-2`), sign included.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NumLit {
+    pub value: f64,
     pub span: Span,
 }
 

@@ -34,6 +34,9 @@ pub fn check_statement(
         errors: Vec::new(),
         quiet_names: stmt.has_syntax_errors,
     };
+    if let Some(actions) = &stmt.actions {
+        return check_simulate(source, stmt, actions, checker);
+    }
     let (syntax, board, dead) = checker.resolve_from(&stmt.from);
     let selectors = checker.selectors(source, &stmt.selectors);
     // A where clause the parser could not read whole is not typed: its errors would be guesses.
@@ -61,7 +64,53 @@ pub fn check_statement(
         dead,
         selectors,
         where_clause,
+        simulate: None,
     })
+}
+
+/// A `simulate` statement: players, game, board and dead cards as in a select statement, the
+/// betting settings by `simulate::check`.
+fn check_simulate(
+    source: &str,
+    stmt: &ast::Statement,
+    actions: &[ast::Ident],
+    mut checker: Checker,
+) -> Result<CheckedStatement, Vec<PqlError>> {
+    let (settings, rest): (Vec<&FromItem>, Vec<&FromItem>) =
+        stmt.from.iter().partition(|i| super::simulate::is_setting(i));
+    let rest: Vec<FromItem> = rest.into_iter().cloned().collect();
+    let (syntax, board, dead) = checker.resolve_from(&rest);
+    let game_span =
+        rest.iter().find(|i| i.key.name.eq_ignore_ascii_case("game")).and_then(|i| i.value.as_ref()).map(|v| v.content);
+    let game = if checker.game_known { checker.game } else { Game::Holdem };
+    let spec = super::simulate::check(stmt.span, actions, &settings, &checker.players, (game, game_span));
+    let mut errors = checker.errors;
+    let spec = match spec {
+        Ok(s) => Some(s),
+        Err(e) => {
+            errors.extend(e);
+            None
+        }
+    };
+    if stmt.has_syntax_errors && errors.is_empty() {
+        // Reported by the parser; nothing to run.
+        return Err(errors);
+    }
+    match spec {
+        Some(spec) if errors.is_empty() => Ok(CheckedStatement {
+            span: stmt.span,
+            text: source.get(stmt.span.start..stmt.span.end).unwrap_or("").to_string(),
+            game: checker.game,
+            syntax,
+            players: checker.players,
+            board,
+            dead,
+            selectors: Vec::new(),
+            where_clause: None,
+            simulate: Some(spec),
+        }),
+        _ => Err(errors),
+    }
 }
 
 /// The name of a selector written without `as`: its text as written (`avg(riverEquity(hero))`,

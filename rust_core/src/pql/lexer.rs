@@ -10,6 +10,7 @@ use crate::error::{excerpt, PqlError, Span};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Keyword {
     Select,
+    Simulate,
     As,
     From,
     Where,
@@ -26,8 +27,9 @@ pub enum Keyword {
 }
 
 impl Keyword {
-    const ALL: [Keyword; 14] = [
+    const ALL: [Keyword; 15] = [
         Keyword::Select,
+        Keyword::Simulate,
         Keyword::As,
         Keyword::From,
         Keyword::Where,
@@ -78,6 +80,8 @@ pub enum TokenKind {
     Minus,
     Star,
     Slash,
+    /// `.`, which joins a player and a setting in a simulate key (`villain.raise_threshold`).
+    Dot,
     Eof,
 }
 
@@ -290,6 +294,7 @@ impl Lexer<'_> {
             (b'-', _) => (TokenKind::Minus, 1),
             (b'*', _) => (TokenKind::Star, 1),
             (b'/', _) => (TokenKind::Slash, 1),
+            (b'.', _) => (TokenKind::Dot, 1),
             // Operators of other languages: reported, and read as the PQL word they stand for so
             // the rest of the statement parses as meant.
             (b'&', b'&') => return self.stand_in(TokenKind::Keyword(Keyword::And), 2, "unexpected '&&': write 'and'"),

@@ -8,10 +8,11 @@ pub mod ast;
 pub mod checker;
 pub mod lexer;
 pub mod parser;
+pub mod simulate;
 pub mod typed;
 pub mod vocab;
 
-pub use vocab::{KEYWORDS, RESERVED_KEYS, SELECTORS};
+pub use vocab::{ACTIONS, KEYWORDS, PLAYER_SETTINGS, RESERVED_KEYS, SELECTORS, SIMULATE_KEYS};
 
 use crate::error::{cap_errors, ErrorKind, PqlError, SourceMap};
 use typed::CheckedStatement;

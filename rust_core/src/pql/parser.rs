@@ -5,7 +5,10 @@
 //!
 //! ```text
 //! program    = [statement] {';' [statement]}
-//! statement  = 'select' selector {',' selector} [','] 'from' entry {',' entry} [','] ['where' expr]
+//! statement  = select | simulate
+//! select     = 'select' selector {',' selector} [','] 'from' entry {',' entry} [','] ['where' expr]
+//! simulate   = 'simulate' name {',' name} 'from' sim_entry {',' sim_entry} [',']
+//! sim_entry  = name ['.' name] '=' (string | ['-'] number)
 //! selector   = (('avg' | 'count' | 'histogram' | 'max' | 'min') '(' expr ')' | expr) ['as' name]
 //! entry      = key '=' string
 //! expr       = and {'or' and}
@@ -20,7 +23,7 @@
 //!            | '(' expr ')' | 'case' [expr] 'when' expr 'then' expr {'when' expr 'then' expr} ['else' expr] 'end'
 //! ```
 
-use super::ast::{Expr, ExprKind, FromItem, Ident, Selector, Statement, StrLit};
+use super::ast::{Expr, ExprKind, FromItem, Ident, NumLit, Selector, Statement, StrLit};
 use super::lexer::{tokenize, Keyword, Token, TokenKind};
 use super::typed::{BinOp, SelectorName};
 use super::vocab::SELECTORS;
@@ -53,6 +56,7 @@ pub fn parse_program_at(source: &str, origin: (usize, usize)) -> (Vec<Statement>
         statement_errors: false,
         damage: 0,
         nesting: 0,
+        simulating: false,
     };
     let mut statements = parser.program();
     // Both are in source order: one pass flags the statements that hold a lexical error.
@@ -110,6 +114,8 @@ struct Parser<'a> {
     damage: u32,
     /// Current recursion depth of the expression parser.
     nesting: u32,
+    /// Inside a simulate statement: from values may be numbers, keys may be dotted.
+    simulating: bool,
 }
 
 fn binop_of(kind: &TokenKind) -> Option<BinOp> {
@@ -301,6 +307,10 @@ impl Parser<'_> {
         self.panicking = false;
         self.statement_errors = false;
         let start = self.peek().span.start;
+        self.simulating = false;
+        if self.eat_keyword(Keyword::Simulate) {
+            return Some(self.simulate(start));
+        }
         if !self.eat_keyword(Keyword::Select) {
             let t = self.peek().clone();
             let word = self.text(t.span).to_string();
@@ -310,7 +320,10 @@ impl Parser<'_> {
                 self.error(format!("expected 'select' at the start of a statement, found {}", self.found()), t.span);
             } else {
                 let found = self.found();
-                self.error(format!("expected 'select' at the start of a statement, found {found}"), t.span);
+                self.error(
+                    format!("expected 'select' or 'simulate' at the start of a statement, found {found}"),
+                    t.span,
+                );
                 while !self.at_end_of_statement() {
                     self.bump();
                 }
@@ -340,11 +353,58 @@ impl Parser<'_> {
         Some(Statement {
             span: Span::new(start, self.last_end().max(start)),
             selectors,
+            actions: None,
             from,
             where_clause,
             has_syntax_errors: self.statement_errors,
             where_damaged,
         })
+    }
+
+    /// `simulate fold, call, raise from ...` (after `simulate`): the actions are names, checked
+    /// by the checker; the from clause may hold numbers.
+    fn simulate(&mut self, start: usize) -> Statement {
+        self.simulating = true;
+        let mut actions = Vec::new();
+        loop {
+            let t = self.peek().clone();
+            if t.kind == TokenKind::Ident {
+                self.bump();
+                actions.push(Ident { name: self.text(t.span).to_string(), span: t.span });
+            } else {
+                let found = self.found();
+                self.error_with_hint(
+                    format!("expected an action (fold, check, call, bet or raise), found {found}"),
+                    t.span,
+                    "e.g. simulate fold, call, raise from ...",
+                );
+                self.skip_to_recovery_point(true);
+            }
+            if self.eat(&TokenKind::Comma).is_none() || self.at_keyword(Keyword::From) {
+                break;
+            }
+        }
+        let mut from = Vec::new();
+        if self.eat_keyword(Keyword::From) || self.eat_misspelt(Keyword::From) {
+            from = self.parse_from_list();
+        } else {
+            let found = self.found();
+            self.error_with_hint(
+                format!("expected 'from' after the actions, found {found}"),
+                self.peek().span,
+                "e.g. simulate call, raise from hero='AhKh', villain='QQ+', board='Kd7c2h', pot=10, tocall=2, bet=2",
+            );
+        }
+        self.simulating = false;
+        Statement {
+            span: Span::new(start, self.last_end().max(start)),
+            selectors: Vec::new(),
+            actions: Some(actions),
+            from,
+            where_clause: None,
+            has_syntax_errors: self.statement_errors,
+            where_damaged: false,
+        }
     }
 
     fn select_list(&mut self) -> Vec<Selector> {
@@ -480,7 +540,8 @@ impl Parser<'_> {
 
     /// `key =` (a keyword used as a key is accepted here and rejected by the checker).
     fn at_parse_from_entry(&self) -> bool {
-        matches!(self.peek().kind, TokenKind::Ident | TokenKind::Keyword(_)) && self.peek_at(1).kind == TokenKind::Eq
+        matches!(self.peek().kind, TokenKind::Ident | TokenKind::Keyword(_))
+            && (self.peek_at(1).kind == TokenKind::Eq || self.simulating && self.peek_at(1).kind == TokenKind::Dot)
     }
 
     fn parse_from_list(&mut self) -> Vec<FromItem> {
@@ -550,15 +611,32 @@ impl Parser<'_> {
             return None;
         }
         self.bump();
-        let key = Ident { name: self.text(t.span).to_string(), span: t.span };
+        let mut key = Ident { name: self.text(t.span).to_string(), span: t.span };
+        // `villain.raise_threshold`: one key naming a player's setting.
+        if self.simulating && self.at(&TokenKind::Dot) && self.peek_at(1).kind == TokenKind::Ident {
+            self.bump();
+            let setting = self.bump();
+            key.span = Span::new(t.span.start, setting.span.end);
+            key.name = self.text(key.span).to_string();
+        }
         if self.eat(&TokenKind::Eq).is_none() {
             let found = self.found();
             self.error(format!("expected '=' after '{}', found {found}", excerpt(&key.name)), self.peek().span);
             if !matches!(self.peek().kind, TokenKind::Str { .. }) {
-                return Some(FromItem { span: key.span, key, value: None });
+                return Some(FromItem { span: key.span, key, value: None, number: None });
             }
         }
         let v = self.peek().clone();
+        if self.simulating {
+            if let Some(number) = self.simulate_number() {
+                return Some(FromItem {
+                    span: Span::new(key.span.start, self.last_end()),
+                    key,
+                    value: None,
+                    number: Some(number),
+                });
+            }
+        }
         let value = match v.kind {
             TokenKind::Str { content } => {
                 self.bump();
@@ -576,7 +654,24 @@ impl Parser<'_> {
                 None
             }
         };
-        Some(FromItem { span: Span::new(key.span.start, self.last_end()), key, value })
+        Some(FromItem { span: Span::new(key.span.start, self.last_end()), key, value, number: None })
+    }
+
+    /// A number, possibly negative, as a simulate from value (`pot=10`, `tocall=-2`).
+    fn simulate_number(&mut self) -> Option<NumLit> {
+        let negative =
+            self.at(&TokenKind::Minus) && matches!(self.peek_at(1).kind, TokenKind::Int(_) | TokenKind::Double(_));
+        let start = self.peek().span.start;
+        if negative {
+            self.bump();
+        }
+        let value = match self.peek().kind {
+            TokenKind::Int(i) => i as f64,
+            TokenKind::Double(d) => d,
+            _ => return None,
+        };
+        self.bump();
+        Some(NumLit { value: if negative { -value } else { value }, span: Span::new(start, self.last_end()) })
     }
 
     // ---- expressions ---------------------------------------------------------------------

@@ -56,6 +56,80 @@ pub struct CheckedStatement {
     pub dead: Option<TextLit>,
     pub selectors: Vec<CheckedSelector>,
     pub where_clause: Option<TExpr>,
+    /// A `simulate` statement's betting state and candidate actions (no selectors then).
+    pub simulate: Option<SimulateSpec>,
+}
+
+/// A betting action of fixed-limit poker, least aggressive first (the order ties are broken in).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Action {
+    Fold,
+    Check,
+    Call,
+    Bet,
+    Raise,
+}
+
+impl Action {
+    pub const ALL: [Action; 5] = [Action::Fold, Action::Check, Action::Call, Action::Bet, Action::Raise];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Fold => "fold",
+            Action::Check => "check",
+            Action::Call => "call",
+            Action::Bet => "bet",
+            Action::Raise => "raise",
+        }
+    }
+
+    pub fn from_name(word: &str) -> Option<Action> {
+        Self::ALL.into_iter().find(|a| a.name().eq_ignore_ascii_case(word))
+    }
+
+    /// Which of the probability triple's parts the action is: 0 fold, 1 check or call, 2 bet or raise.
+    pub fn part(self) -> usize {
+        match self {
+            Action::Fold => 0,
+            Action::Check | Action::Call => 1,
+            Action::Bet | Action::Raise => 2,
+        }
+    }
+}
+
+/// An action a player was seen to take (`history='villain:raise@flop'`, `observe`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Observation {
+    /// Seat (index into the statement's players).
+    pub player: usize,
+    pub action: Action,
+    pub street: Street,
+    pub span: Span,
+}
+
+/// The checked settings of a `simulate` statement (SIMULATE.md). Money is in chips.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimulateSpec {
+    /// The candidate actions in the order written, each legal in the state.
+    pub actions: Vec<(Action, Span)>,
+    /// The deciding player's seat: the player named `hero`, else the first.
+    pub hero: usize,
+    /// Money in the pot at the decision, every bet so far included.
+    pub pot: f64,
+    /// What the hero must put in to call (0: nothing to call).
+    pub tocall: f64,
+    /// The small bet; the turn and river bet twice it.
+    pub bet: f64,
+    /// Raises already made this round.
+    pub raises: u32,
+    /// Seats still to act this round after the hero, in order (None: the default, SIMULATE.md).
+    pub to_act: Option<Vec<usize>>,
+    /// Seats that have folded (dealt, but out of the hand).
+    pub folded: Vec<usize>,
+    pub history: Vec<Observation>,
+    /// Per seat: the call and raise thresholds of its probability triple.
+    pub call_threshold: Vec<f64>,
+    pub raise_threshold: Vec<f64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

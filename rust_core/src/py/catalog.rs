@@ -83,6 +83,8 @@ fn keywords(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     d.set_item("syntaxes", Syntax::ALL.map(Syntax::name))?;
     d.set_item("functions", names().collect::<Vec<_>>())?;
     d.set_item("range_keywords", [CLASS_NAMES, RANGE_CONNECTIVES].concat())?;
+    d.set_item("actions", crate::pql::ACTIONS)?;
+    d.set_item("simulate_keys", crate::pql::SIMULATE_KEYS)?;
     Ok(d)
 }
 

@@ -12,6 +12,7 @@ mod errors;
 mod evaluate;
 mod explore;
 mod run;
+mod simulate;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;

@@ -3,8 +3,10 @@
 use super::catalog::macros_from;
 use super::columns::Errors;
 use super::errors::{contained, guarded_at, to_py_err_at};
-use crate::plan::compile::{compile_program_with, CompiledStatement};
+use super::simulate::SimulationRun;
+use crate::plan::compile::CompiledStatement;
 use crate::run::runner::{self, default_threads, Enumerated, Progress, RunOptions};
+use crate::simulate::program::{compile_program, Compiled};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::collections::HashMap;
@@ -23,7 +25,7 @@ pub struct Program {
     text: Arc<str>,
     /// Line and column of the text's first character in the script it came from.
     origin: (usize, usize),
-    statements: Vec<Arc<CompiledStatement>>,
+    statements: Vec<Arc<Compiled>>,
 }
 
 #[pymethods]
@@ -31,17 +33,21 @@ impl Program {
     /// `origin`: the line and column where `text` starts in a larger text (a statement of a
     /// script), so errors name positions of that text; spans stay offsets into `text`.
     /// `macros`: the user's named ranges, name -> range text.
+    /// `observations`: (player, action, street) seen at the table, reweighting the ranges of
+    /// simulate statements that seat the player.
     #[new]
-    #[pyo3(signature = (text, origin=None, macros=None))]
+    #[pyo3(signature = (text, origin=None, macros=None, observations=None))]
     fn new(
         py: Python<'_>,
         text: &str,
         origin: Option<(usize, usize)>,
         macros: Option<HashMap<String, String>>,
+        observations: Option<Vec<(String, String, String)>>,
     ) -> PyResult<Program> {
         let origin = origin.map_or((1, 1), |(line, col)| (line.max(1), col.max(1)));
         let macros = macros_from(macros)?;
-        let statements = guarded_at(py, text, origin, || compile_program_with(text, origin, &macros))?;
+        let observed = super::simulate::observed(observations.unwrap_or_default())?;
+        let statements = guarded_at(py, text, origin, || compile_program(text, origin, &macros, &observed))?;
         Ok(Program { text: Arc::from(text), origin, statements: statements.into_iter().map(Arc::new).collect() })
     }
 
@@ -50,14 +56,30 @@ impl Program {
         let out = PyList::empty(py);
         for s in &self.statements {
             let d = PyDict::new(py);
-            d.set_item("query", &s.query)?;
-            d.set_item("game", s.plan.spec.game.name())?;
-            d.set_item("players", &s.players)?;
-            d.set_item("selectors", s.plan.selectors.iter().map(|x| x.name.clone()).collect::<Vec<_>>())?;
-            d.set_item("span", (s.span.start, s.span.end))?;
+            match &**s {
+                Compiled::Query(s) => {
+                    d.set_item("query", &s.query)?;
+                    d.set_item("game", s.plan.spec.game.name())?;
+                    d.set_item("players", &s.players)?;
+                    d.set_item("selectors", s.plan.selectors.iter().map(|x| x.name.clone()).collect::<Vec<_>>())?;
+                    d.set_item("span", (s.span.start, s.span.end))?;
+                    d.set_item("kind", "select")?;
+                }
+                Compiled::Simulate(spot) => super::simulate::describe(&d, spot)?,
+            }
             out.append(d)?;
         }
         Ok(out)
+    }
+
+    /// A simulate statement's players, each with its holdings and their weights after
+    /// reweighting (heaviest first); None for a select statement.
+    fn holdings<'py>(&self, py: Python<'py>, index: usize) -> PyResult<Option<Bound<'py, PyDict>>> {
+        match self.statements.get(index).map(|s| &**s) {
+            Some(Compiled::Simulate(spot)) => super::simulate::holdings(py, spot).map(Some),
+            Some(Compiled::Query(_)) => Ok(None),
+            None => Err(pyo3::exceptions::PyIndexError::new_err(format!("no statement {index}"))),
+        }
     }
 
     /// Starts statement `index` in background threads. `item_limit` stops an exhaustive run
@@ -84,6 +106,21 @@ impl Program {
         if trials == 0 {
             return Err(pyo3::exceptions::PyValueError::new_err("trials must be at least 1"));
         }
+        let stmt = match &*stmt {
+            Compiled::Simulate(spot) => {
+                let run = SimulationRun::start(py, spot, index, trials, seed, threads, time_limit)
+                    .map_err(|errors| to_py_err_at(py, &self.text, self.origin, &errors))?;
+                return Ok(RunHandle {
+                    stmt: None,
+                    index,
+                    source: Arc::clone(&self.text),
+                    origin: self.origin,
+                    handle: Mutex::new(None),
+                    simulation: Some(run),
+                });
+            }
+            Compiled::Query(q) => Arc::clone(q),
+        };
         let opts = RunOptions {
             trials,
             seed,
@@ -101,22 +138,25 @@ impl Program {
             .detach(|| contained(|| runner::start(&plan, &opts)))
             .map_err(|errors| to_py_err_at(py, &self.text, self.origin, &errors))?;
         Ok(RunHandle {
-            stmt,
+            stmt: Some(stmt),
             index,
             source: Arc::clone(&self.text),
             origin: self.origin,
             handle: Mutex::new(Some(handle)),
+            simulation: None,
         })
     }
 }
 
 #[pyclass(module = "pql_repl._core", frozen)]
 pub struct RunHandle {
-    stmt: Arc<CompiledStatement>,
+    /// The query run (None for a simulation).
+    stmt: Option<Arc<CompiledStatement>>,
     index: usize,
     source: Arc<str>,
     origin: (usize, usize),
     handle: Mutex<Option<runner::RunHandle>>,
+    simulation: Option<SimulationRun>,
 }
 
 #[pymethods]
@@ -129,6 +169,11 @@ impl RunHandle {
     fn poll<'py>(&self, py: Python<'py>, timeout: f64, until_end: bool) -> PyResult<Option<Bound<'py, PyDict>>> {
         // NaN (which clamp keeps) does not wait.
         let wait = Duration::try_from_secs_f64(timeout.clamp(0.0, 3600.0)).unwrap_or_default();
+        if let Some(sim) = &self.simulation {
+            return sim
+                .poll(py, wait, until_end)
+                .map_err(|errors| to_py_err_at(py, &self.source, self.origin, &errors));
+        }
         let progress = py
             .detach(|| {
                 contained(|| {
@@ -143,10 +188,14 @@ impl RunHandle {
         if let Some(e) = &p.error {
             return Err(to_py_err_at(py, &self.source, self.origin, std::slice::from_ref(e)));
         }
-        Ok(Some(snapshot(py, &self.stmt, self.index, &p)?))
+        let stmt = self.stmt.as_ref().expect("a query run");
+        Ok(Some(snapshot(py, stmt, self.index, &p)?))
     }
 
     fn cancel(&self) {
+        if let Some(sim) = &self.simulation {
+            sim.cancel();
+        }
         if let Some(h) = self.handle.lock().unwrap_or_else(std::sync::PoisonError::into_inner).as_ref() {
             h.cancel();
         }

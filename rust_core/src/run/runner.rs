@@ -552,7 +552,8 @@ fn internal_error(doing: &str, panic: &(dyn std::any::Any + Send)) -> PqlError {
     PqlError::runtime(format!("internal error while {doing}: {}", panic_message(panic)))
 }
 
-fn fresh_seed() -> u64 {
+/// A seed for a run given none: the clock and the process id.
+pub fn fresh_seed() -> u64 {
     let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
     (t.as_nanos() as u64) ^ (u64::from(std::process::id()) << 32)
 }
