@@ -178,6 +178,39 @@ impl<'a> Trial<'a> {
         key
     }
 
+    /// As [`Trial::cards_key`] with the suits renamed into a canonical form (hold'em and Omaha
+    /// values do not depend on the suits' names, and most hands and boards are one of a few
+    /// under renaming): the key, and the renaming from the deal's suits to the key's. `extra`
+    /// sets are part of the key too (at most five).
+    pub(crate) fn canonical_cards_key(
+        &self,
+        kind: u8,
+        p: usize,
+        street: Street,
+        extra: &[CardSet],
+    ) -> (CacheKey, crate::deal::suit_classes::SuitMap) {
+        let d = self.deal;
+        let mut sets = [CardSet::EMPTY; 8];
+        sets[0] = d.hand_at(p, street);
+        sets[1] = d.board_at(street);
+        sets[2] = d.dead;
+        let n = 3 + extra.len().min(5);
+        sets[3..n].copy_from_slice(&extra[..n - 3]);
+        let map = if extra.len() > 5 {
+            crate::deal::suit_classes::SuitMap::IDENTITY
+        } else {
+            crate::deal::suit_classes::SuitMap::canonical(&sets[..n])
+        };
+        let mut key = CacheKey::new(kind, p, street);
+        for set in &sets[..n] {
+            key.push(map.set(*set).bits());
+        }
+        for set in extra.iter().skip(5) {
+            key.push(set.bits());
+        }
+        (key, map)
+    }
+
     /// Adds every other player's stud up cards on `street` to `key`, seat by seat.
     pub(crate) fn push_up_cards(&self, key: &mut CacheKey, p: usize, street: Street) {
         let d = self.deal;
