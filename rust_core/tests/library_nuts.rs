@@ -624,3 +624,53 @@ fn nut_fast_paths_and_their_cache_match_brute_force() {
     // Both answers occur, so the comparisons mean something.
     assert!(nuts > 0 && outs_total > 0, "{nuts} nuts, {outs_total} outs");
 }
+
+/// Every suit variant of each two-rank hand, with a weight per rank pair: a range no renaming of
+/// the suits changes (as `20%` is).
+fn symmetric_range(pairs: &[(&str, u32)]) -> HandSource {
+    let mut hands = Vec::new();
+    for &(ranks, w) in pairs {
+        let r: Vec<char> = ranks.chars().collect();
+        for a in ['c', 'd', 'h', 's'] {
+            for b in ['c', 'd', 'h', 's'] {
+                if r[0] == r[1] && a >= b {
+                    continue;
+                }
+                hands.push((format!("{}{a}{}{b}", r[0], r[1]), w));
+            }
+        }
+    }
+    let refs: Vec<(&str, u32)> = hands.iter().map(|(h, w)| (h.as_str(), *w)).collect();
+    weighted_range(&refs)
+}
+
+/// Hand strength and potential kept under the suits' canonical names (issue 16): a deal and its
+/// renamings asked of one scratch give what a fresh scratch computes for each, against a
+/// symmetric weighted range, a random hand, and a range that tells suits apart (kept by the
+/// deal's own suits).
+#[test]
+fn hand_strength_and_potential_cached_by_suit_class_match_fresh_values() {
+    let symmetric = symmetric_range(&[("AK", 3), ("QQ", 2), ("T9", 1), ("55", 4)]);
+    let lopsided = weighted_range(&[("AsKs", 3), ("QhQd", 2), ("Tc9c", 1), ("5s5h", 4), ("AdKh", 1)]);
+    let mut rng = Rng::new(161, 0);
+    for villain in [symmetric, HandSource::Random, lopsided] {
+        let sources = [HandSource::Random, villain];
+        let mut scratch = Scratch::default();
+        for i in 0..12 {
+            let d = if i % 2 == 0 { random_deal(Game::Holdem, 2, &mut rng) } else { suited_deal(Game::Holdem, &mut rng) };
+            let map = [[1, 0, 2, 3], [3, 2, 1, 0], [2, 3, 0, 1]][i % 3];
+            for d in [d.clone(), renamed(&d, map)] {
+                let deck = d.game.deck().cards().minus(d.dead).to_vec();
+                for street in [Street::Flop, Street::Turn] {
+                    let fresh = run(&d, &sources, |t| {
+                        (t.hand_strength(0, street), t.call(&Builtin::PositivePotential(0, street)))
+                    });
+                    let mut t = Trial::new(&d, &deck, &mut scratch).with_sources(&sources);
+                    let kept = (t.hand_strength(0, street), t.call(&Builtin::PositivePotential(0, street)));
+                    assert_eq!(kept.0.to_bits(), fresh.0.to_bits(), "{d:?} {street}");
+                    assert_eq!(kept.1, fresh.1, "{d:?} {street}");
+                }
+            }
+        }
+    }
+}

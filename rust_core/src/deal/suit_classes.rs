@@ -69,6 +69,23 @@ impl SuitMap {
     }
 }
 
+/// Whether renaming the suits in any way maps `list` onto itself, weights included (a range
+/// such as `20%` or `AKs`, not `AhKh`): values computed against it are then the same for a
+/// deal and its renamings. A transposition and a four-cycle generate every renaming.
+pub fn symmetric_under_suits(list: &super::source::WeightedList<super::source::SlotHand>) -> bool {
+    let weight_of: HashMap<u64, f64> = list.items.iter().enumerate().map(|(i, h)| (h.fixed.bits(), list.weight(i))).collect();
+    if weight_of.len() != list.items.len() {
+        // The same cards twice (stud positions): not judged.
+        return false;
+    }
+    [SuitMap([1, 0, 2, 3]), SuitMap([1, 2, 3, 0])].iter().all(|&map| {
+        list.items
+            .iter()
+            .enumerate()
+            .all(|(i, h)| weight_of.get(&map.set(h.fixed).bits()).is_some_and(|&w| w == list.weight(i)))
+    })
+}
+
 /// Prefixes that are one deal up to the names of the suits: the first is the class's
 /// representative, and each member comes with the renaming that turns the representative's
 /// cards into its own.
