@@ -253,11 +253,73 @@ impl DealSpec {
             }
             _ => visit,
         };
-        let mut e = Enumerator { groups: &groups, deal, visit };
+        let mut e = Enumerator { groups: &groups, deal, visit, judged: None };
         if groups.is_empty() {
             return first.is_none_or(|f| f == 0) && e.finish();
         }
         e.group(0, &remaining, first)
+    }
+
+    /// As [`DealSpec::enumerate`], judging each partial deal once the cards a test reads are
+    /// dealt: every player's cards and the first `board_cards` of the board (flop games, no board
+    /// pattern). `visit(deal, false)` is that test; when it fails the completions of that partial
+    /// deal are not visited but counted into `skipped`. `visit(deal, true)` visits a complete
+    /// deal that passed, and returns false to stop. Without a point to judge at before the last
+    /// card ([`DealSpec::judges_early`] false), every deal is visited as complete, untested.
+    /// Returns false if `visit` asked to stop.
+    pub fn enumerate_judged(
+        &self,
+        prefix: &Prefix,
+        first: Option<usize>,
+        board_cards: usize,
+        skipped: &mut u64,
+        visit: &mut dyn FnMut(&Deal, bool) -> bool,
+    ) -> bool {
+        let groups = self.groups(prefix);
+        let Some(at) = self.judge_at(&groups, board_cards) else {
+            return self.enumerate(prefix, first, &mut |d| visit(d, true));
+        };
+        let deal = self.start_deal(prefix);
+        let remaining: Vec<Card> = self.deck.iter().copied().filter(|c| !prefix.used.contains(*c)).collect();
+        if at == 0 {
+            // Nothing left to deal is read: one judgement for this part of the prefix.
+            if !visit(&deal, false) {
+                *skipped += part_completions(&groups, remaining.len(), first);
+                return true;
+            }
+            let mut pass = |d: &Deal| visit(d, true);
+            let mut e = Enumerator { groups: &groups, deal, visit: &mut pass, judged: None };
+            return e.group(0, &remaining, first);
+        }
+        let visit = std::cell::RefCell::new(visit);
+        let mut pass = |d: &Deal| (visit.borrow_mut())(d, true);
+        let mut judge = |d: &Deal| (visit.borrow_mut())(d, false);
+        let mut judged = Judged { at, test: &mut judge, skipped: 0 };
+        let done = {
+            let mut e = Enumerator { groups: &groups, deal, visit: &mut pass, judged: Some(&mut judged) };
+            e.group(0, &remaining, first)
+        };
+        *skipped += judged.skipped;
+        done
+    }
+
+    /// Whether [`DealSpec::enumerate_judged`] tests the deals of `prefix` before their last
+    /// cards are dealt.
+    pub fn judges_early(&self, prefix: &Prefix, board_cards: usize) -> bool {
+        self.judge_at(&self.groups(prefix), board_cards).is_some()
+    }
+
+    /// The group before which every card of the hands and the first `board_cards` of the board
+    /// are dealt; `None` when that is only after the last group (nothing to gain) or the board
+    /// is a pattern (its non-matching boards are no deals, so skipped ones could not be
+    /// counted), or in stud.
+    fn judge_at(&self, groups: &[Group], board_cards: usize) -> Option<usize> {
+        if self.game.is_stud() || matches!(self.board, BoardSource::Pattern(_)) {
+            return None;
+        }
+        let read = |g: &Group| g.targets.iter().any(|&(owner, pos)| owner != BOARD || pos < board_cards);
+        let at = groups.iter().rposition(read).map_or(0, |i| i + 1);
+        (at < groups.len()).then_some(at)
     }
 
     /// The deal of `prefix` before its open cards: its hands, its known board cards in place and
@@ -286,13 +348,56 @@ impl DealSpec {
     }
 }
 
-struct Enumerator<'a> {
+/// Deals of the groups from `g` on with `left` cards to deal them from.
+fn completions_from(groups: &[Group], left: usize) -> u64 {
+    let mut left = left;
+    let mut total = 1u64;
+    for g in groups {
+        let k = g.targets.len();
+        total = total.saturating_mul(binomial(left, k) as u64);
+        left = left.saturating_sub(k);
+    }
+    total
+}
+
+/// Deals of a prefix's part `first` (all of them for `None`): the first group's choices whose
+/// lowest card is the `first`-th of `left`, times the rest.
+fn part_completions(groups: &[Group], left: usize, first: Option<usize>) -> u64 {
+    let Some((g0, rest)) = groups.split_first() else {
+        return u64::from(first.is_none_or(|f| f == 0));
+    };
+    let k = g0.targets.len();
+    let choices = match first {
+        None => binomial(left, k),
+        Some(f) if f + k <= left => binomial(left - f - 1, k - 1),
+        Some(_) => 0.0,
+    };
+    (choices as u64).saturating_mul(completions_from(rest, left.saturating_sub(k)))
+}
+
+/// The test of a partial deal in [`DealSpec::enumerate_judged`]: where it is made and what it
+/// has skipped.
+struct Judged<'a> {
+    at: usize,
+    test: &'a mut dyn FnMut(&Deal) -> bool,
+    skipped: u64,
+}
+
+impl Judged<'_> {
+    fn test(&mut self, deal: &Deal) -> bool {
+        (self.test)(deal)
+    }
+}
+
+struct Enumerator<'a, 'j> {
     groups: &'a [Group],
     deal: Deal,
     visit: &'a mut dyn FnMut(&Deal) -> bool,
+    /// The test made before the group `at`, if any.
+    judged: Option<&'a mut Judged<'j>>,
 }
 
-impl Enumerator<'_> {
+impl Enumerator<'_, '_> {
     fn finish(&mut self) -> bool {
         // Hole sets of stud hands are rebuilt from their slots.
         if self.deal.game.is_stud() {
@@ -324,6 +429,12 @@ impl Enumerator<'_> {
     fn group(&mut self, g: usize, remaining: &[Card], first: Option<usize>) -> bool {
         if g == self.groups.len() {
             return self.finish();
+        }
+        if let Some(judged) = self.judged.as_deref_mut() {
+            if judged.at == g && g > 0 && !judged.test(&self.deal) {
+                judged.skipped += completions_from(&self.groups[g..], remaining.len());
+                return true;
+            }
         }
         let k = self.groups[g].targets.len();
         self.choose(g, 0, k, remaining, 0, first)

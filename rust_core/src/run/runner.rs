@@ -864,6 +864,7 @@ fn exact_worker(
     let check_every = plan.check_interval();
     let players = plan.spec.players.len();
     let mut given_cache: Option<(usize, GivenTally)> = None;
+    let judge_early = plan.filter_board_cards();
     // The work item being enumerated (its position in the order, its parts not yet done), and
     // the deals of it counted so far.
     let mut unit: Option<(u64, std::ops::Range<usize>)> = None;
@@ -933,6 +934,38 @@ fn exact_worker(
                     true
                 });
                 accepted += tally.replay(plan, prefix.weight, &mut local, &mut scratch);
+                if cut {
+                    break;
+                }
+            }
+        } else if let Some(board_cards) = judge_early {
+            // The where clause is judged once the cards it reads are dealt: a false one skips
+            // (and counts as attempted) every completion of that partial deal.
+            for &(pi, _) in &class.members {
+                let prefix = &work.prefixes[pi];
+                let mut skipped = 0u64;
+                let judged_here = plan.spec.judges_early(prefix, board_cards);
+                plan.spec.enumerate_judged(prefix, Some(first), board_cards, &mut skipped, &mut |deal, complete| {
+                        if !complete {
+                            return plan.passes(deal, &mut scratch);
+                        }
+                        attempted += 1;
+                        let kept = if judged_here {
+                            plan.selectors_on(deal, prefix.weight, &mut local, &mut scratch);
+                            true
+                        } else {
+                            plan.trial(deal, prefix.weight, &mut local, &mut scratch)
+                        };
+                        accepted += u64::from(kept);
+                        count += 1;
+                        if u64::from(count) == check_every {
+                            count = 0;
+                            cut = shared.halted() || past(deadline, shared);
+                            return !cut;
+                        }
+                        true
+                    });
+                attempted += skipped;
                 if cut {
                     break;
                 }
@@ -1032,6 +1065,28 @@ impl Plan {
             agg.add_repeated(&v, weight, times);
         }
         true
+    }
+
+    /// The board cards the where clause reads, when an exact run may judge it on partial deals
+    /// (flop games); `None` without a where clause.
+    pub fn filter_board_cards(&self) -> Option<usize> {
+        let filter = self.filter.as_ref()?;
+        (!self.spec.game.is_stud()).then(|| filter.board_cards_read())
+    }
+
+    /// Whether the where clause holds on `deal` (true without one).
+    pub fn passes(&self, deal: &Deal, scratch: &mut Scratch) -> bool {
+        let mut t = Trial::new(deal, &self.spec.deck, scratch).with_sources(&self.spec.players);
+        self.filter.as_ref().is_none_or(|w| w.eval(&mut t).as_bool())
+    }
+
+    /// Every selector on a deal whose where clause is known to hold.
+    pub fn selectors_on(&self, deal: &Deal, weight: f64, aggs: &mut [Aggregate], scratch: &mut Scratch) {
+        let mut t = Trial::new(deal, &self.spec.deck, scratch).with_sources(&self.spec.players);
+        for (sel, agg) in self.selectors.iter().zip(aggs.iter_mut()) {
+            let v = sel.expr.eval(&mut t);
+            agg.add_repeated(&v, weight, 1);
+        }
     }
 
     /// Trials between looks at cancel and the time limit: about 65,536 evaluations' worth.
