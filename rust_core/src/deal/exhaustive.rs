@@ -125,6 +125,65 @@ impl DealSpec {
         Some(out)
     }
 
+    /// How many fixed parts [`DealSpec::prefixes`] would list, at most: the product of the
+    /// ranges' and the board list's sizes (and the dead-card pattern's), before collisions.
+    pub fn prefix_bound(&self) -> f64 {
+        let mut bound = self.dead_sets.len().max(1) as f64;
+        for src in &self.players {
+            if let HandSource::Range(list) = src {
+                bound *= list.len() as f64;
+            }
+        }
+        if let BoardSource::Boards(list) = &self.board {
+            bound *= list.len() as f64;
+        }
+        bound
+    }
+
+    /// An estimate of the deals of an enumeration too large to list, in a few milliseconds:
+    /// [`DealSpec::prefix_bound`] times the share of `samples` random choices (one hand of each
+    /// range, a board, a dead set) whose cards are disjoint, times the completions of one such
+    /// choice: (fixed parts, deals). `None` when no sampled choice is legal.
+    pub fn estimated_deals(&self, samples: u32, rng: &mut crate::rng::Rng) -> Option<(f64, f64)> {
+        let mut legal = 0u32;
+        let mut completions = None;
+        for _ in 0..samples {
+            let mut deal = Deal::new(self.game, self.players.len());
+            let mut used = self.dead;
+            if !self.dead_sets.is_empty() {
+                used = used.union(self.dead_sets[rng.below(self.dead_sets.len() as u64) as usize]);
+            }
+            deal.dead = used;
+            let mut ok = true;
+            for (p, src) in self.players.iter().enumerate() {
+                if let HandSource::Range(list) = src {
+                    let hand = &list.items[rng.below(list.len() as u64) as usize];
+                    ok &= !hand.fixed.overlaps(used);
+                    used = used.union(hand.fixed);
+                    deal.hole[p] = hand.fixed;
+                    if self.game.is_stud() {
+                        place_slots(&mut deal.stud[p], hand.slots);
+                    }
+                }
+            }
+            let mut board_slots = [OPEN; 5];
+            if let BoardSource::Boards(list) = &self.board {
+                board_slots = list.items[rng.below(list.len() as u64) as usize];
+                let fixed: CardSet = board_slots.iter().filter(|&&b| b != OPEN).map(|&b| Card::from_index(b)).collect();
+                ok &= !fixed.overlaps(used);
+                used = used.union(fixed);
+            }
+            if ok {
+                legal += 1;
+                if completions.is_none() {
+                    completions = Some(self.completions(&Prefix { deal, used, weight: 1.0, board_slots }));
+                }
+            }
+        }
+        let prefixes = self.prefix_bound() * f64::from(legal) / f64::from(samples.max(1));
+        Some((prefixes, prefixes * completions?))
+    }
+
     /// `visited` counts the nodes of the search and every hand or board looked at in them (a
     /// node may scan thousands of hands that all collide): at most `PREFIX_WORK` per prefix
     /// allowed.

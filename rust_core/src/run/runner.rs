@@ -321,7 +321,18 @@ pub fn choose_mode(plan: &Plan, opts: &RunOptions) -> Result<Mode, PqlError> {
     if exact == Some(false) {
         return Ok(Mode::Monte);
     }
-    let limit = if exact == Some(true) { 5_000_000 } else { 200_000 };
+    let limit = if exact == Some(true) { FORCED_PREFIXES } else { 200_000 };
+    if exact == Some(true) && plan.spec.prefix_bound() > limit as f64 {
+        // Too many fixed parts to list quickly: judged from an estimate before listing any.
+        let mut rng = Rng::new(0x5123, 0);
+        if let Some((fixed, deals)) = plan.spec.estimated_deals(4096, &mut rng) {
+            let evaluations = forced_evaluations(plan, deals);
+            // (Well beyond the listing's bound, the listing would fail after seconds.)
+            if evaluations > forced_limit(plan, opts) || fixed > 1.5 * limit as f64 {
+                return Err(too_large(deals, evaluations, true));
+            }
+        }
+    }
     let Some(prefixes) = plan.spec.prefixes(limit) else {
         if exact == Some(true) {
             return Err(PqlError::runtime(format!(
@@ -337,11 +348,9 @@ pub fn choose_mode(plan: &Plan, opts: &RunOptions) -> Result<Mode, PqlError> {
     let deals: f64 = prefixes.iter().map(|p| plan.spec.completions(p)).sum();
     let evaluations = deals * plan.spec.players.len() as f64 * plan.inner_cost;
     if exact == Some(true) {
-        if evaluations > FORCED_EXACT_LIMIT {
-            return Err(PqlError::runtime(format!(
-                "too large to enumerate exactly: {deals:.3e} deals ({evaluations:.3e} evaluations)"
-            ))
-            .with_hint("run without --exact for a Monte Carlo answer"));
+        let weighted = forced_evaluations(plan, deals);
+        if weighted > forced_limit(plan, opts) {
+            return Err(too_large(deals, weighted, false));
         }
         return Ok(Mode::Exact(prefixes, deals));
     }
@@ -351,6 +360,48 @@ pub fn choose_mode(plan: &Plan, opts: &RunOptions) -> Result<Mode, PqlError> {
         evaluations / (ASSUMED_EVALUATIONS_PER_THREAD_SECOND * threads) <= TIME_LIMIT_SHARE * limit.as_secs_f64()
     });
     Ok(if cheaper && fits { Mode::Exact(prefixes, deals) } else { Mode::Monte })
+}
+
+/// Fixed parts a forced exhaustive run lists at most (about a second's work).
+const FORCED_PREFIXES: usize = 5_000_000;
+/// Evaluations (see [`forced_evaluations`]) beyond which a forced exhaustive run with no time
+/// limit is refused: at the tens of millions of showdowns a second two cores do, minutes.
+pub const FORCED_PROJECTED_LIMIT: f64 = 1e10;
+
+/// The work of enumerating `deals` deals of `plan` in showdown-sized evaluations: a deal costs
+/// one per player times the inner enumerations, an Omaha hand rates sixty hole-and-board
+/// choices (counted as four), a hi/lo showdown rates both halves.
+fn forced_evaluations(plan: &Plan, deals: f64) -> f64 {
+    let game = plan.spec.game;
+    let per_hand = match game.hole_cards() {
+        2 | 3 | 7 => 1.0,
+        4 => 4.0,
+        _ => 10.0,
+    };
+    let halves = if game.has_lo() { 1.5 } else { 1.0 };
+    deals * plan.spec.players.len() as f64 * plan.inner_cost * per_hand * halves
+}
+
+/// The most evaluations a forced exhaustive run may take: [`FORCED_PROJECTED_LIMIT`], or the
+/// old bound [`FORCED_EXACT_LIMIT`] where most deals are counted rather than visited (showdown
+/// tallies of given hold'em hands, by board rank multiset) or where a time limit cuts a long
+/// run short into an estimate.
+fn forced_limit(plan: &Plan, opts: &RunOptions) -> f64 {
+    let counted = plan.tallies_by_outcome() && plan.spec.tallies_boards_by_rank();
+    if counted || opts.time_limit.is_some() {
+        FORCED_EXACT_LIMIT
+    } else {
+        FORCED_PROJECTED_LIMIT
+    }
+}
+
+fn too_large(deals: f64, evaluations: f64, estimated: bool) -> PqlError {
+    let about = if estimated { "about " } else { "" };
+    PqlError::runtime(format!(
+        "too large to enumerate exactly: {about}{deals:.3e} deals ({about}{evaluations:.3e} evaluations; \
+         at most {FORCED_PROJECTED_LIMIT:.0e} without a time limit)"
+    ))
+    .with_hint("run without --exact for a Monte Carlo answer, or give a time limit for an estimate from part of it")
 }
 
 /// Why an exhaustive run enumerates rather than samples.
