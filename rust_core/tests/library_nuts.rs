@@ -544,7 +544,8 @@ fn suited_deal(game: Game, rng: &mut Rng) -> Deal {
     let mut board = Vec::new();
     for i in 0..5 {
         let want_suit = i < 4 && rng.below(3) > 0;
-        let pick = game.deck().cards().minus(used).iter().filter(|c| !want_suit || c.suit() == suit).collect::<Vec<_>>();
+        let pick =
+            game.deck().cards().minus(used).iter().filter(|c| !want_suit || c.suit() == suit).collect::<Vec<_>>();
         let c = pick[rng.below(pick.len() as u64) as usize];
         used.insert(c);
         board.push(c);
@@ -607,7 +608,8 @@ fn nut_fast_paths_and_their_cache_match_brute_force() {
                         let pos = known.len() as usize;
                         let mut board: Vec<Card> = d.board[..pos].to_vec();
                         board.push(c);
-                        let rest: Vec<Card> = game.deck().cards().minus(used).minus(CardSet::EMPTY.with(c)).iter().collect();
+                        let rest: Vec<Card> =
+                            game.deck().cards().minus(used).minus(CardSet::EMPTY.with(c)).iter().collect();
                         board.extend(rest.iter().take(4 - pos));
                         d2.board.copy_from_slice(&board);
                         if slow_nut_hi(&d2, 0, if pos == 3 { Street::Turn } else { Street::River }) {
@@ -657,7 +659,8 @@ fn hand_strength_and_potential_cached_by_suit_class_match_fresh_values() {
         let sources = [HandSource::Random, villain];
         let mut scratch = Scratch::default();
         for i in 0..12 {
-            let d = if i % 2 == 0 { random_deal(Game::Holdem, 2, &mut rng) } else { suited_deal(Game::Holdem, &mut rng) };
+            let d =
+                if i % 2 == 0 { random_deal(Game::Holdem, 2, &mut rng) } else { suited_deal(Game::Holdem, &mut rng) };
             let map = [[1, 0, 2, 3], [3, 2, 1, 0], [2, 3, 0, 1]][i % 3];
             for d in [d.clone(), renamed(&d, map)] {
                 let deck = d.game.deck().cards().minus(d.dead).to_vec();

@@ -15,6 +15,10 @@ pub struct Prefix {
     pub used: CardSet,
     pub weight: f64,
     pub board_slots: [u8; 5],
+    /// How many fixed parts this one stands for (1, or a razz rank class's size: see
+    /// `deal::rank_classes`); its weight already includes them, its deals count this many
+    /// times.
+    pub copies: u64,
 }
 
 /// A group of open positions dealt together as an unordered set.
@@ -117,7 +121,7 @@ impl DealSpec {
         for &drawn in dead_sets {
             let mut deal = Deal::new(self.game, self.players.len());
             deal.dead = self.dead.union(drawn);
-            let start = Prefix { deal, used: self.dead.union(drawn), weight: 1.0, board_slots: [OPEN; 5] };
+            let start = Prefix { deal, used: self.dead.union(drawn), weight: 1.0, board_slots: [OPEN; 5], copies: 1 };
             if !self.extend_prefix(0, start, &mut out, limit, &mut visited) {
                 return None;
             }
@@ -176,7 +180,7 @@ impl DealSpec {
             if ok {
                 legal += 1;
                 if completions.is_none() {
-                    completions = Some(self.completions(&Prefix { deal, used, weight: 1.0, board_slots }));
+                    completions = Some(self.completions(&Prefix { deal, used, weight: 1.0, board_slots, copies: 1 }));
                 }
             }
         }

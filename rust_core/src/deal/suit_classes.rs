@@ -73,7 +73,8 @@ impl SuitMap {
 /// such as `20%` or `AKs`, not `AhKh`): values computed against it are then the same for a
 /// deal and its renamings. A transposition and a four-cycle generate every renaming.
 pub fn symmetric_under_suits(list: &super::source::WeightedList<super::source::SlotHand>) -> bool {
-    let weight_of: HashMap<u64, f64> = list.items.iter().enumerate().map(|(i, h)| (h.fixed.bits(), list.weight(i))).collect();
+    let weight_of: HashMap<u64, f64> =
+        list.items.iter().enumerate().map(|(i, h)| (h.fixed.bits(), list.weight(i))).collect();
     if weight_of.len() != list.items.len() {
         // The same cards twice (stud positions): not judged.
         return false;

@@ -62,7 +62,7 @@ impl Trial<'_> {
         // The first card of each rank, and a second one.
         let mut first = [None::<Card>; 13];
         let mut second = [None::<Card>; 13];
-        for c in unseen.iter() {
+        for c in unseen {
             let r = usize::from(c.rank());
             if first[r].is_none() {
                 first[r] = Some(c);
@@ -204,7 +204,7 @@ impl Trial<'_> {
             let d = self.deal;
             let mut mask = 0u64;
             let unseen_now: CardSet = self.unseen_by(p, street).into_iter().collect();
-            for c in unseen_now.iter() {
+            for c in unseen_now {
                 let board = d.board_at(street).with(c);
                 let mine = self.hi_with(p, street, c);
                 let mut unseen = unseen_now;
