@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     )
     from pql_repl.evaluation import Evaluation, HandValue, evaluate
     from pql_repl.sheet import Sheet, spreadsheet
+    from pql_repl.sweep_values import SweepValue, classes, flops, ranks, rivers, turns
+    from pql_repl.sweeps import SweepResult, sweep
 
 __all__ = [
     "Bucket",
@@ -57,14 +59,22 @@ __all__ = [
     "Sheet",
     "StatementInfo",
     "StatementResult",
+    "SweepResult",
+    "SweepValue",
+    "classes",
     "evaluate",
+    "flops",
     "functions",
     "game_streets",
     "keywords",
     "parse_range",
     "prepare",
+    "ranks",
+    "rivers",
     "run",
     "spreadsheet",
+    "sweep",
+    "turns",
 ]
 
 #: The module that defines each public name.
@@ -75,6 +85,8 @@ _HOMES = {
     ),
     **dict.fromkeys(["Evaluation", "HandValue", "evaluate"], "pql_repl.evaluation"),
     **dict.fromkeys(["Sheet", "spreadsheet"], "pql_repl.sheet"),
+    **dict.fromkeys(["SweepResult", "sweep"], "pql_repl.sweeps"),
+    **dict.fromkeys(["SweepValue", "classes", "flops", "ranks", "rivers", "turns"], "pql_repl.sweep_values"),
 }
 
 

@@ -21,8 +21,8 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import FrameType
-from typing import TextIO
+from types import FrameType, ModuleType
+from typing import TYPE_CHECKING, Any, TextIO
 
 from pql_repl.api import Query, StatementResult
 from pql_repl.config import ConfigError
@@ -31,6 +31,9 @@ from pql_repl.files import FileProblem, bad_byte, open_output, read_stream_bound
 from pql_repl.limits import SCRIPT_MAX_BYTES
 from pql_repl.output import FORMATS, Destination, OutputError, ResultWriter
 from pql_repl.records import record
+
+if TYPE_CHECKING:
+    from pql_repl.sweeps import CheckedSweep
 from pql_repl.session import (
     DotCommand,
     Session,
@@ -100,6 +103,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="statements or dot-commands to run (repeatable; run before any FILE)",
     )
     parser.add_argument("--plain", action="store_true", help="start the line-mode REPL")
+    parser.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="run the rows of sweeps on a Dask cluster, tcp://host:8786 (pip install 'pql-repl[cluster]')",
+    )
     parser.add_argument(
         "--template",
         metavar="FILE",
@@ -207,6 +215,16 @@ class ProgressLine:
         self.stream.flush()
         self._width = len(text)
 
+    def note(self, text: str) -> None:
+        """Progress said in words (a sweep's rows), under the same delay and pace."""
+        now = time.monotonic()
+        if not self.enabled or now - self._started < PROGRESS_DELAY or now - self._drawn < self.INTERVAL:
+            return
+        self._drawn = now
+        self.stream.write("\r" + text.ljust(self._width))
+        self.stream.flush()
+        self._width = len(text)
+
     def clear(self) -> None:
         if self._width:
             # Two more cells: the terminal echoes a Ctrl-C as "^C" after the line.
@@ -245,6 +263,8 @@ class ScriptRunner:
         self.progress = ProgressLine(stderr, progress)
         self.destination = Destination(stdout)
         self.quit = False
+        #: A Dask scheduler's address: sweeps run their rows there.
+        self.cluster: str | None = None
 
     # -- output ------------------------------------------------------------------------------
 
@@ -261,17 +281,21 @@ class ScriptRunner:
 
     # -- scripts -----------------------------------------------------------------------------
 
-    def check(self, source: Source) -> list[Query | DotCommand]:
-        """Parse and check every statement of ``source`` before anything runs, so a mistake at
-        the end of a long script costs no simulation time. Prints every error it finds."""
-        plan: list[Query | DotCommand] = []
+    def check(self, source: Source) -> list[Query | DotCommand | CheckedSweep]:
+        """Parse and check every statement of ``source`` (every row of a sweep) before anything
+        runs, so a mistake at the end of a long script costs no simulation time. Prints every
+        error it finds."""
+        plan: list[Query | DotCommand | CheckedSweep] = []
         found = 0
         for item in split_statements(source.text):
             if isinstance(item, DotCommand):
                 plan.append(item)
                 continue
             try:
-                plan.append(self.session.prepare(item, source.text))
+                if "sweep" in item.text.lower() and (sweeps := _sweeps()).is_sweep(item.text):
+                    plan.append(sweeps.check(sweeps.parse(item.text, origin=(item.line, item.col))))
+                else:
+                    plan.append(self.session.prepare(item, source.text))
             except PqlError as e:
                 # Like the engine within one text: at most MAX_REPORTED errors, then a count.
                 shown = e.errors[: max(0, MAX_REPORTED - found)]
@@ -286,12 +310,14 @@ class ScriptRunner:
             raise ScriptError
         return plan
 
-    def run(self, source: Source, plan: list[Query | DotCommand], depth: int = 0) -> None:
+    def run(self, source: Source, plan: list[Query | DotCommand | CheckedSweep], depth: int = 0) -> None:
         for item in plan:
             if self.quit:
                 return
             if isinstance(item, DotCommand):
                 self.command(item, source, depth)
+            elif not isinstance(item, Query):
+                self.sweep(item, source)
             else:
                 self.statement(item, source)
 
@@ -341,6 +367,45 @@ class ScriptRunner:
         except PqlError as e:
             self.progress.clear()
             self.report(e.errors, source)
+            raise ScriptError from None
+
+    def sweep(self, checked: CheckedSweep, source: Source) -> None:
+        """A sweep's rows in turn (each cancellable with Ctrl-C), its table written at the end;
+        the progress line counts rows."""
+        options = self.session.run_options()
+        total = len(checked.rows)
+        started = time.monotonic()
+
+        def run(query: Query) -> list[StatementResult]:
+            with cancel_on_interrupt(query):
+                results = query.run(**options)
+            if any(r.cancelled for r in results):
+                raise Interrupted
+            return results
+
+        self.progress.start()
+        from pql_repl.cluster import ClusterError  # noqa: PLC0415 (with sweeps only)
+
+        where: dict[str, Any] = {"cluster": self.cluster, **options} if self.cluster else {"run": run}
+        try:
+            for result in _sweeps().stream(checked, **where):
+                done = len(result.rows)
+                if result.done:
+                    self.progress.clear()
+                    self.writer().write_sweep(result)
+                else:
+                    left = (time.monotonic() - started) / done * (total - done)
+                    self.progress.note(f"row {done} of {total}, about {left:.0f} s left")
+        except (KeyboardInterrupt, PqlCancelled):
+            self.progress.clear()
+            raise Interrupted from None
+        except PqlError as e:
+            self.progress.clear()
+            self.report(e.errors, source)
+            raise ScriptError from None
+        except ClusterError as e:
+            self.progress.clear()
+            self.stderr.write(f"pql: {e}\n")
             raise ScriptError from None
 
     def report(self, errors: list[PqlError], source: Source) -> None:
@@ -425,9 +490,13 @@ def _not_utf8_at(data: bytes, i: int) -> bool:
     return False
 
 
-def run_scripts(session: Session, sources: list[Source], stdout: TextIO, stderr: TextIO) -> int:
-    """Check every source, then run them in order; the exit code."""
+def run_scripts(
+    session: Session, sources: list[Source], stdout: TextIO, stderr: TextIO, cluster: str | None = None
+) -> int:
+    """Check every source, then run them in order (the rows of sweeps on ``cluster``, a Dask
+    scheduler's address, when given); the exit code."""
     runner = ScriptRunner(session, stdout, stderr, progress=stderr.isatty())
+    runner.cluster = cluster
     failed_writing = False
     try:
         try:
@@ -489,33 +558,32 @@ def run_spreadsheet(
         template = read_script(template_path)
         header, rows = sheet.read_rows(_read_file(rows_path).text, str(rows_path))
         queries = sheet.check_rows(template, header, rows, str(rows_path))
-    except (SessionError, sheet.SpreadsheetError) as e:
+    except SessionError as e:
         stderr.write(f"pql: {e}\n")
-        return EXIT_USAGE if isinstance(e, SessionError) else EXIT_QUERY_ERROR
+        return EXIT_USAGE
+    except sheet.SpreadsheetError as e:
+        stderr.write(f"pql: {e}\n")
+        return EXIT_QUERY_ERROR
     output = session.settings.output
     stream = open_output(Path(output)) if output else stdout
-    options = session.run_options()
     done = 0
     end_progress = "\n" if stderr.isatty() else ""  # a message starts below the progress line
     try:
-        for line, (row, query) in enumerate(zip(rows, queries, strict=True), start=2):
-            with cancel_on_interrupt(query):
-                results = query.run(**options)
-            if any(r.cancelled for r in results):
-                raise Interrupted
+        run = _run_cancellable(session)
+        for cells, results in sheet.run_checked(header, rows, queries, source=str(rows_path), run=run):
             if done == 0:
                 stream.write(csv_line(header + sheet.result_header(results)))
-            stream.write(csv_line([row[name] for name in header] + sheet.result_cells(results)))
+            stream.write(csv_line(cells))
             stream.flush()
             done += 1
             if stderr.isatty():
-                stderr.write(f"\rrow {done} of {len(rows)} (line {line})")
+                stderr.write(f"\rrow {done} of {len(rows)} (line {done + 1})")
                 stderr.flush()
     except (Interrupted, PqlCancelled, KeyboardInterrupt):
         stderr.write(f"{end_progress}pql: interrupted after {done} of {len(rows)} rows\n")
         return EXIT_INTERRUPTED
-    except PqlError as e:
-        stderr.write(f"{end_progress}pql: {rows_path}: line {done + 2}: {e}\n")
+    except sheet.SpreadsheetError as e:
+        stderr.write(f"{end_progress}pql: {e}\n")
         return EXIT_QUERY_ERROR
     finally:
         if stream is not stdout:
@@ -523,6 +591,27 @@ def run_spreadsheet(
     if stderr.isatty():
         stderr.write("\n")
     return EXIT_OK
+
+
+def _run_cancellable(session: Session) -> Callable[[Query], list[StatementResult]]:
+    """Runs one statement with the session's options; Ctrl-C cancels it and raises
+    ``Interrupted``."""
+    options = session.run_options()
+
+    def run(query: Query) -> list[StatementResult]:
+        with cancel_on_interrupt(query):
+            results = query.run(**options)
+        if any(r.cancelled for r in results):
+            raise Interrupted
+        return results
+
+    return run
+
+
+def _sweeps() -> ModuleType:
+    """The sweeps module, loaded when a statement has a sweep clause (a plain run starts faster
+    without it)."""
+    return importlib.import_module("pql_repl.sweeps")
 
 
 def _silence_stdout() -> None:
@@ -610,7 +699,7 @@ def _main(argv: list[str] | None) -> int:
             return EXIT_USAGE
 
     try:
-        return run_scripts(session, sources, sys.stdout, sys.stderr)
+        return run_scripts(session, sources, sys.stdout, sys.stderr, cluster=args.cluster)
     except BrokenPipeError:
         # The reader went away (`pql ... | head`): stop quietly, and keep Python from
         # complaining when it flushes stdout on exit.

@@ -12,7 +12,7 @@ import io
 import math
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, Protocol, TextIO
 
 from pql_repl.api import Bucket, Column, StatementResult
 from pql_repl.files import open_output
@@ -297,9 +297,22 @@ def csv_line(cells: Sequence[str]) -> str:
     return buffer.getvalue()[:-2] + "\n"
 
 
-def json_document(results: Iterable[StatementResult]) -> dict[str, object]:
-    """The ``{"statements": [...]}`` document of DESIGN.md §5."""
-    return {"statements": [r.to_dict() for r in results]}
+def json_document(results: Iterable[StatementResult], sweeps: Sequence[object] = ()) -> dict[str, object]:
+    """The ``{"statements": [...]}`` document of DESIGN.md §5 (and ``"sweeps"`` when a script
+    ran any: see ``SweepResult.to_json``)."""
+    document: dict[str, object] = {"statements": [r.to_dict() for r in results]}
+    if sweeps:
+        document["sweeps"] = list(sweeps)
+    return document
+
+
+class SweepTable(Protocol):
+    """What the writer needs of a sweep's result (``pql_repl.sweeps.SweepResult``)."""
+
+    def to_table(self) -> str: ...
+    def to_csv(self) -> str: ...
+    def to_markdown(self) -> str: ...
+    def to_json(self) -> dict[str, Any]: ...
 
 
 def _md_cell(text: str) -> str:
@@ -373,6 +386,7 @@ class ResultWriter:
         self._start = stream.tell() if keep_complete else 0
         self.width = width
         self._results: list[StatementResult] = []
+        self._sweeps: list[dict[str, Any]] = []
         self._written = 0
         self._closed = False
         self._bar_char = BAR_CHAR if _can_encode(stream, BAR_CHAR) else "#"
@@ -399,6 +413,20 @@ class ResultWriter:
         self._written += 1
         self.stream.flush()
 
+    def write_sweep(self, result: SweepTable) -> None:
+        """A sweep's table, in the writer's format (a CSV block with its own header)."""
+        if self.format == "json":
+            self._sweeps.append(result.to_json())
+            if self.keep_complete:
+                self._write_document()
+            return
+        if self._written:
+            self.stream.write("\n")
+        text = {"table": result.to_table, "markdown": result.to_markdown}.get(self.format, result.to_csv)()
+        self.stream.write(text)
+        self._written += 1
+        self.stream.flush()
+
     def close(self) -> None:
         """Finish the output (the JSON document); the stream itself stays open."""
         if self._closed:
@@ -413,7 +441,7 @@ class ResultWriter:
             self.stream.truncate()
         import json  # noqa: PLC0415 (loaded when needed: the command starts faster without it)
 
-        json.dump(json_document(self._results), self.stream, indent=2)
+        json.dump(json_document(self._results, self._sweeps), self.stream, indent=2)
         self.stream.write("\n")
         self.stream.flush()
 

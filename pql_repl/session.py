@@ -17,6 +17,7 @@ Nothing here imports a terminal library, so scripts start fast.
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -170,6 +171,11 @@ def parse_on_off(text: str) -> bool:
     if t in ("off", "false", "no", "0"):
         return False
     raise SessionError(f"{_quoted(text)} is not on or off")
+
+
+def sweep_clause(text: str) -> bool:
+    """Whether statement ``text`` has a sweep clause (``pql_repl.sweeps``, loaded only then)."""
+    return bool(importlib.import_module("pql_repl.sweeps").is_sweep(text))
 
 
 def read_script(path: Path, depth: int = 0) -> str:
@@ -488,7 +494,12 @@ class Session:
         for item in split_statements(text):
             if isinstance(item, Statement):
                 try:
-                    self.prepare(item, text)
+                    if "sweep" in item.text.lower() and sweep_clause(item.text):
+                        # The clause and the first row (the rows differ only by their values).
+                        sweeps = importlib.import_module("pql_repl.sweeps")
+                        sweeps.check(sweeps.parse(item.text, origin=(item.line, item.col)), limit=1)
+                    else:
+                        self.prepare(item, text)
                 except PqlError as e:
                     return e
         return None

@@ -10,6 +10,7 @@ import functools
 from dataclasses import dataclass, field
 
 from pql_repl.api import FunctionInfo, functions, game_streets, keywords
+from pql_repl.sweeps import SWEEP_KEYWORDS
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,8 @@ def vocabulary() -> Vocabulary:
     words = keywords()
     games = _lower(words.get("games"))
     return Vocabulary(
-        keywords=_lower(words.get("keywords")),
+        # The sweep clause is read in Python (sweeps.py), before the engine sees the statement.
+        keywords=_lower([*(words.get("keywords") or []), *SWEEP_KEYWORDS]),
         selectors=_lower(words.get("selectors")),
         reserved_keys=_lower(words.get("reserved_keys")),
         games=games,

@@ -14,6 +14,7 @@ import pytest
 
 import pql_repl as pql
 from pql_repl.session import DotCommand, Session, Statement, split_statements
+from pql_repl.sweeps import is_sweep
 
 EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("*.pql"))
 #: The examples run as a user runs them (`pql examples/X.pql`): default trials, no time limit,
@@ -48,7 +49,16 @@ def test_example_runs(path: Path) -> None:
         # Parts of the engine still being written say so; anything else is a failure.
         pytest.xfail(r.stderr.splitlines()[0])
     assert r.returncode == 0, r.stderr
-    results = json.loads(r.stdout)["statements"]
+    document = json.loads(r.stdout)
+    # Sweeps (issue 17) come back as tables of their own.
+    sweeps = [s for s in statements if is_sweep(s.text)]
+    assert len(document.get("sweeps", [])) == len(sweeps)
+    for sweep in document.get("sweeps", []):
+        assert sweep["done"]
+        assert len(sweep["rows"]) == sweep["rows_total"] > 0
+        assert all(math.isfinite(a["value"]) for a in sweep["aggregate"].values())
+    statements = [s for s in statements if not is_sweep(s.text)]
+    results = document["statements"]
     assert len(results) == len(statements)
     # The trials each statement asks for: the default, or what a dot-command before it set.
     session = Session()
@@ -56,7 +66,7 @@ def test_example_runs(path: Path) -> None:
     for item in split_statements(path.read_text()):
         if isinstance(item, DotCommand):
             session.handle(item.text)
-        else:
+        elif not is_sweep(item.text):
             wanted.append(session.settings.trials)
     for statement, result, trials in zip(statements, results, wanted, strict=True):
         check_sane(statement.text, result)

@@ -15,6 +15,7 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
+import pql_repl as pql
 from pql_repl.tui.results import BAR_MIN, BAR_WIDTH, CI_WIDTH, NAME_MIN, fit_columns
 from pql_repl.tui.screens import ExportDialog, HelpScreen
 from pql_repl.tui.welcome import EXAMPLES, ExampleList, Welcome
@@ -320,3 +321,24 @@ async def test_ctrl_s_asks_for_a_file_and_the_extension_says_the_format(
         await wait_until(pilot, (tmp_path / "out.json").exists)
         (statement,) = json.loads((tmp_path / "out.json").read_text())["statements"]
         assert statement["columns"][2]["name"] == "count(winsHi(hero))"
+
+
+@pytest.mark.asyncio
+async def test_a_sweep_grows_row_by_row_in_the_results() -> None:
+    app = make_app(trials=3000, seed=2)
+    text = (
+        "select avg(riverEquity(hero)) as eq from hero=$h, villain='QQ+' sweep $h over ('AKs', 'JJ', '76s');"
+    )
+    async with app.run_test(size=(140, 40)) as pilot:
+        await run_text(pilot, app, text, lambda: not app.running and "3 of 3 rows" in status(app))
+        entries = [str(e.render()) for e in app.results.history.query(".history-entry")]
+        expected = pql.sweep(text.rstrip(";"), trials=3000, seed=2).to_table()
+        assert entries[-1].strip() == expected.strip()
+        # The editor's checker knows the clause: a misspelt list is marked where it is.
+        await set_text(pilot, app, text.replace("over (", "over flop("))
+        app.check_now()
+        await wait_until(pilot, lambda: "unknown list" in str(app.query_one("#error", Static).render()))
+
+
+def status(app: Any) -> str:
+    return str(app.query_one("#status", Static).render())

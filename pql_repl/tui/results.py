@@ -200,6 +200,8 @@ class ResultsPanel(Vertical):
         self._started: list[str] = []
         #: Show elapsed time and speed (off for reproducible screenshots).
         self.timing = True
+        #: The history entry of the sweep being run, updated after each row.
+        self._sweep: Static | None = None
 
     def compose(self) -> ComposeResult:
         history = ResultsHistory(id="history")
@@ -317,6 +319,26 @@ class ResultsPanel(Vertical):
             self._started = []
             self.last = None
             self.show_more()
+
+    # -- sweeps ---------------------------------------------------------------------------------
+
+    def show_sweep(self, table: str, rows: int, total: int, seconds_left: float) -> None:
+        """A sweep's table so far, in one history entry that grows row by row."""
+        if self._sweep is None:
+            self.remove_welcome()
+            self._sweep = Static(Text(table), classes="history-entry")
+            history = self.history
+            history.add_class("has-entries")
+            self.add_class("has-history")
+            history.mount(self._sweep)
+            history.anchor()
+        else:
+            self._sweep.update(Text(table))
+        done = rows == total
+        left = f", about {seconds_left:.0f} s left" if not done else ""
+        self.show_status(f"sweep · {rows} of {total} rows{left}")
+        if done:
+            self._sweep = None
 
     # -- the history ----------------------------------------------------------------------------
 

@@ -1,0 +1,53 @@
+"""A flop report (issue 17): two ranges on the 1,755 canonical flops, rows a second locally and
+on a Dask LocalCluster of two worker processes (same machine: the cluster's cost over a local
+run, not a speed-up on 2 cores), both with the same seed and trials a flop.
+
+    python benchmarks/bench_sweep.py [--trials 2000] [--flops 1755]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import pql_repl as pql
+
+REPORT = (
+    "select avg(riverEquity(hero)) as equity, count(handType(hero, flop) >= twopair) as twopair "
+    "from game='holdem', hero='QQ+, AK, AQs', villain='22+, A2s+, KTs+, QJs', board=$flop"
+)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--trials", type=int, default=2000)
+    parser.add_argument("--flops", type=int, default=1755)
+    args = parser.parse_args()
+    flops = pql.flops("canonical")[: args.flops]
+    options = {"trials": args.trials, "seed": 1, "exact": False}
+
+    start = time.perf_counter()
+    local = pql.sweep(REPORT, flop=flops, **options)
+    seconds = time.perf_counter() - start
+    rate = len(flops) / seconds
+    print(f"local, {len(flops)} flops, {args.trials} trials each: {seconds:.1f} s, {rate:.0f} rows/s")
+    try:
+        import distributed  # noqa: PLC0415
+    except ImportError:
+        print("Dask is not installed (pip install 'pql-repl[cluster]'): no cluster run")
+        return
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as lc,
+        distributed.Client(lc) as client,
+    ):
+        start = time.perf_counter()
+        remote = pql.sweep(REPORT, flop=flops, cluster=client, **options)
+        seconds = time.perf_counter() - start
+    same = "same answers" if remote.to_csv() == local.to_csv() else "DIFFERENT answers"
+    print(f"2-worker LocalCluster: {seconds:.1f} s, {len(flops) / seconds:.0f} rows/s ({same})")
+
+
+if __name__ == "__main__":
+    main()

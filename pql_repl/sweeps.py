@@ -1,0 +1,505 @@
+"""Sweeps: one statement run once per value of its placeholders, as one table.
+
+    select avg(riverEquity(hero)) as eq from game='holdem', hero='QQ+, AK', villain='22+',
+      board=$flop
+    sweep $flop over flops('canonical')
+
+A placeholder (``$flop``) stands where a quoted value would (``board=$flop``); each row puts
+one value in its place, quoted. ``sweep`` names one or more placeholders, each ``over`` a list
+(``flops('canonical')``, ``flops('all')``, ``turns('Kh9h7d')``, ``rivers('Kh9h7d2c')``,
+``classes('holdem')``, ``ranks``, or ``('AKs', 'QQ', '76s')``); with several, every
+combination is a row. Every row is checked before any runs. The result has a row per
+substitution with every selector's value and error, and their aggregate weighted by what each
+row stands for (a canonical flop weighs the flops it stands for).
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from itertools import islice, product
+from typing import Any
+
+from pql_repl import sweep_values
+from pql_repl.api import Query, StatementResult
+from pql_repl.errors import PqlError, PqlRuntimeError, PqlSyntaxError
+from pql_repl.output import csv_line, csv_number, format_estimate
+from pql_repl.records import field, record
+from pql_repl.sweep_values import SweepValue
+
+#: The lists a sweep may run over, by name: (function, how many text arguments it takes).
+SOURCES: dict[str, tuple[Callable[..., list[SweepValue]], tuple[int, int]]] = {
+    "flops": (sweep_values.flops, (0, 1)),
+    "turns": (sweep_values.turns, (1, 1)),
+    "rivers": (sweep_values.rivers, (1, 1)),
+    "classes": (sweep_values.classes, (0, 1)),
+    "ranks": (sweep_values.ranks, (0, 0)),
+}
+
+#: Words of the sweep clause, for highlighting and completion.
+SWEEP_KEYWORDS = ("sweep", "over", *SOURCES)
+
+_STRING = re.compile(r"'[^']*'|\"[^\"]*\"")
+_COMMENT = re.compile(r"--[^\n]*|/\*.*?\*/", re.S)
+_SWEEP = re.compile(r"(?i)\bsweep\b")
+_PLACEHOLDER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+_CLAUSE = re.compile(
+    r"""\s*\$(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s+(?i:over)\s+
+    (?:(?P<source>[A-Za-z_]+)\s*(?:\((?P<args>[^()]*)\))?|\((?P<list>[^()]*)\))\s*(?P<comma>,?)""",
+    re.X,
+)
+
+
+def _blank(text: str) -> str:
+    """``text`` with its comments and the insides of its strings blanked (offsets kept), to
+    find keywords and placeholders in it."""
+
+    def spaces(m: re.Match[str]) -> str:
+        return re.sub(r"[^\n]", " ", m.group())
+
+    def inside(m: re.Match[str]) -> str:
+        quoted = m.group()
+        return quoted[0] + spaces(m)[1:-1] + quoted[-1]
+
+    return _STRING.sub(inside, _COMMENT.sub(spaces, text))
+
+
+def _error(
+    text: str,
+    at: int,
+    length: int,
+    message: str,
+    *,
+    hint: str | None = None,
+    origin: tuple[int, int] = (1, 1),
+) -> PqlSyntaxError:
+    """An error at ``at`` of ``text`` (which starts at line and column ``origin`` of a script)."""
+    line = text.count("\n", 0, at) + 1
+    start = text.rfind("\n", 0, at) + 1
+    col = at - start + 1
+    source_line = text[start:].partition("\n")[0]
+    caret = " " * (col - 1) + "^" * max(1, length)
+    if line == 1:
+        col += origin[1] - 1
+    line += origin[0] - 1
+    rendered = f"line {line}, col {col}: {message}\n  {source_line}\n  {caret}"
+    if hint:
+        rendered += f"\n  hint: {hint}"
+    return PqlSyntaxError(message, line, col, (at, at + length), hint, rendered)
+
+
+def _strings(args: str) -> list[str] | None:
+    """The quoted items of an argument list (``'a', "b"``), or None when it holds anything else."""
+    items = [a.strip() for a in args.split(",")] if args.strip() else []
+    if not all(len(a) >= 2 and a[0] == a[-1] and a[0] in "'\"" for a in items):
+        return None
+    return [a[1:-1] for a in items]
+
+
+@record
+class Sweep:
+    """A statement with placeholders and the lists they run over (``parse``)."""
+
+    template: str
+    #: Each placeholder's name and values, in the order the sweep names them.
+    axes: list[tuple[str, list[SweepValue]]]
+
+    @property
+    def names(self) -> list[str]:
+        return [name for name, _ in self.axes]
+
+    def rows(self) -> Iterator[tuple[list[str], float, str]]:
+        """Each combination's values, weight and filled statement (placeholders outside strings
+        replaced by the quoted value; a `$name` inside a string is a named range)."""
+        spots = [(m.start(), m.end(), m.group(1)) for m in _PLACEHOLDER.finditer(_blank(self.template))]
+        for combo in product(*(values for _, values in self.axes)):
+            by_name = {name: v.text for (name, _), v in zip(self.axes, combo, strict=True)}
+            parts, at = [], 0
+            for start, end, name in spots:
+                parts += [self.template[at:start], "'" + by_name[name] + "'"]
+                at = end
+            parts.append(self.template[at:])
+            yield [v.text for v in combo], math.prod(v.weight for v in combo), "".join(parts)
+
+    def __len__(self) -> int:
+        return math.prod(len(values) for _, values in self.axes)
+
+
+def is_sweep(text: str) -> bool:
+    """Whether ``text`` (one statement) has a ``sweep`` clause."""
+    return _SWEEP.search(_blank(text)) is not None
+
+
+def parse(
+    text: str,
+    values: Mapping[str, Sequence[str | SweepValue]] | None = None,
+    origin: tuple[int, int] = (1, 1),
+) -> Sweep:
+    """The sweep of ``text``: its statement and clause, or (``values``, from Python) the lists
+    of its placeholders by name. Raises ``PqlError`` naming the place of a problem (lines and
+    columns counted from ``origin``, where ``text`` starts in a script)."""
+
+    def error(at: int, length: int, message: str, hint: str | None = None) -> PqlSyntaxError:
+        return _error(text, at, length, message, hint=hint, origin=origin)
+
+    blank = _blank(text)
+    found = _SWEEP.search(blank)
+    axes: list[tuple[str, list[SweepValue]]] = []
+    template = text
+    if found is not None:
+        template = text[: found.start()]
+        at = found.end()
+        while True:
+            m = _CLAUSE.match(text, at)
+            if m is None:
+                rest = text[at:].strip()
+                where = at + (len(text[at:]) - len(text[at:].lstrip()))
+                raise error(
+                    where,
+                    max(1, len(rest.split()[0]) if rest else 1),
+                    "expected '$name over LIST' after sweep",
+                    "sweep $flop over flops('canonical'); the lists: "
+                    + ", ".join(SOURCES)
+                    + ", ('AKs', 'QQ')",
+                )
+            axes.append((m.group("name"), _values(text, m, origin)))
+            at = m.end()
+            if not m.group("comma"):
+                break
+        if text[at:].strip().rstrip(";").strip():
+            raise error(at + len(text[at:]) - len(text[at:].lstrip()), 1, "unexpected text after the sweep")
+    for name, given in (values or {}).items():
+        axes.append((name, [v if isinstance(v, SweepValue) else SweepValue(str(v)) for v in given]))
+    names = [n for n, _ in axes]
+    for n in names:
+        if names.count(n) > 1:
+            raise PqlSyntaxError(f"${n} is swept twice")
+    used = {m.group(1): m.start() for m in _PLACEHOLDER.finditer(_blank(template))}
+    for name, at in used.items():
+        if name not in names:
+            raise error(at, len(name) + 1, f"${name} is not swept", f"add: sweep ${name} over ...")
+    for name in names:
+        if name not in used:
+            raise PqlSyntaxError(
+                f"${name} is swept but the statement does not use it", hint=f"write board=${name}"
+            )
+    if not axes:
+        raise PqlSyntaxError("a sweep needs a placeholder", hint="sweep $flop over flops('canonical')")
+    for name, vals in axes:
+        if not vals:
+            raise PqlSyntaxError(f"${name} runs over an empty list")
+    return Sweep(template.rstrip(), axes)
+
+
+def _values(text: str, m: re.Match[str], origin: tuple[int, int]) -> list[SweepValue]:
+    def error(at: int, length: int, message: str, hint: str | None = None) -> PqlSyntaxError:
+        return _error(text, at, length, message, hint=hint, origin=origin)
+
+    if m.group("list") is not None:
+        items = _strings(m.group("list"))
+        if items is None:
+            raise error(
+                m.start("list"), len(m.group("list")), "a list of quoted values, such as ('AKs', 'QQ')"
+            )
+        return sweep_values.listed(items)
+    source = m.group("source")
+    if source.lower() not in SOURCES:
+        import difflib  # noqa: PLC0415 (only for a misspelt list: the command starts faster)
+
+        close = difflib.get_close_matches(source.lower(), list(SOURCES), n=1)
+        hint = f"did you mean '{close[0]}'?" if close else "the lists: " + ", ".join(SOURCES)
+        raise error(m.start("source"), len(source), f"unknown list '{source}'", hint)
+    make, (least, most) = SOURCES[source.lower()]
+    args = _strings(m.group("args") or "")
+    if args is None or not least <= len(args) <= most:
+        raise error(
+            m.start("source"),
+            m.end() - m.start("source"),
+            f"{source} takes {least if least == most else f'{least} to {most}'} quoted argument"
+            f"{'' if most == 1 else 's'}",
+        )
+    try:
+        return make(*args)
+    except (ValueError, PqlError) as e:
+        raise error(m.start("source"), m.end() - m.start("source"), str(e).splitlines()[0]) from None
+
+
+# ---------------------------------------------------------------------------------------------
+# Running
+
+
+@record
+class SweepRow:
+    """One substitution's values, weight and result; a row whose values leave no legal deal
+    (the flop holds a card of a given hand) has no result, only ``error``, and is left out of
+    the aggregate."""
+
+    values: list[str]
+    weight: float
+    result: StatementResult | None
+    error: str | None = None
+
+
+@record
+class SweepResult:
+    """The rows run so far (all of them once ``done``), each with its statement's result, and
+    the weighted aggregate of every selector."""
+
+    names: list[str]
+    selectors: list[str]
+    rows: list[SweepRow] = field(default_factory=list)
+    total: int = 0
+    done: bool = False
+
+    @property
+    def answered(self) -> list[tuple[SweepRow, StatementResult]]:
+        """The rows that have a result, with it."""
+        return [(r, r.result) for r in self.rows if r.result is not None]
+
+    def aggregate(self) -> list[tuple[float | None, float | None]]:
+        """Each selector's weighted mean over the rows with a result and its standard error
+        (None for a histogram or a value that is not a number; the error is None when every
+        row is exact)."""
+        answered = self.answered
+        exact = all(result.exact for _, result in answered)
+        out: list[tuple[float | None, float | None]] = []
+        for i in range(len(self.selectors)):
+            num = den = var = 0.0
+            ok = bool(answered)
+            for row, result in answered:
+                c = result.columns[i]
+                if (
+                    c.selector == "histogram"
+                    or not isinstance(c.value, int | float)
+                    or isinstance(c.value, bool)
+                ):
+                    ok = False
+                    break
+                num += row.weight * float(c.value)
+                den += row.weight
+                var += (row.weight * float(c.stderr or 0.0)) ** 2
+            out.append(
+                (num / den, None if exact else math.sqrt(var) / den) if ok and den > 0 else (None, None)
+            )
+        return out
+
+    # -- tables ------------------------------------------------------------------------------
+
+    def header(self) -> list[str]:
+        cols = [*self.names, "weight"]
+        for s in self.selectors:
+            cols += [s, f"{s} stderr"]
+        return cols
+
+    def _cells(self, row: SweepRow) -> list[str]:
+        cells = [*row.values, csv_number(row.weight)]
+        if row.result is None:
+            return cells + [""] * (2 * len(self.selectors))
+        for c in row.result.columns:
+            if c.selector == "histogram":
+                cells += ["; ".join(f"{b.label}: {b.fraction:.6g}" for b in c.buckets), ""]
+                continue
+            value = c.value if isinstance(c.value, int | float) and not isinstance(c.value, bool) else None
+            cells += [
+                csv_number(value) if value is not None else str(c.value),
+                csv_number(c.stderr) if c.stderr is not None else ("0.0" if row.result.exact else ""),
+            ]
+        return cells
+
+    def _aggregate_cells(self) -> list[str]:
+        cells = ["all", *[""] * (len(self.names) - 1), csv_number(sum(r.weight for r in self.rows))]
+        for value, stderr in self.aggregate():
+            cells += [
+                csv_number(value) if value is not None else "",
+                csv_number(stderr) if stderr is not None else "",
+            ]
+        return cells
+
+    def to_csv(self) -> str:
+        """A header, a line per row, and the aggregate last (its first cell ``all``)."""
+        lines = [self.header(), *(self._cells(r) for r in self.rows), self._aggregate_cells()]
+        return "".join(csv_line(line) for line in lines)
+
+    def to_json(self) -> dict[str, Any]:
+        def number(x: object) -> object:
+            return x if isinstance(x, int | float | str | bool) or x is None else str(x)
+
+        return {
+            "placeholders": self.names,
+            "selectors": self.selectors,
+            "rows": [
+                {
+                    "values": dict(zip(self.names, r.values, strict=True)),
+                    "weight": r.weight,
+                    "exact": r.result.exact if r.result else None,
+                    "error": r.error,
+                    "columns": {
+                        c.name: {"value": number(c.value), "stderr": c.stderr}
+                        for c in (r.result.columns if r.result else [])
+                    },
+                }
+                for r in self.rows
+            ],
+            "aggregate": {
+                s: {"value": v, "stderr": e}
+                for s, (v, e) in zip(self.selectors, self.aggregate(), strict=True)
+            },
+            "rows_done": len(self.rows),
+            "rows_total": self.total,
+            "done": self.done,
+        }
+
+    def to_table(self) -> str:
+        """A plain text table: a row per substitution (value ± error), the aggregate last."""
+        head = [*self.names, "weight", *self.selectors]
+        body = []
+        for r in self.rows:
+            cells = [*r.values, f"{r.weight:g}"]
+            if r.result is None:
+                body.append(cells + [r.error or ""] + [""] * (len(self.selectors) - 1))
+                continue
+            for c in r.result.columns:
+                cells.append(
+                    format_estimate(c.value, c.stderr)
+                    if c.selector != "histogram"
+                    else f"{len(c.buckets)} values"
+                )
+            body.append(cells)
+        agg = ["all", *[""] * (len(self.names) - 1), f"{sum(r.weight for r, _ in self.answered):g}"]
+        agg += [format_estimate(v, e) if v is not None else "" for v, e in self.aggregate()]
+        widths = [max(len(row[i]) for row in [head, *body, agg]) for i in range(len(head))]
+
+        def line(cells: list[str]) -> str:
+            return "  ".join(
+                c.ljust(w) if i < len(self.names) else c.rjust(w)
+                for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+            ).rstrip()
+
+        rule = "  ".join("-" * w for w in widths)
+        state = "" if self.done else f"  ({len(self.rows)} of {self.total} rows)"
+        return "\n".join([line(head), rule, *map(line, body), rule, line(agg)]) + state + "\n"
+
+    def to_markdown(self) -> str:
+        head = self.header()
+        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        lines += ["| " + " | ".join(self._cells(r)) + " |" for r in self.rows]
+        lines.append("| " + " | ".join(self._aggregate_cells()) + " |")
+        return "\n".join(lines) + "\n"
+
+    def to_records(self) -> list[dict[str, Any]]:
+        """One mapping per row: the placeholders' values, the weight, each selector's value
+        and ``name stderr``."""
+        records = []
+        for r in self.rows:
+            rec: dict[str, Any] = dict(zip(self.names, r.values, strict=True))
+            rec["weight"] = r.weight
+            for c in r.result.columns if r.result else []:
+                rec[c.name] = (
+                    c.value if c.selector != "histogram" else {b.label: b.fraction for b in c.buckets}
+                )
+                rec[f"{c.name} stderr"] = c.stderr
+            records.append(rec)
+        return records
+
+    def to_pandas(self) -> Any:
+        """The rows as a pandas DataFrame (pandas is not a dependency: install it to use this)."""
+        return _optional("pandas").DataFrame.from_records(self.to_records())
+
+    def to_polars(self) -> Any:
+        """The rows as a polars DataFrame (polars is not a dependency: install it to use this)."""
+        return _optional("polars").DataFrame(self.to_records())
+
+    def __str__(self) -> str:
+        return self.to_table()
+
+
+def _optional(module: str) -> Any:
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise ImportError(f"this needs {module}, which pql does not install: pip install {module}") from None
+
+
+@record
+class CheckedSweep:
+    """A sweep whose every row's statement is checked: (values, weight, query) per row."""
+
+    sweep: Sweep
+    rows: list[tuple[list[str], float, Query]]
+
+
+def check(sweep: Sweep, limit: int | None = None) -> CheckedSweep:
+    """Every row's statement (the first ``limit`` ones), filled and checked; the first problem
+    raises ``PqlError`` saying which values made it."""
+    rows = []
+    for values, weight, filled in islice(sweep.rows(), limit):
+        try:
+            query = Query(filled)
+        except PqlError as e:
+            shown = ", ".join(f"${n}={v!r}" for n, v in zip(sweep.names, values, strict=True))
+            raise type(e)(
+                f"with {shown}: {e.message}", hint=e.hint, rendered=f"with {shown}: {e.rendered}"
+            ) from None
+        if len(query.statements) != 1:
+            raise PqlSyntaxError("a sweep runs one statement")
+        rows.append((values, weight, query))
+    return CheckedSweep(sweep, rows)
+
+
+def stream(
+    checked: CheckedSweep,
+    *,
+    run: Callable[[Query], list[StatementResult]] | None = None,
+    cluster: Any = None,
+    **options: Any,
+) -> Iterator[SweepResult]:
+    """Runs the checked rows: yields the result after each row (the last one ``done``).
+    ``run`` runs one row's statement (default ``query.run(**options)``); with ``cluster`` (a
+    Dask scheduler address or client) the rows run there as tasks, ending in any order (the
+    table keeps the sweep's order)."""
+    rows = checked.rows
+    selectors = list(rows[0][2].statements[0].selectors)
+    result = SweepResult(checked.sweep.names, selectors, total=len(rows))
+    if cluster is not None:
+        dask_layer = importlib.import_module("pql_repl.cluster")  # Dask only when asked for
+        client = dask_layer.connect(cluster)
+        done: dict[int, SweepRow] = {}
+        for i, answer in dask_layer.run_rows(client, [q.text for _, _, q in rows], options):
+            values, weight, _ = rows[i]
+            done[i] = (
+                SweepRow(values, weight, None, answer)
+                if isinstance(answer, str)
+                else SweepRow(values, weight, answer)
+            )
+            result.rows = [done[k] for k in sorted(done)]
+            result.done = len(done) == result.total
+            yield result
+        return
+    run_one = run or (lambda q: q.run(**options))
+    for values, weight, query in rows:
+        try:
+            (r,) = run_one(query)
+            result.rows.append(SweepRow(values, weight, r))
+        except PqlRuntimeError as e:
+            if not e.message.startswith("no legal deal"):
+                raise
+            result.rows.append(SweepRow(values, weight, None, "no legal deal"))
+        result.done = len(result.rows) == result.total
+        yield result
+
+
+def sweep(text: str, *, trials: int = 600_000, **kwargs: Any) -> SweepResult:
+    """Runs the sweep statement ``text``; keyword arguments that are lists give placeholders
+    their values (``flop=pql_repl.flops('canonical')``), the others are run options (``seed``,
+    ``exact``, ``threads``, ``time_limit``, ``precision``) and ``cluster``: a Dask scheduler
+    address or client to run the rows on (``pql_repl.cluster``)."""
+    run_keys = {"seed", "exact", "threads", "time_limit", "precision", "cluster"}
+    values = {k: v for k, v in kwargs.items() if k not in run_keys}
+    options = {k: v for k, v in kwargs.items() if k in run_keys}
+    last: SweepResult | None = None
+    for last in stream(check(parse(text, values)), trials=trials, **options):  # noqa: B007 (the last one)
+        pass
+    assert last is not None
+    return last

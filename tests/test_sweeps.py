@@ -1,0 +1,220 @@
+"""Sweeps (issue 17): one statement run once per value of its placeholders, the lists it runs
+over (canonical flops with their weights, turns, rivers, classes, ranks, explicit lists), the
+weighted aggregate, the command's table/CSV/JSON, and positioned errors."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import subprocess
+import sys
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+
+import pql_repl as pql
+from pql_repl.errors import PqlError
+from pql_repl.sweep_values import DECK, SweepValue
+
+RUN = {"trials": 4000, "seed": 3, "threads": 1}
+
+
+def suit_patterns(flop: tuple[str, ...]) -> int:
+    """How many flops are ``flop`` with its suits renamed: counted here by building every
+    renaming's image, not by the module's canonical keys."""
+    from itertools import permutations  # noqa: PLC0415
+
+    images = set()
+    for p in permutations("shdc"):
+        rename = dict(zip("shdc", p, strict=True))
+        images.add(frozenset(c[0] + rename[c[1]] for c in flop))
+    return len(images)
+
+
+def test_canonical_flops_stand_for_every_flop_once() -> None:
+    canonical = pql.flops("canonical")
+    assert len(canonical) == 1755
+    assert sum(v.weight for v in canonical) == len(list(combinations(DECK, 3))) == 22100
+    # Each weighs the flops its suits can be renamed into; no two are renamings of each other.
+    seen: set[frozenset[str]] = set()
+    for v in canonical:
+        cards = tuple(v.text[i : i + 2] for i in range(0, 6, 2))
+        assert v.weight == suit_patterns(cards)
+        assert frozenset(cards) not in seen
+        seen.add(frozenset(cards))
+    weights = {v.text: v.weight for v in canonical}
+    assert weights["AsAhAd"] == 4  # trips: four ways
+    assert weights["AsKsQs"] == 4  # monotone
+    assert len(pql.flops("all")) == 22100
+
+
+def test_turns_rivers_classes_ranks() -> None:
+    turns = pql.turns("Kh9h7d")
+    assert len(turns) == 49
+    assert all(t.text.startswith("Kh") or "Kh" in t.text for t in turns)
+    assert "Kh9h7d" not in {t.text for t in turns}
+    assert len(pql.rivers("Kh9h7d2c")) == 48
+    classes = pql.classes("holdem")
+    assert len(classes) == 169
+    assert sum(c.weight for c in classes) == 1326
+    assert {c.weight for c in classes} == {4.0, 6.0, 12.0}
+    assert len(pql.classes("shortdeck")) == 81
+    assert [r.text for r in pql.ranks()] == list("AKQJT98765432")
+    with pytest.raises(ValueError, match="needs a board of 3 cards"):
+        pql.turns("AsKs")
+
+
+def test_each_row_is_its_own_statement_and_the_aggregate_weighs_them() -> None:
+    text = (
+        "select avg(riverEquity(hero)) as eq, count(winsHi(hero)) as wins "
+        "from game='holdem', hero='QQ+, AK', villain='22+, A2s+', board=$flop"
+    )
+    flops = [SweepValue("Kh9h7d", 12.0), SweepValue("AsKd2c", 24.0), SweepValue("2c2d2h", 4.0)]
+    result = pql.sweep(text, flop=flops, exact=False, **RUN)  # sampled rows: errors to combine
+    assert result.done
+    assert [r.values for r in result.rows] == [["Kh9h7d"], ["AsKd2c"], ["2c2d2h"]]
+    for row, value in zip(result.rows, flops, strict=True):
+        (alone,) = pql.run(text.replace("$flop", f"'{value.text}'"), exact=False, **RUN)
+        assert [c.value for c in row.result.columns] == [c.value for c in alone.columns]
+        assert row.weight == value.weight
+    # The aggregate: the weighted mean of the rows, its error from theirs.
+    for i, (value, stderr) in enumerate(result.aggregate()):
+        cols = [r.result.columns[i] for r in result.rows]
+        total = sum(v.weight for v in flops)
+        assert value == pytest.approx(
+            sum(v.weight * c.value for v, c in zip(flops, cols, strict=True)) / total
+        )
+        expected = math.sqrt(
+            sum((v.weight * (c.stderr or 0.0)) ** 2 for v, c in zip(flops, cols, strict=True))
+        )
+        assert stderr == pytest.approx(expected / total)
+    # CSV: a row per value, then the aggregate (first cell `all`).
+    rows = list(csv.reader(io.StringIO(result.to_csv())))
+    assert rows[0] == ["flop", "weight", "eq", "eq stderr", "wins", "wins stderr"]
+    assert [r[0] for r in rows[1:]] == ["Kh9h7d", "AsKd2c", "2c2d2h", "all"]
+    assert float(rows[-1][1]) == 40.0
+
+
+def test_placeholders_inside_strings_are_named_ranges_and_two_sweeps_combine() -> None:
+    text = (
+        "select avg(riverEquity(hero)) as eq from game='omahahi', syntax='generic', "
+        "hero=$hand, villain='KK**$ds', board=$flop "
+        "sweep $hand over ('AA**', 'QQ**'), $flop over ('Kh9h7d', '2c3d4h')"
+    )
+    result = pql.sweep(text, **RUN)
+    # Every combination, the first list varying slowest; `$ds` in the string is left alone.
+    assert [r.values for r in result.rows] == [
+        ["AA**", "Kh9h7d"],
+        ["AA**", "2c3d4h"],
+        ["QQ**", "Kh9h7d"],
+        ["QQ**", "2c3d4h"],
+    ]
+    assert result.rows[0].result.query.count("$ds") == 1
+
+
+def test_exact_rows_have_an_exact_aggregate() -> None:
+    text = (
+        "select avg(riverEquity(hero)) as eq from hero='AsAh', villain='KsKd', board=$b "
+        "sweep $b over turns('2c7d9h')"
+    )
+    result = pql.sweep(text)
+    # The four turns that are a hole card leave no legal deal: said in the row, left out of the
+    # aggregate; the other 45 are exact.
+    missing = [r for r in result.rows if r.result is None]
+    assert sorted(r.values[0] for r in missing) == sorted(
+        pql.turns("2c7d9h")[i].text
+        for i in range(49)
+        if any(c in pql.turns("2c7d9h")[i].text for c in ("As", "Ah", "Ks", "Kd"))
+    )
+    assert {r.error for r in missing} == {"no legal deal"}
+    answered = [result for _, result in result.answered]
+    assert len(answered) == 45
+    assert all(r.exact for r in answered)
+    ((value, stderr),) = result.aggregate()
+    assert stderr is None
+    # Every turn weighs the same: the aggregate is the flop's equity, which averages its turns.
+    (flop,) = pql.run("select avg(riverEquity(hero)) from hero='AsAh', villain='KsKd', board='2c7d9h'")
+    assert value == pytest.approx(float(flop.columns[0].value))
+    assert "no legal deal" in result.to_table()
+    assert result.to_csv().count("\n") == 1 + 49 + 1
+
+
+HEAD = "select avg(riverEquity(hero)) from hero=$h, villain="
+
+
+@pytest.mark.parametrize(
+    ("tail", "message", "at"),
+    [
+        ("'QQ' sweep $h over flop()", "unknown list 'flop'", "flop()"),
+        ("'QQ' sweep $h over (AK)", "a list of quoted values", "AK)"),
+        ("'QQ' sweep $h", "expected '$name over LIST'", "$h"),
+        ("$v sweep $h over ('AK')", "$v is not swept", "$v"),
+        ("'QQ' sweep $h over turns('AsKs')", "needs a board of 3", "turns"),
+    ],
+)
+def test_problems_are_named_where_they_are(tail: str, message: str, at: str) -> None:
+    text = HEAD + tail
+    with pytest.raises(PqlError) as e:
+        pql.sweep(text, trials=100)
+    assert message in e.value.message
+    assert (e.value.line, e.value.col) == (1, text.rindex(at) + 1)
+
+
+def test_a_bad_row_says_which_values_made_it() -> None:
+    with pytest.raises(PqlError, match=r"with \$h='AKX'"):
+        pql.sweep("select avg(riverEquity(hero)) from hero=$h, villain='QQ' sweep $h over ('AK', 'AKX')")
+
+
+def pql_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pql_repl.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=300,
+        check=False,
+    )
+
+
+SWEEP = "select avg(riverEquity(hero)) as eq from hero=$h, villain='QQ+' sweep $h over ('AKs', 'JJ')"
+
+
+def test_the_command_writes_a_sweep_as_table_csv_and_json(tmp_path: Path) -> None:
+    expected = pql.sweep(SWEEP, trials=4000, seed=3)
+    options = ["--trials", "4000", "--seed", "3"]
+    r = pql_cli("-c", SWEEP, *options, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == expected.to_table()
+    r = pql_cli("-c", SWEEP, *options, "--format", "csv", cwd=tmp_path)
+    assert r.stdout == expected.to_csv()
+    r = pql_cli("-c", SWEEP, *options, "--format", "json", cwd=tmp_path)
+    (doc,) = json.loads(r.stdout)["sweeps"]
+    assert [row["values"]["h"] for row in doc["rows"]] == ["AKs", "JJ"]
+    assert doc["aggregate"]["eq"]["value"] == pytest.approx(expected.aggregate()[0][0])
+    # A script mixing statements and sweeps: each in turn, errors positioned in the script.
+    (tmp_path / "s.pql").write_text(
+        "select avg(riverEquity(hero)) from hero='AA', villain='KK';\n"
+        + SWEEP.replace("flops", "flop")
+        + " sweep\n"
+    )
+    r = pql_cli("s.pql", cwd=tmp_path)
+    assert r.returncode == 1
+    assert "line 2, col" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_to_pandas_needs_pandas_and_says_so() -> None:
+    result = pql.sweep(SWEEP, trials=200, seed=1)
+    records = result.to_records()
+    assert [r["h"] for r in records] == ["AKs", "JJ"]
+    try:
+        import pandas  # noqa: F401, PLC0415
+    except ImportError:
+        with pytest.raises(ImportError, match="pip install pandas"):
+            result.to_pandas()
+    else:
+        frame = result.to_pandas()
+        assert list(frame["h"]) == ["AKs", "JJ"]
