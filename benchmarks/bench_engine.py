@@ -95,7 +95,7 @@ def measure(run: Run, repeats: int) -> list[str]:
     def figure(secs: float | None, trials: int) -> str:
         if secs is None:
             return "-"
-        return f"{trials / secs / 1e6:.2f} M trials/s" if by_rate else f"{secs * 1e3:.1f} ms"
+        return f"{trials / secs / 1e6:.3g} M trials/s" if by_rate else f"{secs * 1e3:.1f} ms"
 
     ratio = None
     if seconds is not None and peer_seconds is not None and first is not None:
@@ -260,7 +260,8 @@ def runs(trials: int) -> list[Run]:
             )
         )
     heavy = [
-        "select avg(riverEquity(hero)) from game='omaha8', hero='A2**', villain='15%' where nutLo(hero, flop)",
+        "select avg(riverEquity(hero)) from game='omaha8', hero='A2**', villain='15%' "
+        "where nutLo(hero, flop)",
         "select avg(HvREquity(hero, flop)) from game='omahahi', hero='AA**', villain='20%'",
         "select count(nutHiOuts(hero, flop) >= 8) from game='omahahi', hero='JT98', villain='AA**'",
         "select avg(handStrength(hero, flop)), avg(positivePotential(hero, flop)) "
@@ -269,7 +270,12 @@ def runs(trials: int) -> list[Run]:
     for text in heavy:
         n = min(trials, 20_000)
         out.append(
-            Run(f"MC {n:,} trials, all threads: {text}", text, {"trials": n, "seed": 1, "exact": False}, rate=True)
+            Run(
+                f"MC {n:,} trials, all threads: {text}",
+                text,
+                {"trials": n, "seed": 1, "exact": False},
+                rate=True,
+            )
         )
     return out
 
