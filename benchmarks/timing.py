@@ -22,12 +22,23 @@ def median_seconds(run: Callable[[], object], repeats: int, *, cpu: bool = False
     return statistics.median(times)
 
 
+def cpu_with_children() -> float:
+    """CPU time of this process and of its finished child processes (a peer run as a command)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def median_seconds_side_by_side(
-    runs: Sequence[Callable[[], object]], repeats: int, *, cpu: bool = False
+    runs: Sequence[Callable[[], object]],
+    repeats: int,
+    *,
+    cpu: bool = False,
+    clock: Callable[[], float] | None = None,
 ) -> list[float]:
     """`median_seconds` of several calls timed in turn within each repeat (A, B, A, B, ...), so
-    that a machine whose speed drifts over seconds slows them alike and their ratio holds."""
-    clock = time.process_time if cpu else time.perf_counter
+    that a machine whose speed drifts over seconds slows them alike and their ratio holds.
+    `clock` replaces the clock `cpu` chooses (`cpu_with_children` for a peer command)."""
+    clock = clock or (time.process_time if cpu else time.perf_counter)
     for run in runs:
         run()
     times: list[list[float]] = [[] for _ in runs]

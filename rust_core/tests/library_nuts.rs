@@ -515,3 +515,165 @@ fn equities_remembered_for_the_other_players_match_their_own() {
         }
     }
 }
+
+// ---- The fast paths of nuts and outs (issue 16) against brute force. ----
+
+/// nutLo by brute force: every two unseen cards an opponent could hold, rated with the board.
+fn slow_nut_lo(d: &Deal, p: usize, street: Street) -> bool {
+    use pql_core::eval::{omaha_lo8, OmahaBoard, OmahaHole};
+    let board = d.board_at(street);
+    let Some(mine) = omaha_lo8(&OmahaHole::new(d.hole[p]), &OmahaBoard::new(board)) else {
+        return false;
+    };
+    let unseen: Vec<Card> = d.game.deck().cards().minus(d.hole[p]).minus(board).minus(d.dead).iter().collect();
+    let mut nut = true;
+    each_subset(&unseen, 2, CardSet::EMPTY, &mut |h| {
+        if omaha_lo8(&OmahaHole::new(h), &OmahaBoard::new(board)).is_some_and(|r| r > mine) {
+            nut = false;
+        }
+    });
+    nut
+}
+
+/// A deal whose board is mostly of one suit (flush draws and made flushes are where the rank
+/// classes of the fast path need their correction), with a dead card now and then.
+fn suited_deal(game: Game, rng: &mut Rng) -> Deal {
+    let mut d = random_deal(game, 2, rng);
+    let suit = rng.below(4) as u8;
+    let mut used: CardSet = d.hole[0].union(d.hole[1]);
+    let mut board = Vec::new();
+    for i in 0..5 {
+        let want_suit = i < 4 && rng.below(3) > 0;
+        let pick =
+            game.deck().cards().minus(used).iter().filter(|c| !want_suit || c.suit() == suit).collect::<Vec<_>>();
+        let c = pick[rng.below(pick.len() as u64) as usize];
+        used.insert(c);
+        board.push(c);
+    }
+    d.board.copy_from_slice(&board);
+    if rng.below(3) == 0 {
+        let left: Vec<Card> = game.deck().cards().minus(used).iter().collect();
+        d.dead = CardSet::EMPTY.with(left[rng.below(left.len() as u64) as usize]);
+    }
+    d
+}
+
+/// The deal with its suits renamed by `map` (suit s becomes map[s]).
+fn renamed(d: &Deal, map: [u8; 4]) -> Deal {
+    let card = |c: Card| Card::new(c.rank(), map[usize::from(c.suit())]);
+    let set = |s: CardSet| s.iter().map(card).collect::<CardSet>();
+    let mut r = d.clone();
+    for p in 0..d.players {
+        r.hole[p] = set(d.hole[p]);
+    }
+    for i in 0..5 {
+        r.board[i] = card(d.board[i]);
+    }
+    r.dead = set(d.dead);
+    r
+}
+
+/// nutHi, nutHiOuts and nutLo on suited and random boards, hold'em, short deck and Omaha, each
+/// deal and a suit-renamed copy asked of one worker's scratch (so that the second is answered
+/// from the suit-canonical cache): the brute-force answers every time.
+#[test]
+fn nut_fast_paths_and_their_cache_match_brute_force() {
+    let mut rng = Rng::new(16, 0);
+    let deck_of = |d: &Deal| d.game.deck().cards().minus(d.dead).to_vec();
+    let (mut nuts, mut outs_total) = (0, 0);
+    for game in [Game::Holdem, Game::ShortDeck, Game::OmahaHi, Game::Omaha8] {
+        let mut scratch = Scratch::default();
+        for i in 0..24 {
+            let d = if i % 3 == 0 { random_deal(game, 2, &mut rng) } else { suited_deal(game, &mut rng) };
+            let map = [[1, 0, 2, 3], [3, 2, 1, 0], [0, 1, 2, 3], [2, 3, 0, 1]][i % 4];
+            for d in [d.clone(), renamed(&d, map)] {
+                let deck = deck_of(&d);
+                for street in [Street::Flop, Street::Turn, Street::River] {
+                    let expected = slow_nut_hi(&d, 0, street);
+                    nuts += usize::from(expected);
+                    let mut t = Trial::new(&d, &deck, &mut scratch);
+                    assert_eq!(t.call(&Builtin::NutHi(0, street)), Value::Bool(expected), "{game:?} {d:?} {street}");
+                    if game == Game::Omaha8 {
+                        let lo = slow_nut_lo(&d, 0, street);
+                        assert_eq!(t.call(&Builtin::NutLo(0, street)), Value::Bool(lo), "{d:?} {street}");
+                    }
+                }
+                for street in [Street::Flop, Street::Turn] {
+                    let known = d.board_at(street);
+                    let used = d.hole[0].union(d.hole[1]).union(known).union(d.dead);
+                    let mut expected = 0;
+                    for c in game.deck().cards().minus(used) {
+                        let mut d2 = d.clone();
+                        // The next street's card: the other board cards are not seen then.
+                        let pos = known.len() as usize;
+                        let mut board: Vec<Card> = d.board[..pos].to_vec();
+                        board.push(c);
+                        let rest: Vec<Card> =
+                            game.deck().cards().minus(used).minus(CardSet::EMPTY.with(c)).iter().collect();
+                        board.extend(rest.iter().take(4 - pos));
+                        d2.board.copy_from_slice(&board);
+                        if slow_nut_hi(&d2, 0, if pos == 3 { Street::Turn } else { Street::River }) {
+                            expected += 1;
+                        }
+                    }
+                    outs_total += expected;
+                    let mut t = Trial::new(&d, &deck, &mut scratch);
+                    assert_eq!(t.call(&Builtin::NutHiOuts(0, street)), Value::Int(expected), "{game:?} {d:?} {street}");
+                }
+            }
+        }
+    }
+    // Both answers occur, so the comparisons mean something.
+    assert!(nuts > 0 && outs_total > 0, "{nuts} nuts, {outs_total} outs");
+}
+
+/// Every suit variant of each two-rank hand, with a weight per rank pair: a range no renaming of
+/// the suits changes (as `20%` is).
+fn symmetric_range(pairs: &[(&str, u32)]) -> HandSource {
+    let mut hands = Vec::new();
+    for &(ranks, w) in pairs {
+        let r: Vec<char> = ranks.chars().collect();
+        for a in ['c', 'd', 'h', 's'] {
+            for b in ['c', 'd', 'h', 's'] {
+                if r[0] == r[1] && a >= b {
+                    continue;
+                }
+                hands.push((format!("{}{a}{}{b}", r[0], r[1]), w));
+            }
+        }
+    }
+    let refs: Vec<(&str, u32)> = hands.iter().map(|(h, w)| (h.as_str(), *w)).collect();
+    weighted_range(&refs)
+}
+
+/// Hand strength and potential kept under the suits' canonical names (issue 16): a deal and its
+/// renamings asked of one scratch give what a fresh scratch computes for each, against a
+/// symmetric weighted range, a random hand, and a range that tells suits apart (kept by the
+/// deal's own suits).
+#[test]
+fn hand_strength_and_potential_cached_by_suit_class_match_fresh_values() {
+    let symmetric = symmetric_range(&[("AK", 3), ("QQ", 2), ("T9", 1), ("55", 4)]);
+    let lopsided = weighted_range(&[("AsKs", 3), ("QhQd", 2), ("Tc9c", 1), ("5s5h", 4), ("AdKh", 1)]);
+    let mut rng = Rng::new(161, 0);
+    for villain in [symmetric, HandSource::Random, lopsided] {
+        let sources = [HandSource::Random, villain];
+        let mut scratch = Scratch::default();
+        for i in 0..12 {
+            let d =
+                if i % 2 == 0 { random_deal(Game::Holdem, 2, &mut rng) } else { suited_deal(Game::Holdem, &mut rng) };
+            let map = [[1, 0, 2, 3], [3, 2, 1, 0], [2, 3, 0, 1]][i % 3];
+            for d in [d.clone(), renamed(&d, map)] {
+                let deck = d.game.deck().cards().minus(d.dead).to_vec();
+                for street in [Street::Flop, Street::Turn] {
+                    let fresh = run(&d, &sources, |t| {
+                        (t.hand_strength(0, street), t.call(&Builtin::PositivePotential(0, street)))
+                    });
+                    let mut t = Trial::new(&d, &deck, &mut scratch).with_sources(&sources);
+                    let kept = (t.hand_strength(0, street), t.call(&Builtin::PositivePotential(0, street)));
+                    assert_eq!(kept.0.to_bits(), fresh.0.to_bits(), "{d:?} {street}");
+                    assert_eq!(kept.1, fresh.1, "{d:?} {street}");
+                }
+            }
+        }
+    }
+}

@@ -15,6 +15,10 @@ pub struct Prefix {
     pub used: CardSet,
     pub weight: f64,
     pub board_slots: [u8; 5],
+    /// How many fixed parts this one stands for (1, or a razz rank class's size: see
+    /// `deal::rank_classes`); its weight already includes them, its deals count this many
+    /// times.
+    pub copies: u64,
 }
 
 /// A group of open positions dealt together as an unordered set.
@@ -117,12 +121,71 @@ impl DealSpec {
         for &drawn in dead_sets {
             let mut deal = Deal::new(self.game, self.players.len());
             deal.dead = self.dead.union(drawn);
-            let start = Prefix { deal, used: self.dead.union(drawn), weight: 1.0, board_slots: [OPEN; 5] };
+            let start = Prefix { deal, used: self.dead.union(drawn), weight: 1.0, board_slots: [OPEN; 5], copies: 1 };
             if !self.extend_prefix(0, start, &mut out, limit, &mut visited) {
                 return None;
             }
         }
         Some(out)
+    }
+
+    /// How many fixed parts [`DealSpec::prefixes`] would list, at most: the product of the
+    /// ranges' and the board list's sizes (and the dead-card pattern's), before collisions.
+    pub fn prefix_bound(&self) -> f64 {
+        let mut bound = self.dead_sets.len().max(1) as f64;
+        for src in &self.players {
+            if let HandSource::Range(list) = src {
+                bound *= list.len() as f64;
+            }
+        }
+        if let BoardSource::Boards(list) = &self.board {
+            bound *= list.len() as f64;
+        }
+        bound
+    }
+
+    /// An estimate of the deals of an enumeration too large to list, in a few milliseconds:
+    /// [`DealSpec::prefix_bound`] times the share of `samples` random choices (one hand of each
+    /// range, a board, a dead set) whose cards are disjoint, times the completions of one such
+    /// choice: (fixed parts, deals). `None` when no sampled choice is legal.
+    pub fn estimated_deals(&self, samples: u32, rng: &mut crate::rng::Rng) -> Option<(f64, f64)> {
+        let mut legal = 0u32;
+        let mut completions = None;
+        for _ in 0..samples {
+            let mut deal = Deal::new(self.game, self.players.len());
+            let mut used = self.dead;
+            if !self.dead_sets.is_empty() {
+                used = used.union(self.dead_sets[rng.below(self.dead_sets.len() as u64) as usize]);
+            }
+            deal.dead = used;
+            let mut ok = true;
+            for (p, src) in self.players.iter().enumerate() {
+                if let HandSource::Range(list) = src {
+                    let hand = &list.items[rng.below(list.len() as u64) as usize];
+                    ok &= !hand.fixed.overlaps(used);
+                    used = used.union(hand.fixed);
+                    deal.hole[p] = hand.fixed;
+                    if self.game.is_stud() {
+                        place_slots(&mut deal.stud[p], hand.slots);
+                    }
+                }
+            }
+            let mut board_slots = [OPEN; 5];
+            if let BoardSource::Boards(list) = &self.board {
+                board_slots = list.items[rng.below(list.len() as u64) as usize];
+                let fixed: CardSet = board_slots.iter().filter(|&&b| b != OPEN).map(|&b| Card::from_index(b)).collect();
+                ok &= !fixed.overlaps(used);
+                used = used.union(fixed);
+            }
+            if ok {
+                legal += 1;
+                if completions.is_none() {
+                    completions = Some(self.completions(&Prefix { deal, used, weight: 1.0, board_slots, copies: 1 }));
+                }
+            }
+        }
+        let prefixes = self.prefix_bound() * f64::from(legal) / f64::from(samples.max(1));
+        Some((prefixes, prefixes * completions?))
     }
 
     /// `visited` counts the nodes of the search and every hand or board looked at in them (a
@@ -253,11 +316,73 @@ impl DealSpec {
             }
             _ => visit,
         };
-        let mut e = Enumerator { groups: &groups, deal, visit };
+        let mut e = Enumerator { groups: &groups, deal, visit, judged: None };
         if groups.is_empty() {
             return first.is_none_or(|f| f == 0) && e.finish();
         }
         e.group(0, &remaining, first)
+    }
+
+    /// As [`DealSpec::enumerate`], judging each partial deal once the cards a test reads are
+    /// dealt: every player's cards and the first `board_cards` of the board (flop games, no board
+    /// pattern). `visit(deal, false)` is that test; when it fails the completions of that partial
+    /// deal are not visited but counted into `skipped`. `visit(deal, true)` visits a complete
+    /// deal that passed, and returns false to stop. Without a point to judge at before the last
+    /// card ([`DealSpec::judges_early`] false), every deal is visited as complete, untested.
+    /// Returns false if `visit` asked to stop.
+    pub fn enumerate_judged(
+        &self,
+        prefix: &Prefix,
+        first: Option<usize>,
+        board_cards: usize,
+        skipped: &mut u64,
+        visit: &mut dyn FnMut(&Deal, bool) -> bool,
+    ) -> bool {
+        let groups = self.groups(prefix);
+        let Some(at) = self.judge_at(&groups, board_cards) else {
+            return self.enumerate(prefix, first, &mut |d| visit(d, true));
+        };
+        let deal = self.start_deal(prefix);
+        let remaining: Vec<Card> = self.deck.iter().copied().filter(|c| !prefix.used.contains(*c)).collect();
+        if at == 0 {
+            // Nothing left to deal is read: one judgement for this part of the prefix.
+            if !visit(&deal, false) {
+                *skipped += part_completions(&groups, remaining.len(), first);
+                return true;
+            }
+            let mut pass = |d: &Deal| visit(d, true);
+            let mut e = Enumerator { groups: &groups, deal, visit: &mut pass, judged: None };
+            return e.group(0, &remaining, first);
+        }
+        let visit = std::cell::RefCell::new(visit);
+        let mut pass = |d: &Deal| (visit.borrow_mut())(d, true);
+        let mut judge = |d: &Deal| (visit.borrow_mut())(d, false);
+        let mut judged = Judged { at, test: &mut judge, skipped: 0 };
+        let done = {
+            let mut e = Enumerator { groups: &groups, deal, visit: &mut pass, judged: Some(&mut judged) };
+            e.group(0, &remaining, first)
+        };
+        *skipped += judged.skipped;
+        done
+    }
+
+    /// Whether [`DealSpec::enumerate_judged`] tests the deals of `prefix` before their last
+    /// cards are dealt.
+    pub fn judges_early(&self, prefix: &Prefix, board_cards: usize) -> bool {
+        self.judge_at(&self.groups(prefix), board_cards).is_some()
+    }
+
+    /// The group before which every card of the hands and the first `board_cards` of the board
+    /// are dealt; `None` when that is only after the last group (nothing to gain) or the board
+    /// is a pattern (its non-matching boards are no deals, so skipped ones could not be
+    /// counted), or in stud.
+    fn judge_at(&self, groups: &[Group], board_cards: usize) -> Option<usize> {
+        if self.game.is_stud() || matches!(self.board, BoardSource::Pattern(_)) {
+            return None;
+        }
+        let read = |g: &Group| g.targets.iter().any(|&(owner, pos)| owner != BOARD || pos < board_cards);
+        let at = groups.iter().rposition(read).map_or(0, |i| i + 1);
+        (at < groups.len()).then_some(at)
     }
 
     /// The deal of `prefix` before its open cards: its hands, its known board cards in place and
@@ -286,13 +411,56 @@ impl DealSpec {
     }
 }
 
-struct Enumerator<'a> {
+/// Deals of the groups from `g` on with `left` cards to deal them from.
+fn completions_from(groups: &[Group], left: usize) -> u64 {
+    let mut left = left;
+    let mut total = 1u64;
+    for g in groups {
+        let k = g.targets.len();
+        total = total.saturating_mul(binomial(left, k) as u64);
+        left = left.saturating_sub(k);
+    }
+    total
+}
+
+/// Deals of a prefix's part `first` (all of them for `None`): the first group's choices whose
+/// lowest card is the `first`-th of `left`, times the rest.
+fn part_completions(groups: &[Group], left: usize, first: Option<usize>) -> u64 {
+    let Some((g0, rest)) = groups.split_first() else {
+        return u64::from(first.is_none_or(|f| f == 0));
+    };
+    let k = g0.targets.len();
+    let choices = match first {
+        None => binomial(left, k),
+        Some(f) if f + k <= left => binomial(left - f - 1, k - 1),
+        Some(_) => 0.0,
+    };
+    (choices as u64).saturating_mul(completions_from(rest, left.saturating_sub(k)))
+}
+
+/// The test of a partial deal in [`DealSpec::enumerate_judged`]: where it is made and what it
+/// has skipped.
+struct Judged<'a> {
+    at: usize,
+    test: &'a mut dyn FnMut(&Deal) -> bool,
+    skipped: u64,
+}
+
+impl Judged<'_> {
+    fn test(&mut self, deal: &Deal) -> bool {
+        (self.test)(deal)
+    }
+}
+
+struct Enumerator<'a, 'j> {
     groups: &'a [Group],
     deal: Deal,
     visit: &'a mut dyn FnMut(&Deal) -> bool,
+    /// The test made before the group `at`, if any.
+    judged: Option<&'a mut Judged<'j>>,
 }
 
-impl Enumerator<'_> {
+impl Enumerator<'_, '_> {
     fn finish(&mut self) -> bool {
         // Hole sets of stud hands are rebuilt from their slots.
         if self.deal.game.is_stud() {
@@ -324,6 +492,12 @@ impl Enumerator<'_> {
     fn group(&mut self, g: usize, remaining: &[Card], first: Option<usize>) -> bool {
         if g == self.groups.len() {
             return self.finish();
+        }
+        if let Some(judged) = self.judged.as_deref_mut() {
+            if judged.at == g && g > 0 && !judged.test(&self.deal) {
+                judged.skipped += completions_from(&self.groups[g..], remaining.len());
+                return true;
+            }
         }
         let k = self.groups[g].targets.len();
         self.choose(g, 0, k, remaining, 0, first)

@@ -8,6 +8,7 @@
 //! of who wins: the rooms above deal from it.
 
 pub mod exhaustive;
+pub mod rank_classes;
 pub mod source;
 pub mod suit_classes;
 

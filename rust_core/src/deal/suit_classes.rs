@@ -31,6 +31,60 @@ impl SuitMap {
             out.union(CardSet::from_bits(u64::from(cards.suit_mask(s)) << (16 * u32::from(self.0[usize::from(s)]))))
         })
     }
+
+    /// The renaming that undoes this one.
+    pub fn inverse(self) -> SuitMap {
+        let mut back = [0u8; 4];
+        for (s, &to) in self.0.iter().enumerate() {
+            back[usize::from(to & 3)] = s as u8;
+        }
+        SuitMap(back)
+    }
+
+    /// A renaming that puts `sets` (read together) in a canonical form: two lists of card sets
+    /// that are one list with the suits renamed come out the same. Suits are ordered by their
+    /// lanes in every set, as `signature` orders a prefix's; suits with equal lanes everywhere
+    /// may go either way, which changes nothing.
+    /// More than eight sets are not compared: the identity then (a key of the sets as they are).
+    pub fn canonical(sets: &[CardSet]) -> SuitMap {
+        if sets.len() > 8 {
+            return SuitMap::IDENTITY;
+        }
+        let lanes = |s: u8| -> [u16; 8] {
+            let mut lane = [0u16; 8];
+            for (slot, set) in lane.iter_mut().zip(sets) {
+                *slot = set.suit_mask(s);
+            }
+            lane
+        };
+        let by_suit: [[u16; 8]; 4] = std::array::from_fn(|s| lanes(s as u8));
+        let mut order = [0u8, 1, 2, 3];
+        order.sort_by(|&a, &b| by_suit[usize::from(a)].cmp(&by_suit[usize::from(b)]));
+        // The suit in place i of the order becomes suit i.
+        let mut map = [0u8; 4];
+        for (i, &s) in order.iter().enumerate() {
+            map[usize::from(s)] = i as u8;
+        }
+        SuitMap(map)
+    }
+}
+
+/// Whether renaming the suits in any way maps `list` onto itself, weights included (a range
+/// such as `20%` or `AKs`, not `AhKh`): values computed against it are then the same for a
+/// deal and its renamings. A transposition and a four-cycle generate every renaming.
+pub fn symmetric_under_suits(list: &super::source::WeightedList<super::source::SlotHand>) -> bool {
+    let weight_of: HashMap<u64, f64> =
+        list.items.iter().enumerate().map(|(i, h)| (h.fixed.bits(), list.weight(i))).collect();
+    if weight_of.len() != list.items.len() {
+        // The same cards twice (stud positions): not judged.
+        return false;
+    }
+    [SuitMap([1, 0, 2, 3]), SuitMap([1, 2, 3, 0])].iter().all(|&map| {
+        list.items
+            .iter()
+            .enumerate()
+            .all(|(i, h)| weight_of.get(&map.set(h.fixed).bits()).is_some_and(|&w| w == list.weight(i)))
+    })
 }
 
 /// Prefixes that are one deal up to the names of the suits: the first is the class's

@@ -159,3 +159,109 @@ impl HandSet {
         self.0.contains(&hand)
     }
 }
+
+impl Expr {
+    /// How many board cards (flop games) evaluating this reads at most, every player's hole
+    /// cards and the dead cards aside: 0 for an expression of the hands alone, 3 when it looks
+    /// at the flop, 5 when at the river or the whole board. An exact enumeration may judge the
+    /// `where` clause once the cards it reads are dealt (`deal::exhaustive`).
+    pub fn board_cards_read(&self) -> usize {
+        match self {
+            Expr::Const(_) => 0,
+            Expr::Call(b) => b.board_cards_read(),
+            Expr::Not(e) | Expr::Neg(e) => e.board_cards_read(),
+            Expr::And(a, b) | Expr::Or(a, b) | Expr::Cmp(_, a, b) | Expr::Arith(_, a, b) | Expr::Concat(a, b) => {
+                a.board_cards_read().max(b.board_cards_read())
+            }
+            Expr::Case(arms, default) => arms
+                .iter()
+                .map(|(c, v)| c.board_cards_read().max(v.board_cards_read()))
+                .chain(default.iter().map(|d| d.board_cards_read()))
+                .max()
+                .unwrap_or(0),
+        }
+    }
+}
+
+impl Builtin {
+    /// See [`Expr::board_cards_read`]. A function of a street reads the board known then; what
+    /// is judged at showdown reads all of it.
+    fn board_cards_read(&self) -> usize {
+        use Builtin as B;
+        let at = |s: &Street| s.cards_known().min(5);
+        match self {
+            B::PocketPair(_) | B::InRange(..) | B::InStudRange(..) | B::HandRanking(..) => 0,
+            B::FlopHandCategory(_) => 3,
+            B::TurnCard => 4,
+            B::RankOrder(e) | B::MaxRank(e) | B::MinRank(e) | B::RankCount(e) | B::ToString(e) => e.board_cards_read(),
+            B::NthRank(a, b) => a.board_cards_read().max(b.board_cards_read()),
+            B::HvHEquity(_, s)
+            | B::HandType(_, s)
+            | B::HiRating(_, s)
+            | B::BestHiRating(_, s)
+            | B::FiveCardHiHandNumber(_, s)
+            | B::Overpair(_, s)
+            | B::FourFlush(_, s)
+            | B::ThreeFlush(_, s)
+            | B::LoRating(_, s)
+            | B::MadeLo(_, s)
+            | B::BestLoRating(_, s)
+            | B::BoardAllowsMadeLo(s)
+            | B::BoardLoCardCount(s)
+            | B::BoardHasOneDistinctLoCard(s)
+            | B::BoardHasTwoDistinctLoCards(s)
+            | B::BoardRanks(s)
+            | B::DuplicatedBoardRanks(s)
+            | B::BoardSuitCount(s)
+            | B::RainbowBoard(s)
+            | B::TwoToneBoard(s)
+            | B::MonotoneBoard(s)
+            | B::FlushingBoard(s)
+            | B::PairedBoard(s)
+            | B::StraightBoard(s)
+            | B::HandRanks(_, s)
+            | B::DuplicatedHandRanks(_, s)
+            | B::IntersectingHandRanks(_, s)
+            | B::NonIntersectingHandRanks(_, s)
+            | B::HandBoardIntersections(_, s)
+            | B::HasTopBoardRank(_, s)
+            | B::HasSecondBoardRank(_, s)
+            | B::NutHi(_, s)
+            | B::NutHiForHandType(_, s)
+            | B::NutHiOuts(_, s)
+            | B::OutsToHandType(_, s, _)
+            | B::NutLo(_, s)
+            | B::NutLoOuts(_, s)
+            | B::CardsPlay(_, s)
+            | B::HvREquity(_, s, _)
+            | B::HvPerceivedRangeEquity(_, s, ..)
+            | B::Outs(_, s)
+            | B::StraightDrawCount(_, s)
+            | B::OpenEndedStraightDraw(_, s)
+            | B::GutshotStraightDraw(_, s)
+            | B::FlushDrawCount(_, s)
+            | B::FlushDraw(_, s)
+            | B::BackdoorFlushDraw(_, s)
+            | B::HandStrength(_, s)
+            | B::PositivePotential(_, s)
+            | B::NegativePotential(_, s)
+            | B::PositivePotential1(_, s)
+            | B::NegativePotential1(_, s)
+            | B::EffectiveHandStrength(_, s)
+            | B::ShowdownHandStrength(_, s)
+            | B::MaxHiRating(_, s) => at(s),
+            // The showdown, the river card, the whole board, stud up cards: everything.
+            B::RiverEquity(_)
+            | B::FractionalRiverEquity(_)
+            | B::WinsHi(_)
+            | B::TiesHi(_)
+            | B::WinsLo(_)
+            | B::TiesLo(_)
+            | B::Scoops(_)
+            | B::WinningHandType
+            | B::RiverCard
+            | B::BoardInRange(_)
+            | B::UpCard(..) => 5,
+        }
+    }
+}

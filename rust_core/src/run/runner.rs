@@ -7,6 +7,7 @@ use super::cluster::{ClusterSample, InOrder};
 use super::item_order::{work_items, ItemClaims, ItemOrder};
 use super::outcome::OutcomeTally;
 use crate::deal::exhaustive::Prefix;
+use crate::deal::rank_classes::rank_class_prefixes;
 use crate::deal::source::FixedDeal;
 use crate::deal::suit_classes::{suit_classes, SuitClass, SuitMap};
 use crate::deal::{Deal, MAX_PLAYERS};
@@ -321,7 +322,34 @@ pub fn choose_mode(plan: &Plan, opts: &RunOptions) -> Result<Mode, PqlError> {
     if exact == Some(false) {
         return Ok(Mode::Monte);
     }
-    let limit = if exact == Some(true) { 5_000_000 } else { 200_000 };
+    let limit = if exact == Some(true) { FORCED_PREFIXES } else { 200_000 };
+    // Razz statements about the showdown alone: fixed parts counted by rank class.
+    let by_rank = if plan.tallies_by_outcome() { rank_class_prefixes(&plan.spec, 200_000) } else { None };
+    if let Some(prefixes) = by_rank {
+        if prefixes.is_empty() {
+            return Err(no_legal_deal());
+        }
+        return Ok(decide_exact(plan, opts, prefixes)?.unwrap_or(Mode::Monte));
+    }
+    if exact == Some(true) && plan.spec.prefix_bound() > limit as f64 {
+        // Too many fixed parts to list quickly: judged from an estimate before listing any.
+        let mut rng = Rng::new(0x5123, 0);
+        if let Some((fixed, deals)) = plan.spec.estimated_deals(4096, &mut rng) {
+            let evaluations = forced_evaluations(plan, deals);
+            let with_inner = deals * plan.spec.players.len() as f64 * plan.inner_cost;
+            // (Well beyond the listing's bound, the listing would fail after seconds.)
+            if evaluations > forced_limit(plan, opts) || with_inner > FORCED_EXACT_LIMIT {
+                return Err(too_large(deals, evaluations, true));
+            }
+            if fixed > 1.5 * limit as f64 {
+                return Err(PqlError::runtime(format!(
+                    "too large to enumerate exactly: about {deals:.3e} deals, from about {fixed:.3e} combinations of \
+                     the players' ranges (at most {limit} can be listed)"
+                ))
+                .with_hint("run without --exact for a Monte Carlo answer"));
+            }
+        }
+    }
     let Some(prefixes) = plan.spec.prefixes(limit) else {
         if exact == Some(true) {
             return Err(PqlError::runtime(format!(
@@ -334,23 +362,81 @@ pub fn choose_mode(plan: &Plan, opts: &RunOptions) -> Result<Mode, PqlError> {
     if prefixes.is_empty() {
         return Err(no_legal_deal());
     }
-    let deals: f64 = prefixes.iter().map(|p| plan.spec.completions(p)).sum();
-    let evaluations = deals * plan.spec.players.len() as f64 * plan.inner_cost;
-    if exact == Some(true) {
-        if evaluations > FORCED_EXACT_LIMIT {
-            return Err(PqlError::runtime(format!(
-                "too large to enumerate exactly: {deals:.3e} deals ({evaluations:.3e} evaluations)"
-            ))
-            .with_hint("run without --exact for a Monte Carlo answer"));
+    Ok(decide_exact(plan, opts, prefixes)?.unwrap_or(Mode::Monte))
+}
+
+/// Deals of `prefixes` as visited (each once) and as counted (each `copies` times).
+fn deals_of(plan: &Plan, prefixes: &[Prefix]) -> (f64, f64) {
+    prefixes.iter().fold((0.0, 0.0), |(visited, counted), p| {
+        let n = plan.spec.completions(p);
+        (visited + n, counted + n * p.copies as f64)
+    })
+}
+
+/// Exhaustive enumeration of `prefixes` when asked for (unless hopeless) or when it pays;
+/// `None`: Monte Carlo.
+fn decide_exact(plan: &Plan, opts: &RunOptions, prefixes: Vec<Prefix>) -> Result<Option<Mode>, PqlError> {
+    let (visited, deals) = deals_of(plan, &prefixes);
+    let evaluations = visited * plan.spec.players.len() as f64 * plan.inner_cost;
+    if opts.exact == Some(true) {
+        let weighted = forced_evaluations(plan, visited);
+        if weighted > forced_limit(plan, opts) {
+            return Err(too_large(deals, weighted, false));
         }
-        return Ok(Mode::Exact(prefixes, deals));
+        if evaluations > FORCED_EXACT_LIMIT {
+            return Err(too_large(deals, evaluations, false));
+        }
+        return Ok(Some(Mode::Exact(prefixes, deals)));
     }
-    let cheaper = auto_reason(plan, opts, deals).is_some();
+    let cheaper = auto_reason(plan, opts, deals, visited).is_some();
     let fits = opts.time_limit.is_none_or(|limit| {
         let threads = opts.threads.clamp(1, MAX_THREADS) as f64;
         evaluations / (ASSUMED_EVALUATIONS_PER_THREAD_SECOND * threads) <= TIME_LIMIT_SHARE * limit.as_secs_f64()
     });
-    Ok(if cheaper && fits { Mode::Exact(prefixes, deals) } else { Mode::Monte })
+    Ok((cheaper && fits).then_some(Mode::Exact(prefixes, deals)))
+}
+
+/// Fixed parts a forced exhaustive run lists at most (about a second's work).
+const FORCED_PREFIXES: usize = 5_000_000;
+/// Evaluations (see [`forced_evaluations`]) beyond which a forced exhaustive run with no time
+/// limit is refused: at the tens of millions of showdowns a second two cores do, minutes.
+pub const FORCED_PROJECTED_LIMIT: f64 = 1e10;
+
+/// The work of enumerating `deals` deals of `plan` in showdown-sized evaluations: a deal costs
+/// one per player, an Omaha hand rates sixty hole-and-board choices (counted as four), a hi/lo
+/// showdown rates both halves. (Inner enumerations are left out: they are mostly kept across
+/// deals; [`FORCED_EXACT_LIMIT`] bounds them.)
+fn forced_evaluations(plan: &Plan, deals: f64) -> f64 {
+    let game = plan.spec.game;
+    let per_hand = match game.hole_cards() {
+        2 | 3 | 7 => 1.0,
+        4 => 4.0,
+        _ => 10.0,
+    };
+    let halves = if game.has_lo() { 1.5 } else { 1.0 };
+    deals * plan.spec.players.len() as f64 * per_hand * halves
+}
+
+/// The most evaluations a forced exhaustive run may take: [`FORCED_PROJECTED_LIMIT`], or the
+/// old bound [`FORCED_EXACT_LIMIT`] where most deals are counted rather than visited (showdown
+/// tallies of given hold'em hands, by board rank multiset) or where a time limit cuts a long
+/// run short into an estimate.
+fn forced_limit(plan: &Plan, opts: &RunOptions) -> f64 {
+    let counted = plan.tallies_by_outcome() && plan.spec.tallies_boards_by_rank();
+    if counted || opts.time_limit.is_some() {
+        FORCED_EXACT_LIMIT
+    } else {
+        FORCED_PROJECTED_LIMIT
+    }
+}
+
+fn too_large(deals: f64, evaluations: f64, estimated: bool) -> PqlError {
+    let about = if estimated { "about " } else { "" };
+    PqlError::runtime(format!(
+        "too large to enumerate exactly: {about}{deals:.3e} deals ({about}{evaluations:.3e} evaluations; \
+         at most {FORCED_PROJECTED_LIMIT:.0e} without a time limit)"
+    ))
+    .with_hint("run without --exact for a Monte Carlo answer, or give a time limit for an estimate from part of it")
 }
 
 /// Why an exhaustive run enumerates rather than samples.
@@ -376,8 +462,10 @@ impl Enumerated {
 }
 
 /// Why an automatic run would rather enumerate `deals` deals than sample; `None`: sample.
-fn auto_reason(plan: &Plan, opts: &RunOptions, deals: f64) -> Option<Enumerated> {
-    let evaluations = deals * plan.spec.players.len() as f64 * plan.inner_cost;
+/// (`deals` as counted, `visited` as enumerated: fewer when razz fixed parts are counted by
+/// rank class.)
+fn auto_reason(plan: &Plan, opts: &RunOptions, deals: f64, visited: f64) -> Option<Enumerated> {
+    let evaluations = visited * plan.spec.players.len() as f64 * plan.inner_cost;
     if evaluations <= AUTO_EXACT_LIMIT {
         Some(Enumerated::Small)
     } else if opts.precision.is_none() && deals <= opts.trials as f64 {
@@ -403,8 +491,9 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
         _ => (false, None),
     };
     let enumerated_because = match &mode {
-        Ok(Mode::Exact(_, deals)) if opts.exact != Some(true) => {
-            Some(auto_reason(plan, opts, *deals).unwrap_or(Enumerated::Small))
+        Ok(Mode::Exact(prefixes, deals)) if opts.exact != Some(true) => {
+            let visited = deals_of(plan, prefixes).0;
+            Some(auto_reason(plan, opts, *deals, visited).unwrap_or(Enumerated::Small))
         }
         Ok(Mode::Exact(..)) => Some(Enumerated::Asked),
         _ => None,
@@ -865,6 +954,7 @@ fn exact_worker(
     let check_every = plan.check_interval();
     let players = plan.spec.players.len();
     let mut given_cache: Option<(usize, GivenTally)> = None;
+    let judge_early = plan.filter_board_cards();
     // The work item being enumerated (its position in the order, its parts not yet done), and
     // the deals of it counted so far.
     let mut unit: Option<(u64, std::ops::Range<usize>)> = None;
@@ -922,8 +1012,10 @@ fn exact_worker(
         } else if let Some(tally) = &mut tally {
             for &(pi, _) in &class.members {
                 let prefix = &work.prefixes[pi];
+                // A razz rank class's representative: its deals count once for each member.
+                let copies = prefix.copies;
                 plan.spec.enumerate(prefix, Some(first), &mut |deal| {
-                    attempted += 1;
+                    attempted += copies;
                     tally.add(deal);
                     count += 1;
                     if count == 1 << 16 {
@@ -933,7 +1025,39 @@ fn exact_worker(
                     }
                     true
                 });
-                accepted += tally.replay(plan, prefix.weight, &mut local, &mut scratch);
+                accepted += copies * tally.replay(plan, prefix.weight, &mut local, &mut scratch);
+                if cut {
+                    break;
+                }
+            }
+        } else if let Some(board_cards) = judge_early {
+            // The where clause is judged once the cards it reads are dealt: a false one skips
+            // (and counts as attempted) every completion of that partial deal.
+            for &(pi, _) in &class.members {
+                let prefix = &work.prefixes[pi];
+                let mut skipped = 0u64;
+                let judged_here = plan.spec.judges_early(prefix, board_cards);
+                plan.spec.enumerate_judged(prefix, Some(first), board_cards, &mut skipped, &mut |deal, complete| {
+                    if !complete {
+                        return plan.passes(deal, &mut scratch);
+                    }
+                    attempted += 1;
+                    let kept = if judged_here {
+                        plan.selectors_on(deal, prefix.weight, &mut local, &mut scratch);
+                        true
+                    } else {
+                        plan.trial(deal, prefix.weight, &mut local, &mut scratch)
+                    };
+                    accepted += u64::from(kept);
+                    count += 1;
+                    if u64::from(count) == check_every {
+                        count = 0;
+                        cut = shared.halted() || past(deadline, shared);
+                        return !cut;
+                    }
+                    true
+                });
+                attempted += skipped;
                 if cut {
                     break;
                 }
@@ -1033,6 +1157,28 @@ impl Plan {
             agg.add_repeated(&v, weight, times);
         }
         true
+    }
+
+    /// The board cards the where clause reads, when an exact run may judge it on partial deals
+    /// (flop games); `None` without a where clause.
+    pub fn filter_board_cards(&self) -> Option<usize> {
+        let filter = self.filter.as_ref()?;
+        (!self.spec.game.is_stud()).then(|| filter.board_cards_read())
+    }
+
+    /// Whether the where clause holds on `deal` (true without one).
+    pub fn passes(&self, deal: &Deal, scratch: &mut Scratch) -> bool {
+        let mut t = Trial::new(deal, &self.spec.deck, scratch).with_sources(&self.spec.players);
+        self.filter.as_ref().is_none_or(|w| w.eval(&mut t).as_bool())
+    }
+
+    /// Every selector on a deal whose where clause is known to hold.
+    pub fn selectors_on(&self, deal: &Deal, weight: f64, aggs: &mut [Aggregate], scratch: &mut Scratch) {
+        let mut t = Trial::new(deal, &self.spec.deck, scratch).with_sources(&self.spec.players);
+        for (sel, agg) in self.selectors.iter().zip(aggs.iter_mut()) {
+            let v = sel.expr.eval(&mut t);
+            agg.add_repeated(&v, weight, 1);
+        }
     }
 
     /// Trials between looks at cancel and the time limit: about 65,536 evaluations' worth.

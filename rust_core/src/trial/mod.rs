@@ -80,6 +80,9 @@ pub struct Scratch {
     pub(crate) cross: CrossDeal,
     /// Inner samples drawn by this worker so far: each sampled inner value gets its own stream.
     pub(crate) fresh: u64,
+    /// Whether each seat's hand source is the same under every renaming of the suits (random
+    /// hands, ranges such as `20%`), judged once for the sources at this address.
+    symmetric_sources: Option<(usize, Vec<bool>)>,
     /// Where a division by zero happened (the first one), for the run to stop with an error.
     division_by_zero: Option<Span>,
     /// Set (for good) once an inner value was sampled rather than enumerated: an exhaustive
@@ -101,6 +104,7 @@ impl Default for Scratch {
             stud: stud_equity::StudScratch::default(),
             cross: CrossDeal::default(),
             fresh: 0,
+            symmetric_sources: None,
             division_by_zero: None,
             inner_sampled: false,
         }
@@ -176,6 +180,62 @@ impl<'a> Trial<'a> {
         key.push(d.board_at(street).bits());
         key.push(d.dead.bits());
         key
+    }
+
+    /// As [`Trial::cards_key`] with the suits renamed into a canonical form (hold'em and Omaha
+    /// values do not depend on the suits' names, and most hands and boards are one of a few
+    /// under renaming): the key, and the renaming from the deal's suits to the key's. `extra`
+    /// sets are part of the key too (at most five).
+    pub(crate) fn canonical_cards_key(
+        &self,
+        kind: u8,
+        p: usize,
+        street: Street,
+        extra: &[CardSet],
+    ) -> (CacheKey, crate::deal::suit_classes::SuitMap) {
+        let d = self.deal;
+        let mut sets = [CardSet::EMPTY; 8];
+        sets[0] = d.hand_at(p, street);
+        sets[1] = d.board_at(street);
+        sets[2] = d.dead;
+        let n = 3 + extra.len().min(5);
+        sets[3..n].copy_from_slice(&extra[..n - 3]);
+        let map = if extra.len() > 5 {
+            crate::deal::suit_classes::SuitMap::IDENTITY
+        } else {
+            crate::deal::suit_classes::SuitMap::canonical(&sets[..n])
+        };
+        let mut key = CacheKey::new(kind, p, street);
+        for set in &sets[..n] {
+            key.push(map.set(*set).bits());
+        }
+        for set in extra.iter().skip(5) {
+            key.push(set.bits());
+        }
+        (key, map)
+    }
+
+    /// Whether every player but `p` has a hand source that no renaming of the suits changes (a
+    /// value against them is then one for every renaming of the deal). Never in stud, whose
+    /// values are keyed by up cards as well.
+    pub(crate) fn opponents_symmetric(&mut self, p: usize) -> bool {
+        if self.deal.game.is_stud() {
+            return false;
+        }
+        let at = self.sources.as_ptr() as usize;
+        if self.scratch.symmetric_sources.as_ref().is_none_or(|(a, v)| *a != at || v.len() != self.sources.len()) {
+            let judged = self
+                .sources
+                .iter()
+                .map(|src| match src {
+                    HandSource::Random => true,
+                    HandSource::Range(list) => crate::deal::suit_classes::symmetric_under_suits(list),
+                })
+                .collect();
+            self.scratch.symmetric_sources = Some((at, judged));
+        }
+        let judged = self.scratch.symmetric_sources.as_ref().map_or(&[][..], |(_, v)| v.as_slice());
+        (0..self.deal.players).filter(|&q| q != p).all(|q| judged.get(q).copied().unwrap_or(true))
     }
 
     /// Adds every other player's stud up cards on `street` to `key`, seat by seat.

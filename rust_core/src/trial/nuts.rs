@@ -51,6 +51,71 @@ impl Trial<'_> {
         best
     }
 
+    /// Whether some two cards of `unseen` make a better hi than `mine` with `board` (flop games;
+    /// Omaha takes both cards and three of the board). Without a flush a rating depends on the
+    /// ranks alone, so one holding of each rank pair stands for all of its holdings (its own
+    /// rating is at least theirs); the holdings that could make a flush, of a suit with three or
+    /// more board cards, are then rated one by one. At most 91 rank pairs instead of every pair
+    /// of cards, and the search stops at the first better hand.
+    fn opponent_beats_hi(game: Game, unseen: CardSet, board: CardSet, mine: HiRating) -> bool {
+        let rater = crate::analysis::HiRater::new(game, board);
+        // The first card of each rank, and a second one.
+        let mut first = [None::<Card>; 13];
+        let mut second = [None::<Card>; 13];
+        for c in unseen {
+            let r = usize::from(c.rank());
+            if first[r].is_none() {
+                first[r] = Some(c);
+            } else if second[r].is_none() {
+                second[r] = Some(c);
+            }
+        }
+        // High ranks first: a better hand usually holds them.
+        for r1 in (0..13).rev() {
+            let Some(a) = first[r1] else { continue };
+            if let Some(b) = second[r1] {
+                if rater.rate(CardSet::EMPTY.with(a).with(b)) > mine {
+                    return true;
+                }
+            }
+            for r2 in (0..r1).rev() {
+                if let Some(b) = first[r2] {
+                    if rater.rate(CardSet::EMPTY.with(a).with(b)) > mine {
+                        return true;
+                    }
+                }
+            }
+        }
+        for suit in 0..4u8 {
+            let on_board = board.suit_mask(suit).count_ones();
+            if on_board < 3 {
+                continue;
+            }
+            // Cards of the suit a holding needs for a flush better than the board's own.
+            let need = if game.is_omaha() { 2 } else { (5 - on_board.min(5)).max(1) };
+            let suited: Vec<Card> = unseen.iter().filter(|c| c.suit() == suit).collect();
+            let beats = |two: CardSet| rater.rate(two) > mine;
+            if need == 1 {
+                for &a in &suited {
+                    for b in unseen.iter().filter(|&b| b != a) {
+                        if beats(CardSet::EMPTY.with(a).with(b)) {
+                            return true;
+                        }
+                    }
+                }
+            } else if need == 2 {
+                for (i, &a) in suited.iter().enumerate() {
+                    for &b in &suited[i + 1..] {
+                        if beats(CardSet::EMPTY.with(a).with(b)) {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        false
+    }
+
     /// Stud: the best rating (by `rate`) any other player could hold on `street`: its up cards
     /// plus any down cards from the cards p cannot see (p sees every up card).
     fn best_stud_opponent<R: Ord + Copy>(&self, p: usize, street: Street, floor: R, rate: impl Fn(CardSet) -> R) -> R {
@@ -82,12 +147,16 @@ impl Trial<'_> {
     /// Flop games: whether no opponent holding (of type `only`) beats `mine`, which depends on
     /// p's cards, the board and the dead cards only, so it is kept across deals.
     fn nut_hi_cached(&mut self, kind: u8, p: usize, street: Street, mine: HiRating, only: Option<HandType>) -> bool {
-        let key = self.cards_key(kind, p, street);
+        let (key, _) = self.canonical_cards_key(kind, p, street, &[]);
         if let Some([nuts, _]) = self.cached(&key) {
             return nuts != 0;
         }
         let unseen = self.unseen_by(p, street);
-        let nuts = mine >= Self::best_opponent_hi(self.deal.game, &unseen, self.deal.board_at(street), only);
+        let board = self.deal.board_at(street);
+        let nuts = match only {
+            None => !Self::opponent_beats_hi(self.deal.game, unseen.iter().copied().collect(), board, mine),
+            Some(_) => mine >= Self::best_opponent_hi(self.deal.game, &unseen, board, only),
+        };
         self.cache(&key, [u64::from(nuts), 0]);
         nuts
     }
@@ -127,24 +196,24 @@ impl Trial<'_> {
         }
         // Which unseen cards would give p the nuts depends on p's cards, the board and the dead
         // cards only (kept across deals); the other players' cards are then not outs.
-        let key = self.cards_key(MEMO_NUT_HI_OUTS, p, street);
+        // Kept under the suits' canonical names: the mask is stored renamed and renamed back.
+        let (key, map) = self.canonical_cards_key(MEMO_NUT_HI_OUTS, p, street, &[]);
         let mask = if let Some([mask, _]) = self.cached(&key) {
-            mask
+            map.inverse().set(CardSet::from_bits(mask)).bits()
         } else {
             let d = self.deal;
             let mut mask = 0u64;
-            let unseen_now = self.unseen_by(p, street);
-            let mut unseen = Vec::with_capacity(unseen_now.len());
-            for &c in &unseen_now {
+            let unseen_now: CardSet = self.unseen_by(p, street).into_iter().collect();
+            for c in unseen_now {
                 let board = d.board_at(street).with(c);
                 let mine = self.hi_with(p, street, c);
-                unseen.clear();
-                unseen.extend(unseen_now.iter().filter(|&&u| u != c));
-                if mine >= Self::best_opponent_hi(d.game, &unseen, board, None) {
+                let mut unseen = unseen_now;
+                unseen.remove(c);
+                if !Self::opponent_beats_hi(d.game, unseen, board, mine) {
                     mask |= CardSet::EMPTY.with(c).bits();
                 }
             }
-            self.cache(&key, [mask, 0]);
+            self.cache(&key, [map.set(CardSet::from_bits(mask)).bits(), 0]);
             mask
         };
         i64::from(CardSet::from_bits(mask).intersect(self.undealt_set(street)).len())
@@ -171,12 +240,29 @@ impl Trial<'_> {
     }
 
     /// The best low an opponent could hold with `board` (Omaha rules: two cards from the hand).
+    /// A low depends on ranks alone, so one holding of each rank pair (a pair of one rank too)
+    /// stands for all of them: at most 91 ratings instead of every pair of cards.
     fn best_opponent_lo(unseen: &[Card], board: CardSet) -> Option<LoRating> {
         let ob = OmahaBoard::new(board);
+        let mut count = [0u8; 13];
+        for c in unseen {
+            count[usize::from(c.rank())] += 1;
+        }
         let mut best = None;
-        for_each_combination(unseen, 2, CardSet::EMPTY, &mut |two| {
-            best = best.max(omaha_lo8(&OmahaHole::new(two), &ob));
-        });
+        for r1 in 0..13u8 {
+            if count[usize::from(r1)] == 0 {
+                continue;
+            }
+            for r2 in r1..13u8 {
+                let need = if r1 == r2 { 2 } else { 1 };
+                if count[usize::from(r2)] < need {
+                    continue;
+                }
+                // The ranks are what counts: any suits will do.
+                let two = CardSet::EMPTY.with(Card::new(r1, 0)).with(Card::new(r2, u8::from(r1 == r2)));
+                best = best.max(omaha_lo8(&OmahaHole::new(two), &ob));
+            }
+        }
         best
     }
 

@@ -75,19 +75,30 @@ impl Trial<'_> {
         }
     }
 
+    /// The suit-canonical cross-deal key of a value of p on `street` that depends on p's cards,
+    /// the board, the dead cards and the opponents' sources, when no source tells suits apart.
+    /// Its kind is offset so that it never meets a key of the deal's own suits.
+    fn symmetric_key(&mut self, kind: u8, p: usize, street: Street) -> Option<CacheKey> {
+        self.opponents_symmetric(p).then(|| self.canonical_cards_key(kind | 0x80, p, street, &[]).0)
+    }
+
     /// Hand strength (ANALYSIS.md): the product over opponents of HS₁ against each one's range.
     pub fn hand_strength(&mut self, p: usize, street: Street) -> f64 {
         let key = memo_key(MEMO_HS, p, street);
         if let Some([v, _]) = self.memo(key) {
             return v;
         }
-        // Across deals: p's cards, the board, the dead cards and (stud) the up cards seen.
+        // Across deals: p's cards, the board, the dead cards and (stud) the up cards seen; under
+        // the suits' canonical names when no opponent's range tells suits apart.
+        let canonical = self.symmetric_key(MEMO_HS, p, street);
         let mut cross = self.cards_key(MEMO_HS, p, street);
         self.push_up_cards(&mut cross, p, street);
-        if let Some([bits, _]) = self.cached(&cross) {
-            let v = f64::from_bits(bits);
-            self.remember(key, [v, 0.0]);
-            return v;
+        for k in canonical.iter().chain([&cross]) {
+            if let Some([bits, _]) = self.cached(k) {
+                let v = f64::from_bits(bits);
+                self.remember(key, [v, 0.0]);
+                return v;
+            }
         }
         let d = self.deal;
         let hand = d.hand_at(p, street);
@@ -124,9 +135,13 @@ impl Trial<'_> {
         }
         self.scratch.holdings = holdings;
         // A draw from the deal's stream means some holdings were sampled.
-        self.scratch.inner_sampled |= rng != deal_rng(1, known);
+        let sampled = rng != deal_rng(1, known);
+        self.scratch.inner_sampled |= sampled;
         self.remember(key, [hs, 0.0]);
-        self.cache(&cross, [hs.to_bits(), 0]);
+        // A sampled value is this deal's own (its sample is drawn by its cards); an exact one
+        // holds for every renaming of the suits.
+        let store = canonical.filter(|_| !sampled).unwrap_or(cross);
+        self.cache(&store, [hs.to_bits(), 0]);
         hs
     }
 
@@ -139,12 +154,17 @@ impl Trial<'_> {
         if let Some([positive, negative]) = self.memo(key) {
             return Potential { positive, negative };
         }
+        // Under the suits' canonical names heads-up (several ranges weigh holdings by fractions,
+        // whose sums could differ in the last bit from one renaming to another).
+        let canonical = self.symmetric_key(kind, p, street).filter(|_| self.deal.players <= 2);
         let mut cross = self.cards_key(kind, p, street);
         self.push_up_cards(&mut cross, p, street);
-        if let Some([positive, negative]) = self.cached(&cross) {
-            let pot = Potential { positive: f64::from_bits(positive), negative: f64::from_bits(negative) };
-            self.remember(key, [pot.positive, pot.negative]);
-            return pot;
+        for k in canonical.iter().chain([&cross]) {
+            if let Some([positive, negative]) = self.cached(k) {
+                let pot = Potential { positive: f64::from_bits(positive), negative: f64::from_bits(negative) };
+                self.remember(key, [pot.positive, pot.negative]);
+                return pot;
+            }
         }
         let d = self.deal;
         let board = d.board_at(street);
@@ -167,9 +187,11 @@ impl Trial<'_> {
             analysis::potential(d.game, hand, board, &holdings, &unseen, need, &mut rng)
         };
         self.scratch.holdings = holdings;
-        self.scratch.inner_sampled |= rng != deal_rng(2 + u64::from(kind), known);
+        let sampled = rng != deal_rng(2 + u64::from(kind), known);
+        self.scratch.inner_sampled |= sampled;
         self.remember(key, [pot.positive, pot.negative]);
-        self.cache(&cross, [pot.positive.to_bits(), pot.negative.to_bits()]);
+        let store = canonical.filter(|_| !sampled).unwrap_or(cross);
+        self.cache(&store, [pot.positive.to_bits(), pot.negative.to_bits()]);
         pot
     }
 

@@ -1,0 +1,150 @@
+//! Razz deals by rank: razz ignores suits, so two fixed parts whose players hold the same ranks
+//! in the same positions, with as many cards of each rank left, have the same outcomes on every
+//! completion. When every range holds, for each of its rank patterns, every suited hand of
+//! that pattern (as `(3-2-)45678` or `A345678` do), the fixed parts of a pattern combination
+//! are counted rather than listed: one representative each, standing for all of them
+//! (`Prefix::copies`). The seed's race `A345678` v `(3-2-)45678` is then three fixed parts
+//! instead of 124 million.
+
+use super::exhaustive::Prefix;
+use super::source::{place_slots, BoardSource, DealSpec, HandSource, OPEN};
+use super::Deal;
+use crate::cards::{Card, CardSet};
+use crate::games::Game;
+use std::collections::{HashMap, HashSet};
+
+/// A player's ranks by position (`OPEN` where dealt), the two down cards in order of rank.
+type Pattern = [u8; 7];
+
+/// The rank classes of `spec`'s fixed parts, each a representative prefix with its `copies`
+/// and weight; `None` when the spec is not razz, has weighted ranges or a dead-card pattern,
+/// a range misses some suited hand of one of its patterns, a hand holds a rank twice, or the
+/// combinations of patterns exceed `limit`.
+pub fn rank_class_prefixes(spec: &DealSpec, limit: usize) -> Option<Vec<Prefix>> {
+    if spec.game != Game::Razz || !spec.dead_sets.is_empty() || !matches!(spec.board, BoardSource::Random) {
+        return None;
+    }
+    let mut avail = [0u8; 13];
+    for c in &spec.deck {
+        avail[usize::from(c.rank())] += 1;
+    }
+    // Each player's patterns (a random hand: one pattern, all open).
+    let mut patterns: Vec<Vec<Pattern>> = Vec::with_capacity(spec.players.len());
+    for src in &spec.players {
+        match src {
+            HandSource::Random => patterns.push(vec![[OPEN; 7]]),
+            HandSource::Range(list) => {
+                if !list.weights.is_empty() {
+                    return None;
+                }
+                let mut count: HashMap<Pattern, u64> = HashMap::new();
+                let mut seen: HashSet<CardSet> = HashSet::new();
+                for hand in &list.items {
+                    if hand.fixed.overlaps(spec.dead) {
+                        continue;
+                    }
+                    if !seen.insert(hand.fixed) {
+                        return None;
+                    }
+                    let pattern = pattern_of(hand.slots);
+                    let ranks = pattern.iter().filter(|&&r| r != OPEN);
+                    if ranks.clone().count() != hand.fixed.rank_mask().count_ones() as usize {
+                        // A rank twice in one hand: its suited hands are not a product.
+                        return None;
+                    }
+                    *count.entry(pattern).or_insert(0) += 1;
+                }
+                // Every suited hand of each pattern is there.
+                for (pattern, &n) in &count {
+                    let full: u64 =
+                        pattern.iter().filter(|&&r| r != OPEN).map(|&r| u64::from(avail[usize::from(r)])).product();
+                    if n != full {
+                        return None;
+                    }
+                }
+                let mut list: Vec<Pattern> = count.into_keys().collect();
+                list.sort_unstable();
+                patterns.push(list);
+            }
+        }
+    }
+    let combinations: f64 = patterns.iter().map(|p| p.len() as f64).product();
+    if combinations > limit as f64 {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut chosen: Vec<Pattern> = Vec::with_capacity(patterns.len());
+    combine(spec, &patterns, &avail, &mut chosen, &mut out);
+    Some(out)
+}
+
+/// A hand's pattern: its ranks by position, the two down cards sorted.
+fn pattern_of(slots: [u8; 7]) -> Pattern {
+    let mut p = [OPEN; 7];
+    for (dst, s) in p.iter_mut().zip(slots) {
+        if s != OPEN {
+            *dst = Card::from_index(s).rank();
+        }
+    }
+    if p[0] > p[1] {
+        p.swap(0, 1);
+    }
+    p
+}
+
+fn combine(
+    spec: &DealSpec,
+    patterns: &[Vec<Pattern>],
+    avail: &[u8; 13],
+    chosen: &mut Vec<Pattern>,
+    out: &mut Vec<Prefix>,
+) {
+    if chosen.len() == patterns.len() {
+        if let Some(prefix) = representative(spec, chosen, avail) {
+            out.push(prefix);
+        }
+        return;
+    }
+    for &p in &patterns[chosen.len()] {
+        chosen.push(p);
+        combine(spec, patterns, avail, chosen, out);
+        chosen.pop();
+    }
+}
+
+/// One fixed part of the players' `patterns`, with the number of fixed parts it stands for:
+/// for each rank, the players holding it take distinct suits of those left, in
+/// `avail(avail - 1)...` ways. `None` when some rank is wanted more often than it is left.
+fn representative(spec: &DealSpec, patterns: &[Pattern], avail: &[u8; 13]) -> Option<Prefix> {
+    let mut copies = 1u64;
+    let mut next_suit = [0usize; 13];
+    let mut suits_of: [Vec<u8>; 13] = Default::default();
+    let deck: CardSet = spec.deck.iter().copied().collect();
+    for (r, suits) in suits_of.iter_mut().enumerate() {
+        *suits = (0..4u8).filter(|&s| deck.contains(Card::new(r as u8, s))).collect();
+    }
+    let mut deal = Deal::new(spec.game, spec.players.len());
+    let mut used = spec.dead;
+    for (p, pattern) in patterns.iter().enumerate() {
+        let mut slots = [OPEN; 7];
+        for (slot, &r) in slots.iter_mut().zip(pattern) {
+            if r == OPEN {
+                continue;
+            }
+            let ri = usize::from(r);
+            let k = next_suit[ri];
+            let suit = *suits_of[ri].get(k)?;
+            copies = copies.checked_mul(u64::from(avail[ri]) - k as u64)?;
+            next_suit[ri] += 1;
+            let c = Card::new(r, suit);
+            *slot = c.index();
+            used.insert(c);
+        }
+        if matches!(spec.players[p], HandSource::Range(_)) {
+            place_slots(&mut deal.stud[p], slots);
+            deal.hole[p] = slots.iter().filter(|&&s| s != OPEN).map(|&s| Card::from_index(s)).collect();
+        }
+    }
+    deal.dead = spec.dead;
+    Some(Prefix { deal, used, weight: copies as f64, board_slots: [OPEN; 5], copies })
+}
