@@ -6,10 +6,12 @@
 
 pub mod draws;
 pub mod hand_strength;
+pub mod joint;
 pub mod potential;
 
 pub use draws::{backdoor_flush_draw, draws, top_rank, Draws};
 pub use hand_strength::{tally, Tally};
+pub use joint::{joint_potential, joint_strength, Field, Joint, Opponent};
 pub use potential::{potential, Lookahead, Potential};
 
 use crate::cards::{binomial, for_each_combination, Card, CardSet};

@@ -671,7 +671,9 @@ impl Lowering<'_> {
             }
             Func::HandStrength => {
                 let (p, s) = self.ps(args);
-                self.inner_cost += 1_000.0;
+                // Heads-up one pass over the holdings; against several opponents their joint
+                // deals (enumerated or sampled, analysis::joint).
+                self.inner_cost += if self.players > 2 { crate::analysis::joint::JOINT_EXACT_BUDGET } else { 1_000.0 };
                 c(B::HandStrength(p, s))
             }
             Func::PositivePotential
