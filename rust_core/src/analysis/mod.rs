@@ -4,11 +4,13 @@
 //!
 //! May use: `cards`, `games`, `eval`, `rng`.
 
+pub mod discounted;
 pub mod draws;
 pub mod hand_strength;
 pub mod joint;
 pub mod potential;
 
+pub use discounted::discounted_outs;
 pub use draws::{backdoor_flush_draw, draws, top_rank, Draws};
 pub use hand_strength::{tally, Tally};
 pub use joint::{joint_potential, joint_strength, Field, Joint, Opponent};

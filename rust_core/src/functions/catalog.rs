@@ -153,6 +153,9 @@ impl FunctionDef {
                     | Func::NutLoOuts
                     | Func::UpCard
                     | Func::Outs
+                    | Func::OutsDiscounted
+                    | Func::OutCards
+                    | Func::OutCardsDiscounted
                     | Func::StraightDrawCount
                     | Func::OpenEndedStraightDraw
                     | Func::GutshotStraightDraw
@@ -460,6 +463,15 @@ static CATALOG: &[FunctionDef] = &[
     def!(Ext, Outs, "outs", [PLAYER, STREET], CardCount, Holdem,
         "Unseen cards that improve the player's hand (higher type or top card), beat the board alone and beat every other known hand.",
         "select avg(outs(hero, flop)) from game='holdem', hero='AhKh', villain='QQ', board='Qh7h2c'"),
+    def!(Ext, OutsDiscounted, "outsDiscounted", [PLAYER, STREET], CardCount, Holdem,
+        "HoldemHand's discounted outs (Matt Baker's heuristic): with other players in the deal, outs; alone, the outs whose new hand is probably good: a pair only with an overcard, two pair only pairing a hole card on an unpaired board, neither nor trips when the card brings a third suited board card or a one-card straight; a straight not with a third suited card; a flush or better always. Each card judged on its own (HoldemHand's code lets one card's straight danger carry to the next; pql does not).",
+        "select avg(outsDiscounted(hero, turn)) from game='holdem', hero='QsJs', board='9cTs7d3c'"),
+    def!(Ext, OutCards, "outCards", [PLAYER, STREET], CardSet, Holdem,
+        "The cards outs counts, as a card set printed high to low ('Ks Kh 8s').",
+        "select histogram(outCards(hero, turn)) from game='holdem', hero='QsJs', board='9cTs7d3c'"),
+    def!(Ext, OutCardsDiscounted, "outCardsDiscounted", [PLAYER, STREET], CardSet, Holdem,
+        "The cards outsDiscounted keeps, as a card set.",
+        "select histogram(outCardsDiscounted(hero, turn)) from game='holdem', hero='QsJs', board='9cTs7d3c'"),
     def!(Ext, StraightDrawCount, "straightDrawCount", [PLAYER, STREET], CardCount, Holdem,
         "Unseen cards that give the player a straight beating the board plus that card; flush cards and made straights do not count.",
         "select avg(straightDrawCount(hero, flop)) from game='holdem', hero='JTs', villain='AA', board='9c8d2h'"),

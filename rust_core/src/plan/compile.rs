@@ -645,6 +645,9 @@ impl Lowering<'_> {
                 }
             }
             Func::Outs
+            | Func::OutsDiscounted
+            | Func::OutCards
+            | Func::OutCardsDiscounted
             | Func::StraightDrawCount
             | Func::OpenEndedStraightDraw
             | Func::GutshotStraightDraw
@@ -654,6 +657,9 @@ impl Lowering<'_> {
                 self.inner_cost += 45.0;
                 c(match func {
                     Func::Outs => B::Outs(p, s),
+                    Func::OutsDiscounted => B::OutsDiscounted(p, s),
+                    Func::OutCards => B::OutCards(p, s),
+                    Func::OutCardsDiscounted => B::OutCardsDiscounted(p, s),
                     Func::StraightDrawCount => B::StraightDrawCount(p, s),
                     Func::OpenEndedStraightDraw => B::OpenEndedStraightDraw(p, s),
                     Func::GutshotStraightDraw => B::GutshotStraightDraw(p, s),

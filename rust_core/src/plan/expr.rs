@@ -125,6 +125,9 @@ pub enum Builtin {
     HvPerceivedRangeEquity(usize, Street, Arc<HandSource>, bool),
     // Analysis (ANALYSIS.md).
     Outs(usize, Street),
+    OutsDiscounted(usize, Street),
+    OutCards(usize, Street),
+    OutCardsDiscounted(usize, Street),
     StraightDrawCount(usize, Street),
     OpenEndedStraightDraw(usize, Street),
     GutshotStraightDraw(usize, Street),

@@ -204,9 +204,10 @@ impl Trial<'_> {
     pub fn draws(&mut self, p: usize, street: Street) -> analysis::Draws {
         let key = memo_key(MEMO_DRAWS, p, street);
         if let Some([a, b]) = self.memo(key) {
-            // Three small counts packed in two doubles.
-            let (a, b) = (a as u32, b as u32);
-            return analysis::Draws { outs: a & 0xFFFF, straight: a >> 16, flush: b };
+            // Three small counts packed in one double, the out cards' bits in the other.
+            let a = a as u32;
+            let out_cards = CardSet::from_bits(b.to_bits());
+            return analysis::Draws { outs: a & 0xFF, straight: (a >> 8) & 0xFF, flush: a >> 16, out_cards };
         }
         let d = self.deal;
         let draws = if d.game.is_stud() || !matches!(street, Street::Flop | Street::Turn) {
@@ -221,9 +222,24 @@ impl Trial<'_> {
             let unseen = self.deck_without(known);
             analysis::draws(d.game, hand, board, &unseen, &others)
         };
-        let packed = [f64::from(draws.outs | (draws.straight << 16)), f64::from(draws.flush)];
+        let packed = [
+            f64::from(draws.outs | (draws.straight << 8) | (draws.flush << 16)),
+            f64::from_bits(draws.out_cards.bits()),
+        ];
         self.remember(key, packed);
         draws
+    }
+
+    /// The out cards `HoldemHand`'s heuristic keeps (ANALYSIS.md): with other players in the deal
+    /// their hands are known and every out beats them, so these are the outs; alone, the
+    /// heuristic judges each out.
+    pub fn discounted_out_cards(&mut self, p: usize, street: Street) -> CardSet {
+        let outs = self.draws(p, street).out_cards;
+        let d = self.deal;
+        if d.players > 1 || outs.is_empty() {
+            return outs;
+        }
+        analysis::discounted_outs(d.game, d.hand_at(p, street), d.board_at(street), outs)
     }
 
     /// Exactly three cards of a suit usable by p on the flop (ANALYSIS.md).
