@@ -68,3 +68,92 @@ def test_discounted_outs_with_a_known_opponent_are_the_outs() -> None:
         " hero='QsJs', villain='AsAd', board='9cTs7d3c'"
     )
     assert got[0] == got[1] > 0
+
+
+# --- Pocket Query syntax as HoldemHand writes it (seeds/003) ------------------------------------
+
+RANKS = "23456789TJQKA"
+COMBOS = [
+    (a, b)
+    for i, a in enumerate([r + s for r in RANKS for s in "cdhs"])
+    for b in [r + s for r in RANKS for s in "cdhs"][i + 1 :]
+]
+
+
+def count(pred: object) -> int:
+    return sum(1 for a, b in COMBOS if pred(a, b))  # type: ignore[operator]
+
+
+def suited(a: str, b: str) -> bool:
+    return a[1] == b[1]
+
+
+def offsuit(a: str, b: str) -> bool:
+    """Ours: two ranks, two suits (a pair is not offsuit; HoldemHand's pairs are)."""
+    return a[1] != b[1] and a[0] != b[0]
+
+
+def gap(a: str, b: str, n: int) -> bool:
+    """Ranks n + 1 apart, the ace also low (A2 connected, as HoldemHand has it)."""
+    hi, lo = sorted((RANKS.index(a[0]), RANKS.index(b[0])), reverse=True)
+    return hi - lo == n + 1 or (hi == 12 and lo == n)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Connected Suited", count(lambda a, b: gap(a, b, 0) and suited(a, b))),
+        ("Suited Connected", count(lambda a, b: gap(a, b, 0) and suited(a, b))),
+        ("Connected Offsuit", count(lambda a, b: gap(a, b, 0) and offsuit(a, b))),
+        ("Connected Offset", count(lambda a, b: gap(a, b, 0) and offsuit(a, b))),
+        ("Offset", count(offsuit)),
+        ("Not Offset", count(lambda a, b: not offsuit(a, b))),
+        ("Gap1 Suited", count(lambda a, b: gap(a, b, 1) and suited(a, b))),
+        ("Gap2 Offsuit", count(lambda a, b: gap(a, b, 2) and offsuit(a, b))),
+        ("Gap3", count(lambda a, b: gap(a, b, 3))),
+        ("Suited Not Connected", count(lambda a, b: suited(a, b) and not gap(a, b, 0))),
+        ("AK*", count(lambda a, b: {a[0], b[0]} == {"A", "K"})),
+        ("AK Suited", 4),
+        ("(AK* | AA) & Offset", count(lambda a, b: {a[0], b[0]} == {"A", "K"} and offsuit(a, b))),
+        ("(AK* Union AA) Offset", count(lambda a, b: {a[0], b[0]} == {"A", "K"} and offsuit(a, b))),
+        # HoldemHand reads plain QJ as offsuit only (12); pql keeps its own meaning, both (16).
+        ("QJ", 16),
+        (
+            "Kx Suited",
+            count(
+                lambda a, b: (
+                    suited(a, b)
+                    and {a[0], b[0]} & {"K"}
+                    and min(RANKS.index(a[0]), RANKS.index(b[0])) < 7
+                    and a[0] != b[0]
+                )
+            ),
+        ),
+    ],
+)
+def test_pocket_query_forms_count(text: str, expected: int) -> None:
+    assert len(pql.parse_range(text)) == expected
+
+
+@pytest.mark.parametrize(
+    ("holdemhand", "ours"),
+    [
+        ("Group3 And Offset", "group3 : offsuit"),
+        ("Group3 & Offset", "group3 : offsuit"),
+        ("Group3 Intersection Offset", "group3 : offsuit"),
+        ("Group3 Offset", "group3 : offsuit"),
+        ("Group1 Or Group3", "group1, group3"),
+        ("Group1 | Group3", "group1, group3"),
+        ("Group1 Union Group3", "group1, group3"),
+        ("Group2 To Group5", "group2, group3, group4, group5"),
+        ("Group2 Through Group5", "group2, group3, group4, group5"),
+        ("Group2-Group5", "group2, group3, group4, group5"),
+        ("Not Group1", "* ! group1"),
+        ("Group2 To Group5 Suited", "(group2, group3, group4, group5) : suited"),
+    ],
+)
+def test_pocket_query_operators_match_ours(holdemhand: str, ours: str) -> None:
+    """HoldemHand's operator words name the same hands as pql's own operators."""
+    a, b = pql.parse_range(holdemhand), pql.parse_range(ours)
+    assert sorted(a.combos) == sorted(b.combos)
+    assert len(a) > 0

@@ -941,7 +941,8 @@ def test_hand_strength_and_potential_against_several_ranges_are_joint() -> None:
         ranges = [random_range(rng, rest, 6), random_range(rng, rest, 6)]
         hs, ppot, npot = joint_strength_and_potential(own, board, ranges, 1)
         text = (
-            "select avg(handStrength(p1, turn)), avg(positivePotential(p1, turn)), avg(negativePotential(p1, turn))"
+            "select avg(handStrength(p1, turn)), avg(positivePotential(p1, turn)),"
+            " avg(negativePotential(p1, turn))"
             f" from game='holdem', syntax='generic', p1='{''.join(own)}', "
             f"p2='{range_text(ranges[0])}', p3='{range_text(ranges[1])}', board='{''.join(board)}'"
         )
