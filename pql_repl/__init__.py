@@ -38,6 +38,7 @@ if TYPE_CHECKING:
         PqlTypeError,
     )
     from pql_repl.evaluation import Evaluation, HandValue, evaluate
+    from pql_repl.multi_odds import Odds, OddsRun, odds
     from pql_repl.sheet import Sheet, spreadsheet
 
 __all__ = [
@@ -46,6 +47,8 @@ __all__ = [
     "Evaluation",
     "FunctionInfo",
     "HandValue",
+    "Odds",
+    "OddsRun",
     "PqlCancelled",
     "PqlError",
     "PqlRangeError",
@@ -61,6 +64,7 @@ __all__ = [
     "functions",
     "game_streets",
     "keywords",
+    "odds",
     "parse_range",
     "prepare",
     "run",
@@ -75,6 +79,7 @@ _HOMES = {
     ),
     **dict.fromkeys(["Evaluation", "HandValue", "evaluate"], "pql_repl.evaluation"),
     **dict.fromkeys(["Sheet", "spreadsheet"], "pql_repl.sheet"),
+    **dict.fromkeys(["Odds", "OddsRun", "odds"], "pql_repl.multi_odds"),
 }
 
 

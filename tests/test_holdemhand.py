@@ -4,9 +4,16 @@ ANALYSIS.md and HoldemHand's document (seeds/003)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
+from pilot_helpers import make_app, run_text, wait_until
 
 import pql_repl as pql
+from pql_repl.multi_odds import format_odds
+from pql_repl.session import Session, SessionError
+from pql_repl.tui.odds_screen import OddsScreen
 
 
 def values(query: str) -> list[object]:
@@ -157,3 +164,137 @@ def test_pocket_query_operators_match_ours(holdemhand: str, ours: str) -> None:
     a, b = pql.parse_range(holdemhand), pql.parse_range(ours)
     assert sorted(a.combos) == sorted(b.combos)
     assert len(a) > 0
+
+
+# --- the odds view ------------------------------------------------------------------------------
+
+
+def check_rows_sum(o: pql.Odds) -> None:
+    for rows in (o.player_types, o.opponent_types):
+        assert sum(r.share for r in rows) == pytest.approx(1.0, abs=1e-9)
+        # The rows' wins and ties add up to the overall ones.
+        assert sum(r.share * r.win for r in rows) == pytest.approx(o.win, abs=1e-9)
+        assert sum(r.share * r.tie for r in rows) == pytest.approx(o.tie, abs=1e-9)
+
+
+def test_odds_heads_up_is_exact_and_matches_its_queries() -> None:
+    """A♦Q♣ on 3♥4♣J♥ against one random hand: exact; every number is that of running the
+    statements it names with pql.run; hand strength and potentials are ANALYSIS.md's."""
+    o = pql.odds("AdQc", "3h4cJh", 1, seed=3)
+    assert o.exact
+    assert o.done
+    assert o.analysis_exact
+    check_rows_sum(o)
+    showdown, analysis = (r for (r,) in (pql.run(q, seed=3) for q in o.queries))
+    win, tie, equity, hh_pos, hh_neg = (c.value for c in showdown.columns[:5])
+    assert (o.win, o.tie, o.equity, o.hh_positive_potential, o.hh_negative_potential) == (
+        win,
+        tie,
+        equity,
+        hh_pos,
+        hh_neg,
+    )
+    assert (o.hand_strength, o.positive_potential, o.negative_potential) == pytest.approx(
+        [0.5851, 0.2083, 0.2737], abs=5e-5
+    )
+    # The same constant averaged over a different number of deals: equal up to rounding.
+    assert [c.value for c in analysis.columns] == pytest.approx(
+        [o.hand_strength, o.positive_potential, o.negative_potential], abs=1e-12
+    )
+    # The player's rows are its hand type at the river: their shares are the histogram's.
+    (types,) = pql.run(
+        "select histogram(handType(hero, river)) from game='holdem', hero='AdQc', v1='*', board='3h4cJh'"
+    )
+    shares = {b.label: b.fraction for b in types.columns[0].buckets}
+    assert {r.hand_type: r.share for r in o.player_types} == pytest.approx(shares, abs=1e-12)
+    # Win counts a tie as no win, and equity splits ties.
+    assert o.win + o.tie <= o.equity + o.tie
+    assert o.equity >= o.win
+
+
+def test_odds_against_several_opponents_and_ranges() -> None:
+    o = pql.odds("AdQc", "3h4cJh", 9, trials=20_000, seed=1)
+    check_rows_sum(o)
+    assert not o.exact
+    assert not o.analysis_exact
+    assert o.hand_strength == pytest.approx(0.0028, abs=0.0012)
+    (showdown,) = pql.run(o.queries[0], trials=20_000, seed=1)
+    assert o.win == showdown.columns[0].value
+    # Given ranges: AA against exactly KK preflop, exact.
+    r = pql.odds("AsAh", "", ["KsKh"], seed=1)
+    assert r.exact
+    check_rows_sum(r)
+    (ref,) = pql.run("select avg(riverEquity(hero)) from game='holdem', hero='AsAh', v='KsKh'")
+    assert r.equity == ref.columns[0].value
+    # The best opponent's hand type (one opponent): its own hand type's histogram.
+    (opp,) = pql.run("select histogram(handType(v, river)) from game='holdem', hero='AsAh', v='KsKh'")
+    assert {x.hand_type: x.share for x in r.opponent_types} == pytest.approx(
+        {b.label: b.fraction for b in opp.columns[0].buckets}, abs=1e-12
+    )
+
+
+def test_odds_best_opponent_is_the_best_of_them() -> None:
+    """Against two given hands the best opponent's type is the better of their two types."""
+    o = pql.odds("AsAh", "2c7d9h", ["KsKd", "QsQd"], seed=1)
+    (ref,) = pql.run(
+        "select histogram(case when handType(a, river) >= handType(b, river) then handType(a, river)"
+        " else handType(b, river) end) from game='holdem', hero='AsAh', a='KsKd', b='QsQd', board='2c7d9h'"
+    )
+    assert {x.hand_type: x.share for x in o.opponent_types} == pytest.approx(
+        {b.label: b.fraction for b in ref.columns[0].buckets}, abs=1e-12
+    )
+
+
+def test_odds_live_snapshots_and_cancel() -> None:
+    """Snapshots arrive while it runs (the last one done); cancel stops it with what it has."""
+    seen: list[pql.Odds] = []
+    final = pql.odds("AdQc", "3h4cJh", 3, trials=5_000, seed=1, on_update=seen.append)
+    assert seen[-1] is final
+    assert final.done
+    assert all(not s.done for s in seen[:-1])
+    run = pql.OddsRun("AdQc", "", 9, trials=10**9, seed=1)
+    snapshots = iter(run)
+    first = next(snapshots)
+    assert not first.done
+    run.cancel()
+    with pytest.raises(pql.PqlCancelled):
+        list(snapshots)
+
+
+@pytest.mark.parametrize("bad", ["AdQc 3h4c", "AdQc 3h4cJh 10", "AdQc 3h4cJh vs", ""])
+def test_odds_command_errors(bad: str) -> None:
+
+    with pytest.raises((SessionError, pql.PqlError)):
+        Session().handle(f".odds {bad}")
+
+
+def test_odds_command_in_a_script() -> None:
+
+    out = subprocess.run(
+        [sys.executable, "-m", "pql_repl.cli", "-c", ".trials 2000\n.odds AdQc 3h4cJh 2"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "against 2 random" in out
+    assert "best opponent's hand" in out
+    assert "HoldemHand's potentials" in out
+
+
+@pytest.mark.asyncio
+async def test_odds_screen_in_the_app() -> None:
+    """`.odds` in the full-screen app opens its screen, which fills as the engine computes and
+    ends with the same report as pql.odds; Escape closes it."""
+
+    app = make_app(trials="3000", seed="5")
+    async with app.run_test(size=(120, 50)) as pilot:
+        await run_text(pilot, app, ".odds AdQc 3h4cJh 2", lambda: isinstance(app.screen, OddsScreen))
+        screen = app.screen
+        assert isinstance(screen, OddsScreen)
+        await wait_until(pilot, lambda: screen.finished)
+        assert screen.latest is not None
+        assert screen.latest.done
+        expected = pql.odds("AdQc", "3h4cJh", 2, trials=3000, seed=5)
+        assert format_odds(screen.latest) == format_odds(expected)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not isinstance(app.screen, OddsScreen))

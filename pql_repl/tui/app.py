@@ -33,6 +33,7 @@ from pql_repl.history import History, load_buffer, save_buffer, take_warnings
 from pql_repl.output import render
 from pql_repl.session import (
     CommandResult,
+    OddsRequest,
     Session,
     SessionError,
     Statement,
@@ -329,6 +330,9 @@ class PqlApp(App[None]):
         if result.explore:
             self.open_explorer(result.explore)
             return result
+        if result.odds is not None:
+            self.open_odds(result.odds)
+            return result
         if line.strip().lower().startswith(".range"):
             try:
                 grid = grid_for_command(line)
@@ -553,6 +557,17 @@ class PqlApp(App[None]):
 
     def _bindings_list(self) -> list[Binding]:
         return [b for b in self.BINDINGS if isinstance(b, Binding)]
+
+    def open_odds(self, request: OddsRequest) -> None:
+        """`.odds`: the MultiOdds screen, computing live."""
+        from pql_repl.multi_odds import OddsRun  # noqa: PLC0415
+        from pql_repl.tui.odds_screen import OddsScreen  # noqa: PLC0415
+
+        options = self.session.run_options()
+        run = OddsRun(
+            request.hand, request.board, request.opponents, trials=options["trials"], seed=options["seed"]
+        )
+        self.push_screen(OddsScreen(run))
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen(self.key_bindings()))
