@@ -53,14 +53,26 @@ def one_class_runs(margin: float, classes: int) -> float:
     return (time.perf_counter() - start) * 169 / len(names)
 
 
-async def key_latency(presses: int) -> tuple[list[float], list[float]]:
+async def key_latency(presses: int) -> tuple[list[float], list[float], list[float]]:
     """Seconds from a key press to the grid redrawn (Pilot's press and pause: the app's whole
-    message loop), and the explorer's own share of one (the edit, the editor's text, the grid
-    and its lines drawn), while a Monte Carlo heatmap computes."""
+    message loop), from the press to the first frame the app composes after it (what a terminal
+    would show: the app hands each composed frame to its display, timed here), and the
+    explorer's own share of one (the edit, the editor's text, the grid and its lines drawn),
+    while a Monte Carlo heatmap computes."""
     app = PqlApp(Session(), History())
     times: list[float] = []
+    frames: list[float] = []
     own: list[float] = []
     async with app.run_test(size=(160, 50)) as pilot:
+        shown: list[float] = []
+        display = app._display
+
+        def timed_display(screen: object, renderable: object) -> None:
+            if renderable is not None:
+                shown.append(time.perf_counter())
+            display(screen, renderable)  # type: ignore[arg-type]
+
+        app._display = timed_display  # type: ignore[method-assign]
         text = f"select avg(riverEquity(hero)) from hero='QQ+, AKs', villain='{VILLAIN}';"
         app.editor.load_text(text)
         app.editor.move_cursor(app.editor.location_of(text.index("hero")))
@@ -69,10 +81,14 @@ async def key_latency(presses: int) -> tuple[list[float], list[float]]:
         while app.explorer.snapshot is None:
             await pilot.pause(0.05)
         for i in range(presses):
+            await pilot.pause()
             start = time.perf_counter()
             await pilot.press("space" if i % 2 else "plus")
             await pilot.pause()  # the edit, the editor's text and the redraw handled
             times.append(time.perf_counter() - start)
+            after = [t for t in shown if t > start]
+            if after:
+                frames.append(after[0] - start)
         moves = []
         for i in range(presses):  # the same path for a key that changes nothing but the cursor
             start = time.perf_counter()
@@ -90,7 +106,7 @@ async def key_latency(presses: int) -> tuple[list[float], list[float]]:
             own.append(time.perf_counter() - start)
             await pilot.pause()
         explorer.stop_heatmap()
-    return times, own
+    return times, frames, own
 
 
 def edit_cost(repeats: int) -> float:
@@ -125,11 +141,15 @@ def main() -> None:
     print(f"  one pql.run per class to the same margin: {plain:.1f} s for 169 (x{plain / seconds:.0f})")
     flop = statistics.median(exact_flop() for _ in range(repeats))
     print(f"exact heatmap on {FLOP} vs '{VILLAIN}': {flop:.3f} s median (goal 1 s)")
-    lat, own = asyncio.run(key_latency(6 if args.quick else 40))
+    lat, frames, own = asyncio.run(key_latency(6 if args.quick else 40))
     print(
-        "key press to redraw while the heatmap computes (Pilot): "
-        f"median {statistics.median(lat) * 1000:.1f} ms, "
-        f"max {max(lat) * 1000:.1f} ms over {len(lat)} presses (goal 50 ms)"
+        "key press to the first frame composed after it, while the heatmap computes: "
+        f"median {statistics.median(frames) * 1000:.1f} ms, "
+        f"max {max(frames) * 1000:.1f} ms over {len(frames)} presses (goal 50 ms)"
+    )
+    print(
+        "  key press to Pilot's press and pause returning (its own waits included): "
+        f"median {statistics.median(lat) * 1000:.1f} ms, max {max(lat) * 1000:.1f} ms"
     )
     share = statistics.median(own) * 1000
     print(f"  the explorer's own share (edit, editor text, grid and lines drawn): {share:.1f} ms median")

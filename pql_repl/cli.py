@@ -503,33 +503,32 @@ def run_spreadsheet(
         template = read_script(template_path)
         header, rows = sheet.read_rows(_read_file(rows_path).text, str(rows_path))
         queries = sheet.check_rows(template, header, rows, str(rows_path))
-    except (SessionError, sheet.SpreadsheetError) as e:
+    except SessionError as e:
         stderr.write(f"pql: {e}\n")
-        return EXIT_USAGE if isinstance(e, SessionError) else EXIT_QUERY_ERROR
+        return EXIT_USAGE
+    except sheet.SpreadsheetError as e:
+        stderr.write(f"pql: {e}\n")
+        return EXIT_QUERY_ERROR
     output = session.settings.output
     stream = open_output(Path(output)) if output else stdout
-    options = session.run_options()
     done = 0
     end_progress = "\n" if stderr.isatty() else ""  # a message starts below the progress line
     try:
-        for line, (row, query) in enumerate(zip(rows, queries, strict=True), start=2):
-            with cancel_on_interrupt(query):
-                results = query.run(**options)
-            if any(r.cancelled for r in results):
-                raise Interrupted
+        run = _run_cancellable(session)
+        for cells, results in sheet.run_checked(header, rows, queries, source=str(rows_path), run=run):
             if done == 0:
                 stream.write(csv_line(header + sheet.result_header(results)))
-            stream.write(csv_line([row[name] for name in header] + sheet.result_cells(results)))
+            stream.write(csv_line(cells))
             stream.flush()
             done += 1
             if stderr.isatty():
-                stderr.write(f"\rrow {done} of {len(rows)} (line {line})")
+                stderr.write(f"\rrow {done} of {len(rows)} (line {done + 1})")
                 stderr.flush()
     except (Interrupted, PqlCancelled, KeyboardInterrupt):
         stderr.write(f"{end_progress}pql: interrupted after {done} of {len(rows)} rows\n")
         return EXIT_INTERRUPTED
-    except PqlError as e:
-        stderr.write(f"{end_progress}pql: {rows_path}: line {done + 2}: {e}\n")
+    except sheet.SpreadsheetError as e:
+        stderr.write(f"{end_progress}pql: {e}\n")
         return EXIT_QUERY_ERROR
     finally:
         if stream is not stdout:
@@ -537,6 +536,21 @@ def run_spreadsheet(
     if stderr.isatty():
         stderr.write("\n")
     return EXIT_OK
+
+
+def _run_cancellable(session: Session) -> Callable[[Query], list[StatementResult]]:
+    """Runs one statement with the session's options; Ctrl-C cancels it and raises
+    ``Interrupted``."""
+    options = session.run_options()
+
+    def run(query: Query) -> list[StatementResult]:
+        with cancel_on_interrupt(query):
+            results = query.run(**options)
+        if any(r.cancelled for r in results):
+            raise Interrupted
+        return results
+
+    return run
 
 
 def _silence_stdout() -> None:

@@ -4,20 +4,29 @@ and the other players, and write the range back in place.
 
 This is a light scan (the engine's checker owns the grammar): strings are single- or
 double-quoted (no escapes: a string ends at the next quote of its kind), comments are skipped,
-and the clause runs from ``from`` to ``where`` or the end of the statement."""
+and the clause runs from ``from`` to ``where`` or the end of the statement.
+
+A ``.range GAME 'RANGE' [syntax]`` line counts as a clause too, with one player named
+``range``: the explorer opens on it like on a player (it has no one to play against)."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
-from pql_repl.session import Statement, split_statements
+from pql_repl.session import DotCommand, Statement, split_statements
 
 RESERVED = ("game", "syntax", "board", "dead")
 
 _FROM = re.compile(r"(?i)\bfrom\b")
 _SETTING = re.compile(r"""\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(?:'([^']*)'|"([^"]*)")\s*(,?)""")
 _STRING = re.compile(r"'[^']*'|\"[^\"]*\"")
+#: ``.range GAME 'RANGE' [syntax]``: the game, the quoted range and the syntax word.
+_RANGE_COMMAND = re.compile(
+    r"""[ \t]*\.range[ \t]+(\S+)[ \t]+(?:'([^'\n]*)'|"([^"\n]*)")[ \t]*(\w+)?""", re.I
+)
+#: The player a ``.range`` line's range is bound as.
+RANGE_PLAYER = "range"
 
 
 @dataclass(frozen=True)
@@ -97,10 +106,36 @@ def _clause(index: int, st: Statement) -> FromClause:
     return FromClause(index, st.offset, st.offset + len(st.text), tuple(settings))
 
 
+def _range_clause(index: int, line: str, offset: int) -> FromClause | None:
+    m = _RANGE_COMMAND.match(line)
+    if m is None:
+        return None
+    group = 2 if m.group(2) is not None else 3
+    settings = [
+        Setting("game", m.group(1), offset + m.start(1), offset + m.end(1)),
+        Setting(RANGE_PLAYER, m.group(group), offset + m.start(group), offset + m.end(group)),
+    ]
+    if m.group(4):
+        settings.append(Setting("syntax", m.group(4), offset + m.start(4), offset + m.end(4)))
+    return FromClause(index, offset, offset + len(line), tuple(settings))
+
+
 def from_clauses(text: str) -> list[FromClause]:
-    """One clause per statement of ``text``, in order."""
-    statements = [s for s in split_statements(text) if isinstance(s, Statement)]
-    return [_clause(i, s) for i, s in enumerate(statements)]
+    """One clause per statement (and ``.range`` line) of ``text``, in order."""
+    line_starts = [0]
+    for m in re.finditer("\n", text):
+        line_starts.append(m.end())
+    clauses: list[FromClause] = []
+    for item in split_statements(text):
+        if isinstance(item, Statement):
+            clauses.append(_clause(len(clauses), item))
+        elif isinstance(item, DotCommand) and item.line <= len(line_starts):
+            start = line_starts[item.line - 1]
+            line = text[start:].partition("\n")[0]
+            found = _range_clause(len(clauses), line, start)
+            if found is not None:
+                clauses.append(found)
+    return clauses
 
 
 def clause_at(text: str, offset: int) -> FromClause | None:

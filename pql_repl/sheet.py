@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 from pql_repl.api import DEFAULT_TRIALS, Query, StatementResult
-from pql_repl.errors import PqlError
+from pql_repl.errors import PqlCancelled, PqlError
+from pql_repl.files import FileProblem, decode_text, read_bounded
+from pql_repl.limits import SCRIPT_MAX_BYTES
 from pql_repl.output import csv_line, csv_number
 from pql_repl.records import field, record
 
@@ -128,28 +131,53 @@ def run_rows(
     rows: list[dict[str, str]],
     *,
     source: str = "rows",
-    trials: int = DEFAULT_TRIALS,
-    seed: int | None = None,
-    exact: bool | None = None,
-    threads: int | None = None,
-    time_limit: float | None = None,
-    precision: float | None = None,
+    run: Callable[[Query], list[StatementResult]] | None = None,
+    **options: Any,
 ) -> Iterator[tuple[list[str], list[StatementResult]]]:
     """Checks every row, then runs them in order: yields each row's output cells (input cells,
-    then results) and its results. The first row's results fix the appended columns; a row
-    whose filled statements have other selectors is an error."""
+    then results) and its results. ``run`` runs one row's statement (by default
+    ``query.run(**options)``)."""
     queries = check_rows(template, header, rows, source)
+    return run_checked(header, rows, queries, source=source, run=run or (lambda query: query.run(**options)))
+
+
+def run_checked(
+    header: list[str],
+    rows: list[dict[str, str]],
+    queries: list[Query],
+    *,
+    source: str,
+    run: Callable[[Query], list[StatementResult]],
+) -> Iterator[tuple[list[str], list[StatementResult]]]:
+    """Runs the rows' checked statements in order (see ``run_rows``). The first row's results
+    fix the appended columns; a row whose filled statements have other selectors, or whose run
+    fails, is a ``SpreadsheetError`` naming its line (a cancelled run propagates as it is)."""
     shape: list[int] | None = None
     for line, (row, query) in enumerate(zip(rows, queries, strict=True), start=2):
-        results = query.run(
-            trials=trials, seed=seed, exact=exact, threads=threads, time_limit=time_limit, precision=precision
-        )
+        try:
+            results = run(query)
+        except PqlCancelled:
+            raise
+        except PqlError as e:
+            raise SpreadsheetError(f"{source}: line {line}: {e}") from None
         row_shape = [len(r.columns) for r in results]
         if shape is None:
             shape = row_shape
         elif row_shape != shape:
             raise SpreadsheetError(f"{source}: line {line}: other selectors than the first row's")
         yield [row[name] for name in header] + result_cells(results), results
+
+
+def read_rows_file(path: Path) -> tuple[list[str], list[dict[str, str]]]:
+    """The header and rows of the CSV file at ``path``, read within the bound on scripts and
+    as UTF-8; ``SpreadsheetError`` saying why it cannot be read."""
+    try:
+        text = decode_text(read_bounded(path, SCRIPT_MAX_BYTES, regular_only=True))
+    except FileProblem as e:
+        raise SpreadsheetError(f"cannot read '{path}': {e}") from None
+    except OSError as e:
+        raise SpreadsheetError(f"cannot read '{path}': {e.strerror or e}") from None
+    return read_rows(text, str(path))
 
 
 def spreadsheet(
@@ -166,24 +194,20 @@ def spreadsheet(
     """Runs ``template`` once per row: ``rows`` is CSV text, a CSV file's path, or mappings
     from column name to value (the first one's keys are the header)."""
     if isinstance(rows, Path):
-        header, table = read_rows(rows.read_text(encoding="utf-8"), str(rows))
+        header, table = read_rows_file(rows)
     elif isinstance(rows, str):
         header, table = read_rows(rows)
     else:
         table = [{str(k): str(v) for k, v in row.items()} for row in rows]
         header = list(table[0]) if table else []
     sheet = Sheet(header=list(header))
-    for cells, results in run_rows(
-        template,
-        header,
-        table,
-        trials=trials,
-        seed=seed,
-        exact=exact,
-        threads=threads,
-        time_limit=time_limit,
-        precision=precision,
-    ):
+
+    def run(query: Query) -> list[StatementResult]:
+        return query.run(
+            trials=trials, seed=seed, exact=exact, threads=threads, time_limit=time_limit, precision=precision
+        )
+
+    for cells, results in run_rows(template, header, table, run=run):
         if not sheet.results:
             sheet.header += result_header(results)
         sheet.rows.append(cells)

@@ -160,3 +160,35 @@ def test_summaries_and_distributions() -> None:
     assert sum(d.shares) == pytest.approx(1.0)
     assert d.mean is not None
     assert 0.5 < d.mean < 0.8
+
+
+def test_distribution_on_a_river_puts_each_hand_at_its_exact_equity() -> None:
+    # On a full board every hand's equity against one given hand is exact: AsAdKsKd wins (1),
+    # 2c3c4d5d loses (0). The shares are the sampled proportions of the two hands (half each).
+    board, villain = "AhKh7c8d9s", "QhQdJhJc"
+    d = Distribution(
+        "omahahi", "AsAdKsKd, 2c3c4d5d", [villain], board=board, hands=2000, deals=4, seed=3
+    ).wait()
+    assert d.shares[1:9] == [0.0] * 8
+    # Two hands drawn 2,000 times: each share within 4 standard errors of a half.
+    assert abs(d.shares[9] - 0.5) < 4 * (0.25 / 2000) ** 0.5
+    assert d.shares[0] + d.shares[9] == pytest.approx(1.0)
+    assert d.mean == pytest.approx(d.shares[9])
+
+
+def test_distribution_mean_agrees_with_the_query_it_summarises() -> None:
+    flop = "Kh7c2d"
+    d = Distribution(
+        "omahahi", "AA**", ["KK**"], board=flop, syntax="generic", hands=2000, deals=40, seed=4
+    ).wait()
+    (r,) = pql.run(
+        f"select avg(riverEquity(hero)) from game='omahahi', syntax='generic', hero='AA**', villain='KK**', "
+        f"board='{flop}'",
+        trials=200_000,
+        seed=4,
+    )
+    (col,) = r.columns
+    assert d.mean is not None
+    # The distribution's mean is a two-stage sample (hands, then deals per hand): its error is
+    # at most sqrt(0.25 / 2000) = 0.011 from the hands; 4 of those, plus the query's own.
+    assert abs(d.mean - float(col.value)) < 4 * (0.011 + float(col.stderr or 0.0))

@@ -51,6 +51,10 @@ def test_rows_as_mappings_and_a_file(tmp_path: Path) -> None:
     from_file = pql.spreadsheet(TEMPLATE, path, **RUN)
     from_mappings = pql.spreadsheet(TEMPLATE, read_rows(ROWS)[1], **RUN)
     assert from_file.rows == from_mappings.rows
+    # A file that is not text is refused by name, as the command's scripts are.
+    path.write_bytes(b"PLAYER1HAND\n\xff\n")
+    with pytest.raises(SpreadsheetError, match=r"'.*rows.csv': not UTF-8 text \(byte 0xff at line 2"):
+        pql.spreadsheet(TEMPLATE, path, **RUN)
 
 
 def test_placeholders_and_problems_are_named() -> None:
@@ -77,42 +81,28 @@ def pql_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_the_command_writes_the_sheet(tmp_path: Path) -> None:
+@pytest.mark.parametrize("output", [None, "out.csv"])
+def test_the_command_writes_the_sheet(tmp_path: Path, output: str | None) -> None:
     (tmp_path / "q.pql").write_text(TEMPLATE)
     (tmp_path / "rows.csv").write_text(ROWS)
-    r = pql_cli(
-        "--template",
-        "q.pql",
-        "--rows",
-        "rows.csv",
-        "--trials",
-        "2000",
-        "--seed",
-        "5",
-        "--threads",
-        "1",
-        cwd=tmp_path,
-    )
+    options = ["--trials", "2000", "--seed", "5", "--threads", "1"] + (["--output", output] if output else [])
+    r = pql_cli("--template", "q.pql", "--rows", "rows.csv", *options, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    assert r.stdout == pql.spreadsheet(TEMPLATE, ROWS, **RUN).to_csv()
-    # --output writes the same to a file.
-    r = pql_cli(
-        "--template",
-        "q.pql",
-        "--rows",
-        "rows.csv",
-        "--trials",
-        "2000",
-        "--seed",
-        "5",
-        "--threads",
-        "1",
-        "--output",
-        "out.csv",
-        cwd=tmp_path,
-    )
-    assert r.returncode == 0, r.stderr
-    assert (tmp_path / "out.csv").read_text() == pql.spreadsheet(TEMPLATE, ROWS, **RUN).to_csv()
+    written = (tmp_path / output).read_text() if output else r.stdout
+    assert written == pql.spreadsheet(TEMPLATE, ROWS, **RUN).to_csv()
+
+
+def test_a_row_with_other_selectors_is_refused_where_it_is(tmp_path: Path) -> None:
+    template = "select #SELECTORS# from game='holdem', p1='AA', p2='KK'"
+    rows = 'SELECTORS\navg(riverEquity(p1))\n"avg(riverEquity(p1)), count(winsHi(p1))"\n'
+    with pytest.raises(SpreadsheetError, match=r"rows: line 3: other selectors than the first row's"):
+        pql.spreadsheet(template, rows, **RUN)
+    (tmp_path / "q.pql").write_text(template)
+    (tmp_path / "rows.csv").write_text(rows)
+    r = pql_cli("--template", "q.pql", "--rows", "rows.csv", "--trials", "200", cwd=tmp_path)
+    assert r.returncode == 1
+    assert "rows.csv: line 3: other selectors than the first row's" in r.stderr
+    assert len(list(csv.reader(io.StringIO(r.stdout)))) == 2  # the header and the first row
 
 
 def test_the_command_refuses_a_bad_sheet_before_running(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ the board breakdown against counts made here. Waits are on conditions, never on 
 from __future__ import annotations
 
 from collections import Counter
+from itertools import product
 from pathlib import Path
 from typing import Any
 
@@ -338,6 +339,13 @@ async def test_capital_hjkl_select_like_shift_arrows() -> None:
         assert hero_range(app) == "KK+, AK"
         await keys(pilot, "H", "K", "5")  # the selection shrinks back to its first corner, AA
         assert hero_range(app) == "KK@100, AK@100, AA@50"
+        # @ asks for any weight: a number past 100 is refused in place, Escape changes nothing.
+        await keys(pilot, "at", "1", "2", "0", "enter")
+        assert "0 to 100" in str(app.screen.query_one("#weight-error").render())
+        await keys(pilot, "escape")
+        assert hero_range(app) == "KK@100, AK@100, AA@50"
+        await keys(pilot, "at", "3", "5", "enter")
+        assert hero_range(app) == "KK@100, AK@100, AA@35"
 
 
 def test_snapshot_of_a_seeded_heatmap(snap_compare: Any) -> None:
@@ -413,11 +421,107 @@ async def test_the_omaha_explorer_edits_terms() -> None:
         await keys(pilot, "escape")
         assert not terms.display
         assert app.editor.has_focus
-        # Stud: no explorer yet, said so.
-        await set_text(
-            pilot, app, "select avg(riverEquity(hero)) from game='studhi', hero='AA*', villain='KK*';"
-        )
+
+
+RAZZ = "select avg(riverEquity(hero)) from game='razz', hero='A23', villain='(3-2-)45678';"
+
+
+def brute_count(game_ranks: str, slots: list[str], apart: int = 0) -> int:
+    """Hands (two down cards unordered, the rest in order) matching ``slots`` of ranks, ceilings
+    (``7-``, razz order: the ace lowest) and cards; the first ``apart`` slots of different
+    ranks. Counted card by card, without the engine."""
+    deck = [r + s for r in game_ranks for s in "cdhs"]
+    low = {r: i for i, r in enumerate("A23456789TJQK")}
+
+    def fits(card: str, slot: str) -> bool:
+        if slot.endswith("-"):
+            return low[card[0]] <= low[slot[0]]
+        return card == slot if len(slot) == 2 else card[0] == slot
+
+    hands = set()
+    for cards in product(deck, repeat=len(slots)):
+        if len(set(cards)) < len(cards) or not all(fits(c, s) for c, s in zip(cards, slots, strict=True)):
+            continue
+        if len({c[0] for c in cards[:apart]}) < apart:
+            continue
+        hands.add((frozenset(cards[:2]), cards[2:]))
+    return len(hands)
+
+
+@pytest.mark.asyncio
+async def test_the_stud_picker_writes_the_hand_and_counts_what_remains() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await set_text(pilot, app, RAZZ)
+        app.editor.move_cursor(app.editor.location_of(RAZZ.index("villain")))
         await pilot.press("f2")
-        await pilot.pause()
-        assert not terms.display
+        stud = app.stud_explorer
+        await wait_until(pilot, lambda: stud.display and stud.slot_row.has_focus)
         assert not app.explorer.display
+        assert not app.term_explorer.display
+        assert stud.player == "villain"
+        assert [s.text for s in stud.slots[:3]] == ["3-", "2-", "4"]
+        assert stud.slots[0].grouped
+        assert stud.slots[1].grouped
+        assert not stud.slots[2].grouped
+        await wait_until(pilot, lambda: stud.counted == "(3-2-)45678")
+
+        def villain() -> str:
+            text = app.editor.text
+            start = text.index("villain='") + len("villain='")
+            return text[start : text.index("'", start)]
+
+        # x clears; a rank, a suit (a whole card moves on), a ceiling, a floor, any card.
+        await keys(pilot, "x")
+        assert villain() == "*"
+        await keys(pilot, "K", "s")
+        assert villain() == "Ks"
+        assert stud.slot_row.cursor == 1
+        await keys(pilot, "7", "minus", "right", "t", "plus")
+        assert villain() == "Ks7-T+"
+        await keys(pilot, "right", "right", "8")
+        assert villain() == "Ks7-T+*8"
+        await keys(pilot, "space")
+        assert villain() == "Ks7-T+"
+        # ( groups slots whose ranks differ: the two down cards and the third-street card.
+        await keys(pilot, "x", "3", "minus", "right", "3", "minus", "right", "4")
+        assert villain() == "3-3-4"
+        await keys(pilot, "left", "left", "left_parenthesis", "right", "left_parenthesis")
+        assert villain() == "(3-3-)4"
+        # What remains, counted by the engine, equals a count made card by card here.
+        await wait_until(pilot, lambda: stud.counted == "(3-3-)4")
+        assert not isinstance(stud.summary, str)
+        assert stud.summary is not None
+        assert stud.summary.hands == brute_count("A2345678", ["3-", "3-", "4"], apart=2)
+        assert all(h.startswith(("A", "2", "3")) for h in stud.summary.sample)
+        await keys(pilot, "u")
+        assert villain() == "(3-)3-4"
+        await keys(pilot, "u")
+        assert villain() == "3-3-4"
+        await wait_until(pilot, lambda: stud.counted == "3-3-4")
+        assert stud.summary is not None
+        assert not isinstance(stud.summary, str)
+        assert stud.summary.hands == brute_count("A2345678", ["3-", "3-", "4"])
+        await keys(pilot, "r", "r")
+        assert villain() == "(3-3-)4"
+        # Typing in the editor updates the picker.
+        app.editor.load_text(RAZZ.replace("(3-2-)45678", "KsJh"))
+        await wait_until(pilot, lambda: [s.text for s in stud.slots[:3]] == ["Ks", "Jh", "*"])
+        await keys(pilot, "escape")
+        assert not stud.display
+        assert app.editor.has_focus
+
+
+@pytest.mark.asyncio
+async def test_f2_on_a_range_line_explores_its_range() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        text = ".range holdem 'QQ+, AKs'\n"
+        await set_text(pilot, app, text)
+        app.editor.move_cursor(app.editor.location_of(text.index("QQ")))
+        await pilot.press("f2")
+        await wait_until(pilot, lambda: app.explorer.display and app.explorer.grid.has_focus)
+        await keys(pilot, "right", "space")  # AKs out, written into the .range line
+        assert app.editor.text == ".range holdem 'QQ+'\n"
+        await wait_until(pilot, lambda: app.explorer.heat_error is not None)
+        assert "no other player" in app.explorer.heat_error

@@ -7,6 +7,7 @@ editor opens the range explorer on the player at the cursor (``tui/explorer.py``
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,6 +47,7 @@ from pql_repl.tui.palette import PqlCommands
 from pql_repl.tui.range_grid import grid_for_command
 from pql_repl.tui.results import ResultsPanel
 from pql_repl.tui.screens import ExportDialog, HelpScreen, HistorySearch, export_format
+from pql_repl.tui.stud_explorer import StudExplorer
 from pql_repl.tui.term_explorer import TermExplorer
 from pql_repl.tui.welcome import EXAMPLES, ExampleList, Welcome
 
@@ -147,6 +149,10 @@ class PqlApp(App[None]):
         self._check_timer: Timer | None = None
         #: The editor's text, kept as it changes, to be saved when the app ends.
         self._buffer = load_buffer()
+        #: Saves of the buffer happen in the checker's threads: the newest text must win.
+        self._buffer_lock = threading.Lock()
+        self._buffer_saves = 0
+        self._buffer_saved = 0
         self.session.themes = tuple(self.available_themes)
         if self.session.settings.theme and self.session.settings.theme in self.available_themes:
             self.theme = self.session.settings.theme
@@ -161,6 +167,7 @@ class PqlApp(App[None]):
         seed, threads = self.session.settings.seed or 0, self.session.settings.threads
         yield ExplorerPanel(seed=seed, threads=threads, id="explorer")
         yield TermExplorer(seed=seed, threads=threads, id="terms")
+        yield StudExplorer(seed=seed, id="stud")
         yield CompletionList(id="completion")
         yield Footer(compact=True, show_command_palette=False)
 
@@ -192,7 +199,7 @@ class PqlApp(App[None]):
     def on_query_editor_checked(self, _: QueryEditor.Checked) -> None:
         self._buffer = self.editor.text
         # The explorers follow the editor (they are mounted after it: none yet at the start).
-        for explorer in [*self.query(ExplorerPanel), *self.query(TermExplorer)]:
+        for explorer in [*self.query(ExplorerPanel), *self.query(TermExplorer), *self.query(StudExplorer)]:
             if explorer.display:
                 explorer.sync(self.editor.text)
         if self._check_timer is not None:
@@ -204,12 +211,21 @@ class PqlApp(App[None]):
         if not self.is_running or not self.query("#editor"):
             return  # the timer fired while the app is closing
         text = self.editor.text
-        save_buffer(text)  # the buffer survives a crash or a killed terminal too
-        self._check_worker(text)
+        self._buffer_saves += 1
+        self._check_worker(text, self._buffer_saves)
 
     @work(thread=True, exclusive=True, group="check")
-    def _check_worker(self, text: str) -> None:
+    def _check_worker(self, text: str, save: int) -> None:
+        self._save_buffer(text, save)  # the buffer survives a crash or a killed terminal too
         self.post_message(CheckDone(text, self.session.first_error(text)))
+
+    def _save_buffer(self, text: str, save: int) -> None:
+        """Keep ``text`` as the buffer unless a newer one is kept already (the disk's fsync
+        takes milliseconds: off the thread that draws)."""
+        with self._buffer_lock:
+            if save > self._buffer_saved:
+                save_buffer(text)
+                self._buffer_saved = save
 
     def on_check_done(self, message: CheckDone) -> None:
         if self.query("#editor") and message.text == self.editor.text:
@@ -340,6 +356,9 @@ class PqlApp(App[None]):
                 grid = None  # the session already said what is wrong
             if grid is not None:
                 self.results.add_history(grid)
+            if result.note is None:
+                self.results.show_status(_escape(line) + "  (F2 on the line explores the range)")
+                return result
         note = result.note or line
         if "editing_mode" in result.changed:
             note += " (the keys of pql --plain; this editor keeps its own)"
@@ -472,6 +491,11 @@ class PqlApp(App[None]):
         """The term-list explorer (Omaha)."""
         return self.query_one("#terms", TermExplorer)
 
+    @property
+    def stud_explorer(self) -> StudExplorer:
+        """The stud picker (stud, stud8, razz)."""
+        return self.query_one("#stud", StudExplorer)
+
     def action_explore(self) -> None:
         """F2: in the editor, explore the range of the player at the cursor; elsewhere (the
         results, the explorer), back to the editor."""
@@ -496,8 +520,10 @@ class PqlApp(App[None]):
             return False
         self.close_explorers()
         if _is_stud(clause.game):
-            self.notify(f"the explorer has no picker for stud games yet ({clause.game})", severity="warning")
-            return False
+            self.stud_explorer.display = True
+            self.stud_explorer.bind(setting.key, clause.index, text)
+            self.stud_explorer.slot_row.focus()
+            return True
         try:
             hand_classes(clause.game)
         except PqlError:  # not a two-card game: Omaha's list of terms
@@ -515,6 +541,7 @@ class PqlApp(App[None]):
         self.explorer.display = False
         self.term_explorer.stop_distribution()
         self.term_explorer.display = False
+        self.stud_explorer.display = False
 
     def on_range_edited(self, message: RangeEdited) -> None:
         """The grid changed the range: it replaces the player's range in the editor."""
@@ -627,14 +654,16 @@ class PqlApp(App[None]):
 
     def leave(self) -> None:
         """Quit, keeping the editor's text for the next session."""
-        save_buffer(self.editor.text)
+        self._buffer_saves += 1
+        self._save_buffer(self.editor.text, self._buffer_saves)
         self.cancel_run()
         self.exit()
 
     def on_unmount(self) -> None:
         if self._check_timer is not None:
             self._check_timer.stop()
-        save_buffer(self._buffer)  # however the app ends, not only after a check ran
+        self._buffer_saves += 1
+        self._save_buffer(self._buffer, self._buffer_saves)  # however the app ends, not only after a check
         self.cancel_run()
 
 
@@ -662,6 +691,7 @@ EXPLORER_KEYS = [
     ("Explorer: Space", "Toggle the class (or the selection)"),
     ("Explorer: +, -", "Widen or narrow along the game's hand ordering (the % it reaches is shown)"),
     ("Explorer: 1-9, 0", "Weight the selection @10..@90; 0 takes it out"),
+    ("Explorer: @", "Weight the selection with any weight from 1 to 100"),
     ("Explorer: s", "Suit picker: single hands of the class under the cursor"),
     ("Explorer: u, r (Ctrl+Z, Ctrl+Y)", "Undo, redo"),
     ("Explorer: c, i", "Clear, invert"),
@@ -670,11 +700,15 @@ EXPLORER_KEYS = [
     ("Explorer: Escape", "Close the explorer"),
     ("Omaha explorer: a, Enter, x", "Add, edit, remove a term"),
     ("Omaha explorer: !, 1-9, 0", "Negate a term, weight it @10..@90, no weight"),
+    ("Stud picker: Left, Right", "Move between the down and up cards"),
+    ("Stud picker: A-2, c d h s", "A rank, then its suit for one card"),
+    ("Stud picker: -, +, *, (", "Rank ceiling (7-), floor (T+), any card, ranks apart ((3-2-))"),
+    ("Stud picker: Space, x", "Any card here, clear the hand"),
 ]
 
 
 def _is_stud(game: str) -> bool:
-    """Stud games have no board: their ranges are pickers of down and up cards, not built yet."""
+    """Stud games have no board: their ranges are pickers of down and up cards."""
     return "third" in game_streets().get(game.lower(), [])
 
 

@@ -8,6 +8,7 @@ range became (``RangeEdited``); the app moves text between them."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
@@ -23,7 +24,6 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
-from textual.worker import get_current_worker
 
 from pql_repl import named_ranges
 from pql_repl.api import range_name_error
@@ -31,9 +31,8 @@ from pql_repl.errors import PqlError
 from pql_repl.exploration import Breakdown, Heatmap, HeatmapSnapshot, breakdown
 from pql_repl.from_clause import FromClause, from_clauses
 from pql_repl.range_edit import FULL, RangeEdit
+from pql_repl.tui.live_job import JobUpdate, relay_snapshots
 
-#: How long the heatmap's worker waits for news before it looks again whether it was cancelled.
-POLL_SECONDS = 0.15
 #: The Monte Carlo heatmap stops once every class's 95% margin is this small...
 HEATMAP_PRECISION = 0.005
 #: ... or after this many deals.
@@ -99,6 +98,29 @@ def equity_colour(equity: float) -> str:
     return f"rgb({r},{g},90)"
 
 
+@functools.lru_cache(maxsize=4096)
+def _cell_style(
+    bg: str, *, held: bool, heated: bool, highlighted: bool, selected: bool, cursor: bool
+) -> Style:
+    """A grid cell's style (cached: one grid draws 169 of a few kinds)."""
+    if held:
+        style = Style(color="black" if heated else "white", bgcolor=bg, bold=True)
+    else:
+        style = Style(color="grey39" if heated else "grey50", bgcolor=bg)
+    if highlighted:
+        style += Style(color="magenta", bold=True, underline=True)
+    if selected:
+        style += Style(bgcolor="rgb(70,110,220)", color="white")
+    if cursor:
+        style += Style(reverse=True)
+    return style
+
+
+def text_height(text: Text, width: int) -> int:
+    """Lines ``text`` takes in ``width`` columns, its long lines wrapped."""
+    return sum(max(1, -(-line.cell_len // width)) for line in text.split("\n", allow_blank=True))
+
+
 @dataclass(frozen=True)
 class Category:
     """A line of the board breakdown: its key (``pair``, ``flushdraw``, ``flopoverpair``) and
@@ -161,6 +183,7 @@ class RangeGrid(Widget, can_focus=True):
         Binding("o", "panel('open')", "Open"),
         Binding("escape", "panel('close')", "Close"),
         *(Binding(str(d), f"panel('weight({d})')", "Weight", show=False) for d in range(10)),
+        Binding("at", "panel('weigh')", "@weight", show=False),
     ]
 
     def __init__(self, panel: ExplorerPanel, *, id: str | None = None) -> None:
@@ -223,17 +246,15 @@ class RangeGrid(Widget, can_focus=True):
                     bg = "rgb(40,150,90)" if state >= 1 else "rgb(40,100,90)"
                 else:
                     bg = "grey19"
-                dark = equity is not None
-                if state > 0:
-                    style = Style(color="black" if dark else "white", bgcolor=bg, bold=True)
-                else:
-                    style = Style(color="grey39" if dark else "grey50", bgcolor=bg)
-                if cls in highlighted:
-                    style += Style(color="magenta", bold=True, underline=True)
-                if cls in selected:
-                    style += Style(bgcolor="rgb(70,110,220)", color="white")
-                if cls == cursor and self.has_focus:
-                    style += Style(reverse=True)
+                focused = cls == cursor and self.has_focus
+                style = _cell_style(
+                    bg,
+                    held=state > 0,
+                    heated=equity is not None,
+                    highlighted=cls in highlighted,
+                    selected=cls in selected,
+                    cursor=focused,
+                )
                 weights = panel.edit.class_weights(cls)
                 mark = " " if state == 0 else ("●" if state >= 1 else ("◐" if any(weights) else " "))
                 out.append(f"{classes.names[cls]:<3}{mark}", style)
@@ -333,6 +354,32 @@ class NamePrompt(ModalScreen[str | None]):
         self.dismiss(None)
 
 
+class WeightPrompt(ModalScreen[int | None]):
+    """Asks for a weight for the selection: 1 to 100, 0 takes it out (Enter sets it, Escape
+    cancels)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="weight-prompt"):
+            yield Static("Weight of the selection, 1 to 100; 0 takes it out (Enter sets, Escape cancels):")
+            yield Input(placeholder="35", id="weight", restrict=r"\d{0,3}")
+            yield Static("", id="weight-error")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if not text.isdigit() or int(text) > FULL:
+            self.query_one("#weight-error", Static).update(f"[red]a whole number from 0 to {FULL}[/red]")
+            return
+        self.dismiss(int(text))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 class NamedRangeList(ModalScreen[str | None]):
     """The user's named ranges to load one from: Enter loads, Escape cancels."""
 
@@ -357,23 +404,10 @@ class NamedRangeList(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class HeatmapUpdate(Message):
+class HeatmapUpdate(JobUpdate):
     """A heatmap snapshot, posted by the worker that polls it."""
 
-    def __init__(self, run: int, snapshot: HeatmapSnapshot | None, error: str | None = None) -> None:
-        super().__init__()
-        self.run = run
-        self.snapshot = snapshot
-        self.error = error
-
-    def can_replace(self, message: Message) -> bool:
-        # A backlog of snapshots collapses to the newest; the last one of a run is never dropped.
-        return (
-            isinstance(message, HeatmapUpdate)
-            and message.run == self.run
-            and message.snapshot is not None
-            and not message.snapshot.done
-        )
+    snapshot: HeatmapSnapshot | None
 
 
 class RangeEdited(Message):
@@ -536,6 +570,8 @@ class ExplorerPanel(Vertical):
             changed = edit.invert()
         elif name == "category":
             self._move_category(int(arg))
+        elif name == "weigh":
+            self._weigh(grid.selection())
         elif name == "suits":
             self._pick_suits()
         elif name == "save":
@@ -546,6 +582,13 @@ class ExplorerPanel(Vertical):
             self.post_message(ExplorerClosed())
         if changed:
             self._write_back()
+
+    def _weigh(self, selection: list[int]) -> None:
+        def chosen(weight: int | None) -> None:
+            if weight is not None and self.edit.set_weight(selection, weight):
+                self._write_back()
+
+        self.app.push_screen(WeightPrompt(), chosen)
 
     def _move_category(self, step: int) -> None:
         if not self.lines:
@@ -653,17 +696,7 @@ class ExplorerPanel(Vertical):
 
     @work(thread=True, group="heatmap")
     def _poll_heatmap(self, run: int, heatmap: Heatmap) -> None:
-        worker = get_current_worker()
-        while not worker.is_cancelled:
-            try:
-                snap = heatmap.poll(POLL_SECONDS)
-            except PqlError as e:
-                self.post_message(HeatmapUpdate(run, None, str(e).splitlines()[0]))
-                return
-            if snap is not None:
-                self.post_message(HeatmapUpdate(run, snap))
-                if snap.done:
-                    return
+        relay_snapshots(self, run, heatmap, HeatmapUpdate)
 
     def on_heatmap_update(self, message: HeatmapUpdate) -> None:
         if message.run != self._heat_run:
@@ -733,10 +766,16 @@ class ExplorerPanel(Vertical):
             ("legend", self._legend()),
             ("breakdown", self._breakdown()),
         ):
-            # Only what changed is updated: each update lays the panel out again.
+            # Only what changed is updated, and laid out again only when its height changes:
+            # a layout pass redraws the whole screen, too slow for every key and snapshot.
             if self._drawn.get(name) != text:
+                static = self.query_one(f"#explorer-{name}", Static)
+                width = static.content_size.width
+                height = text_height(text, width) if width else None
+                previous = self._drawn.get(f"{name} height")
                 self._drawn[name] = text
-                self.query_one(f"#explorer-{name}", Static).update(text)
+                self._drawn[f"{name} height"] = height
+                static.update(text, layout=height is None or height != previous)
 
     def _title(self) -> Text:
         title = Text(f"{self.player or ''}'s range ({self.edit.game})", style="bold")

@@ -25,13 +25,13 @@ from pql_repl.exploration import Distribution, DistributionSnapshot, RangeSummar
 from pql_repl.from_clause import FromClause, from_clauses
 from pql_repl.term_edit import Term, parse_terms, terms_text
 from pql_repl.tui.explorer import ExplorerClosed, RangeEdited
+from pql_repl.tui.live_job import JobUpdate, relay_snapshots
 
 #: Hands drawn for the distribution, and deals per hand.
 DISTRIBUTION_HANDS = 1_000
 DISTRIBUTION_DEALS = 100
 #: Hands of the range shown as a sample.
 SAMPLE = 8
-POLL_SECONDS = 0.15
 BAR_WIDTH = 30
 
 
@@ -123,20 +123,10 @@ class SummariesReady(Message):
         self.union = union
 
 
-class DistributionUpdate(Message):
-    def __init__(self, run: int, snapshot: DistributionSnapshot | None, error: str | None = None) -> None:
-        super().__init__()
-        self.run = run
-        self.snapshot = snapshot
-        self.error = error
+class DistributionUpdate(JobUpdate):
+    """An equity distribution snapshot, posted by the worker that polls it."""
 
-    def can_replace(self, message: Message) -> bool:
-        return (
-            isinstance(message, DistributionUpdate)
-            and message.run == self.run
-            and message.snapshot is not None
-            and not message.snapshot.done
-        )
+    snapshot: DistributionSnapshot | None
 
 
 class TermExplorer(Vertical):
@@ -349,17 +339,7 @@ class TermExplorer(Vertical):
 
     @work(thread=True, group="distribution")
     def _poll_distribution(self, run: int, dist: Distribution) -> None:
-        worker = get_current_worker()
-        while not worker.is_cancelled:
-            try:
-                snap = dist.poll(POLL_SECONDS)
-            except PqlError as e:
-                self.post_message(DistributionUpdate(run, None, str(e).splitlines()[0]))
-                return
-            if snap is not None:
-                self.post_message(DistributionUpdate(run, snap))
-                if snap.done:
-                    return
+        relay_snapshots(self, run, dist, DistributionUpdate)
 
     def on_distribution_update(self, message: DistributionUpdate) -> None:
         if message.run != self._dist_run:

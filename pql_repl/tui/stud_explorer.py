@@ -1,0 +1,276 @@
+"""The stud explorer (stud, stud8, razz): pickers for the two down cards, each up card and the
+seventh-street down card, each a card, a rank, a rank ceiling or floor, or any card, with the
+number of hands that remain and a sample of them. Bound both ways to the player's hand in the
+editor, like the other explorers (``explorer.py``, ``term_explorer.py``)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Static
+
+from pql_repl.errors import PqlError
+from pql_repl.exploration import RangeSummary, range_summary
+from pql_repl.from_clause import FromClause, from_clauses
+from pql_repl.stud_edit import (
+    ANY,
+    RANKS,
+    SLOT_NAMES,
+    SLOTS,
+    SUITS,
+    Slot,
+    empty_hand,
+    parse_stud_hand,
+    stud_text,
+    typed,
+)
+from pql_repl.tui.explorer import ExplorerClosed, RangeEdited
+
+#: Hands of the range shown as a sample.
+SAMPLE = 8
+#: Columns of one slot.
+SLOT_WIDTH = 9
+
+#: The characters the slots take (ranks in either case, suits, marks, grouping, clearing).
+PICKER_CHARACTERS = RANKS + RANKS.lower() + SUITS + "-+*(x"
+STUD_KEYS = (
+    "A-2 (or a k q j t) a rank, c d h s its suit, - a ceiling (7-), + a floor (T+), * or "
+    "space any card, ( the slot's rank differs from its grouped neighbours', x clears the hand"
+)
+
+
+class StudSlots(Widget, can_focus=True):
+    """The seven slots in a row, the cursor on one; typed keys go to the explorer."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "Left", show=False),
+        Binding("right,tab", "move(1)", "Right", show=False),
+        Binding("backspace,delete,space", "explorer('any')", "Any card"),
+        Binding("u,ctrl+z", "explorer('undo')", "Undo"),
+        Binding("r,ctrl+y", "explorer('redo')", "Redo"),
+        Binding("escape", "explorer('close')", "Close"),
+    ]
+
+    def __init__(self, explorer: StudExplorer, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.explorer = explorer
+        self.cursor = 0
+
+    def action_move(self, step: int) -> None:
+        self.cursor = max(0, min(SLOTS - 1, self.cursor + step))
+        self.refresh()
+
+    async def action_explorer(self, action: str) -> None:
+        self.explorer.act(action)
+
+    def on_key(self, event: events.Key) -> None:
+        # The picker's own keys (ranks, suits, marks) are characters, not bindings: `A` and `a`
+        # both pick the ace, and `(` or `*` arrive under their names.
+        ch = event.character
+        if ch and ch in PICKER_CHARACTERS and self.explorer.act(f"type({ch})"):
+            event.stop()
+            event.prevent_default()
+
+    def render(self) -> Text:
+        slots = self.explorer.slots
+        out = Text(no_wrap=True)
+        for name in SLOT_NAMES:
+            out.append(f"{name:<{SLOT_WIDTH}}", style="dim")
+        out.append("\n")
+        for i, s in enumerate(slots):
+            opens = s.grouped and (i == 0 or not slots[i - 1].grouped)
+            closes = s.grouped and (i == SLOTS - 1 or not slots[i + 1].grouped)
+            cell = ("(" if opens else " ") + s.text + (")" if closes else "")
+            style = "reverse" if i == self.cursor and self.has_focus else ("bold" if s.text != ANY else "dim")
+            out.append(f"{cell:<{SLOT_WIDTH - 1}}", style)
+            out.append(" ")
+        return out
+
+    def get_content_height(self, container: object, viewport: object, width: int) -> int:
+        return 2
+
+
+class StudCounted(Message):
+    def __init__(self, text: str, summary: RangeSummary | str) -> None:
+        super().__init__()
+        self.text = text
+        self.summary = summary
+
+
+class StudExplorer(Vertical):
+    """The explorer of one player's stud hand (``bind``)."""
+
+    def __init__(self, *, seed: int = 0, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.seed = seed
+        self.player: str | None = None
+        self.statement = 0
+        self.slots: list[Slot] = empty_hand()
+        self._undo: list[list[Slot]] = []
+        self._redo: list[list[Slot]] = []
+        self._clause: FromClause | None = None
+        self._range_text: str | None = None
+        self.problem: str | None = None
+        #: The engine's count of the hand text ``counted`` (or why it has none).
+        self.summary: RangeSummary | str | None = None
+        self.counted: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="stud-title")
+        yield StudSlots(self, id="stud-slots")
+        yield Static("", id="stud-totals")
+        yield Static(STUD_KEYS, id="stud-keys")
+
+    @property
+    def slot_row(self) -> StudSlots:
+        return self.query_one(StudSlots)
+
+    @property
+    def game(self) -> str:
+        return self._clause.game if self._clause else "studhi"
+
+    def text(self) -> str:
+        return stud_text(self.slots)
+
+    # -- binding to the query -------------------------------------------------------------------
+
+    def bind(self, player: str, statement: int, query: str) -> None:
+        self.player = player
+        self.statement = statement
+        self._range_text = None
+        self._undo.clear()
+        self._redo.clear()
+        self.sync(query)
+
+    def sync(self, query: str) -> None:
+        clauses = from_clauses(query)
+        name = self.player or ""
+        clause = clauses[self.statement] if self.statement < len(clauses) else None
+        if clause is None or clause.player(name) is None:
+            clause = next((c for c in clauses if c.player(name)), None)
+        self._clause = clause
+        setting = clause.player(name) if clause else None
+        if clause is None or setting is None:
+            self.problem = f"no player '{self.player}' in the query"
+            self._refresh_all()
+            return
+        self.statement = clause.index
+        self.problem = None
+        if setting.value != self._range_text:
+            self._range_text = setting.value
+            slots = parse_stud_hand(setting.value)
+            if slots is None:
+                self.problem = "not one hand the picker shows: a key here starts a new one"
+                slots = empty_hand()
+            self.slots = slots
+            self._recount(setting.value)
+        self._refresh_all()
+
+    def _write_back(self) -> None:
+        setting = self._clause.player(self.player or "") if self._clause else None
+        if setting is None:
+            return
+        text = self.text() or "*"  # a hand of any cards: one `*` keeps the quotes non-empty
+        self._range_text = text
+        self.problem = None
+        self.post_message(RangeEdited(text, setting.start, setting.end))
+        self._recount(text)
+        self._refresh_all()
+
+    # -- editing -------------------------------------------------------------------------------
+
+    def _change(self, slots: list[Slot]) -> None:
+        if slots == self.slots:
+            return
+        self._undo.append(self.slots)
+        self._redo.clear()
+        self.slots = slots
+        self._write_back()
+
+    def act(self, action: str) -> bool:
+        """Do ``action``; False when it means nothing here (the key goes on)."""
+        name, _, arg = action.partition("(")
+        arg = arg[:-1] if arg.endswith(")") else arg
+        at = self.slot_row.cursor
+        slots = list(self.slots)
+        if name == "type" and arg == "(":
+            slots[at] = replace(slots[at], grouped=not slots[at].grouped)
+            self._change(slots)
+        elif name == "type" and arg == "x":
+            self._change(empty_hand())
+            self.slot_row.cursor = 0
+        elif name == "type":
+            changed = typed(slots[at], arg)
+            if changed is None:
+                return False
+            slots[at] = changed
+            self._change(slots)
+            if len(changed.text) == 2 and changed.text[1] in SUITS:
+                self.slot_row.action_move(1)  # a whole card: on to the next slot
+        elif name == "any":
+            slots[at] = replace(slots[at], text=ANY)
+            self._change(slots)
+        elif name == "undo" and self._undo:
+            self._redo.append(self.slots)
+            self.slots = self._undo.pop()
+            self._write_back()
+        elif name == "redo" and self._redo:
+            self._undo.append(self.slots)
+            self.slots = self._redo.pop()
+            self._write_back()
+        elif name == "close":
+            self.post_message(ExplorerClosed())
+        return True
+
+    # -- counting -------------------------------------------------------------------------------
+
+    def _recount(self, text: str) -> None:
+        self.summary = None
+        self._count_worker(text, self.game)
+
+    @work(thread=True, exclusive=True, group="stud")
+    def _count_worker(self, text: str, game: str) -> None:
+        summary: RangeSummary | str
+        try:
+            summary = range_summary(text, game, sample=SAMPLE, seed=self.seed)
+        except PqlError as e:
+            summary = str(e).splitlines()[0]
+        self.post_message(StudCounted(text, summary))
+
+    def on_stud_counted(self, message: StudCounted) -> None:
+        if message.text != self._range_text:
+            return  # a count of a hand since edited
+        self.summary = message.summary
+        self.counted = message.text
+        self._refresh_all()
+
+    # -- drawing --------------------------------------------------------------------------------
+
+    def _refresh_all(self) -> None:
+        if not self.is_mounted:
+            return
+        self.slot_row.refresh(layout=True)
+        title = Text(f"{self.player or ''}'s hand ({self.game}, stud picker)", style="bold")
+        if self.problem:
+            title.append(f"\n{self.problem}", style="yellow")
+        self.query_one("#stud-title", Static).update(title)
+        self.query_one("#stud-totals", Static).update(self._totals())
+
+    def _totals(self) -> Text:
+        s = self.summary
+        if isinstance(s, str):
+            return Text(s, style="red")
+        if s is None:
+            return Text("counting…", style="dim")
+        out = Text(f"{s.hands:,} hands remain for the cards chosen")
+        if s.sample:
+            out.append("\nsample: " + " ".join(s.sample), style="dim")
+        return out
