@@ -434,6 +434,8 @@ class CommandResult:
     explore: str | None = None
     #: `.odds HAND [BOARD] [N | vs RANGE …]`: what the front end should compute and show.
     odds: OddsRequest | None = None
+    #: `.plot equity PLAYER [STREET]`: (player, street) for the full-screen app's chart.
+    plot: tuple[str, str] | None = None
 
 
 @record(frozen=True)
@@ -689,6 +691,17 @@ class Session:
             raise SessionError(str(e), usage) from None
         return CommandResult(odds=OddsRequest(hand, board, opponents))
 
+    def _plot(self, arg: str) -> CommandResult:
+        words = arg.split()
+        usage = ".plot equity PLAYER [STREET], e.g. .plot equity hero flop"
+        if len(words) not in {2, 3} or words[0].lower() != "equity":
+            raise SessionError(f"expected {usage}")
+        street = words[2].lower() if len(words) == 3 else "flop"
+        return CommandResult(
+            plot=(words[1], street),
+            note="charts are in the full-screen app: run pql, then .plot or F7 on a histogram",
+        )
+
     def _explore(self, arg: str) -> CommandResult:
         if not arg:
             raise SessionError(
@@ -806,6 +819,12 @@ COMMANDS: dict[str, _Command] = {
         "win, tie, hand strength, potentials and HoldemHand's MultiOdds tables"
         " against N (1-9) random hands or ranges",
         Session._odds,
+    ),
+    "plot": _Command(
+        ".plot equity PLAYER [STREET]",
+        "chart the player's equity distribution over the editor's query"
+        " (full-screen app; F7 charts any histogram)",
+        Session._plot,
     ),
     "show": _Command(
         ".show", "the current settings", lambda s, _: CommandResult(output=s.settings.describe())

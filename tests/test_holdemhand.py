@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 from pilot_helpers import make_app, run_text, wait_until
+from textual.pilot import Pilot
 
 import pql_repl as pql
 from pql_repl.multi_odds import format_odds
 from pql_repl.session import Session, SessionError
+from pql_repl.tui.chart import ChartScreen, is_percent
 from pql_repl.tui.odds_screen import OddsScreen
 
 
@@ -298,3 +301,75 @@ async def test_odds_screen_in_the_app() -> None:
         assert format_odds(screen.latest) == format_odds(expected)
         await pilot.press("escape")
         await wait_until(pilot, lambda: not isinstance(app.screen, OddsScreen))
+
+
+# --- charts -------------------------------------------------------------------------------------
+
+HISTOGRAM_QUERY = "select histogram(handType(hero, river)) from hero='AhAd', villain='KsKc', board='Qh7c2d';"
+
+
+@pytest.mark.asyncio
+async def test_f7_toggles_a_histogram_between_table_and_chart() -> None:
+    app = make_app(exact="on", seed="1")
+    async with app.run_test(size=(110, 36)) as pilot:
+        await run_text(pilot, app, HISTOGRAM_QUERY, lambda: bool(app.results.finished) and not app.running)
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChartScreen))
+        assert isinstance(app.screen, ChartScreen)
+        (column,) = app.screen.columns
+        assert [b.label for b in column.buckets] == [b.label for b in app.results.last.columns[0].buckets]
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: not isinstance(app.screen, ChartScreen))
+
+
+@pytest.mark.asyncio
+async def test_f7_without_a_histogram_says_so() -> None:
+    app = make_app(exact="on", seed="1")
+    async with app.run_test(size=(110, 36)) as pilot:
+        await run_text(
+            pilot,
+            app,
+            "select avg(riverEquity(hero)) from hero='AhAd', villain='KsKc', board='Qh7c2d';",
+            lambda: bool(app.results.finished) and not app.running,
+        )
+        await pilot.press("f7")
+        await pilot.pause()
+        assert not isinstance(app.screen, ChartScreen)
+
+
+@pytest.mark.asyncio
+async def test_plot_equity_runs_the_distribution_and_draws_a_curve() -> None:
+    """`.plot equity hero flop` over the editor's query: hero's flop equity by deal, in percent
+    buckets, exact here, equal to running the same histogram with pql.run."""
+    app = make_app(exact="on", seed="1")
+    query = "select avg(riverEquity(hero)) from game='holdem', hero='AhAd', villain='KsKc', board='Qh7c2d8s'"
+    async with app.run_test(size=(110, 36)) as pilot:
+        await run_text(
+            pilot, app, query + ";\n.plot equity hero turn", lambda: isinstance(app.screen, ChartScreen)
+        )
+        assert isinstance(app.screen, ChartScreen)
+        (column,) = app.screen.columns
+        assert is_percent(column)
+        (ref,) = pql.run(
+            "select histogram(HvHEquity(hero, turn)) from game='holdem', hero='AhAd', villain='KsKc',"
+            " board='Qh7c2d8s'"
+        )
+        assert [(b.label, b.fraction) for b in column.buckets] == [
+            (b.label, b.fraction) for b in ref.columns[0].buckets
+        ]
+
+
+def test_snapshot_of_a_chart(snap_compare: Any) -> None:
+    app = make_app(exact="on", seed="1")
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        app.editor.cursor_blink = False
+        app.results.timing = False
+        await run_text(pilot, app, HISTOGRAM_QUERY, lambda: bool(app.results.finished) and not app.running)
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChartScreen))
+        await pilot.wait_for_scheduled_animations()
+        for _ in range(3):
+            await pilot.pause()
+
+    assert snap_compare(app, run_before=run_before, terminal_size=(110, 36))
