@@ -373,3 +373,15 @@ def test_snapshot_of_a_chart(snap_compare: Any) -> None:
             await pilot.pause()
 
     assert snap_compare(app, run_before=run_before, terminal_size=(110, 36))
+
+
+def test_odds_by_opponents_one_to_three() -> None:
+    """HoldemHand's MultiOdds graph: the same hand against 1, 2, 3 random opponents."""
+    from pql_repl.multi_odds import odds_by_opponents
+
+    rows = odds_by_opponents("AdQc", "3h4cJh", most=3, trials=20_000, seed=1)
+    assert [len(o.opponents) for o in rows] == [1, 2, 3]
+    wins = [o.win for o in rows]
+    assert wins == sorted(wins, reverse=True)
+    strengths = [o.hand_strength for o in rows]
+    assert strengths == sorted(strengths, reverse=True)

@@ -134,7 +134,7 @@ class PqlApp(App[None]):
         Binding("f10", "full_screen", "Full", priority=True, id="full_screen"),
         Binding("ctrl+r", "history_search", "History", show=False, id="history_search"),
         Binding("ctrl+s", "export", "Export", id="export"),
-        Binding("f7", "chart", "Chart", priority=True, id="chart"),
+        Binding("f7", "chart", "Chart", show=False, priority=True, id="chart"),
         Binding("ctrl+q", "quit", "Quit", id="quit"),
     ]
 
