@@ -13,7 +13,7 @@ from pilot_helpers import make_app, run_text, wait_until
 from textual.pilot import Pilot
 
 import pql_repl as pql
-from pql_repl.multi_odds import format_odds
+from pql_repl.multi_odds import format_odds, odds_by_opponents
 from pql_repl.session import Session, SessionError
 from pql_repl.tui.chart import ChartScreen, is_percent
 from pql_repl.tui.odds_screen import OddsScreen
@@ -377,8 +377,6 @@ def test_snapshot_of_a_chart(snap_compare: Any) -> None:
 
 def test_odds_by_opponents_one_to_three() -> None:
     """HoldemHand's MultiOdds graph: the same hand against 1, 2, 3 random opponents."""
-    from pql_repl.multi_odds import odds_by_opponents
-
     rows = odds_by_opponents("AdQc", "3h4cJh", most=3, trials=20_000, seed=1)
     assert [len(o.opponents) for o in rows] == [1, 2, 3]
     wins = [o.win for o in rows]
