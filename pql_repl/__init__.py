@@ -38,6 +38,7 @@ if TYPE_CHECKING:
         PqlTypeError,
     )
     from pql_repl.evaluation import Evaluation, HandValue, evaluate
+    from pql_repl.multi_odds import Odds, OddsRun, odds
     from pql_repl.sheet import Sheet, spreadsheet
     from pql_repl.sweep_values import SweepValue, classes, flops, ranks, rivers, turns
     from pql_repl.sweeps import SweepResult, sweep
@@ -48,6 +49,8 @@ __all__ = [
     "Evaluation",
     "FunctionInfo",
     "HandValue",
+    "Odds",
+    "OddsRun",
     "PqlCancelled",
     "PqlError",
     "PqlRangeError",
@@ -67,6 +70,7 @@ __all__ = [
     "functions",
     "game_streets",
     "keywords",
+    "odds",
     "parse_range",
     "prepare",
     "ranks",
@@ -87,6 +91,7 @@ _HOMES = {
     **dict.fromkeys(["Sheet", "spreadsheet"], "pql_repl.sheet"),
     **dict.fromkeys(["SweepResult", "sweep"], "pql_repl.sweeps"),
     **dict.fromkeys(["SweepValue", "classes", "flops", "ranks", "rivers", "turns"], "pql_repl.sweep_values"),
+    **dict.fromkeys(["Odds", "OddsRun", "odds"], "pql_repl.multi_odds"),
 }
 
 

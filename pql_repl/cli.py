@@ -337,6 +337,20 @@ class ScriptRunner:
                 stream = self.destination.stream
                 stream.write(result.output + "\n")
                 stream.flush()
+            if result.odds is not None:
+                from pql_repl.multi_odds import format_odds, odds  # noqa: PLC0415
+
+                options = self.session.run_options()
+                o = odds(
+                    result.odds.hand,
+                    result.odds.board,
+                    result.odds.opponents,
+                    trials=options.get("trials", 600_000),
+                    seed=options.get("seed"),
+                )
+                stream = self.destination.stream
+                stream.write(format_odds(o) + "\n")
+                stream.flush()
             if result.quit:
                 self.quit = True
             if result.read is not None:

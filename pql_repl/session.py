@@ -488,6 +488,20 @@ class CommandResult:
     changed: frozenset[str] = field(default_factory=frozenset)
     #: `.explore PLAYER`: the player whose range the full-screen app should open in its explorer.
     explore: str | None = None
+    #: `.odds HAND [BOARD] [N | vs RANGE …]`: what the front end should compute and show.
+    odds: OddsRequest | None = None
+    #: `.plot equity PLAYER [STREET]`: (player, street) for the full-screen app's chart.
+    plot: tuple[str, str] | None = None
+
+
+@record(frozen=True)
+class OddsRequest:
+    """A hold'em hand (or range), a board, and the opponents: a number of random hands or
+    their ranges (`.odds`)."""
+
+    hand: str
+    board: str
+    opponents: int | tuple[str, ...]
 
 
 @record(frozen=True)
@@ -771,6 +785,48 @@ class Session:
             )
         return CommandResult(note=f"forgot ${arg.strip().removeprefix('$')}")
 
+    def _odds(self, arg: str) -> CommandResult:
+        """`.odds HAND [BOARD] [N | vs RANGE …]`: checked here, computed by the front end."""
+        import shlex  # noqa: PLC0415 (only for this command: the command starts faster)
+
+        usage = "write .odds AdQc 3h4cJh 9, or .odds AdQc 3h4cJh vs 'QQ+' '*'"
+        try:
+            words = shlex.split(arg)
+        except ValueError as e:
+            raise SessionError(f"cannot read the arguments: {e}", usage) from None
+        if not words:
+            raise SessionError("missing hand: .odds HAND [BOARD] [N | vs RANGE …]", usage)
+        hand, rest = words[0], words[1:]
+        board = ""
+        if rest and rest[0].lower() != "vs" and not rest[0].isdigit():
+            board, rest = rest[0], rest[1:]
+        opponents: int | tuple[str, ...] = 1
+        if rest and rest[0].isdigit() and len(rest) == 1:
+            opponents = int(rest[0])
+        elif rest and rest[0].lower() == "vs" and len(rest) > 1:
+            opponents = tuple(rest[1:])
+        elif rest:
+            raise SessionError(f"unexpected '{' '.join(rest)}'", usage)
+        from pql_repl.multi_odds import odds_queries  # noqa: PLC0415
+
+        try:
+            for text in odds_queries(hand, board, opponents):
+                prepare(text)
+        except ValueError as e:
+            raise SessionError(str(e), usage) from None
+        return CommandResult(odds=OddsRequest(hand, board, opponents))
+
+    def _plot(self, arg: str) -> CommandResult:
+        words = arg.split()
+        usage = ".plot equity PLAYER [STREET], e.g. .plot equity hero flop"
+        if len(words) not in {2, 3} or words[0].lower() != "equity":
+            raise SessionError(f"expected {usage}")
+        street = words[2].lower() if len(words) == 3 else "flop"
+        return CommandResult(
+            plot=(words[1], street),
+            note="charts are in the full-screen app: run pql, then .plot or F7 on a histogram",
+        )
+
     def _explore(self, arg: str) -> CommandResult:
         if not arg:
             raise SessionError(
@@ -909,6 +965,18 @@ COMMANDS: dict[str, _Command] = {
         ".explore PLAYER",
         "open the range explorer on a player of the query (full-screen app)",
         Session._explore,
+    ),
+    "odds": _Command(
+        ".odds HAND [BOARD] [N | vs RANGE …]",
+        "win, tie, hand strength, potentials and HoldemHand's MultiOdds tables"
+        " against N (1-9) random hands or ranges",
+        Session._odds,
+    ),
+    "plot": _Command(
+        ".plot equity PLAYER [STREET]",
+        "chart the player's equity distribution over the editor's query"
+        " (full-screen app; F7 charts any histogram)",
+        Session._plot,
     ),
     "show": _Command(
         ".show", "the current settings", lambda s, _: CommandResult(output=s.settings.describe())

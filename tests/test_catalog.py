@@ -99,6 +99,10 @@ ORIGINAL = [
 # ... and the ext additions.
 EXT = [
     "outs",
+    # ANALYSIS.md's discounted outs and out cards (issue 19).
+    "outsDiscounted",
+    "outCards",
+    "outCardsDiscounted",
     "straightDrawCount",
     "openEndedStraightDraw",
     "gutshotStraightDraw",
@@ -136,7 +140,7 @@ STUD_GAMES = {"studhi", "stud8", "razz"}
 def test_every_spec_function_is_listed_once() -> None:
     names = [f.name for f in pql.functions()]
     assert len(ORIGINAL) == 78
-    assert len(EXT) == 15
+    assert len(EXT) == 18
     assert sorted(names) == sorted(ORIGINAL + EXT)
 
 

@@ -71,3 +71,21 @@ def test_full_screen_app_runs_a_query_in_a_pty(tmp_path: Path) -> None:
     assert child.exitstatus == 0
     assert "heroeq" in (tmp_path / "data" / "history").read_text()
     assert (tmp_path / "data" / "buffer.pql").read_text() == QUERY
+
+
+def test_plain_repl_odds_in_a_pty(tmp_path: Path) -> None:
+    """`.odds` in pql --plain: its statements run with the progress line, then the report."""
+    child = spawn(["--plain"], tmp_path)
+    try:
+        child.expect_exact("pql>")
+        child.send(".trials 3000\r")
+        child.expect_exact("pql>")
+        child.send(".odds AdQc 3h4cJh 2\r")
+        child.expect_exact("against 2 random")
+        child.expect_exact("best opponent's hand")
+        child.expect_exact("pql>")
+        child.send(".quit\r")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0

@@ -50,6 +50,7 @@ from pql_repl.repl.progress import estimates_text, status_text
 from pql_repl.repl.shared_history import SharedHistory
 from pql_repl.session import (
     DotCommand,
+    OddsRequest,
     Session,
     SessionError,
     is_complete,
@@ -303,6 +304,8 @@ class PlainRepl:
                     self.prompt.editing_mode = _editing_mode(self.session.settings.editing_mode)
                 if result.output:
                     self.show(result.output + "\n")
+                if result.odds is not None:
+                    self.show_odds(result.odds)
                 if result.note:
                     self._error(result.note)
                 if result.quit:
@@ -351,6 +354,33 @@ class PlainRepl:
     def _error(self, message: str) -> None:
         sys.stderr.write(message + "\n")
         sys.stderr.flush()
+
+    def show_odds(self, request: OddsRequest) -> None:
+        """`.odds`: its two statements streamed with the progress line (Ctrl+C cancels), then
+        the report."""
+        from pql_repl.multi_odds import OddsRun, format_odds  # noqa: PLC0415
+
+        options = self.session.run_options()
+        run = OddsRun(request.hand, request.board, request.opponents, trials=options.get("trials", 600_000))
+        showdown = self.run_query(run.showdown)
+        if showdown is None:
+            return
+        analysis = None
+        if not self.progress_cancelled():
+            analysis = self._run_with_trials(run.analysis, run.analysis_trials)
+        self.show(format_odds(run.combine(showdown, analysis)) + "\n")
+
+    def progress_cancelled(self) -> bool:
+        return self.progress is not None and self.progress.cancelled
+
+    def _run_with_trials(self, query: Query, trials: int) -> StatementResult | None:
+        options = {**self.session.run_options(), "trials": trials}
+        progress = self.progress = _Progress(query, options, self.input, self.output)
+        progress.run()
+        if progress.error is not None:
+            self._error(progress.error)
+            return None
+        return progress.result
 
     def run_query(self, query: Query) -> StatementResult | None:
         """Stream one statement with a progress line at the bottom; Ctrl+C cancels. The final or,

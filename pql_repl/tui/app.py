@@ -37,6 +37,7 @@ from pql_repl.output import render
 from pql_repl.records import replace
 from pql_repl.session import (
     CommandResult,
+    OddsRequest,
     Session,
     SessionError,
     Statement,
@@ -151,6 +152,7 @@ class PqlApp(App[None]):
         Binding("f10", "full_screen", "Full", priority=True, id="full_screen"),
         Binding("ctrl+r", "history_search", "History", show=False, id="history_search"),
         Binding("ctrl+s", "export", "Export", id="export"),
+        Binding("f7", "chart", "Chart", show=False, priority=True, id="chart"),
         Binding("ctrl+q", "quit", "Quit", id="quit"),
     ]
 
@@ -162,6 +164,8 @@ class PqlApp(App[None]):
         self.session = session or Session.from_config()
         self.history = history or History(size=self.session.settings.history_size)
         self._run_id = 0
+        #: `.plot`: open the chart when the run it started ends.
+        self._chart_when_done = False
         self._query: Query | None = None
         self._check_timer: Timer | None = None
         #: The editor's text, kept as it changes, to be saved when the app ends.
@@ -364,6 +368,12 @@ class PqlApp(App[None]):
         if result.explore:
             self.open_explorer(result.explore)
             return result
+        if result.odds is not None:
+            self.open_odds(result.odds)
+            return result
+        if result.plot is not None:
+            self.plot_equity(*result.plot)
+            return result
         if line.strip().lower().startswith(".range"):
             try:
                 grid = grid_for_command(line)
@@ -487,6 +497,10 @@ class PqlApp(App[None]):
             return
         self.running = False
         self._query = None
+        if self._chart_when_done:
+            self._chart_when_done = False
+            if not message.error and not message.cancelled:
+                self.action_chart()
         if message.error:
             # A failed statement has no result (the CLI prints none either): its partial rows go.
             self.results.drop_unfinished()
@@ -648,6 +662,46 @@ class PqlApp(App[None]):
 
     def _bindings_list(self) -> list[Binding]:
         return [b for b in self.BINDINGS if isinstance(b, Binding)]
+
+    def open_odds(self, request: OddsRequest) -> None:
+        """`.odds`: the MultiOdds screen, computing live."""
+        from pql_repl.multi_odds import OddsRun  # noqa: PLC0415
+        from pql_repl.tui.odds_screen import OddsScreen  # noqa: PLC0415
+
+        options = self.session.run_options()
+        run = OddsRun(
+            request.hand, request.board, request.opponents, trials=options["trials"], seed=options["seed"]
+        )
+        self.push_screen(OddsScreen(run))
+
+    def action_chart(self) -> None:
+        """F7: the latest result's histograms as charts (F7 again: the table)."""
+        from pql_repl.tui.chart import ChartScreen, histogram_columns  # noqa: PLC0415
+
+        if isinstance(self.screen, ChartScreen):
+            self.screen.dismiss()
+            return
+        result = self.results.last
+        if result is None or not histogram_columns(result):
+            self.results.show_status("no histogram to chart: run a statement with histogram(…)")
+            return
+        self.push_screen(ChartScreen(result))
+
+    def plot_equity(self, player: str, street: str) -> None:
+        """`.plot equity PLAYER [STREET]`: the player's equity distribution over the deals of the
+        editor's first statement, run as a query and then drawn (F7 shows it again)."""
+        from pql_repl.from_clause import from_clauses  # noqa: PLC0415
+
+        clauses = [c for c in from_clauses(self.editor.text) if c.player(player) is not None]
+        if not clauses:
+            self.results.show_status(
+                f"[red]no statement in the editor has a player '{_escape(player)}'[/red]"
+            )
+            return
+        settings = ", ".join(f"{s.key}='{s.value}'" for s in clauses[0].settings)
+        self._chart_when_done = True
+        # After the command that asked for it is done with.
+        self.call_later(self.run_text, f"select histogram(HvHEquity({player}, {street})) from {settings};")
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen(self.key_bindings()))

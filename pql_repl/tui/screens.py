@@ -28,6 +28,9 @@ RANGE_CHEATSHEET = """\
 | `AA@10, KK@5` | weights (relative, 1..100) |
 | `,` `:` `!` `( )` | union, intersection, difference, grouping |
 | `group1`..`group8`, `suited`, `pair`, `Kx` | named classes (hold'em) |
+| `Connected Suited`, `AK Suited` | side by side with a class word: and (HoldemHand) |
+| `Intersection`, `Union`, `Not`, `Offset` | HoldemHand's words: and, or, not, offsuit |
+| `AK*`, `QJ` | every AK, every QJ (HoldemHand's `QJ` is offsuit only) |
 | `AwKw`, `RRON`, `[K-T]`, `$ds` | generic syntax: suit and rank variables, spans, macros |
 | `*`, `**` | any hand |
 """

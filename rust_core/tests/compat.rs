@@ -188,8 +188,11 @@ fn whitespace_may_separate_the_cards_of_a_hand() {
     // An error inside a spaced hand points at the card as written.
     let e = parse_range("Ac Kd  Qh", Game::Holdem, Syntax::Classic).unwrap_err();
     assert_eq!(e.span.map(|s| (s.start, s.end)), Some((7, 9)));
-    // Words still separate: class words and the operators of the classic syntax.
-    assert!(parse_range("suited connected", Game::Holdem, Syntax::Classic).is_err());
+    // Words still separate; class words side by side mean and (HoldemHand's `Connected Suited`).
+    assert_eq!(
+        hands("suited connected", Game::Holdem, Syntax::Classic),
+        hands("suited : connected", Game::Holdem, Syntax::Classic)
+    );
     assert_eq!(hands("AK and suited", Game::Holdem, Syntax::Classic), hands("AKs", Game::Holdem, Syntax::Classic));
 }
 

@@ -17,6 +17,8 @@ pub struct Draws {
     pub straight: u32,
     /// Cards that make p a flush beating the board, when p has less than a flush now.
     pub flush: u32,
+    /// The cards counted in `outs`.
+    pub out_cards: CardSet,
 }
 
 impl Draws {
@@ -77,6 +79,7 @@ pub fn draws(game: Game, hand: CardSet, board: CardSet, unseen: &[Card], others:
         let improved = class(next) > class(now) && class(next) > class(rate_hi(next_board, rules));
         if improved && !held.contains(c) && others.iter().all(|&o| next > rater.rate(o)) {
             d.outs += 1;
+            d.out_cards.insert(c);
         }
     }
     d

@@ -4,12 +4,16 @@
 //!
 //! May use: `cards`, `games`, `eval`, `rng`.
 
+pub mod discounted;
 pub mod draws;
 pub mod hand_strength;
+pub mod joint;
 pub mod potential;
 
+pub use discounted::discounted_outs;
 pub use draws::{backdoor_flush_draw, draws, top_rank, Draws};
 pub use hand_strength::{tally, Tally};
+pub use joint::{joint_potential, joint_strength, Field, Joint, Opponent};
 pub use potential::{potential, Lookahead, Potential};
 
 use crate::cards::{binomial, for_each_combination, Card, CardSet};

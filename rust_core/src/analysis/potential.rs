@@ -28,9 +28,9 @@ pub const POTENTIAL_BUDGET: f64 = 1_200_000.0;
 /// Pairs drawn (holding by weight, completion uniformly) when the enumeration is too large.
 pub const POTENTIAL_SAMPLES: usize = 20_000;
 
-const AHEAD: usize = 0;
-const TIED: usize = 1;
-const BEHIND: usize = 2;
+pub(super) const AHEAD: usize = 0;
+pub(super) const TIED: usize = 1;
+pub(super) const BEHIND: usize = 2;
 
 fn state(order: Ordering) -> usize {
     match order {
@@ -94,7 +94,7 @@ pub fn potential(
 }
 
 /// PPOT and NPOT from the transition table (ANALYSIS.md).
-fn from_table(hp: &[[f64; 3]; 3]) -> Potential {
+pub(super) fn from_table(hp: &[[f64; 3]; 3]) -> Potential {
     let row = |s: usize| hp[s].iter().sum::<f64>();
     let ratio = |num: f64, den: f64| if den > 0.0 { num / den } else { 0.0 };
     Potential {

@@ -153,6 +153,9 @@ impl FunctionDef {
                     | Func::NutLoOuts
                     | Func::UpCard
                     | Func::Outs
+                    | Func::OutsDiscounted
+                    | Func::OutCards
+                    | Func::OutCardsDiscounted
                     | Func::StraightDrawCount
                     | Func::OpenEndedStraightDraw
                     | Func::GutshotStraightDraw
@@ -460,6 +463,15 @@ static CATALOG: &[FunctionDef] = &[
     def!(Ext, Outs, "outs", [PLAYER, STREET], CardCount, Holdem,
         "Unseen cards that improve the player's hand (higher type or top card), beat the board alone and beat every other known hand.",
         "select avg(outs(hero, flop)) from game='holdem', hero='AhKh', villain='QQ', board='Qh7h2c'"),
+    def!(Ext, OutsDiscounted, "outsDiscounted", [PLAYER, STREET], CardCount, Holdem,
+        "HoldemHand's discounted outs (Matt Baker's heuristic): with other players in the deal, outs; alone, the outs whose new hand is probably good: a pair only with an overcard, two pair only pairing a hole card on an unpaired board, neither nor trips when the card brings a third suited board card or a one-card straight; a straight not with a third suited card; a flush or better always. Each card judged on its own (HoldemHand's code lets one card's straight danger carry to the next; pql does not).",
+        "select avg(outsDiscounted(hero, turn)) from game='holdem', hero='QsJs', board='9cTs7d3c'"),
+    def!(Ext, OutCards, "outCards", [PLAYER, STREET], CardSet, Holdem,
+        "The cards outs counts, as a card set printed high to low ('Ks Kh 8s').",
+        "select histogram(outCards(hero, turn)) from game='holdem', hero='QsJs', board='9cTs7d3c'"),
+    def!(Ext, OutCardsDiscounted, "outCardsDiscounted", [PLAYER, STREET], CardSet, Holdem,
+        "The cards outsDiscounted keeps, as a card set.",
+        "select histogram(outCardsDiscounted(hero, turn)) from game='holdem', hero='QsJs', board='9cTs7d3c'"),
     def!(Ext, StraightDrawCount, "straightDrawCount", [PLAYER, STREET], CardCount, Holdem,
         "Unseen cards that give the player a straight beating the board plus that card; flush cards and made straights do not count.",
         "select avg(straightDrawCount(hero, flop)) from game='holdem', hero='JTs', villain='AA', board='9c8d2h'"),
@@ -480,13 +492,13 @@ static CATALOG: &[FunctionDef] = &[
         "select count(backdoorFlushDraw(hero, flop)) from game='holdem', hero='AhKh', villain='QQ'"),
     // ext: hand strength and potential (Loki), every board game.
     def!(Ext, HandStrength, "handStrength", [PLAYER, STREET], Equity, FlopGames,
-        "Share of opponent holdings (weighted by range) the player beats on the board as of street, ties half; a product over opponents; every holding counted, except beyond 20,000 (Omaha against wide ranges), where 4,000 are sampled.",
+        "The player's share of the pot if the hand ended on street: heads-up the share of opponent holdings (weighted by range) it beats, ties half; against several opponents averaged over their joint deals (1/k when tied with k-1 others for best). Exact heads-up (beyond 20,000 holdings, Omaha against wide ranges, 4,000 sampled) and while the joint deals number at most 1,200,000 (two random hold'em opponents); otherwise 20,000 joint deals sampled.",
         "select avg(handStrength(hero, flop)) from game='holdem', hero='AdQc', villain='*', board='3h4cJh'"),
     def!(Ext, PositivePotential, "positivePotential", [PLAYER, STREET], Equity, FlopGames,
-        "Chance of being ahead at the river when behind (or tied, half) now, looking to the river (Loki's PPOT); exact in hold'em, sampled (20,000 holding and board pairs) in Omaha against wide ranges.",
+        "Chance of being ahead at the river when behind (or tied, half) now, looking to the river (Loki's PPOT); against several opponents ahead/tied/behind the whole field, over their joint deals. Exact heads-up in hold'em; sampled (20,000 holding and board pairs) in Omaha against wide ranges and against several opponents unless their ranges are narrow.",
         "select avg(positivePotential(hero, flop)) from game='holdem', hero='AdQc', villain='*', board='3h4cJh'"),
     def!(Ext, NegativePotential, "negativePotential", [PLAYER, STREET], Equity, FlopGames,
-        "Chance of being behind at the river when ahead (or tied, half) now, looking to the river (Loki's NPOT); exact in hold'em, sampled in Omaha against wide ranges.",
+        "Chance of being behind at the river when ahead (or tied, half) now, looking to the river (Loki's NPOT); against several opponents over their joint deals. Exact heads-up in hold'em; sampled like positivePotential.",
         "select avg(negativePotential(hero, flop)) from game='holdem', hero='AdQc', villain='*', board='3h4cJh'"),
     def!(Ext, PositivePotential1, "positivePotential1", [PLAYER, STREET], Equity, FlopGames,
         "positivePotential looking one card ahead instead of to the river (sampled like it in Omaha against wide ranges).",
@@ -559,7 +571,8 @@ mod tests {
         let original = catalog().iter().filter(|f| f.origin == Origin::Original).count();
         let ext = catalog().iter().filter(|f| f.origin == Origin::Ext).count();
         assert_eq!(original, 78);
-        assert_eq!(ext, 15);
+        // PQL-SPEC's 15 and ANALYSIS.md's outsDiscounted, outCards, outCardsDiscounted.
+        assert_eq!(ext, 18);
     }
 
     /// Every `Func` variant has exactly one canonical entry, and the only alias is `equity`.
@@ -569,8 +582,8 @@ mod tests {
         for f in catalog() {
             by_func.entry(f.func).or_default().push(f.name);
         }
-        // The Func enum has 92 variants (77 original + 15 ext); `equity` is the one extra name.
-        assert_eq!(by_func.len(), 92);
+        // The Func enum has 95 variants (77 original + 18 ext); `equity` is the one extra name.
+        assert_eq!(by_func.len(), 95);
         for (func, names) in &by_func {
             if *func == Func::HvHEquity {
                 assert_eq!(names, &["HvHEquity", "equity"]);

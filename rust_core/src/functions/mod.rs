@@ -100,6 +100,9 @@ pub enum Func {
     ToString,
     // ext: outs, draws, hand strength and potential (ANALYSIS.md).
     Outs,
+    OutsDiscounted,
+    OutCards,
+    OutCardsDiscounted,
     StraightDrawCount,
     OpenEndedStraightDraw,
     GutshotStraightDraw,

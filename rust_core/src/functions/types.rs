@@ -19,6 +19,8 @@ pub enum Type {
     PlayerCount,
     Rank,
     RankSet,
+    /// A set of cards (`outCards`), printed as its cards high to low.
+    CardSet,
     String,
     Street,
     HandType,
@@ -51,6 +53,7 @@ impl Type {
             Type::PlayerCount => "playercount",
             Type::Rank => "rank",
             Type::RankSet => "rankset",
+            Type::CardSet => "cardset",
             Type::String => "string",
             Type::Street => "street",
             Type::HandType => "handtype",

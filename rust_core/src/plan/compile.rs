@@ -655,6 +655,9 @@ impl Lowering<'_> {
                 }
             }
             Func::Outs
+            | Func::OutsDiscounted
+            | Func::OutCards
+            | Func::OutCardsDiscounted
             | Func::StraightDrawCount
             | Func::OpenEndedStraightDraw
             | Func::GutshotStraightDraw
@@ -664,6 +667,9 @@ impl Lowering<'_> {
                 self.inner_cost += 45.0;
                 c(match func {
                     Func::Outs => B::Outs(p, s),
+                    Func::OutsDiscounted => B::OutsDiscounted(p, s),
+                    Func::OutCards => B::OutCards(p, s),
+                    Func::OutCardsDiscounted => B::OutCardsDiscounted(p, s),
                     Func::StraightDrawCount => B::StraightDrawCount(p, s),
                     Func::OpenEndedStraightDraw => B::OpenEndedStraightDraw(p, s),
                     Func::GutshotStraightDraw => B::GutshotStraightDraw(p, s),
@@ -681,7 +687,9 @@ impl Lowering<'_> {
             }
             Func::HandStrength => {
                 let (p, s) = self.ps(args);
-                self.inner_cost += 1_000.0;
+                // Heads-up one pass over the holdings; against several opponents their joint
+                // deals (enumerated or sampled, analysis::joint).
+                self.inner_cost += if self.players > 2 { crate::analysis::joint::JOINT_EXACT_BUDGET } else { 1_000.0 };
                 c(B::HandStrength(p, s))
             }
             Func::PositivePotential

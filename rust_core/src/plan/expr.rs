@@ -125,6 +125,9 @@ pub enum Builtin {
     HvPerceivedRangeEquity(usize, Street, Arc<HandSource>, bool),
     // Analysis (ANALYSIS.md).
     Outs(usize, Street),
+    OutsDiscounted(usize, Street),
+    OutCards(usize, Street),
+    OutCardsDiscounted(usize, Street),
     StraightDrawCount(usize, Street),
     OpenEndedStraightDraw(usize, Street),
     GutshotStraightDraw(usize, Street),
@@ -236,6 +239,9 @@ impl Builtin {
             | B::HvREquity(_, s, _)
             | B::HvPerceivedRangeEquity(_, s, ..)
             | B::Outs(_, s)
+            | B::OutsDiscounted(_, s)
+            | B::OutCards(_, s)
+            | B::OutCardsDiscounted(_, s)
             | B::StraightDrawCount(_, s)
             | B::OpenEndedStraightDraw(_, s)
             | B::GutshotStraightDraw(_, s)

@@ -1,6 +1,6 @@
 //! Run-time values of PQL expressions.
 
-use crate::cards::{rank_char, Card};
+use crate::cards::{rank_char, Card, CardSet};
 use crate::eval::{HandType, HiRating, LoRating};
 use crate::games::{HiRules, Street};
 use crate::kernels::showdown::Fraction;
@@ -19,6 +19,7 @@ pub enum Value {
     Rank(u8),
     /// 13-bit mask, deuce = bit 0.
     RankSet(u16),
+    CardSet(CardSet),
     Str(Arc<str>),
     Street(Street),
     /// A hand type with its strength under the game's rules (short deck reorders types).
@@ -70,6 +71,7 @@ impl Value {
             (V::Card(a), V::Card(b)) => (a.rank(), a.suit()).cmp(&(b.rank(), b.suit())),
             (V::Rank(a), V::Rank(b)) => a.cmp(b),
             (V::RankSet(a), V::RankSet(b)) => a.cmp(b),
+            (V::CardSet(a), V::CardSet(b)) => a.cmp(b),
             (V::Str(a), V::Str(b)) => a.cmp(b),
             (V::Street(a), V::Street(b)) => a.cmp(b),
             (V::HandType(_, a), V::HandType(_, b)) => a.cmp(b),
@@ -91,6 +93,17 @@ pub fn rank_set_text(mask: u16) -> String {
     (0..13u8).rev().filter(|r| mask & (1 << r) != 0).map(rank_char).collect()
 }
 
+/// Card set as `Ks Kh 8s` (high rank first, spades before hearts, diamonds, clubs); the empty
+/// set reads `none`.
+pub fn card_set_text(set: CardSet) -> String {
+    if set.is_empty() {
+        return "none".to_string();
+    }
+    let mut cards: Vec<_> = set.iter().collect();
+    cards.sort_by_key(|c| std::cmp::Reverse((c.rank(), c.suit())));
+    cards.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
+}
+
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -101,6 +114,7 @@ impl fmt::Display for Value {
             Value::Card(c) => write!(f, "{c}"),
             Value::Rank(r) => write!(f, "{}", rank_char(*r)),
             Value::RankSet(m) => write!(f, "{}", rank_set_text(*m)),
+            Value::CardSet(s) => f.write_str(&card_set_text(*s)),
             Value::Str(s) => f.write_str(s),
             Value::Street(s) => write!(f, "{s}"),
             Value::HandType(t, _) => write!(f, "{t}"),

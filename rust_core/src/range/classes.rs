@@ -1,6 +1,7 @@
 //! Named hold'em hand classes of the classic syntax, after `HoldemHand`'s pocket query language:
 //! Sklansky's `group1`..`group8` (and `group2-group5`, `group2 to group5`), `suited`, `offsuit`,
-//! `pair`, `connected`, `gap1`..`gap3`, and the `Kx` family.
+//! `pair`, `connected`, `gap1`..`gap3`, and the `Kx` family; `HoldemHand`'s spellings `Offset`
+//! (offsuit) and `AK*` (both ranks, any suits: `HoldemHand`'s own `AK` is offsuit only, ours both).
 //!
 //! Definitions used (`HoldemHand`'s source was not available to check; these follow Sklansky's
 //! published groups): in the group lists `Axs` is A9s..A2s and `Kxs` is K8s..K2s (the suited
@@ -31,7 +32,17 @@ pub const NAMES: &[&str] = &[
     "gap1",
     "gap2",
     "gap3",
+    "offset",
 ];
+
+/// Whether `word` names a class (its letters are never a hand): the words `HoldemHand` writes
+/// next to each other to mean *and* (`Connected Suited`).
+pub(crate) fn is_class_word(word: &str) -> bool {
+    let lower = word.to_ascii_lowercase();
+    NAMES.contains(&lower.as_str())
+        || matches!(lower.as_str(), "pairs" | "connectors")
+        || group_number(&lower).is_some()
+}
 
 /// Sklansky's groups, written in the classic syntax.
 const GROUPS: [&str; 8] = [
@@ -79,7 +90,8 @@ pub(crate) fn named(text: &str, offset: usize, lowest: Rank) -> Result<Option<Ve
         "suited" => {
             Some(all_ranks().filter(|(h, l)| h != l).map(|(h, l)| Pattern::ranks(h, l, Suitedness::Suited)).collect())
         }
-        "offsuit" => {
+        // `HoldemHand`'s document writes `Offset` for offsuit.
+        "offsuit" | "offset" => {
             Some(all_ranks().filter(|(h, l)| h != l).map(|(h, l)| Pattern::ranks(h, l, Suitedness::Offsuit)).collect())
         }
         "pair" | "pairs" => Some((0..13).map(|r| Pattern::ranks(r, r, Suitedness::Any)).collect()),
@@ -107,8 +119,14 @@ pub(crate) fn named(text: &str, offset: usize, lowest: Rank) -> Result<Option<Ve
         };
         return Ok(Some((a.min(b)..=a.max(b)).flat_map(group).collect()));
     }
-    // Kx, Kxs, Kxo: a rank with a smaller kicker below nine.
     let chars: Vec<char> = text.chars().collect();
+    // `HoldemHand`'s `AK*`: both ranks, any suits (its plain `AK` is offsuit only; ours is both).
+    if let [a, b, '*'] = chars[..] {
+        if let (Some(a), Some(b)) = (parse_rank(a), parse_rank(b)) {
+            return Ok(Some(vec![Pattern::ranks(a.max(b), a.min(b), Suitedness::Any)]));
+        }
+    }
+    // Kx, Kxs, Kxo: a rank with a smaller kicker below nine.
     if chars.len() >= 2 && chars[1] == 'x' {
         if let Some(r) = parse_rank(chars[0]) {
             let suits = match chars.get(2) {

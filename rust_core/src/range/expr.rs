@@ -1,7 +1,9 @@
 //! The combination layer shared by every range syntax: `,` union, `:` intersection, `!`
 //! difference, parentheses and `@` weights, around leaves (hands, classes, percentages) whose
 //! text the syntax modules read. `:`/`!` bind tighter than `,` and associate left to right.
-//! In the classic syntax the words `and`/`&`, `or`/`|` and `not` are synonyms.
+//! In the classic syntax the words `and`/`&`/`intersection`, `or`/`|`/`union` and `not` are
+//! synonyms (`HoldemHand`'s spellings), and two operands side by side, one of them a class word,
+//! mean *and*: `Connected Suited`, `AK Suited`, `(AK* | AA) Offset`.
 //!
 //! Range texts come from users, so nothing here recurses without a bound: a chain `a:b!c…` is a
 //! flat list read and evaluated by loops, and only parentheses and `!` prefixes nest, at most
@@ -140,9 +142,9 @@ fn lex(text: &str, words: bool, stud: bool) -> Result<Vec<(Tok, Span)>, PqlError
                 }
                 let span = Span::new(start, j);
                 let word = &text[start..j];
-                let tok = if words && word.eq_ignore_ascii_case("and") {
+                let tok = if words && (word.eq_ignore_ascii_case("and") || word.eq_ignore_ascii_case("intersection")) {
                     Tok::Colon
-                } else if words && word.eq_ignore_ascii_case("or") {
+                } else if words && (word.eq_ignore_ascii_case("or") || word.eq_ignore_ascii_case("union")) {
                     Tok::Comma
                 } else if words && word.eq_ignore_ascii_case("not") {
                     Tok::Bang
@@ -160,7 +162,28 @@ fn lex(text: &str, words: bool, stud: bool) -> Result<Vec<(Tok, Span)>, PqlError
         merge_group_spans(text, &mut toks);
     }
     merge_spaced_cards(text, &mut toks);
+    if words {
+        and_adjacent_classes(text, &mut toks);
+    }
     Ok(toks)
+}
+
+/// `HoldemHand`'s `Connected Suited`: two operands side by side, one of them a class word, are
+/// intersected (a `:` between them, placed on the gap).
+fn and_adjacent_classes(text: &str, toks: &mut Vec<(Tok, Span)>) {
+    let class = |t: &(Tok, Span)| t.0 == Tok::Leaf && super::classes::is_class_word(&text[t.1.start..t.1.end]);
+    let mut out: Vec<(Tok, Span)> = Vec::with_capacity(toks.len());
+    for &t in toks.iter() {
+        if let Some(&prev) = out.last() {
+            let ends = matches!(prev.0, Tok::Leaf | Tok::RParen);
+            let starts = matches!(t.0, Tok::Leaf | Tok::LParen);
+            if ends && starts && (class(&prev) || class(&t)) {
+                out.push((Tok::Colon, Span::new(prev.1.end, t.1.start)));
+            }
+        }
+        out.push(t);
+    }
+    *toks = out;
 }
 
 /// `Qs Ts Jd 2d`: words of cards with only whitespace between them are one leaf, one hand
@@ -553,8 +576,11 @@ mod tests {
         assert!(e.message.contains("1 to 100"), "{}", e.message);
         let e = parse("(AA, KK", false, false).unwrap_err();
         assert_eq!(e.span, Some(Span::new(0, 1)));
-        let e = parse("pair suited", true, false).unwrap_err();
-        assert_eq!(e.span, Some(Span::new(5, 11)));
+        let e = parse("(AA) KK", true, false).unwrap_err();
+        assert_eq!(e.span, Some(Span::new(5, 7)));
+        // With a class word on either side, side by side means and (`HoldemHand`'s queries).
+        let parts = parse("pair suited", true, false).unwrap();
+        assert!(matches!(&parts[0].node, Node::Chain(_, rest) if rest[0].0 == ChainOp::Inter));
         assert!(parse("  ", false, false).unwrap_err().message.contains("empty"));
         let e = parse("(AA@3, KK)", false, false).unwrap_err();
         assert!(e.message.contains("top-level"), "{}", e.message);

@@ -223,6 +223,8 @@ fn bucket(kind: HistogramKind, v: &Value) -> (HistKey, Value) {
         Value::Card(c) => i64::from(c.rank()) * 4 + i64::from(c.suit()),
         Value::Rank(r) => i64::from(*r),
         Value::RankSet(m) => i64::from(*m),
+        // 52 bits: an exact order.
+        Value::CardSet(s) => s.bits() as i64,
         Value::Street(s) => *s as i64,
         Value::HandType(_, strength) => i64::from(*strength),
         Value::FlopCat(c) => i64::from(*c),

@@ -133,6 +133,9 @@ impl Trial<'_> {
                 Value::Num(self.perceived_range_equity(*p, *s, range, *repeats))
             }
             B::Outs(p, s) => Value::Int(i64::from(self.draws(*p, *s).outs)),
+            B::OutsDiscounted(p, s) => Value::Int(i64::from(self.discounted_out_cards(*p, *s).len())),
+            B::OutCards(p, s) => Value::CardSet(self.draws(*p, *s).out_cards),
+            B::OutCardsDiscounted(p, s) => Value::CardSet(self.discounted_out_cards(*p, *s)),
             B::StraightDrawCount(p, s) => Value::Int(i64::from(self.draws(*p, *s).straight)),
             B::OpenEndedStraightDraw(p, s) => Value::Bool(self.draws(*p, *s).open_ended()),
             B::GutshotStraightDraw(p, s) => Value::Bool(self.draws(*p, *s).gutshot()),

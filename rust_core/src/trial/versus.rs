@@ -10,11 +10,15 @@
 //!   hand and board). Otherwise [`HVR_SAMPLES`] joint deals from a fresh stream each time, so
 //!   that the run's standard error includes that sampling: hold'em before the flop against
 //!   wide ranges, Omaha flops against random hands on random boards, stud before sixth street.
-//! - hand strength: every holding up to `MAX_EXACT_HOLDINGS` (all of hold'em), else a sample
-//!   seeded by the deal; potential: see `analysis::potential`.
+//! - hand strength heads-up: every holding up to `MAX_EXACT_HOLDINGS` (all of hold'em), else a
+//!   sample seeded by the deal; potential heads-up: see `analysis::potential`. Against several
+//!   opponents both are joint (`analysis::joint`): exact while the joint deals fit its budget,
+//!   else sampled from the deal's own stream (reproducible, flagged as sampled).
 
 use super::{memo_key, CacheKey, Trial};
-use crate::analysis::{self, deal_rng, draw_cards, random_holdings, HiRater, Holding, Lookahead, Potential};
+use crate::analysis::{
+    self, deal_rng, draw_cards, random_holdings, Field, HiRater, Holding, Lookahead, Opponent, Potential,
+};
 use crate::analysis::{MAX_EXACT_HOLDINGS, SAMPLED_HOLDINGS};
 use crate::cards::{binomial, for_each_combination, Card, CardSet};
 use crate::deal::source::{HandSource, SlotHand, WeightedList, OPEN};
@@ -26,7 +30,6 @@ use crate::kernels::showdown::Showdown;
 use crate::kernels::stud_equity;
 use crate::plan::cost::{HVR_EXACT_BUDGET, HVR_REPEATED_BUDGET, HVR_SAMPLES};
 use crate::rng::Rng;
-use std::collections::HashMap;
 
 /// Rejected joint deals tolerated per sample before giving up (ranges that rarely fit).
 const HVR_MAX_ATTEMPTS: u32 = 100;
@@ -82,15 +85,17 @@ impl Trial<'_> {
         self.opponents_symmetric(p).then(|| self.canonical_cards_key(kind | 0x80, p, street, &[]).0)
     }
 
-    /// Hand strength (ANALYSIS.md): the product over opponents of HS₁ against each one's range.
+    /// Hand strength (ANALYSIS.md): heads-up HS₁ against the opponent's range; against
+    /// several opponents, p's share of the pot now averaged over their joint deals.
     pub fn hand_strength(&mut self, p: usize, street: Street) -> f64 {
         let key = memo_key(MEMO_HS, p, street);
         if let Some([v, _]) = self.memo(key) {
             return v;
         }
         // Across deals: p's cards, the board, the dead cards and (stud) the up cards seen; under
-        // the suits' canonical names when no opponent's range tells suits apart.
-        let canonical = self.symmetric_key(MEMO_HS, p, street);
+        // the suits' canonical names when no opponent's range tells suits apart, heads-up (a
+        // joint sum over several fields could differ in its last bit from one renaming to another).
+        let canonical = self.symmetric_key(MEMO_HS, p, street).filter(|_| self.deal.players <= 2);
         let mut cross = self.cards_key(MEMO_HS, p, street);
         self.push_up_cards(&mut cross, p, street);
         for k in canonical.iter().chain([&cross]) {
@@ -104,38 +109,34 @@ impl Trial<'_> {
         let hand = d.hand_at(p, street);
         let known = self.known_to(p, street);
         let unseen = self.deck_without(known);
-        let rater = HiRater::new(d.game, d.board_at(street));
-        let mine = rater.rate(hand);
         let mut rng = deal_rng(1, known);
-        let mut holdings = std::mem::take(&mut self.scratch.holdings);
-        let mut hs = 1.0;
-        // Opponents with the same source (e.g. several random hands) share one HS₁.
-        let mut last: Option<(Option<*const HandSource>, f64)> = None;
-        for q in (0..d.players).filter(|&q| q != p) {
-            let src = self.source(q);
-            let id = src.filter(|s| matches!(s, HandSource::Range(_))).map(std::ptr::from_ref);
-            let hs1 = match last {
-                _ if d.game.is_stud() => {
-                    // Stud: the opponent's up cards are seen; its down cards are any unseen.
-                    let up = d.up_cards(q, street);
-                    let down = hand.len().saturating_sub(up.len()) as usize;
-                    holdings.clear();
-                    for_each_combination(&unseen, down, up, &mut |cards| holdings.push(Holding { cards, weight: 1.0 }));
-                    analysis::tally(&rater, mine, &holdings).strength()
-                }
-                Some((prev, v)) if prev == id => v,
-                _ => {
-                    self.holdings_from(src, known, &unseen, hand.len() as usize, &mut rng, &mut holdings);
-                    let v = analysis::tally(&rater, mine, &holdings).strength();
-                    last = Some((id, v));
-                    v
-                }
-            };
-            hs *= hs1;
-        }
-        self.scratch.holdings = holdings;
-        // A draw from the deal's stream means some holdings were sampled.
-        let sampled = rng != deal_rng(1, known);
+        let sampled;
+        let hs = if d.players > 2 {
+            let opponents = self.joint_opponents(p, street, known);
+            let field = Field { opponents: &opponents, known, unseen: &unseen };
+            let joint = analysis::joint_strength(d.game, hand, d.board_at(street), &field, &mut rng);
+            sampled = !joint.exact;
+            joint.value
+        } else {
+            let rater = HiRater::new(d.game, d.board_at(street));
+            let mine = rater.rate(hand);
+            let mut holdings = std::mem::take(&mut self.scratch.holdings);
+            let q = usize::from(p == 0);
+            if d.game.is_stud() {
+                // Stud: the opponent's up cards are seen; its down cards are any unseen.
+                let up = d.up_cards(q, street);
+                let down = hand.len().saturating_sub(up.len()) as usize;
+                holdings.clear();
+                for_each_combination(&unseen, down, up, &mut |cards| holdings.push(Holding { cards, weight: 1.0 }));
+            } else {
+                self.holdings_from(self.source(q), known, &unseen, hand.len() as usize, &mut rng, &mut holdings);
+            }
+            let v = analysis::tally(&rater, mine, &holdings).strength();
+            self.scratch.holdings = holdings;
+            // A draw from the deal's stream means some holdings were sampled.
+            sampled = rng != deal_rng(1, known);
+            v
+        };
         self.scratch.inner_sampled |= sampled;
         self.remember(key, [hs, 0.0]);
         // A sampled value is this deal's own (its sample is drawn by its cards); an exact one
@@ -145,9 +146,29 @@ impl Trial<'_> {
         hs
     }
 
-    /// Positive and negative potential (ANALYSIS.md) against the field: one range whose weight
-    /// for each holding is the average of the opponents' weights. Zero on the last street and
-    /// in stud.
+    /// Where each of p's opponents' holdings on `street` come from, for the joint analysis:
+    /// its range (hold'em and Omaha) or any unseen cards (with its up cards in stud).
+    fn joint_opponents(&self, p: usize, street: Street, known: CardSet) -> Vec<Opponent> {
+        let d = self.deal;
+        let k = d.hand_at(p, street).len() as usize;
+        (0..d.players)
+            .filter(|&q| q != p)
+            .map(|q| match self.source(q) {
+                Some(HandSource::Range(list)) if !d.game.is_stud() => {
+                    let mut out = Vec::new();
+                    push_range_holdings(list, known, &mut out);
+                    Opponent::Listed(out)
+                }
+                _ => {
+                    let up = if d.game.is_stud() { d.up_cards(q, street) } else { CardSet::EMPTY };
+                    Opponent::Random { up, down: k.saturating_sub(up.len() as usize) }
+                }
+            })
+            .collect()
+    }
+
+    /// Positive and negative potential (ANALYSIS.md): heads-up against the opponent's range,
+    /// against several opponents over their joint deals. Zero on the last street and in stud.
     pub fn potential(&mut self, p: usize, street: Street, look: Lookahead) -> Potential {
         let kind = if look == Lookahead::River { MEMO_POT_RIVER } else { MEMO_POT_ONE };
         let key = memo_key(kind, p, street);
@@ -179,15 +200,24 @@ impl Trial<'_> {
         let known = self.known_to(p, street);
         let unseen = self.deck_without(known);
         let mut rng = deal_rng(2 + u64::from(kind), known);
-        let mut holdings = std::mem::take(&mut self.scratch.holdings);
-        self.field_holdings(p, known, &unseen, hand.len() as usize, &mut rng, &mut holdings);
+        let mut sampled = false;
         let pot = if need == 0 {
             Potential::default()
+        } else if d.players > 2 {
+            let opponents = self.joint_opponents(p, street, known);
+            let field = Field { opponents: &opponents, known, unseen: &unseen };
+            let joint = analysis::joint_potential(d.game, hand, board, &field, need, &mut rng);
+            sampled = !joint.exact;
+            joint.value
         } else {
-            analysis::potential(d.game, hand, board, &holdings, &unseen, need, &mut rng)
+            let mut holdings = std::mem::take(&mut self.scratch.holdings);
+            let q = usize::from(p == 0);
+            self.holdings_from(self.source(q), known, &unseen, hand.len() as usize, &mut rng, &mut holdings);
+            let pot = analysis::potential(d.game, hand, board, &holdings, &unseen, need, &mut rng);
+            self.scratch.holdings = holdings;
+            sampled = rng != deal_rng(2 + u64::from(kind), known);
+            pot
         };
-        self.scratch.holdings = holdings;
-        let sampled = rng != deal_rng(2 + u64::from(kind), known);
         self.scratch.inner_sampled |= sampled;
         self.remember(key, [pot.positive, pot.negative]);
         let store = canonical.filter(|_| !sampled).unwrap_or(cross);
@@ -195,64 +225,14 @@ impl Trial<'_> {
         pot
     }
 
-    /// The field's holdings: each holding weighted by the average of the opponents' weights
-    /// (a random opponent weighs every holding 1).
-    fn field_holdings(
-        &self,
-        p: usize,
-        known: CardSet,
-        unseen: &[Card],
-        k: usize,
-        rng: &mut Rng,
-        out: &mut Vec<Holding>,
-    ) {
-        let d = self.deal;
-        let opponents: Vec<Option<&HandSource>> = (0..d.players).filter(|&q| q != p).map(|q| self.source(q)).collect();
-        let ranges: Vec<&WeightedList<SlotHand>> = opponents
-            .iter()
-            .filter_map(|s| match s {
-                Some(HandSource::Range(list)) if !d.game.is_stud() => Some(list),
-                _ => None,
-            })
-            .collect();
-        if ranges.is_empty() || opponents.is_empty() {
-            random_holdings(unseen, k, rng, out);
-            return;
-        }
-        if ranges.len() == 1 && opponents.len() == 1 {
-            range_holdings(ranges[0], known, rng, out);
-            return;
-        }
-        let n = opponents.len() as f64;
-        let mut summed: HashMap<u64, f64> = HashMap::new();
-        for list in &ranges {
-            for (i, h) in list.items.iter().enumerate() {
-                if !h.fixed.overlaps(known) {
-                    *summed.entry(h.fixed.bits()).or_insert(0.0) += list.weight(i) / n;
-                }
-            }
-        }
-        let random = (opponents.len() - ranges.len()) as f64 / n;
-        if random > 0.0 {
-            random_holdings(unseen, k, rng, out);
-            for h in out.iter_mut() {
-                h.weight = random + summed.get(&h.cards.bits()).copied().unwrap_or(0.0);
-            }
-        } else {
-            out.clear();
-            out.extend(summed.into_iter().map(|(bits, weight)| Holding { cards: CardSet::from_bits(bits), weight }));
-            // A fixed order keeps sampled potentials reproducible.
-            out.sort_unstable_by_key(|h| h.cards.bits());
-        }
-    }
-
     /// Outs, straight cards and flush cards (ANALYSIS.md), on the flop and turn of flop games.
     pub fn draws(&mut self, p: usize, street: Street) -> analysis::Draws {
         let key = memo_key(MEMO_DRAWS, p, street);
         if let Some([a, b]) = self.memo(key) {
-            // Three small counts packed in two doubles.
-            let (a, b) = (a as u32, b as u32);
-            return analysis::Draws { outs: a & 0xFFFF, straight: a >> 16, flush: b };
+            // Three small counts packed in one double, the out cards' bits in the other.
+            let a = a as u32;
+            let out_cards = CardSet::from_bits(b.to_bits());
+            return analysis::Draws { outs: a & 0xFF, straight: (a >> 8) & 0xFF, flush: a >> 16, out_cards };
         }
         let d = self.deal;
         let draws = if d.game.is_stud() || !matches!(street, Street::Flop | Street::Turn) {
@@ -267,9 +247,24 @@ impl Trial<'_> {
             let unseen = self.deck_without(known);
             analysis::draws(d.game, hand, board, &unseen, &others)
         };
-        let packed = [f64::from(draws.outs | (draws.straight << 16)), f64::from(draws.flush)];
+        let packed = [
+            f64::from(draws.outs | (draws.straight << 8) | (draws.flush << 16)),
+            f64::from_bits(draws.out_cards.bits()),
+        ];
         self.remember(key, packed);
         draws
+    }
+
+    /// The out cards `HoldemHand`'s heuristic keeps (ANALYSIS.md): with other players in the deal
+    /// their hands are known and every out beats them, so these are the outs; alone, the
+    /// heuristic judges each out.
+    pub fn discounted_out_cards(&mut self, p: usize, street: Street) -> CardSet {
+        let outs = self.draws(p, street).out_cards;
+        let d = self.deal;
+        if d.players > 1 || outs.is_empty() {
+            return outs;
+        }
+        analysis::discounted_outs(d.game, d.hand_at(p, street), d.board_at(street), outs)
     }
 
     /// Exactly three cards of a suit usable by p on the flop (ANALYSIS.md).

@@ -1,0 +1,64 @@
+"""Charts of histogram results (issue 19), drawn by textual-plotext: F7 shows the histograms of
+the latest statement as charts and F7 (or Escape) goes back to the table. Percent histograms
+(the buckets of an equity, `0-1%` … `99-100%`) are drawn as a curve over the equity, the Odds
+Oracle's "Equity Stats" graph; other histograms as bars, one per value."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+from textual_plotext import PlotextPlot
+
+from pql_repl.api import Column, StatementResult
+
+
+def histogram_columns(result: StatementResult) -> list[Column]:
+    return [c for c in result.columns if c.selector == "histogram" and c.buckets]
+
+
+def is_percent(column: Column) -> bool:
+    """Buckets of an equity histogram: `12-13%`."""
+    return all(b.label.endswith("%") and "-" in b.label for b in column.buckets)
+
+
+def draw(plot: PlotextPlot, column: Column) -> None:
+    """``column``'s buckets on ``plot``: shares of the deals in percent."""
+    plt = plot.plt
+    plt.clear_data()
+    shares = [100 * b.fraction for b in column.buckets]
+    if is_percent(column):
+        # The bucket's lower end: 0 … 99 (equity in percent).
+        lows = [float(b.label.split("-", 1)[0]) for b in column.buckets]
+        plt.plot(lows, shares, marker="braille")
+        plt.xlim(0, 100)
+        plt.xlabel("equity %")
+    else:
+        plt.bar([b.label for b in column.buckets], shares)
+    plt.ylabel("% of deals")
+    plt.title(column.name)
+
+
+class ChartScreen(ModalScreen[None]):
+    """The histograms of one result as charts."""
+
+    BINDINGS = [  # noqa: RUF012 - Textual reads the class attribute
+        Binding("escape,f7", "dismiss", "Table", id="chart.close"),
+    ]
+
+    def __init__(self, result: StatementResult) -> None:
+        super().__init__()
+        self.result = result
+        self.columns = histogram_columns(result)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="chart"):
+            yield Static("F7 or Escape: back to the table", id="chart-status")
+            for i, _ in enumerate(self.columns):
+                yield PlotextPlot(id=f"chart-{i}")
+
+    def on_mount(self) -> None:
+        for i, column in enumerate(self.columns):
+            draw(self.query_one(f"#chart-{i}", PlotextPlot), column)

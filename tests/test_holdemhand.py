@@ -1,0 +1,385 @@
+"""HoldemHand parity (issue 19): discounted outs and out cards, HoldemHand's Pocket Query
+spellings, and the odds view, each checked against values computed here or read from
+ANALYSIS.md and HoldemHand's document (seeds/003)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from pilot_helpers import make_app, run_text, wait_until
+from textual.pilot import Pilot
+
+import pql_repl as pql
+from pql_repl.multi_odds import format_odds, odds_by_opponents
+from pql_repl.session import Session, SessionError
+from pql_repl.tui.chart import ChartScreen, is_percent
+from pql_repl.tui.odds_screen import OddsScreen
+
+
+def values(query: str) -> list[object]:
+    (r,) = pql.run(query, trials=100, seed=1, threads=1)
+    return [c.value if c.selector != "histogram" else [b.label for b in c.buckets] for c in r.columns]
+
+
+# --- outs ---------------------------------------------------------------------------------------
+
+
+def test_discounted_outs_on_the_analysis_example() -> None:
+    """ANALYSIS.md: Q♠J♠ on 9♣T♠7♦3♣ has 14 outs and 8 discounted outs."""
+    got = values(
+        "select avg(outs(hero, turn)), avg(outsDiscounted(hero, turn)), histogram(outCards(hero, turn)),"
+        " histogram(outCardsDiscounted(hero, turn)) from game='holdem', hero='QsJs', board='9cTs7d3c'"
+    )
+    assert got[:2] == [14.0, 8.0]
+    assert got[2] == ["Ks Kh Kd Kc Qh Qd Qc Jh Jd Jc 8s 8h 8d 8c"]
+    assert got[3] == ["Ks Kh Kd Qh Qd 8s 8h 8d"]
+
+
+@pytest.mark.parametrize(
+    ("hand", "board", "kept"),
+    [
+        # Pair: only with an overcard (the sevens are outs, not discounted outs).
+        ("Ad7c", "Kh8s2d", "Ac Ah As"),
+        # Suit danger: the heart ace and king would make a three-heart board.
+        ("AsKd", "2h7hJc", "Ad Ac Ks Kc"),
+        # Straight danger on the flop (two adjacent pairs): every pair card dropped.
+        ("As4d", "9cThJd", "none"),
+        # Two pair: pairing a hole card kept, pairing the board dropped, trips kept.
+        ("Ad7c", "Ah8s2c", "As Ac 7s 7h 7d"),
+        # Two pair on a paired board: dropped.
+        ("Ad7c", "9h8s8c", "none"),
+        # Trips from a pocket pair; two pair with the board dropped.
+        ("5d5c", "Kh9s2c", "5s 5h"),
+        # Flush cards always kept.
+        ("AhKh", "2h7h9c", None),
+    ],
+)
+def test_discounted_outs_rules(hand: str, board: str, kept: str | None) -> None:
+    street = "flop" if len(board) == 6 else "turn"
+    outs, discounted = values(
+        f"select histogram(outCards(hero, {street})), histogram(outCardsDiscounted(hero, {street}))"
+        f" from game='holdem', hero='{hand}', board='{board}'"
+    )
+    if kept is None:
+        assert discounted == outs
+    else:
+        (text,) = discounted
+        assert set(text.split()) == set(kept.split())
+        assert set(kept.split()) - {"none"} <= set(outs[0].split())
+
+
+def test_discounted_outs_with_a_known_opponent_are_the_outs() -> None:
+    """With another player's hand known, discounted outs are outs (beat every known hand)."""
+    got = values(
+        "select avg(outs(hero, turn)), avg(outsDiscounted(hero, turn)) from game='holdem',"
+        " hero='QsJs', villain='AsAd', board='9cTs7d3c'"
+    )
+    assert got[0] == got[1] > 0
+
+
+# --- Pocket Query syntax as HoldemHand writes it (seeds/003) ------------------------------------
+
+RANKS = "23456789TJQKA"
+COMBOS = [
+    (a, b)
+    for i, a in enumerate([r + s for r in RANKS for s in "cdhs"])
+    for b in [r + s for r in RANKS for s in "cdhs"][i + 1 :]
+]
+
+
+def count(pred: object) -> int:
+    return sum(1 for a, b in COMBOS if pred(a, b))  # type: ignore[operator]
+
+
+def suited(a: str, b: str) -> bool:
+    return a[1] == b[1]
+
+
+def offsuit(a: str, b: str) -> bool:
+    """Ours: two ranks, two suits (a pair is not offsuit; HoldemHand's pairs are)."""
+    return a[1] != b[1] and a[0] != b[0]
+
+
+def gap(a: str, b: str, n: int) -> bool:
+    """Ranks n + 1 apart, the ace also low (A2 connected, as HoldemHand has it)."""
+    hi, lo = sorted((RANKS.index(a[0]), RANKS.index(b[0])), reverse=True)
+    return hi - lo == n + 1 or (hi == 12 and lo == n)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Connected Suited", count(lambda a, b: gap(a, b, 0) and suited(a, b))),
+        ("Suited Connected", count(lambda a, b: gap(a, b, 0) and suited(a, b))),
+        ("Connected Offsuit", count(lambda a, b: gap(a, b, 0) and offsuit(a, b))),
+        ("Connected Offset", count(lambda a, b: gap(a, b, 0) and offsuit(a, b))),
+        ("Offset", count(offsuit)),
+        ("Not Offset", count(lambda a, b: not offsuit(a, b))),
+        ("Gap1 Suited", count(lambda a, b: gap(a, b, 1) and suited(a, b))),
+        ("Gap2 Offsuit", count(lambda a, b: gap(a, b, 2) and offsuit(a, b))),
+        ("Gap3", count(lambda a, b: gap(a, b, 3))),
+        ("Suited Not Connected", count(lambda a, b: suited(a, b) and not gap(a, b, 0))),
+        ("AK*", count(lambda a, b: {a[0], b[0]} == {"A", "K"})),
+        ("AK Suited", 4),
+        ("(AK* | AA) & Offset", count(lambda a, b: {a[0], b[0]} == {"A", "K"} and offsuit(a, b))),
+        ("(AK* Union AA) Offset", count(lambda a, b: {a[0], b[0]} == {"A", "K"} and offsuit(a, b))),
+        # HoldemHand reads plain QJ as offsuit only (12); pql keeps its own meaning, both (16).
+        ("QJ", 16),
+        (
+            "Kx Suited",
+            count(
+                lambda a, b: (
+                    suited(a, b)
+                    and {a[0], b[0]} & {"K"}
+                    and min(RANKS.index(a[0]), RANKS.index(b[0])) < 7
+                    and a[0] != b[0]
+                )
+            ),
+        ),
+    ],
+)
+def test_pocket_query_forms_count(text: str, expected: int) -> None:
+    assert len(pql.parse_range(text)) == expected
+
+
+@pytest.mark.parametrize(
+    ("holdemhand", "ours"),
+    [
+        ("Group3 And Offset", "group3 : offsuit"),
+        ("Group3 & Offset", "group3 : offsuit"),
+        ("Group3 Intersection Offset", "group3 : offsuit"),
+        ("Group3 Offset", "group3 : offsuit"),
+        ("Group1 Or Group3", "group1, group3"),
+        ("Group1 | Group3", "group1, group3"),
+        ("Group1 Union Group3", "group1, group3"),
+        ("Group2 To Group5", "group2, group3, group4, group5"),
+        ("Group2 Through Group5", "group2, group3, group4, group5"),
+        ("Group2-Group5", "group2, group3, group4, group5"),
+        ("Not Group1", "* ! group1"),
+        ("Group2 To Group5 Suited", "(group2, group3, group4, group5) : suited"),
+    ],
+)
+def test_pocket_query_operators_match_ours(holdemhand: str, ours: str) -> None:
+    """HoldemHand's operator words name the same hands as pql's own operators."""
+    a, b = pql.parse_range(holdemhand), pql.parse_range(ours)
+    assert sorted(a.combos) == sorted(b.combos)
+    assert len(a) > 0
+
+
+# --- the odds view ------------------------------------------------------------------------------
+
+
+def check_rows_sum(o: pql.Odds) -> None:
+    for rows in (o.player_types, o.opponent_types):
+        assert sum(r.share for r in rows) == pytest.approx(1.0, abs=1e-9)
+        # The rows' wins and ties add up to the overall ones.
+        assert sum(r.share * r.win for r in rows) == pytest.approx(o.win, abs=1e-9)
+        assert sum(r.share * r.tie for r in rows) == pytest.approx(o.tie, abs=1e-9)
+
+
+def test_odds_heads_up_is_exact_and_matches_its_queries() -> None:
+    """A♦Q♣ on 3♥4♣J♥ against one random hand: exact; every number is that of running the
+    statements it names with pql.run; hand strength and potentials are ANALYSIS.md's."""
+    o = pql.odds("AdQc", "3h4cJh", 1, seed=3)
+    assert o.exact
+    assert o.done
+    assert o.analysis_exact
+    check_rows_sum(o)
+    showdown, analysis = (r for (r,) in (pql.run(q, seed=3) for q in o.queries))
+    win, tie, equity, hh_pos, hh_neg = (c.value for c in showdown.columns[:5])
+    assert (o.win, o.tie, o.equity, o.hh_positive_potential, o.hh_negative_potential) == (
+        win,
+        tie,
+        equity,
+        hh_pos,
+        hh_neg,
+    )
+    assert (o.hand_strength, o.positive_potential, o.negative_potential) == pytest.approx(
+        [0.5851, 0.2083, 0.2737], abs=5e-5
+    )
+    # The same constant averaged over a different number of deals: equal up to rounding.
+    assert [c.value for c in analysis.columns] == pytest.approx(
+        [o.hand_strength, o.positive_potential, o.negative_potential], abs=1e-12
+    )
+    # The player's rows are its hand type at the river: their shares are the histogram's.
+    (types,) = pql.run(
+        "select histogram(handType(hero, river)) from game='holdem', hero='AdQc', v1='*', board='3h4cJh'"
+    )
+    shares = {b.label: b.fraction for b in types.columns[0].buckets}
+    assert {r.hand_type: r.share for r in o.player_types} == pytest.approx(shares, abs=1e-12)
+    # Win counts a tie as no win, and equity splits ties.
+    assert o.win + o.tie <= o.equity + o.tie
+    assert o.equity >= o.win
+
+
+def test_odds_against_several_opponents_and_ranges() -> None:
+    o = pql.odds("AdQc", "3h4cJh", 9, trials=20_000, seed=1)
+    check_rows_sum(o)
+    assert not o.exact
+    assert not o.analysis_exact
+    assert o.hand_strength == pytest.approx(0.0028, abs=0.0012)
+    (showdown,) = pql.run(o.queries[0], trials=20_000, seed=1)
+    assert o.win == showdown.columns[0].value
+    # Given ranges: AA against exactly KK preflop, exact.
+    r = pql.odds("AsAh", "", ["KsKh"], seed=1)
+    assert r.exact
+    check_rows_sum(r)
+    (ref,) = pql.run("select avg(riverEquity(hero)) from game='holdem', hero='AsAh', v='KsKh'")
+    assert r.equity == ref.columns[0].value
+    # The best opponent's hand type (one opponent): its own hand type's histogram.
+    (opp,) = pql.run("select histogram(handType(v, river)) from game='holdem', hero='AsAh', v='KsKh'")
+    assert {x.hand_type: x.share for x in r.opponent_types} == pytest.approx(
+        {b.label: b.fraction for b in opp.columns[0].buckets}, abs=1e-12
+    )
+
+
+def test_odds_best_opponent_is_the_best_of_them() -> None:
+    """Against two given hands the best opponent's type is the better of their two types."""
+    o = pql.odds("AsAh", "2c7d9h", ["KsKd", "QsQd"], seed=1)
+    (ref,) = pql.run(
+        "select histogram(case when handType(a, river) >= handType(b, river) then handType(a, river)"
+        " else handType(b, river) end) from game='holdem', hero='AsAh', a='KsKd', b='QsQd', board='2c7d9h'"
+    )
+    assert {x.hand_type: x.share for x in o.opponent_types} == pytest.approx(
+        {b.label: b.fraction for b in ref.columns[0].buckets}, abs=1e-12
+    )
+
+
+def test_odds_live_snapshots_and_cancel() -> None:
+    """Snapshots arrive while it runs (the last one done); cancel stops it with what it has."""
+    seen: list[pql.Odds] = []
+    final = pql.odds("AdQc", "3h4cJh", 3, trials=5_000, seed=1, on_update=seen.append)
+    assert seen[-1] is final
+    assert final.done
+    assert all(not s.done for s in seen[:-1])
+    run = pql.OddsRun("AdQc", "", 9, trials=10**9, seed=1)
+    snapshots = iter(run)
+    first = next(snapshots)
+    assert not first.done
+    run.cancel()
+    with pytest.raises(pql.PqlCancelled):
+        list(snapshots)
+
+
+@pytest.mark.parametrize("bad", ["AdQc 3h4c", "AdQc 3h4cJh 10", "AdQc 3h4cJh vs", ""])
+def test_odds_command_errors(bad: str) -> None:
+
+    with pytest.raises((SessionError, pql.PqlError)):
+        Session().handle(f".odds {bad}")
+
+
+def test_odds_command_in_a_script() -> None:
+
+    out = subprocess.run(
+        [sys.executable, "-m", "pql_repl.cli", "-c", ".trials 2000\n.odds AdQc 3h4cJh 2"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "against 2 random" in out
+    assert "best opponent's hand" in out
+    assert "HoldemHand's potentials" in out
+
+
+@pytest.mark.asyncio
+async def test_odds_screen_in_the_app() -> None:
+    """`.odds` in the full-screen app opens its screen, which fills as the engine computes and
+    ends with the same report as pql.odds; Escape closes it."""
+
+    app = make_app(trials="3000", seed="5")
+    async with app.run_test(size=(120, 50)) as pilot:
+        await run_text(pilot, app, ".odds AdQc 3h4cJh 2", lambda: isinstance(app.screen, OddsScreen))
+        screen = app.screen
+        assert isinstance(screen, OddsScreen)
+        await wait_until(pilot, lambda: screen.finished)
+        assert screen.latest is not None
+        assert screen.latest.done
+        expected = pql.odds("AdQc", "3h4cJh", 2, trials=3000, seed=5)
+        assert format_odds(screen.latest) == format_odds(expected)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not isinstance(app.screen, OddsScreen))
+
+
+# --- charts -------------------------------------------------------------------------------------
+
+HISTOGRAM_QUERY = "select histogram(handType(hero, river)) from hero='AhAd', villain='KsKc', board='Qh7c2d';"
+
+
+@pytest.mark.asyncio
+async def test_f7_toggles_a_histogram_between_table_and_chart() -> None:
+    app = make_app(exact="on", seed="1")
+    async with app.run_test(size=(110, 36)) as pilot:
+        await run_text(pilot, app, HISTOGRAM_QUERY, lambda: bool(app.results.finished) and not app.running)
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChartScreen))
+        assert isinstance(app.screen, ChartScreen)
+        (column,) = app.screen.columns
+        assert [b.label for b in column.buckets] == [b.label for b in app.results.last.columns[0].buckets]
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: not isinstance(app.screen, ChartScreen))
+
+
+@pytest.mark.asyncio
+async def test_f7_without_a_histogram_says_so() -> None:
+    app = make_app(exact="on", seed="1")
+    async with app.run_test(size=(110, 36)) as pilot:
+        await run_text(
+            pilot,
+            app,
+            "select avg(riverEquity(hero)) from hero='AhAd', villain='KsKc', board='Qh7c2d';",
+            lambda: bool(app.results.finished) and not app.running,
+        )
+        await pilot.press("f7")
+        await pilot.pause()
+        assert not isinstance(app.screen, ChartScreen)
+
+
+@pytest.mark.asyncio
+async def test_plot_equity_runs_the_distribution_and_draws_a_curve() -> None:
+    """`.plot equity hero flop` over the editor's query: hero's flop equity by deal, in percent
+    buckets, exact here, equal to running the same histogram with pql.run."""
+    app = make_app(exact="on", seed="1")
+    query = "select avg(riverEquity(hero)) from game='holdem', hero='AhAd', villain='KsKc', board='Qh7c2d8s'"
+    async with app.run_test(size=(110, 36)) as pilot:
+        await run_text(
+            pilot, app, query + ";\n.plot equity hero turn", lambda: isinstance(app.screen, ChartScreen)
+        )
+        assert isinstance(app.screen, ChartScreen)
+        (column,) = app.screen.columns
+        assert is_percent(column)
+        (ref,) = pql.run(
+            "select histogram(HvHEquity(hero, turn)) from game='holdem', hero='AhAd', villain='KsKc',"
+            " board='Qh7c2d8s'"
+        )
+        assert [(b.label, b.fraction) for b in column.buckets] == [
+            (b.label, b.fraction) for b in ref.columns[0].buckets
+        ]
+
+
+def test_snapshot_of_a_chart(snap_compare: Any) -> None:
+    app = make_app(exact="on", seed="1")
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        app.editor.cursor_blink = False
+        app.results.timing = False
+        await run_text(pilot, app, HISTOGRAM_QUERY, lambda: bool(app.results.finished) and not app.running)
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChartScreen))
+        await pilot.wait_for_scheduled_animations()
+        for _ in range(3):
+            await pilot.pause()
+
+    assert snap_compare(app, run_before=run_before, terminal_size=(110, 36))
+
+
+def test_odds_by_opponents_one_to_three() -> None:
+    """HoldemHand's MultiOdds graph: the same hand against 1, 2, 3 random opponents."""
+    rows = odds_by_opponents("AdQc", "3h4cJh", most=3, trials=20_000, seed=1)
+    assert [len(o.opponents) for o in rows] == [1, 2, 3]
+    wins = [o.win for o in rows]
+    assert wins == sorted(wins, reverse=True)
+    strengths = [o.hand_strength for o in rows]
+    assert strengths == sorted(strengths, reverse=True)
