@@ -811,7 +811,7 @@ class Session:
 
         try:
             for text in odds_queries(hand, board, opponents):
-                prepare(text)
+                Query(text)  # checked now: a wrong hand is said before the view opens
         except ValueError as e:
             raise SessionError(str(e), usage) from None
         return CommandResult(odds=OddsRequest(hand, board, opponents))

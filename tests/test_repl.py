@@ -102,6 +102,9 @@ def test_enter_after_a_quote_breaks_the_line_and_a_range_command_runs(pipe: Pipe
     type_keys(pipe, ";")
     pipe.send_text("\r")
     wait_for(lambda: len(ran) == 1)
+    # Keys typed while the statement runs go to its progress line (Ctrl+C cancels): the next
+    # line is typed once the result is out, however long the run takes.
+    wait_for(lambda: repl.last is not None)
     type_keys(pipe, ".range holdem 'QQ+, AKs'")
     pipe.send_text("\r")
     wait_for(lambda: len(ran) == 2)
@@ -311,7 +314,9 @@ def test_an_error_is_marked_in_the_input_and_named_in_the_toolbar_as_you_type(pi
     wait_for(lambda: buffer.text == "select avg(1) from hero='AA'" and repl.check._checked[0] == buffer.text)
     assert repl.check.error_for(buffer.text) is None
     assert "trials" in "".join(text for _, text, *_ in repl._toolbar())
-    pipe.send_text(";\r.quit\r")
+    pipe.send_text(";\r")
+    wait_for(lambda: repl.last is not None)  # keys typed during the run go to its progress line
+    pipe.send_text(".quit\r")
     thread.join(60)
     assert code == [0]
 
