@@ -396,14 +396,7 @@ class ScriptRunner:
         options = self.session.run_options()
         total = len(checked.rows)
         started = time.monotonic()
-
-        def run(query: Query) -> list[StatementResult]:
-            with cancel_on_interrupt(query):
-                results = query.run(**options)
-            if any(r.cancelled for r in results):
-                raise Interrupted
-            return results
-
+        run = _run_cancellable(self.session)
         self.progress.start()
         from pql_repl.cluster import ClusterError  # noqa: PLC0415 (with sweeps only)
 

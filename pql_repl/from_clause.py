@@ -138,6 +138,15 @@ def from_clauses(text: str) -> list[FromClause]:
     return clauses
 
 
+def clause_of(text: str, player: str, statement: int) -> FromClause | None:
+    """The clause of ``player`` that an explorer bound to statement ``statement`` follows: that
+    statement's, else the first that has the player (statements come and go as the user types)."""
+    clauses = from_clauses(text)
+    if statement < len(clauses) and clauses[statement].player(player):
+        return clauses[statement]
+    return next((c for c in clauses if c.player(player)), None)
+
+
 def clause_at(text: str, offset: int) -> FromClause | None:
     """The clause of the statement holding ``offset`` (else the last one before it, else the
     first)."""

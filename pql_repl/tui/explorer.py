@@ -29,7 +29,7 @@ from pql_repl import named_ranges
 from pql_repl.api import range_name_error
 from pql_repl.errors import PqlError
 from pql_repl.exploration import Breakdown, Heatmap, HeatmapSnapshot, breakdown
-from pql_repl.from_clause import FromClause, from_clauses
+from pql_repl.from_clause import FromClause, clause_of
 from pql_repl.range_edit import FULL, RangeEdit
 from pql_repl.tui.live_job import JobUpdate, relay_snapshots
 
@@ -490,16 +490,10 @@ class ExplorerPanel(Vertical):
         self.category = None
         self.sync(query, fresh=True)
 
-    def _find_clause(self, query: str) -> FromClause | None:
-        clauses = from_clauses(query)
-        if self.statement < len(clauses) and clauses[self.statement].player(self.player or ""):
-            return clauses[self.statement]
-        return next((c for c in clauses if c.player(self.player or "")), None)
-
     def sync(self, query: str, *, fresh: bool = False) -> None:
         """The query text changed (or is new): read the player's range and the heatmap's inputs."""
         self._query = query
-        clause = self._find_clause(query)
+        clause = clause_of(query, self.player or "", self.statement)
         self._clause = clause
         setting = clause.player(self.player or "") if clause else None
         if clause is None or setting is None:

@@ -19,7 +19,7 @@ from textual.widgets import Static
 
 from pql_repl.errors import PqlError
 from pql_repl.exploration import RangeSummary, range_summary
-from pql_repl.from_clause import FromClause, from_clauses
+from pql_repl.from_clause import FromClause, clause_of
 from pql_repl.stud_edit import (
     ANY,
     RANKS,
@@ -151,11 +151,8 @@ class StudExplorer(Vertical):
         self.sync(query)
 
     def sync(self, query: str) -> None:
-        clauses = from_clauses(query)
         name = self.player or ""
-        clause = clauses[self.statement] if self.statement < len(clauses) else None
-        if clause is None or clause.player(name) is None:
-            clause = next((c for c in clauses if c.player(name)), None)
+        clause = clause_of(query, name, self.statement)
         self._clause = clause
         setting = clause.player(name) if clause else None
         if clause is None or setting is None:

@@ -22,7 +22,7 @@ from textual.worker import get_current_worker
 
 from pql_repl.errors import PqlError
 from pql_repl.exploration import Distribution, DistributionSnapshot, RangeSummary, range_summary
-from pql_repl.from_clause import FromClause, from_clauses
+from pql_repl.from_clause import FromClause, clause_of
 from pql_repl.term_edit import Term, parse_terms, terms_text
 from pql_repl.tui.explorer import ExplorerClosed, RangeEdited
 from pql_repl.tui.live_job import JobUpdate, relay_snapshots
@@ -185,11 +185,8 @@ class TermExplorer(Vertical):
         self.sync(query)
 
     def sync(self, query: str) -> None:
-        clauses = from_clauses(query)
         name = self.player or ""
-        clause = clauses[self.statement] if self.statement < len(clauses) else None
-        if clause is None or clause.player(name) is None:
-            clause = next((c for c in clauses if c.player(name)), None)
+        clause = clause_of(query, name, self.statement)
         self._clause = clause
         setting = clause.player(name) if clause else None
         if clause is None or setting is None:
