@@ -30,6 +30,7 @@ from pql_repl.api import range_name_error
 from pql_repl.errors import PqlError
 from pql_repl.exploration import Breakdown, Heatmap, HeatmapSnapshot, breakdown
 from pql_repl.from_clause import FromClause, clause_of
+from pql_repl.multi_odds import HAND_TYPES
 from pql_repl.range_edit import FULL, RangeEdit
 from pql_repl.tui.live_job import JobUpdate, relay_snapshots
 
@@ -37,18 +38,6 @@ from pql_repl.tui.live_job import JobUpdate, relay_snapshots
 HEATMAP_PRECISION = 0.005
 #: ... or after this many deals.
 HEATMAP_TRIALS = 50_000_000
-#: Hand types, strongest first, as the breakdown lists them.
-TYPE_ORDER = (
-    "straightflush",
-    "quads",
-    "fullhouse",
-    "flush",
-    "straight",
-    "trips",
-    "twopair",
-    "pair",
-    "highcard",
-)
 TYPE_LABELS = {
     "straightflush": "straight flush",
     "quads": "quads",
@@ -141,7 +130,7 @@ def categories(facts: Breakdown) -> list[Category]:
         for key in (f.hand_type, *f.draws, *([f.flop_category] if f.flop_category else [])):
             by_key.setdefault(key, set()).add(h)
     on_flop = any(f is not None and f.flop_category for f in facts.hands)
-    lines = [Category(t, TYPE_LABELS[t], frozenset(by_key.get(t, ()))) for t in TYPE_ORDER]
+    lines = [Category(t, TYPE_LABELS[t], frozenset(by_key.get(t, ()))) for t in HAND_TYPES]
     # Draws on the flop and the turn (none on the river), every one listed even when empty.
     lines += [
         Category(d, TYPE_LABELS.get(d, d), frozenset(by_key.get(d, ())))
