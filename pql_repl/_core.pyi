@@ -110,4 +110,5 @@ class Program:
         time_limit: float | None = None,
         precision: float | None = None,
         item_limit: int | None = None,
+        precision_after: float | None = None,
     ) -> RunHandle: ...

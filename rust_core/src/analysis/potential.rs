@@ -3,6 +3,7 @@
 
 use super::{draw_cards, HiRater, Holding};
 use crate::cards::{binomial, for_each_combination, Card, CardSet};
+use crate::eval::{biased_flush_suit, hi_table, keys_of, rank_key, BoardRankSlots, SevenCards, FLUSH_BITS, SUIT_BIAS};
 use crate::games::Game;
 use crate::rng::Rng;
 use std::cmp::Ordering;
@@ -62,15 +63,9 @@ pub fn potential(
     let mut hp = [[0.0f64; 3]; 3];
     let pairs = holdings.len() as f64 * binomial(unseen.len(), need);
     if pairs <= POTENTIAL_BUDGET {
-        for_each_combination(unseen, need, CardSet::EMPTY, &mut |extra| {
-            let rater = HiRater::new(game, board.union(extra));
-            let mine = rater.rate(hand);
-            for (h, &n) in holdings.iter().zip(&now) {
-                if !h.cards.overlaps(extra) {
-                    hp[n as usize][state(mine.cmp(&rater.rate(h.cards)))] += h.weight;
-                }
-            }
-        });
+        if !by_board_rows(game, hand, board, holdings, &now, unseen, need, &mut hp) {
+            every_pair(game, hand, board, holdings, &now, unseen, need, &mut hp);
+        }
     } else {
         let mut cumulative = Vec::with_capacity(holdings.len());
         let mut total = 0.0;
@@ -91,6 +86,105 @@ pub fn potential(
         }
     }
     from_table(&hp)
+}
+
+/// The exact transition table, one evaluation per (holding, completion): the reference.
+#[allow(clippy::too_many_arguments)]
+fn every_pair(
+    game: Game,
+    hand: CardSet,
+    board: CardSet,
+    holdings: &[Holding],
+    now: &[u8],
+    unseen: &[Card],
+    need: usize,
+    hp: &mut [[f64; 3]; 3],
+) {
+    for_each_combination(unseen, need, CardSet::EMPTY, &mut |extra| {
+        let rater = HiRater::new(game, board.union(extra));
+        let mine = rater.rate(hand);
+        for (h, &n) in holdings.iter().zip(now) {
+            if !h.cards.overlaps(extra) {
+                hp[n as usize][state(mine.cmp(&rater.rate(h.cards)))] += h.weight;
+            }
+        }
+    });
+}
+
+/// One completed five-card board of [`by_board_rows`]: its cards, its cards' keys summed from
+/// [`SUIT_BIAS`], its rank multiset's slot in the by-board rows and p's rank on it.
+struct Completed {
+    cards: u64,
+    keys: u64,
+    slot: usize,
+    mine: u16,
+}
+
+/// The rank of seven cards (`cards`, their keys summed from [`SUIT_BIAS`] in `biased`): a
+/// flush by its suit's rank mask, any other hand by `flushless`.
+#[inline]
+fn rank_of(seven: SevenCards, biased: u64, cards: u64, flushless: impl FnOnce() -> u16) -> u16 {
+    if biased & FLUSH_BITS != 0 {
+        let suit = biased_flush_suit(biased);
+        seven.flush_order(((cards >> (16 * suit)) & 0x1FFF) as u32)
+    } else {
+        flushless()
+    }
+}
+
+/// The exact transition table of [`potential`] when every hand holds two cards and the board is
+/// completed to five (hold'em and short deck looking to the river): each completion is ranked
+/// once for p, and each holding reads its rank on every completion from its rank pair's row by
+/// board ([`SevenCards::by_board`]: one table read a pair, flushes by suit mask), instead of a
+/// seven-card evaluation per (holding, completion). Holdings are the outer loop so that a row
+/// stays in cache; each adds its weight times its whole-number counts, so that unit weights give
+/// exactly the plain sums (fractional weights may differ in the last bits). False, touching
+/// nothing, when it does not apply.
+#[allow(clippy::too_many_arguments)]
+fn by_board_rows(
+    game: Game,
+    hand: CardSet,
+    board: CardSet,
+    holdings: &[Holding],
+    now: &[u8],
+    unseen: &[Card],
+    need: usize,
+    hp: &mut [[f64; 3]; 3],
+) -> bool {
+    if game.is_omaha() || hand.len() != 2 || board.len() as usize + need != 5 || holdings.iter().any(|h| h.cards.len() != 2)
+    {
+        return false;
+    }
+    let seven = hi_table(game.hi_rules()).seven_cards();
+    let slots = BoardRankSlots::new();
+    let (Some(my_row), board_keys, hand_keys) = (seven.by_board(hand), SUIT_BIAS + keys_of(board), keys_of(hand)) else {
+        return false;
+    };
+    let mut completed = Vec::with_capacity(binomial(unseen.len(), need) as usize);
+    for_each_combination(unseen, need, CardSet::EMPTY, &mut |extra| {
+        let cards = board.union(extra).bits();
+        let keys = board_keys + keys_of(extra);
+        let slot = slots.slot(rank_key(keys));
+        let mine = rank_of(seven, keys + hand_keys, cards | hand.bits(), || my_row[slot]);
+        completed.push(Completed { cards, keys, slot, mine });
+    });
+    let Some(rows) = holdings.iter().map(|h| seven.by_board(h.cards)).collect::<Option<Vec<_>>>() else {
+        return false;
+    };
+    for ((h, &n), row) in holdings.iter().zip(now).zip(rows) {
+        let (bits, keys) = (h.cards.bits(), keys_of(h.cards));
+        let mut counts = [0u32; 3];
+        for c in &completed {
+            if c.cards & bits == 0 {
+                let theirs = rank_of(seven, c.keys + keys, c.cards | bits, || row[c.slot]);
+                counts[state(c.mine.cmp(&theirs))] += 1;
+            }
+        }
+        for (cell, count) in hp[n as usize].iter_mut().zip(counts) {
+            *cell += h.weight * f64::from(count);
+        }
+    }
+    true
 }
 
 /// PPOT and NPOT from the transition table (ANALYSIS.md).
@@ -133,5 +227,63 @@ mod tests {
         assert!((two.negative - 0.2737).abs() < 5e-5, "{two:?}");
         let one = potential(Game::Holdem, hole, board, &holdings, &unseen, 1, &mut rng);
         assert!((one.positive - 0.1083).abs() < 5e-5, "{one:?}");
+    }
+    /// The rank rows give exactly the plain table on random hands, boards (flop and turn),
+    /// ranges (subsets of the holdings, unit and fractional weights) for every hold'em deck;
+    /// unit weights sum to the same bits, fractional ones within rounding.
+    #[test]
+    fn rank_rows_match_every_pair() {
+        let mut rng = Rng::new(16, 2);
+        for round in 0..60 {
+            let game = [Game::Holdem, Game::ShortDeck, Game::ShortDeckTriton][round % 3];
+            let deck: Vec<Card> = game.deck().cards().iter().collect();
+            let mut cards = CardSet::EMPTY;
+            let shown = 2 + 3 + round % 2;
+            let mut drawn = Vec::new();
+            while drawn.len() < shown {
+                let c = deck[rng.below(deck.len() as u64) as usize];
+                if !cards.contains(c) {
+                    cards.insert(c);
+                    drawn.push(c);
+                }
+            }
+            let hand = CardSet::from_cards(drawn[..2].iter().copied());
+            let board = CardSet::from_cards(drawn[2..].iter().copied());
+            let unseen: Vec<Card> = deck.iter().copied().filter(|&c| !cards.contains(c)).collect();
+            let fractional = round % 4 >= 2;
+            let holdings: Vec<Holding> = uniform(&unseen)
+                .into_iter()
+                .filter(|_| rng.below(3) != 0)
+                .map(|h| Holding { weight: if fractional { 0.1 + rng.unit() } else { 1.0 }, ..h })
+                .collect();
+            let rater = HiRater::new(game, board);
+            let mine = rater.rate(hand);
+            let now: Vec<u8> = holdings.iter().map(|h| state(mine.cmp(&rater.rate(h.cards))) as u8).collect();
+            let need = 5 - board.len() as usize;
+            let (mut fast, mut plain) = ([[0.0; 3]; 3], [[0.0; 3]; 3]);
+            assert!(by_board_rows(game, hand, board, &holdings, &now, &unseen, need, &mut fast));
+            every_pair(game, hand, board, &holdings, &now, &unseen, need, &mut plain);
+            for (f, p) in fast.iter().flatten().zip(plain.iter().flatten()) {
+                if fractional {
+                    assert!((f - p).abs() <= 1e-9 * p.abs().max(1.0), "{game:?} {hand} {board}: {fast:?} v {plain:?}");
+                } else {
+                    assert_eq!(f, p, "{game:?} {hand} {board}");
+                }
+            }
+        }
+    }
+
+    /// Omaha, one card ahead from the flop, and hands of other sizes keep the plain path.
+    #[test]
+    fn rank_rows_only_for_two_cards_to_the_river() {
+        let hole = parse_cards("AdQc").unwrap();
+        let board = parse_cards("3h4cJh").unwrap();
+        let unseen: Vec<Card> = CardSet::FULL.minus(hole).minus(board).iter().collect();
+        let holdings = uniform(&unseen);
+        let now = vec![0u8; holdings.len()];
+        let mut hp = [[0.0; 3]; 3];
+        assert!(!by_board_rows(Game::Holdem, hole, board, &holdings, &now, &unseen, 1, &mut hp));
+        assert!(!by_board_rows(Game::OmahaHi, hole, board, &holdings, &now, &unseen, 2, &mut hp));
+        assert_eq!(hp, [[0.0; 3]; 3]);
     }
 }
