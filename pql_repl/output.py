@@ -16,6 +16,7 @@ from typing import Any, Protocol, TextIO
 
 from pql_repl.api import Bucket, Column, StatementResult
 from pql_repl.files import open_output
+from pql_repl.precision import stop_note
 from pql_repl.records import record
 
 FORMATS = ("table", "csv", "json", "markdown")
@@ -182,6 +183,8 @@ def summary_line(result: StatementResult, timer: bool = False) -> str:
     if result.attempted > result.accepted and not result.truncated:
         kept = result.accepted / result.attempted
         parts.append(f"{100 * kept:.3g}% of deals kept")
+    if result.stopped_at_precision is not None:
+        parts.append(stop_note(result))
     if result.kind == "simulate":
         parts.append(simulation_note(result))
     if result.cancelled:

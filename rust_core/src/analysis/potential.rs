@@ -251,11 +251,12 @@ mod tests {
             let board = CardSet::from_cards(drawn[2..].iter().copied());
             let unseen: Vec<Card> = deck.iter().copied().filter(|&c| !cards.contains(c)).collect();
             let fractional = round % 4 >= 2;
-            let holdings: Vec<Holding> = uniform(&unseen)
-                .into_iter()
-                .filter(|_| rng.below(3) != 0)
-                .map(|h| Holding { weight: if fractional { 0.1 + rng.unit() } else { 1.0 }, ..h })
-                .collect();
+            let mut holdings = Vec::new();
+            for h in uniform(&unseen) {
+                if rng.below(3) != 0 {
+                    holdings.push(Holding { weight: if fractional { 0.1 + rng.unit() } else { 1.0 }, ..h });
+                }
+            }
             let rater = HiRater::new(game, board);
             let mine = rater.rate(hand);
             let now: Vec<u8> = holdings.iter().map(|h| state(mine.cmp(&rater.rate(h.cards))) as u8).collect();
