@@ -16,7 +16,6 @@ from typing import Any, Protocol, TextIO
 
 from pql_repl.api import Bucket, Column, StatementResult
 from pql_repl.files import open_output
-from pql_repl.precision import stop_note
 from pql_repl.records import record
 
 FORMATS = ("table", "csv", "json", "markdown")
@@ -164,6 +163,28 @@ def truncation_note(result: StatementResult) -> str:
     return (
         f"estimate from {enumeration_share(result)}{reason} (cut short: a random sample of the enumeration)"
     )
+
+
+def worst_error(result: StatementResult) -> float | None:
+    """The largest standard error among the selectors, as the target judges them (see
+    ``pql_repl.precision``); None when no selector has one."""
+    errors = [c.stderr for c in result.columns if c.stderr is not None]
+    n = result.accepted
+    for c in result.columns:
+        if c.selector == "histogram" and n > 0 and c.buckets:
+            errors.append(max(math.sqrt(b.fraction * (1 - b.fraction) / n) for b in c.buckets))
+    return max(errors, default=None)
+
+
+def stop_note(result: StatementResult) -> str:
+    """``stopped at ±0.0021 after 41,000 trials: precision target 0.0025`` for a run that stopped
+    on its target before its trials; '' otherwise."""
+    target = result.stopped_at_precision
+    if target is None:
+        return ""
+    worst = worst_error(result)
+    at = "" if worst is None else f" at ±{worst:.2g}"
+    return f"stopped{at} after {result.trials:,} trials: precision target {target:g}"
 
 
 def summary_line(result: StatementResult, timer: bool = False) -> str:

@@ -5,18 +5,12 @@ or None (run every trial). ``"auto"`` is the REPLs' default: a run projected to 
 than ``AUTO_AFTER_SECONDS`` stops once every standard error is below ``AUTO_TARGET`` (±0.005 at
 95%); a quicker run does all its trials, and exhaustive runs are never affected. The engine
 judges it (``precision`` and ``precision_after`` of a run), so both REPLs, scripts and the API
-share one rule. An ``avg`` or a ``count`` is judged by its standard error; a ``histogram`` by
-its worst bucket share's (sqrt(p(1-p)/n), each share being a count of its own); ``max`` and
-``min`` have no error and never hold a run up.
+share one rule; ``output.stop_note`` says where a run stopped. An ``avg`` or a ``count`` is
+judged by its standard error; a ``histogram`` by its worst bucket share's (sqrt(p(1-p)/n), each
+share being a count of its own); ``max`` and ``min`` have no error and never hold a run up.
 """
 
 from __future__ import annotations
-
-import math
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from pql_repl.api import StatementResult
 
 AUTO = "auto"
 #: The automatic target: a 95% margin of ±0.005 (1.96 standard errors) rounded down.
@@ -41,24 +35,3 @@ def engine_precision(precision: float | str | None) -> tuple[float | None, float
         raise ValueError(f"precision must be between 0 and 1, not {precision!r}")
     return float(precision), None
 
-
-def worst_error(result: StatementResult) -> float | None:
-    """The largest standard error among the selectors, as the target judges them (see the
-    module doc); None when no selector has one."""
-    errors = [c.stderr for c in result.columns if c.stderr is not None]
-    n = result.accepted
-    for c in result.columns:
-        if c.selector == "histogram" and n > 0 and c.buckets:
-            errors.append(max(math.sqrt(b.fraction * (1 - b.fraction) / n) for b in c.buckets))
-    return max(errors, default=None)
-
-
-def stop_note(result: StatementResult) -> str:
-    """``stopped at ±0.0021 after 41,000 trials: precision target 0.0025`` for a run that stopped
-    on its target before its trials; '' otherwise."""
-    target = result.stopped_at_precision
-    if target is None:
-        return ""
-    worst = worst_error(result)
-    at = "" if worst is None else f" at ±{worst:.2g}"
-    return f"stopped{at} after {result.trials:,} trials: precision target {target:g}"

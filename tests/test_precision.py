@@ -17,8 +17,8 @@ import pql_repl
 from pql_repl import precision
 from pql_repl.api import StatementResult
 from pql_repl.config import load_config
-from pql_repl.output import summary_line
-from pql_repl.precision import AUTO_TARGET, engine_precision, stop_note, worst_error
+from pql_repl.output import stop_note, summary_line, worst_error
+from pql_repl.precision import AUTO_TARGET, engine_precision
 from pql_repl.repl.plain import PlainRepl
 from pql_repl.repl.progress import status_text
 from pql_repl.session import Session, SessionError, Settings

@@ -11,8 +11,8 @@ from pql_repl.output import (
     format_percent,
     format_percent_estimate,
     simulation_note,
+    stop_note,
 )
-from pql_repl.precision import stop_note
 
 
 def status_text(result: StatementResult, timing: bool = True) -> str:
