@@ -141,11 +141,11 @@ fn versus(mine: u16, theirs: u16) -> usize {
 /// The exact transition table of [`potential`] when every hand holds two cards and the board is
 /// completed to five (hold'em and short deck looking to the river), counted by rank pair.
 ///
-/// Without three cards of a suit on the board nobody has a flush, so a holding's rank is its
-/// rank pair's row by board ([`SevenCards::by_board`]) at the board's rank multiset: the boards'
-/// outcomes are counted once per rank pair, and each holding then takes away the boards that
-/// hold one of its cards (about 90 of 1,081). Boards with three or more of a suit are gone
-/// through for every holding (its flush by suit mask, else the row). Each holding adds its
+/// Without a flush a holding's rank is its rank pair's row by board ([`SevenCards::by_board`])
+/// at the board's rank multiset: the outcomes on every board are counted once per rank pair,
+/// and each holding then takes away the boards that hold one of its cards (about 90 of 1,081)
+/// and corrects those where it has a flush: boards with 5 - k or more cards of a suit it holds k
+/// cards of (three for a suited holding, four, or a five-card flush on the board). Each holding adds its
 /// weight times whole-number counts, so unit weights give exactly the plain sums (fractional
 /// weights may differ in the last bits). False, touching nothing, when it does not apply.
 #[allow(clippy::too_many_arguments)]
@@ -159,45 +159,56 @@ fn by_board_rows(
     need: usize,
     hp: &mut [[f64; 3]; 3],
 ) -> bool {
-    if game.is_omaha() || hand.len() != 2 || board.len() as usize + need != 5 || holdings.iter().any(|h| h.cards.len() != 2)
+    if game.is_omaha()
+        || hand.len() != 2
+        || board.len() as usize + need != 5
+        || holdings.iter().any(|h| h.cards.len() != 2)
     {
         return false;
     }
     let seven = hi_table(game.hi_rules()).seven_cards();
     let slots = BoardRankSlots::new();
-    let (Some(my_row), board_keys, hand_keys) = (seven.by_board(hand), SUIT_BIAS + keys_of(board), keys_of(hand)) else {
+    let (Some(my_row), board_keys, hand_keys) = (seven.by_board(hand), SUIT_BIAS + keys_of(board), keys_of(hand))
+    else {
         return false;
     };
     let Some(rows) = holdings.iter().map(|h| seven.by_board(h.cards)).collect::<Option<Vec<_>>>() else {
         return false;
     };
-    // Boards where a flush is possible, and the others with, per card, the ones holding it.
-    let (mut flushable, mut plain) = (Vec::new(), Vec::with_capacity(binomial(unseen.len(), need) as usize));
+    // Every completed board; per card the boards holding it; per suit and count k the boards
+    // with 5 - k or more of the suit (`at_least[suit][k]`: where a holding with k cards of the
+    // suit has a flush; at most one suit of a board has three or more).
+    let mut boards = Vec::with_capacity(binomial(unseen.len(), need) as usize);
     let mut holding_card: Vec<Vec<u32>> = vec![Vec::new(); 64];
+    let mut at_least: [[Vec<u32>; 3]; 4] = Default::default();
     for_each_combination(unseen, need, CardSet::EMPTY, &mut |extra| {
         let cards = board.union(extra).bits();
         let keys = board_keys + keys_of(extra);
         let slot = slots.slot(rank_key(keys));
         let mine = rank_of(seven, keys + hand_keys, cards | hand.bits(), || my_row[slot]);
-        // A biased nibble of 6 or more: three cards of the suit or more.
-        let three_suited = (0..4).any(|s| (keys >> (32 + 4 * s)) & 15 >= 6);
-        if three_suited {
-            flushable.push(Completed { cards, keys, slot, mine });
-        } else {
-            for c in extra.iter() {
-                holding_card[usize::from(c.index())].push(plain.len() as u32);
-            }
-            plain.push(Completed { cards, keys, slot, mine });
+        let at = boards.len() as u32;
+        for c in extra.iter() {
+            holding_card[usize::from(c.index())].push(at);
         }
+        for (suit, lists) in at_least.iter_mut().enumerate() {
+            // The biased nibble: the suit's cards plus three.
+            let n = ((keys >> (32 + 4 * suit)) & 15) as usize;
+            for (k, list) in lists.iter_mut().enumerate() {
+                if n + k >= 8 {
+                    list.push(at);
+                }
+            }
+        }
+        boards.push(Completed { cards, keys, slot, mine });
     });
-    // Per rank pair (its row): the outcomes on every flushless board, and the totals.
+    // Per rank pair (its row): the flushless outcome on every board, and their totals.
     let mut pairs: Vec<(*const u16, Vec<u8>, [u32; 3])> = Vec::new();
     for ((h, &n), row) in holdings.iter().zip(now).zip(rows) {
         let at = match pairs.iter().position(|(r, ..)| std::ptr::eq(*r, row.as_ptr())) {
             Some(at) => at,
             None => {
                 let mut totals = [0u32; 3];
-                let outcomes = plain
+                let outcomes = boards
                     .iter()
                     .map(|c| {
                         let v = versus(c.mine, row[c.slot]);
@@ -218,14 +229,20 @@ fn by_board_rows(
         }
         for &i in &holding_card[usize::from(b.index())] {
             // (A board holding both cards was taken away with the first.)
-            if plain[i as usize].cards & a.bit() == 0 {
+            if boards[i as usize].cards & a.bit() == 0 {
                 counts[usize::from(outcomes[i as usize])] -= 1;
             }
         }
         let (bits, keys) = (h.cards.bits(), keys_of(h.cards));
-        for c in &flushable {
+        let held =
+            |suit: usize| usize::from(usize::from(a.suit()) == suit) + usize::from(usize::from(b.suit()) == suit);
+        for &i in at_least.iter().enumerate().flat_map(|(suit, lists)| &lists[held(suit)]) {
+            let c = &boards[i as usize];
             if c.cards & bits == 0 {
-                counts[versus(c.mine, rank_of(seven, c.keys + keys, c.cards | bits, || row[c.slot]))] += 1;
+                let theirs = rank_of(seven, c.keys + keys, c.cards | bits, || row[c.slot]);
+                let (was, is) = (usize::from(outcomes[i as usize]), versus(c.mine, theirs));
+                counts[was] -= 1;
+                counts[is] += 1;
             }
         }
         for (cell, count) in hp[n as usize].iter_mut().zip(counts) {

@@ -131,7 +131,9 @@ impl Program {
             time_limit: time_limit.filter(|t| *t > 0.0).and_then(|t| Duration::try_from_secs_f64(t).ok()),
             precision: precision.filter(|p| *p > 0.0),
             // An automatic precision that waits longer than a Duration holds never applies.
-            precision_after: precision_after.filter(|t| *t >= 0.0).map(|t| Duration::try_from_secs_f64(t).unwrap_or(Duration::MAX)),
+            precision_after: precision_after
+                .filter(|t| *t >= 0.0)
+                .map(|t| Duration::try_from_secs_f64(t).unwrap_or(Duration::MAX)),
             item_limit,
         };
         // Choosing the mode (and listing an exhaustive run's deals) happens on this thread:

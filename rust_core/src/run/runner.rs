@@ -847,9 +847,9 @@ impl Precision {
     /// run in `elapsed`), and, for an automatic target, the whole run would take longer than
     /// its `after`.
     fn reached(self, aggregates: &[Aggregate], accepted: u64, fraction: f64, elapsed: Duration) -> bool {
-        let long = self.after.is_none_or(|after| {
-            fraction <= 0.0 || elapsed.as_secs_f64() / fraction.min(1.0) > after.as_secs_f64()
-        });
+        let long = self
+            .after
+            .is_none_or(|after| fraction <= 0.0 || elapsed.as_secs_f64() / fraction.min(1.0) > after.as_secs_f64());
         accepted >= Self::MIN_TRIALS
             && long
             && aggregates.iter().all(|a| a.precision_error(accepted).is_none_or(|se| se < self.target))
