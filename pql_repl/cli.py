@@ -160,7 +160,10 @@ def build_parser() -> argparse.ArgumentParser:
     setting("--threads", parse_count, "N", "worker threads (all cores)")
     setting("--time-limit", parse_seconds, "SECONDS", "stop each statement after this long")
     setting(
-        "--precision", parse_precision, "X", "stop once every standard error is below X (auto: the REPLs' rule)"
+        "--precision",
+        parse_precision,
+        "X",
+        "stop once every standard error is below X (auto: the REPLs' rule)",
     )
     parser.add_argument(
         "--format",

@@ -28,10 +28,11 @@ def engine_precision(precision: float | str | None) -> tuple[float | None, float
     if isinstance(precision, str):
         if precision.strip().lower() == AUTO:
             return AUTO_TARGET, AUTO_AFTER_SECONDS
-        raise ValueError(f"precision must be a standard error between 0 and 1, 'auto' or None, not {precision!r}")
+        raise ValueError(
+            f"precision must be a standard error between 0 and 1, 'auto' or None, not {precision!r}"
+        )
     if isinstance(precision, bool) or not isinstance(precision, int | float):
         raise TypeError(f"precision must be a number, 'auto' or None, not {type(precision).__name__}")
     if not 0 < precision < 1:
         raise ValueError(f"precision must be between 0 and 1, not {precision!r}")
     return float(precision), None
-

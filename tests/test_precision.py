@@ -23,9 +23,12 @@ from pql_repl.repl.plain import PlainRepl
 from pql_repl.repl.progress import status_text
 from pql_repl.session import Session, SessionError, Settings
 
-#: Monte Carlo only (a random villain: far too many deals to enumerate).
+#: Monte Carlo only (a wide range: far too many deals to enumerate).
 QUERY = "select avg(riverEquity(hero)) as eq, count(winsHi(hero)) as wins from hero='AhKh', villain='50%'"
-HISTOGRAM = "select histogram(handType(hero, river)) as made, avg(riverEquity(hero)) as eq from hero='AhKh', villain='50%'"
+HISTOGRAM = (
+    "select histogram(handType(hero, river)) as made, avg(riverEquity(hero)) as eq "
+    "from hero='AhKh', villain='50%'"
+)
 SMALL_EXACT = "select avg(riverEquity(hero)) as eq from hero='AhKh', villain='QsQd', board='2c7d9h'"
 RUN = {"trials": 200_000, "seed": 11, "threads": 1}
 
@@ -56,7 +59,8 @@ def test_auto_stops_once_every_error_is_below_the_target_near_the_full_answer() 
     # The short run's trials are the first of the full run's (one thread, one seed), so the gap
     # is the sampling error of the part not run: three standard errors bound it.
     for s, f in zip(short.columns, full.columns, strict=True):
-        assert isinstance(s.value, float) and isinstance(f.value, float)
+        assert isinstance(s.value, float)
+        assert isinstance(f.value, float)
         assert abs(s.value - f.value) < 3 * AUTO_TARGET
     assert full.stopped_at_precision is None
 
@@ -80,7 +84,8 @@ def test_off_and_the_default_run_every_trial() -> None:
 def test_exact_runs_are_unaffected() -> None:
     auto = one(SMALL_EXACT, precision="auto", seed=1)
     plain = one(SMALL_EXACT, seed=1)
-    assert auto.exact and plain.exact
+    assert auto.exact
+    assert plain.exact
     assert auto.stopped_at_precision is None
     assert auto.columns[0].value == plain.columns[0].value
 
@@ -93,7 +98,8 @@ def test_a_histogram_is_judged_by_its_worst_share() -> None:
     equity = one(HISTOGRAM.replace("histogram(handType(hero, river)) as made, ", ""), precision="auto", **RUN)
     assert both.stopped_at_precision == AUTO_TARGET
     worst = worst_error(both)
-    assert worst is not None and worst < AUTO_TARGET
+    assert worst is not None
+    assert worst < AUTO_TARGET
     assert both.trials > equity.trials
 
 
@@ -118,7 +124,9 @@ def test_the_result_and_the_status_say_where_the_run_stopped() -> None:
     assert note in summary_line(short)
     assert f"{note}; .precision off for the full run" in status_text(short)
     assert short.to_dict()["stopped_at_precision"] == AUTO_TARGET
-    assert StatementResult.from_dict({**short.to_dict(), "elapsed_s": 0.0}).stopped_at_precision == AUTO_TARGET
+    assert (
+        StatementResult.from_dict({**short.to_dict(), "elapsed_s": 0.0}).stopped_at_precision == AUTO_TARGET
+    )
     assert stop_note(one(QUERY, **RUN)) == ""
 
 
