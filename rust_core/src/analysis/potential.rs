@@ -187,7 +187,7 @@ fn by_board_rows(
         let slot = slots.slot(rank_key(keys));
         let mine = rank_of(seven, keys + hand_keys, cards | hand.bits(), || my_row[slot]);
         let at = boards.len() as u32;
-        for c in extra.iter() {
+        for c in extra {
             holding_card[usize::from(c.index())].push(at);
         }
         for (suit, lists) in at_least.iter_mut().enumerate() {
@@ -204,22 +204,19 @@ fn by_board_rows(
     // Per rank pair (its row): the flushless outcome on every board, and their totals.
     let mut pairs: Vec<(*const u16, Vec<u8>, [u32; 3])> = Vec::new();
     for ((h, &n), row) in holdings.iter().zip(now).zip(rows) {
-        let at = match pairs.iter().position(|(r, ..)| std::ptr::eq(*r, row.as_ptr())) {
-            Some(at) => at,
-            None => {
-                let mut totals = [0u32; 3];
-                let outcomes = boards
-                    .iter()
-                    .map(|c| {
-                        let v = versus(c.mine, row[c.slot]);
-                        totals[v] += 1;
-                        v as u8
-                    })
-                    .collect();
-                pairs.push((row.as_ptr(), outcomes, totals));
-                pairs.len() - 1
-            }
-        };
+        let at = pairs.iter().position(|(r, ..)| std::ptr::eq(*r, row.as_ptr())).unwrap_or_else(|| {
+            let mut totals = [0u32; 3];
+            let outcomes = boards
+                .iter()
+                .map(|c| {
+                    let v = versus(c.mine, row[c.slot]);
+                    totals[v] += 1;
+                    v as u8
+                })
+                .collect();
+            pairs.push((row.as_ptr(), outcomes, totals));
+            pairs.len() - 1
+        });
         let (_, outcomes, totals) = &pairs[at];
         let mut counts = *totals;
         let mut cards = h.cards.iter();
