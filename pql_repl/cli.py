@@ -19,7 +19,7 @@ import threading
 import time
 from types import SimpleNamespace
 
-from pql_repl.api import Query, StatementResult
+from pql_repl.api import Query, StatementResult, resolve_macros
 from pql_repl.config import ConfigError
 from pql_repl.errors import PqlCancelled, PqlError
 from pql_repl.files import FileProblem, bad_byte, open_output, read_stream_bounded, surrogate_bytes
@@ -168,7 +168,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     setting("--output", parse_output, "FILE", "write results to FILE instead of stdout")
     setting(
-        "--cluster", parse_cluster, "ADDRESS", "run the rows of sweeps on a Dask cluster (tcp://host:8786)"
+        "--cluster",
+        parse_cluster,
+        "ADDRESS",
+        "run select statements and sweeps on a Dask cluster (tcp://host:8786)",
     )
     parser.add_argument("--timer", action="store_true", help="show each statement's run time")
     parser.add_argument("--version", action=VersionAction, help="show the version and exit")
@@ -375,17 +378,17 @@ class ScriptRunner:
 
     def statement(self, query: Query, source: Source) -> None:
         options = self.session.run_options()
+        cluster = self.session.settings.cluster
+        if cluster and query.statements[0].kind == "select":
+            self.on_cluster(query, cluster, options, source)
+            return
         self.progress.start()
         try:
             # Ctrl-C cancels the run, whose last snapshot (what was computed, marked cancelled)
             # is written like any result before the script stops; a second Ctrl-C stops at once.
             with cancel_on_interrupt(query):
                 for snap in query.stream(**options):
-                    if snap.done:
-                        self.progress.clear()
-                        self.writer().write(snap)
-                    else:
-                        self.progress.update(snap)
+                    self.show(snap)
         except KeyboardInterrupt:
             query.cancel()
             self.progress.clear()
@@ -396,6 +399,37 @@ class ScriptRunner:
         except PqlError as e:
             self.progress.clear()
             self.report(e.errors, source)
+            raise ScriptError from None
+
+    def show(self, snap: StatementResult) -> None:
+        """A statement's snapshot: the final one written, the others on the progress line."""
+        if snap.done:
+            self.progress.clear()
+            self.writer().write(snap)
+        else:
+            self.progress.update(snap)
+
+    def on_cluster(self, query: Query, cluster: str, options: dict[str, Any], source: Source) -> None:
+        """A select statement on the Dask cluster (``.cluster``): its Monte Carlo chunks are the
+        tasks. Ctrl-C cancels the tasks not yet run and stops the script."""
+        from pql_repl import cluster as dask_layer  # noqa: PLC0415 (Dask only when asked for)
+
+        self.progress.start()
+        try:
+            client = dask_layer.connect(cluster)
+            macros = resolve_macros(None)
+            for snap in dask_layer.stream_statement(client, query.text, options, macros):
+                self.show(snap)
+        except KeyboardInterrupt:
+            self.progress.clear()
+            raise Interrupted from None
+        except PqlError as e:
+            self.progress.clear()
+            self.report(e.errors, source)
+            raise ScriptError from None
+        except dask_layer.ClusterError as e:
+            self.progress.clear()
+            self.stderr.write(f"pql: {e}\n")
             raise ScriptError from None
 
     def sweep(self, checked: CheckedSweep, source: Source) -> None:

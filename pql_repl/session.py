@@ -939,7 +939,7 @@ COMMANDS: dict[str, _Command] = {
     "timer": _Command(".timer on|off", "show each statement's run time", _setter("timer", ".timer on|off")),
     "cluster": _Command(
         ".cluster ADDRESS|off",
-        "run the rows of sweeps on a Dask cluster (tcp://host:8786)",
+        "run sweeps (and, in scripts, select statements) on a Dask cluster (tcp://host:8786)",
         _setter("cluster", ".cluster ADDRESS|off"),
     ),
     "time_limit": _Command(
