@@ -13,7 +13,7 @@ from collections import namedtuple
 
 from pql_repl import _core, named_ranges
 from pql_repl.errors import PqlCancelled, PqlError, PqlRangeError, PqlSyntaxError
-from pql_repl.records import field, record
+from pql_repl.records import field, record, replace
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (the command's start)
 if TYPE_CHECKING:
@@ -251,7 +251,9 @@ class Query:
         of the simulate statements that seat the player (as their ``history=`` does)."""
         self.text = text
         unicode_checked(text, PqlSyntaxError, origin)
-        self._program = _core.Program(text, origin, resolve_macros(macros), observations or [])
+        self._macros = resolve_macros(macros)
+        self._observations = observations or []
+        self._program = _core.Program(text, origin, self._macros, self._observations)
         self._lock = threading.Lock()
         self._handle: Any = None
         self._cancelled = False
@@ -273,6 +275,7 @@ class Query:
         time_limit: float | None = None,
         batch: float = 0.1,
         precision: float | None = None,
+        cluster: Any = None,
     ) -> Generator[StatementResult, None, None]:
         """Yield partial results about every ``batch`` seconds, statement after statement; the
         last snapshot of each statement has ``done`` set (and is the only one with the final
@@ -285,7 +288,40 @@ class Query:
         values raise ``ValueError`` (``TypeError`` for what is not a number) naming the argument,
         before anything runs."""
         checked = checked_options(trials=trials, seed=seed, threads=threads, time_limit=time_limit)
+        if cluster is not None:
+            return self._stream_on_cluster(cluster, {**checked, "exact": exact, "precision": precision})
         return self._stream(**checked, exact=exact, batch=batch, precision=precision)
+
+    def _stream_on_cluster(
+        self, cluster: Any, options: dict[str, Any]
+    ) -> Generator[StatementResult, None, None]:
+        """``stream`` with ``cluster`` (``pql_repl.cluster``): each select statement's snapshots
+        as its tasks end; a simulate statement with observed actions runs here (a worker does
+        not know them). ``cancel()`` stops the tasks left as the next one ends."""
+        import importlib  # noqa: PLC0415 (Dask only when asked for)
+
+        dask_layer = importlib.import_module("pql_repl.cluster")
+        client = dask_layer.connect(cluster)
+        self._cancelled = False
+        for index, info in enumerate(self.statements):
+            statement = self.text.encode()[info.span[0] : info.span[1]].decode()  # spans count bytes
+            if info.kind != "select" and self._observations:
+                here = Query(statement, macros=self._macros, observations=self._observations)
+                with self._lock:
+                    self._handle = here
+                for snapshot in here.stream(**options):
+                    yield replace(snapshot, index=index)
+                continue
+            snapshots = dask_layer.stream_statement(
+                client, statement, options, self._macros, kind=info.kind, stop=lambda: self._cancelled
+            )
+            try:
+                for snapshot in snapshots:
+                    yield replace(snapshot, index=index)
+                    if snapshot.cancelled:
+                        raise _cancelled()
+            finally:
+                snapshots.close()
 
     def _stream(
         self,

@@ -19,9 +19,9 @@ import threading
 import time
 from types import SimpleNamespace
 
-from pql_repl.api import Query, StatementResult, resolve_macros
+from pql_repl.api import Query, StatementResult
 from pql_repl.config import ConfigError
-from pql_repl.errors import PqlCancelled, PqlError
+from pql_repl.errors import ClusterError, PqlCancelled, PqlError
 from pql_repl.files import FileProblem, bad_byte, open_output, read_stream_bounded, surrogate_bytes
 from pql_repl.limits import SCRIPT_MAX_BYTES
 from pql_repl.output import FORMATS, Destination, OutputError, ResultWriter
@@ -378,10 +378,6 @@ class ScriptRunner:
 
     def statement(self, query: Query, source: Source) -> None:
         options = self.session.run_options()
-        cluster = self.session.settings.cluster
-        if cluster and query.statements[0].kind == "select":
-            self.on_cluster(query, cluster, options, source)
-            return
         self.progress.start()
         try:
             # Ctrl-C cancels the run, whose last snapshot (what was computed, marked cancelled)
@@ -400,6 +396,10 @@ class ScriptRunner:
             self.progress.clear()
             self.report(e.errors, source)
             raise ScriptError from None
+        except ClusterError as e:  # `.cluster` names no usable cluster
+            self.progress.clear()
+            self.stderr.write(f"pql: {e}\n")
+            raise ScriptError from None
 
     def show(self, snap: StatementResult) -> None:
         """A statement's snapshot: the final one written, the others on the progress line."""
@@ -409,29 +409,6 @@ class ScriptRunner:
         else:
             self.progress.update(snap)
 
-    def on_cluster(self, query: Query, cluster: str, options: dict[str, Any], source: Source) -> None:
-        """A select statement on the Dask cluster (``.cluster``): its Monte Carlo chunks are the
-        tasks. Ctrl-C cancels the tasks not yet run and stops the script."""
-        from pql_repl import cluster as dask_layer  # noqa: PLC0415 (Dask only when asked for)
-
-        self.progress.start()
-        try:
-            client = dask_layer.connect(cluster)
-            macros = resolve_macros(None)
-            for snap in dask_layer.stream_statement(client, query.text, options, macros):
-                self.show(snap)
-        except KeyboardInterrupt:
-            self.progress.clear()
-            raise Interrupted from None
-        except PqlError as e:
-            self.progress.clear()
-            self.report(e.errors, source)
-            raise ScriptError from None
-        except dask_layer.ClusterError as e:
-            self.progress.clear()
-            self.stderr.write(f"pql: {e}\n")
-            raise ScriptError from None
-
     def sweep(self, checked: CheckedSweep, source: Source) -> None:
         """A sweep's rows in turn (each cancellable with Ctrl-C), its table written at the end;
         the progress line counts rows."""
@@ -440,8 +417,6 @@ class ScriptRunner:
         started = time.monotonic()
         run = _run_cancellable(self.session)
         self.progress.start()
-        from pql_repl.cluster import ClusterError  # noqa: PLC0415 (with sweeps only)
-
         cluster = self.session.settings.cluster
         where: dict[str, Any] = {"cluster": cluster, **options} if cluster else {"run": run}
         try:

@@ -15,17 +15,12 @@ import importlib
 import itertools
 import secrets
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from pql_repl.api import DEFAULT_TRIALS, Query, StatementResult, checked_options, resolve_macros
-from pql_repl.errors import PqlRuntimeError
+from pql_repl.errors import ClusterError, PqlRuntimeError
 from pql_repl.records import replace
-
-
-class ClusterError(Exception):
-    """The cluster cannot be used: Dask missing, no scheduler at the address, or workers that
-    run another pql version."""
 
 
 def pql_version() -> str:
@@ -182,6 +177,7 @@ def stream_statement(
     macros: Mapping[str, str],
     *,
     kind: str = "select",
+    stop: Callable[[], bool] = lambda: False,
 ) -> Iterator[StatementResult]:
     """One statement on the cluster, as snapshots: a Monte Carlo run is cut into tasks of
     consecutive chunks of its trials (each chunk dealt from its own stream of the run's seed,
@@ -189,8 +185,8 @@ def stream_statement(
     one-thread local run's with that seed to the last bit (and a many-thread run's to within
     rounding); a snapshot follows every task, the last one ``done``. An exhaustive run, a
     simulate statement, or a ``max``/``min`` of values that cannot be sent (hand types) is one
-    task, run as locally. A time limit or a precision reached stops the tasks left; closing
-    the iterator (an interrupt) cancels them."""
+    task, run as locally. A time limit, a precision reached or ``stop()`` (looked at as each
+    task ends) stops the tasks left, as does closing the iterator (an interrupt)."""
     seed = options.get("seed")
     if seed is None:
         seed = secrets.randbits(64)
@@ -203,7 +199,7 @@ def stream_statement(
     if query.mode(0, trials, options.get("exact")) == "exact":
         yield _whole(client, statement, whole, macros)
         return
-    yield from _chunked(client, query, macros, trials=trials, seed=seed, options=whole)
+    yield from _chunked(client, query, macros, trials=trials, seed=seed, options=whole, stop=stop)
 
 
 def run_whole(statement: str, options: Mapping[str, Any], macros: Mapping[str, str]) -> StatementResult:
@@ -248,6 +244,7 @@ def _chunked(
     trials: int,
     seed: int,
     options: Mapping[str, Any],
+    stop: Callable[[], bool],
 ) -> Iterator[StatementResult]:
     distributed = importlib.import_module("distributed")
     started = time.monotonic()
@@ -280,6 +277,9 @@ def _chunked(
             result = query.merge_chunks(0, parts, seed, time.monotonic() - started)
             finished = done == len(futures)
             late = deadline is not None and time.monotonic() >= deadline
+            if stop():
+                yield replace(result, done=True, cancelled=True)
+                return
             if finished or late or (precision is not None and _precise(result, precision)):
                 yield replace(result, done=True)
                 return

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 import pql_repl as pql
-from pql_repl.cluster import ClusterError, connect
+from pql_repl.cluster import connect
+from pql_repl.errors import ClusterError
 from pql_repl.sweeps import check, parse, stream
 
 distributed = pytest.importorskip("distributed")
@@ -178,3 +179,21 @@ def test_the_command_runs_select_statements_on_the_cluster(client: Any) -> None:
         return [{k: v for k, v in s.items() if k != "elapsed_s"} for s in statements]
 
     assert pql_command("--cluster", client.scheduler.address) == pql_command("--threads", "1")
+
+
+def test_cancelling_a_statement_on_the_cluster_stops_its_tasks(client: Any) -> None:
+    query = pql.prepare(STATEMENT)
+    snapshots = query.stream(cluster=client, trials=4_000_000, seed=1, exact=False)
+    first = next(snapshots)
+    assert not first.done
+    query.cancel()
+    seen = [first]
+    with pytest.raises(pql.PqlCancelled):
+        seen.extend(snapshots)
+    assert seen[-1].cancelled
+    assert seen[-1].done
+
+    def chunk_tasks(dask_scheduler: Any) -> list[str]:
+        return [str(k) for k in dask_scheduler.tasks if str(k).startswith("run_chunks")]
+
+    wait_for(lambda: not client.run_on_scheduler(chunk_tasks))
