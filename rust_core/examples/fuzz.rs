@@ -540,6 +540,7 @@ fn run_input(input: &Input) -> Result<bool, String> {
                 precision: None,
                 precision_after: None,
                 item_limit: None,
+                chunks: None,
             };
             let plan = std::sync::Arc::new(first.plan.clone());
             let progress = runner::start(&plan, &opts).wait();
