@@ -180,6 +180,8 @@ pub fn merge_chunk_parts(plan: &Plan, mut parts: Vec<ChunkPart>, seed: u64, elap
         total_deals: None,
         truncated: false,
         cancelled: false,
+        // (Merged chunks: the cluster layer judges its precision target.)
+        precision_reached: false,
         inner_sampled,
         chunk_parts: Vec::new(),
     }
