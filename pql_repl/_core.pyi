@@ -113,6 +113,7 @@ class Program:
         time_limit: float | None = None,
         precision: float | None = None,
         item_limit: int | None = None,
+        precision_after: float | None = None,
     ) -> RunHandle: ...
     def mode(self, index: int, trials: int, exact: bool | None = None) -> str: ...
     def run_chunks(

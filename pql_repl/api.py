@@ -13,6 +13,7 @@ from collections import namedtuple
 
 from pql_repl import _core, named_ranges
 from pql_repl.errors import PqlCancelled, PqlError, PqlRangeError, PqlSyntaxError
+from pql_repl.precision import engine_precision
 from pql_repl.records import field, record, replace
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (the command's start)
@@ -143,6 +144,9 @@ class StatementResult:
     #: difference's standard error.
     gap: float | None = None
     gap_stderr: float | None = None
+    #: The precision target a Monte Carlo run stopped at before its trials (every selector's
+    #: standard error below it, see ``pql_repl.precision``); None when it ran them all.
+    stopped_at_precision: float | None = None
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> StatementResult:
@@ -172,6 +176,7 @@ class StatementResult:
             stopped_after=d.get("stopped_after"),
             gap=d.get("gap"),
             gap_stderr=d.get("gap_stderr"),
+            stopped_at_precision=d.get("stopped_at_precision"),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -200,6 +205,8 @@ class StatementResult:
             d["stopped_after"] = self.stopped_after
             d["gap"] = self.gap
             d["gap_stderr"] = self.gap_stderr
+        if self.stopped_at_precision is not None:
+            d["stopped_at_precision"] = self.stopped_at_precision
         if self.total_deals is not None:
             d["total_deals"] = self.total_deals
             d["enumerated_because"] = self.enumerated_because
@@ -274,7 +281,7 @@ class Query:
         threads: int | None = None,
         time_limit: float | None = None,
         batch: float = 0.1,
-        precision: float | None = None,
+        precision: float | str | None = None,
         cluster: Any = None,
     ) -> Generator[StatementResult, None, None]:
         """Yield partial results about every ``batch`` seconds, statement after statement; the
@@ -284,10 +291,13 @@ class Query:
 
         ``trials`` (None: 600,000 for a select statement, 10,000 for simulate) and ``threads`` are
         whole numbers of at least 1, ``seed`` one in
-        ``0 .. 2**64 - 1``, ``time_limit`` a positive number of seconds (None: no limit); other
-        values raise ``ValueError`` (``TypeError`` for what is not a number) naming the argument,
-        before anything runs."""
+        ``0 .. 2**64 - 1``, ``time_limit`` a positive number of seconds (None: no limit),
+        ``precision`` a standard error between 0 and 1 (stop once every selector's is below it),
+        ``"auto"`` (that of ``pql_repl.precision``, for runs projected to take more than a few
+        seconds) or None (every trial); other values raise ``ValueError`` (``TypeError`` for
+        what is not a number) naming the argument, before anything runs."""
         checked = checked_options(trials=trials, seed=seed, threads=threads, time_limit=time_limit)
+        engine_precision(precision)  # checked now, not when the generator first runs
         if cluster is not None:
             return self._stream_on_cluster(cluster, {**checked, "exact": exact, "precision": precision})
         return self._stream(**checked, exact=exact, batch=batch, precision=precision)
@@ -332,18 +342,21 @@ class Query:
         threads: int | None,
         time_limit: float | None,
         batch: float,
-        precision: float | None,
+        precision: float | str | None,
     ) -> Generator[StatementResult, None, None]:
         # NaN or a negative interval: every snapshot as it comes.
         interval = batch if batch > 0 else 0.0
         self._cancelled = False
+        target, after = engine_precision(precision)
         kinds = [s["kind"] for s in self._program.statements()]
         for index, kind in enumerate(kinds):
             n = trials if trials is not None else SIMULATE_TRIALS if kind == "simulate" else DEFAULT_TRIALS
             with self._lock:
                 if self._cancelled:
                     raise _cancelled()
-                self._handle = self._program.start(index, n, seed, exact, threads, time_limit, precision)
+                self._handle = self._program.start(
+                    index, n, seed, exact, threads, time_limit, target, precision_after=after
+                )
             handle = self._handle
             try:
                 # The engine has news after every chunk of work; with an interval the wait
@@ -356,6 +369,8 @@ class Query:
                     if snap is None:
                         due = time.monotonic() + interval
                         continue
+                    if snap.get("precision_reached"):
+                        snap["stopped_at_precision"] = target
                     result = StatementResult.from_dict(snap)
                     if result.done:
                         yield result
@@ -501,7 +516,7 @@ def run(
     exact: bool | None = None,
     threads: int | None = None,
     time_limit: float | None = None,
-    precision: float | None = None,
+    precision: float | str | None = None,
     macros: Mapping[str, str] | None = None,
     cluster: Any = None,
 ) -> list[StatementResult]:

@@ -159,7 +159,12 @@ def build_parser() -> argparse.ArgumentParser:
         )
     setting("--threads", parse_count, "N", "worker threads (all cores)")
     setting("--time-limit", parse_seconds, "SECONDS", "stop each statement after this long")
-    setting("--precision", parse_precision, "X", "stop once every standard error is below X")
+    setting(
+        "--precision",
+        parse_precision,
+        "X",
+        "stop once every standard error is below X (auto: the REPLs' rule)",
+    )
     parser.add_argument(
         "--format",
         default=argparse.SUPPRESS,

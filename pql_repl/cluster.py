@@ -20,6 +20,7 @@ from typing import Any
 
 from pql_repl.api import DEFAULT_TRIALS, Query, StatementResult, checked_options, resolve_macros
 from pql_repl.errors import ClusterError, PqlRuntimeError
+from pql_repl.precision import engine_precision
 from pql_repl.records import replace
 
 
@@ -260,7 +261,8 @@ def _chunked(
     ]
     time_limit = options.get("time_limit")
     deadline = None if time_limit is None else started + time_limit
-    precision = options.get("precision")
+    # A target from the start, or the REPLs' automatic one once the run looks long.
+    target, after = engine_precision(options.get("precision"))
     parts: list[Any] = []
     done = 0
     try:
@@ -280,8 +282,10 @@ def _chunked(
             if stop():
                 yield replace(result, done=True, cancelled=True)
                 return
-            if finished or late or (precision is not None and _precise(result, precision)):
-                yield replace(result, done=True)
+            long = after is None or (time.monotonic() - started) * len(futures) / done > after
+            precise = target is not None and not finished and long and _precise(result, target)
+            if finished or late or precise:
+                yield replace(result, done=True, stopped_at_precision=target if precise else None)
                 return
             yield replace(result, done=False, progress=done / len(futures))
     finally:

@@ -121,6 +121,8 @@ def _complete_command_argument(
             options = [(g, "game", g, "game") for g in vocab.games]
     elif command in (".exact",):
         options = [(w, "keyword", w, "") for w in EXACT_MODES]
+    elif command == ".precision":
+        options = [(w, "keyword", w, "") for w in ("auto", "off")]
     elif command in (".timer",):
         options = [(w, "keyword", w, "") for w in ("on", "off")]
     elif command == ".format":

@@ -40,7 +40,7 @@ KNOWN_KEYS: dict[str, tuple[type, ...]] = {
     "exact": (str, bool),
     "timer": (bool,),
     "time_limit": (int, float),
-    "precision": (int, float),
+    "precision": (int, float, str),
     "theme": (str,),
     "editing_mode": (str,),
     "history_size": (int,),

@@ -167,6 +167,28 @@ def truncation_note(result: StatementResult) -> str:
     )
 
 
+def worst_error(result: StatementResult) -> float | None:
+    """The largest standard error among the selectors, as the target judges them (see
+    ``pql_repl.precision``); None when no selector has one."""
+    errors = [c.stderr for c in result.columns if c.stderr is not None]
+    n = result.accepted
+    for c in result.columns:
+        if c.selector == "histogram" and n > 0 and c.buckets:
+            errors.append(max(math.sqrt(b.fraction * (1 - b.fraction) / n) for b in c.buckets))
+    return max(errors, default=None)
+
+
+def stop_note(result: StatementResult) -> str:
+    """``stopped at ±0.0021 after 41,000 trials: precision target 0.0025`` for a run that stopped
+    on its target before its trials; '' otherwise."""
+    target = result.stopped_at_precision
+    if target is None:
+        return ""
+    worst = worst_error(result)
+    at = "" if worst is None else f" at ±{worst:.2g}"
+    return f"stopped{at} after {result.trials:,} trials: precision target {target:g}"
+
+
 def summary_line(result: StatementResult, timer: bool = False) -> str:
     """The last line: ``600000 trials``, with ``exact`` for exhaustive runs, the share of deals a
     ``where`` kept when it threw some away, and the run time when the timer is on. An exhaustive
@@ -184,6 +206,8 @@ def summary_line(result: StatementResult, timer: bool = False) -> str:
     if result.attempted > result.accepted and not result.truncated:
         kept = result.accepted / result.attempted
         parts.append(f"{100 * kept:.3g}% of deals kept")
+    if result.stopped_at_precision is not None:
+        parts.append(stop_note(result))
     if result.kind == "simulate":
         parts.append(simulation_note(result))
     if result.cancelled:

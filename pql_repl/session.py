@@ -34,6 +34,7 @@ from pql_repl.errors import PqlError
 from pql_repl.files import FileProblem, decode_text, read_bounded
 from pql_repl.limits import HISTORY_SIZE, MAX_READ_DEPTH, SCRIPT_MAX_BYTES
 from pql_repl.output import FORMATS
+from pql_repl.precision import AUTO, AUTO_AFTER_SECONDS, AUTO_TARGET
 from pql_repl.records import field, fields, record
 
 # Loaded where used: `pql -c` and scripts start on every run, and re, pathlib and typing would
@@ -130,16 +131,19 @@ def parse_seconds(text: str) -> float | None:
     return value
 
 
-def parse_precision(text: str) -> float | None:
-    """A positive standard-error target (``0.001``), or ``off`` for none."""
+def parse_precision(text: str) -> float | str | None:
+    """A positive standard-error target (``0.001``), ``auto`` (the REPLs' automatic target, see
+    ``pql_repl.precision``) or ``off`` for none."""
     t = text.strip().lower()
     if t in ("off", "none", "0"):
         return None
+    if t == AUTO:
+        return AUTO
     try:
         value = float(t)
     except ValueError:
         raise SessionError(
-            f"{_quoted(text)} is not a number", "a standard error such as 0.001, or 'off'"
+            f"{_quoted(text)} is not a number", "a standard error such as 0.001, 'auto' or 'off'"
         ) from None
     if not 0 < value < 1:
         raise SessionError(f"precision {text} must be between 0 and 1", "such as 0.001")
@@ -268,7 +272,9 @@ class Settings:
     output: str | None = None
     timer: bool = False
     time_limit: float | None = None
-    precision: float | None = None
+    #: A standard-error target, ``"auto"`` (applied by the REPLs only: scripts and ``-c`` run
+    #: every trial) or None.
+    precision: float | str | None = AUTO
     theme: str | None = None
     #: Keys of ``pql --plain``: emacs (the default) or vi.
     editing_mode: str = "emacs"
@@ -340,6 +346,11 @@ class Settings:
             case "time_limit":
                 return "off" if self.time_limit is None else f"{self.time_limit:g} s"
             case "precision":
+                if self.precision == AUTO:
+                    return (
+                        f"auto (±{AUTO_TARGET:g} once a run would take over {AUTO_AFTER_SECONDS:g} s;"
+                        " the app and --plain only)"
+                    )
                 return "off" if self.precision is None else f"{self.precision:g}"
             case "theme":
                 return self.theme or "default"
@@ -532,6 +543,8 @@ class Session:
 
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings or Settings()
+        #: Set by the REPLs: ``.precision auto`` applies in interactive sessions only.
+        self.interactive = False
         #: The colour themes the front end offers, for `.theme` to check (None: no check, in
         #: front ends without themes).
         self.themes: tuple[str, ...] | None = None
@@ -559,7 +572,7 @@ class Session:
             "exact": s.exact_flag(),
             "threads": s.threads,
             "time_limit": s.time_limit,
-            "precision": s.precision,
+            "precision": None if s.precision == AUTO and not self.interactive else s.precision,
             # A Dask scheduler's address: select statements run there (pql_repl.cluster).
             "cluster": s.cluster,
         }
@@ -948,9 +961,9 @@ COMMANDS: dict[str, _Command] = {
         ".time_limit S|off", "stop each statement after S seconds", _setter("time_limit", ".time_limit S|off")
     ),
     "precision": _Command(
-        ".precision X|off",
-        "stop once every standard error is below X",
-        _setter("precision", ".precision X|off"),
+        ".precision auto|X|off",
+        "stop once every standard error is below X (auto: ±0.0025 for runs over 3 s)",
+        _setter("precision", ".precision auto|X|off"),
     ),
     "theme": _Command(".theme [NAME]", "list the colour themes, or choose one", _theme),
     "mode": _Command(

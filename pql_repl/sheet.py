@@ -189,7 +189,7 @@ def spreadsheet(
     exact: bool | None = None,
     threads: int | None = None,
     time_limit: float | None = None,
-    precision: float | None = None,
+    precision: float | str | None = None,
 ) -> Sheet:
     """Runs ``template`` once per row: ``rows`` is CSV text, a CSV file's path, or mappings
     from column name to value (the first one's keys are the header)."""

@@ -19,3 +19,13 @@ def _own_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     """Every test reads and writes its own data directory (named ranges, history), never the
     user's: a `.define` in the user's data would change what queries mean."""
     monkeypatch.setenv("PQL_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+
+
+@pytest.fixture(autouse=True)
+def _no_automatic_precision(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whether a run is projected to take longer than the REPLs' automatic precision waits for
+    depends on the machine's speed: in-process tests never reach it unless they set
+    ``precision.AUTO_AFTER_SECONDS`` themselves (``tests/test_precision.py``)."""
+    from pql_repl import precision  # noqa: PLC0415
+
+    monkeypatch.setattr(precision, "AUTO_AFTER_SECONDS", 1e12)

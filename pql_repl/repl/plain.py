@@ -202,6 +202,7 @@ class PlainRepl:
     ) -> None:
         self.session = session or Session.from_config()
         self.session.themes = THEMES
+        self.session.interactive = True
         self.input = input
         self.output = output
         self.write = write or sys.stdout.write

@@ -11,6 +11,7 @@ from pql_repl.output import (
     format_percent,
     format_percent_estimate,
     simulation_note,
+    stop_note,
 )
 
 
@@ -34,6 +35,8 @@ def status_text(result: StatementResult, timing: bool = True) -> str:
         parts += [f"{_si(rate)} trials/s", f"{result.elapsed:.2f} s"]
     if not result.done and not result.cancelled:
         parts.append(f"{result.progress * 100:.0f}%")
+    if result.stopped_at_precision is not None:
+        parts.append(f"{stop_note(result)}; .precision off for the full run")
     if result.kind == "simulate":
         # The verdict so far: the best action, its gap to the runner-up with the gap's margin.
         parts.append(simulation_note(result))

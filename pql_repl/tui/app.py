@@ -161,6 +161,7 @@ class PqlApp(App[None]):
     def __init__(self, session: Session | None = None, history: History | None = None) -> None:
         super().__init__()
         self.session = session or Session.from_config()
+        self.session.interactive = True
         self.history = history or History(size=self.session.settings.history_size)
         self._run_id = 0
         #: `.plot`: open the chart when the run it started ends.

@@ -538,6 +538,7 @@ fn run_input(input: &Input) -> Result<bool, String> {
                 threads: 1,
                 time_limit: Some(Duration::from_secs(2)),
                 precision: None,
+                precision_after: None,
                 item_limit: None,
                 chunks: None,
             };

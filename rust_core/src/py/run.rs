@@ -92,7 +92,7 @@ impl Program {
 
     /// Starts statement `index` in background threads. `item_limit` stops an exhaustive run
     /// after that many work items (a run cut short at a chosen point, for tests).
-    #[pyo3(signature = (index, trials, seed=None, exact=None, threads=None, time_limit=None, precision=None, item_limit=None))]
+    #[pyo3(signature = (index, trials, seed=None, exact=None, threads=None, time_limit=None, precision=None, item_limit=None, precision_after=None))]
     #[allow(clippy::too_many_arguments)] // mirrors the keyword arguments of the Python API
     fn start(
         &self,
@@ -105,6 +105,7 @@ impl Program {
         time_limit: Option<f64>,
         precision: Option<f64>,
         item_limit: Option<u64>,
+        precision_after: Option<f64>,
     ) -> PyResult<RunHandle> {
         let stmt = self
             .statements
@@ -137,6 +138,10 @@ impl Program {
             // A limit too long for a Duration is no limit.
             time_limit: time_limit.filter(|t| *t > 0.0).and_then(|t| Duration::try_from_secs_f64(t).ok()),
             precision: precision.filter(|p| *p > 0.0),
+            // An automatic precision that waits longer than a Duration holds never applies.
+            precision_after: precision_after
+                .filter(|t| *t >= 0.0)
+                .map(|t| Duration::try_from_secs_f64(t).unwrap_or(Duration::MAX)),
             item_limit,
             chunks: None,
         };
@@ -299,7 +304,7 @@ impl RunHandle {
 }
 
 /// The JSON statement shape of DESIGN.md §5, plus `index`, `done`, `attempted`, `progress`,
-/// `cancelled`, `truncated`, `total_deals`, `inner_sampled`, and for exhaustive runs
+/// `cancelled`, `truncated`, `total_deals`, `inner_sampled`, `precision_reached`, and for exhaustive runs
 /// `enumerated_because`, `items_done` and `items_total` (the work items in the sample).
 fn snapshot<'py>(
     py: Python<'py>,
@@ -323,6 +328,7 @@ fn snapshot<'py>(
     d.set_item("total_deals", p.total_deals)?;
     d.set_item("cancelled", p.cancelled)?;
     d.set_item("inner_sampled", p.inner_sampled)?;
+    d.set_item("precision_reached", p.precision_reached)?;
     d.set_item("enumerated_because", p.enumerated_because.map(Enumerated::name))?;
     if let Some(sample) = &p.sample {
         d.set_item("items_done", sample.items_done)?;

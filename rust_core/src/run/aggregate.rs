@@ -174,6 +174,23 @@ impl Aggregate {
         }
     }
 
+    /// The standard error a precision target bounds, over `n` accepted trials: an avg's or a
+    /// count's own; for a histogram its worst bucket share's, sqrt(p(1 - p) / n) for the share
+    /// nearest one half (each share is a count of its own); none for max and min, which have
+    /// no error.
+    pub fn precision_error(&self, n: u64) -> Option<f64> {
+        match self {
+            Aggregate::Histogram { buckets, weight, .. } if *weight > 0.0 && n > 0 => buckets
+                .values()
+                .map(|(c, _)| {
+                    let p = c / weight;
+                    (p * (1.0 - p) / n as f64).sqrt()
+                })
+                .reduce(f64::max),
+            _ => self.estimate().map(|(_, se)| se),
+        }
+    }
+
     /// Whether a histogram met more different values than it may hold.
     pub fn overflowed(&self) -> bool {
         matches!(self, Aggregate::Histogram { overflowed: true, .. })

@@ -47,8 +47,12 @@ pub struct RunOptions {
     pub exact: Option<bool>,
     pub threads: usize,
     pub time_limit: Option<Duration>,
-    /// Stop once every avg/count standard error is below this.
+    /// Stop once every avg/count standard error (and every histogram share's) is below this.
     pub precision: Option<f64>,
+    /// Apply `precision` only while the run's projected length (elapsed over the share done)
+    /// exceeds this: the REPLs' automatic precision, which leaves quick runs whole. A target so
+    /// applied does not steer the choice of exhaustive runs and is never reported unreachable.
+    pub precision_after: Option<Duration>,
     /// Exhaustive runs: stop after this many work items (a run cut short at a chosen point,
     /// for tests of what such a run reports).
     pub item_limit: Option<u64>,
@@ -67,6 +71,7 @@ impl Default for RunOptions {
             threads: default_threads(),
             time_limit: None,
             precision: None,
+            precision_after: None,
             item_limit: None,
             chunks: None,
         }
@@ -110,6 +115,9 @@ pub struct Progress {
     pub truncated: bool,
     /// Set when the run ended because `cancel()` was called.
     pub cancelled: bool,
+    /// Set when a Monte Carlo run stopped before its trials because every selector reached
+    /// the precision target.
+    pub precision_reached: bool,
     /// Some function sampled inside a deal (an inner enumeration too large to do exactly, such
     /// as `HvREquity` against a wide range before the flop): an exhaustive run is then not
     /// exact.
@@ -172,6 +180,8 @@ pub fn merge_chunk_parts(plan: &Plan, mut parts: Vec<ChunkPart>, seed: u64, elap
         total_deals: None,
         truncated: false,
         cancelled: false,
+        // (Merged chunks: the cluster layer judges its precision target.)
+        precision_reached: false,
         inner_sampled,
         chunk_parts: Vec::new(),
     }
@@ -538,7 +548,7 @@ fn auto_reason(plan: &Plan, opts: &RunOptions, deals: f64, visited: f64) -> Opti
     let evaluations = visited * plan.spec.players.len() as f64 * plan.inner_cost;
     if evaluations <= AUTO_EXACT_LIMIT {
         Some(Enumerated::Small)
-    } else if opts.precision.is_none() && deals <= opts.trials as f64 {
+    } else if (opts.precision.is_none() || opts.precision_after.is_some()) && deals <= opts.trials as f64 {
         // (A precision target may stop Monte Carlo long before its trials are done.)
         Some(Enumerated::FewerDealsThanTrials)
     } else {
@@ -587,6 +597,7 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
             error: None,
             truncated: false,
             cancelled: false,
+            precision_reached: false,
             inner_sampled: false,
             chunk_parts: Vec::new(),
         }),
@@ -622,7 +633,7 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
                 let (plan, shared, next, live, guard) =
                     (plan.clone(), shared.clone(), next.clone(), live.clone(), guard.clone());
                 let trials = opts.trials;
-                let precision = opts.precision;
+                let precision = opts.precision.map(|target| Precision { target, after: opts.precision_after });
                 spawn_worker(&mut handles, &this_run, &this_live, started, move || {
                     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                         monte_worker(&plan, &shared, &next, &guard, chunks, part, trials, seed, deadline, precision)
@@ -781,7 +792,7 @@ fn monte_worker(
     trials: u64,
     seed: u64,
     deadline: Option<Instant>,
-    precision: Option<f64>,
+    precision: Option<Precision>,
 ) -> Result<(), PqlError> {
     // Given hands (the commonest question) are dealt by a partial shuffle of the cards left.
     let mut fixed = plan.spec.fixed_deal();
@@ -885,13 +896,14 @@ fn monte_worker(
         }
         let share = (chunks * CHUNK).min(trials).saturating_sub(part.first * CHUNK).max(1);
         st.fraction = st.accepted as f64 / share as f64;
-        let precise = precision.is_some_and(|target| {
-            st.aggregates.iter().all(|a| a.estimate().is_none_or(|(_, se)| se < target)) && st.accepted >= 1000
-        });
+        let elapsed = shared.started.elapsed();
+        let precise = precision.is_some_and(|p| p.reached(&st.aggregates, st.accepted, st.fraction, elapsed));
+        st.precision_reached |= precise && st.fraction < 1.0;
         let failed = overflow(plan, &st.aggregates).or_else(|| {
-            // With no time limit, a precision the run cannot reach soon is said, not waited for.
-            let target = precision.filter(|_| deadline.is_none() && !precise)?;
-            unreachable_precision(&st.aggregates, st.accepted, target, trials, shared.started.elapsed())
+            // With no time limit, a precision the run cannot reach soon is said, not waited for
+            // (unless it is automatic: then the run goes on to its trials).
+            let target = precision.filter(|p| deadline.is_none() && !precise && p.after.is_none())?.target;
+            unreachable_precision(&st.aggregates, st.accepted, target, trials, elapsed)
         });
         drop(st);
         shared.merged();
@@ -903,6 +915,30 @@ fn monte_worker(
             next.store(chunks, Ordering::Relaxed);
             return Ok(());
         }
+    }
+}
+
+/// A Monte Carlo run's precision target, and from what projected length it applies.
+#[derive(Clone, Copy, Debug)]
+struct Precision {
+    target: f64,
+    after: Option<Duration>,
+}
+
+impl Precision {
+    /// Trials before the target is judged (standard errors of tiny samples are noisy).
+    const MIN_TRIALS: u64 = 1000;
+
+    /// Every selector's error is below the target after `accepted` trials (`fraction` of the
+    /// run in `elapsed`), and, for an automatic target, the whole run would take longer than
+    /// its `after`.
+    fn reached(self, aggregates: &[Aggregate], accepted: u64, fraction: f64, elapsed: Duration) -> bool {
+        let long = self
+            .after
+            .is_none_or(|after| fraction <= 0.0 || elapsed.as_secs_f64() / fraction.min(1.0) > after.as_secs_f64());
+        accepted >= Self::MIN_TRIALS
+            && long
+            && aggregates.iter().all(|a| a.precision_error(accepted).is_none_or(|se| se < self.target))
     }
 }
 
