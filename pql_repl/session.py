@@ -792,7 +792,10 @@ class Session:
 
         from pql_repl.multi_odds import ALL_COUNTS, MAX_OPPONENTS, odds_queries  # noqa: PLC0415
 
-        usage = "write .odds AdQc 3h4cJh (1 to 9 opponents), .odds AdQc 3h4cJh 9, or .odds AdQc 3h4cJh vs 'QQ+' '*'"
+        usage = (
+            "write .odds AdQc 3h4cJh (1 to 9 opponents), .odds AdQc 3h4cJh 9,"
+            " or .odds AdQc 3h4cJh vs 'QQ+' '*'"
+        )
         try:
             words = shlex.split(arg)
         except ValueError as e:
