@@ -26,7 +26,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
-from pql_repl.api import Query, StatementResult, game_streets
+from pql_repl.api import DEFAULT_TRIALS, Query, StatementResult, game_streets
 from pql_repl.cluster import ClusterError
 from pql_repl.errors import PqlCancelled, PqlError
 from pql_repl.exploration import hand_classes
@@ -664,15 +664,22 @@ class PqlApp(App[None]):
         return [b for b in self.BINDINGS if isinstance(b, Binding)]
 
     def open_odds(self, request: OddsRequest) -> None:
-        """`.odds`: the MultiOdds screen, computing live."""
-        from pql_repl.multi_odds import OddsRun  # noqa: PLC0415
-        from pql_repl.tui.odds_screen import OddsScreen  # noqa: PLC0415
+        """`.odds`: the odds view (a span of opponents) or the MultiOdds screen, computing live."""
+        from pql_repl.multi_odds import OddsRun, OddsTableRun  # noqa: PLC0415
+        from pql_repl.tui.odds_screen import OddsScreen, OddsTableScreen  # noqa: PLC0415
 
         options = self.session.run_options()
-        run = OddsRun(
-            request.hand, request.board, request.opponents, trials=options["trials"], seed=options["seed"]
-        )
-        self.push_screen(OddsScreen(run))
+        how = {
+            "trials": options["trials"] or DEFAULT_TRIALS,
+            "seed": options["seed"],
+            "threads": options["threads"],
+        }
+        if isinstance(request.opponents, range):
+            self.push_screen(
+                OddsTableScreen(OddsTableRun(request.hand, request.board, request.opponents, **how))
+            )
+        else:
+            self.push_screen(OddsScreen(OddsRun(request.hand, request.board, request.opponents, **how)))
 
     def action_chart(self) -> None:
         """F7: the latest result's histograms as charts (F7 again: the table)."""
