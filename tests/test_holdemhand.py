@@ -10,7 +10,7 @@ import sys
 from typing import Any
 
 import pytest
-from pilot_helpers import make_app, run_text, wait_until
+from pilot_helpers import make_app, run_text, set_text, wait_until
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
@@ -481,26 +481,69 @@ async def test_f7_without_a_histogram_says_so() -> None:
         assert not isinstance(app.screen, ChartScreen)
 
 
+PLOT_SOURCE = "from game='holdem', hero='AKs', villain='TT+, AQs+'"
+
+
 @pytest.mark.asyncio
-async def test_plot_equity_runs_the_distribution_and_draws_a_curve() -> None:
-    """`.plot equity hero flop` over the editor's query: hero's flop equity by deal, in percent
-    buckets, exact here, equal to running the same histogram with pql.run."""
-    app = make_app(exact="on", seed="1")
-    query = "select avg(riverEquity(hero)) from game='holdem', hero='AhAd', villain='KsKc', board='Qh7c2d8s'"
+async def test_plot_equity_draws_equity_against_ranges() -> None:
+    """`.plot equity hero flop` over the editor's query: the distribution over the deals of
+    hero's flop equity against villain's range (HvREquity), sampled with 2,000 deals and the
+    session's seed, equal to running that histogram with pql.run; drawn as a curve, titled
+    with what it is."""
+    app = make_app(exact="on", seed="1")  # `.plot` samples even so
     async with app.run_test(size=(110, 36)) as pilot:
         await run_text(
-            pilot, app, query + ";\n.plot equity hero turn", lambda: isinstance(app.screen, ChartScreen)
+            pilot,
+            app,
+            f"select avg(riverEquity(hero)) {PLOT_SOURCE};\n.plot equity hero flop",
+            lambda: isinstance(app.screen, ChartScreen),
         )
         assert isinstance(app.screen, ChartScreen)
         (column,) = app.screen.columns
         assert is_percent(column)
         (ref,) = pql.run(
-            "select histogram(HvHEquity(hero, turn)) from game='holdem', hero='AhAd', villain='KsKc',"
-            " board='Qh7c2d8s'"
+            f"select histogram(HvREquity(hero, flop)) {PLOT_SOURCE}", trials=2000, seed=1, exact=False
+        )
+        assert not ref.exact
+        assert app.results.last is not None
+        assert app.results.last.trials == ref.trials == 2000
+        assert [(b.label, b.fraction) for b in column.buckets] == [
+            (b.label, b.fraction) for b in ref.columns[0].buckets
+        ]
+        assert len(column.buckets) > 10  # a distribution, not one value
+        assert app.screen.title is not None
+        assert "equity against the other players' ranges on the flop" in app.screen.title
+        assert "2,000 deals" in app.screen.title
+
+
+@pytest.mark.asyncio
+async def test_plot_equity_with_fewer_trials_and_with_one_player() -> None:
+    app = make_app(trials="300", seed="2")
+    async with app.run_test(size=(110, 36)) as pilot:
+        await run_text(
+            pilot,
+            app,
+            f"select avg(riverEquity(hero)) {PLOT_SOURCE};\n.plot equity hero turn",
+            lambda: isinstance(app.screen, ChartScreen),
+        )
+        assert isinstance(app.screen, ChartScreen)
+        (column,) = app.screen.columns
+        (ref,) = pql.run(
+            f"select histogram(HvREquity(hero, turn)) {PLOT_SOURCE}", trials=300, seed=2, exact=False
         )
         assert [(b.label, b.fraction) for b in column.buckets] == [
             (b.label, b.fraction) for b in ref.columns[0].buckets
         ]
+        assert "on the turn (HvREquity, 300 deals)" in (app.screen.title or "")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not isinstance(app.screen, ChartScreen))
+        # Equity against ranges needs ranges: a statement with one player is refused.
+        await set_text(pilot, app, "select avg(handStrength(hero, flop)) from game='holdem', hero='AKs';")
+        app.plot_equity("hero", "flop")
+        await pilot.pause()
+        assert "needs another player" in str(app.results.query_one("#status", Static).render())
+        assert not app.running
+        assert not isinstance(app.screen, ChartScreen)
 
 
 def test_snapshot_of_a_chart(snap_compare: Any) -> None:
@@ -512,6 +555,26 @@ def test_snapshot_of_a_chart(snap_compare: Any) -> None:
         await run_text(pilot, app, HISTOGRAM_QUERY, lambda: bool(app.results.finished) and not app.running)
         await pilot.press("f7")
         await wait_until(pilot, lambda: isinstance(app.screen, ChartScreen))
+        await pilot.wait_for_scheduled_animations()
+        for _ in range(3):
+            await pilot.pause()
+
+    assert snap_compare(app, run_before=run_before, terminal_size=(110, 36))
+
+
+def test_snapshot_of_the_equity_plot(snap_compare: Any) -> None:
+    """`.plot equity`'s chart: a curve over equity in percent, titled with what it drew."""
+    app = make_app(seed="1", trials="500")
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        app.editor.cursor_blink = False
+        app.results.timing = False
+        await run_text(
+            pilot,
+            app,
+            f"select avg(riverEquity(hero)) {PLOT_SOURCE};\n.plot equity hero flop",
+            lambda: isinstance(app.screen, ChartScreen),
+        )
         await pilot.wait_for_scheduled_animations()
         for _ in range(3):
             await pilot.pause()
