@@ -992,8 +992,9 @@ COMMANDS: dict[str, _Command] = {
     ),
     "plot": _Command(
         ".plot equity PLAYER [STREET]",
-        "chart the player's equity distribution over the editor's query"
-        " (full-screen app; F7 charts any histogram)",
+        "chart the distribution over the deals of the player's equity against the other players'"
+        " ranges on STREET (HvREquity, flop unless given; 2,000 deals sampled) for the editor's"
+        " query (full-screen app; F7 charts any histogram)",
         Session._plot,
     ),
     "show": _Command(
