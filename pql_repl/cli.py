@@ -10,19 +10,14 @@ fast: this module must not import textual or prompt_toolkit at module level.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import importlib
 import os
-import re
 import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
-from types import FrameType, ModuleType
-from typing import TYPE_CHECKING, Any, Protocol, TextIO
+from types import SimpleNamespace
 
 from pql_repl.api import DEFAULT_TRIALS, Query, StatementResult
 from pql_repl.config import ConfigError
@@ -31,9 +26,6 @@ from pql_repl.files import FileProblem, bad_byte, open_output, read_stream_bound
 from pql_repl.limits import SCRIPT_MAX_BYTES
 from pql_repl.output import FORMATS, Destination, OutputError, ResultWriter
 from pql_repl.records import record
-
-if TYPE_CHECKING:
-    from pql_repl.sweeps import CheckedSweep
 from pql_repl.session import (
     DotCommand,
     OddsRequest,
@@ -49,6 +41,24 @@ from pql_repl.session import (
     read_script,
     split_statements,
 )
+
+# argparse, re, pathlib and typing are loaded where used: `pql -c` starts on every run, and
+# they would cost it a fifth of its start (see `_bare_commands`).
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable, Iterator
+    from pathlib import Path
+    from types import FrameType, ModuleType
+    from typing import Any, Protocol, TextIO
+
+    from pql_repl.sweeps import CheckedSweep
+
+    class Cancellable(Protocol):
+        """A run that another thread may cancel (a query, an odds run)."""
+
+        def cancel(self) -> None: ...
+
 
 EXIT_OK = 0
 EXIT_QUERY_ERROR = 1
@@ -78,6 +88,8 @@ def _option(parse: Callable[[str], object]) -> Callable[[str], object]:
         try:
             return parse(text)
         except SessionError as e:
+            import argparse  # noqa: PLC0415 (see the imports)
+
             raise argparse.ArgumentTypeError(e.message) from None
 
     convert.__name__ = parse.__name__.removeprefix("parse_")
@@ -85,6 +97,25 @@ def _option(parse: Callable[[str], object]) -> Callable[[str], object]:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse  # noqa: PLC0415 (see the imports)
+
+    class VersionAction(argparse.Action):
+        """``--version``, looking the version up only when asked (importlib.metadata is slow to
+        load)."""
+
+        def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+            super().__init__(option_strings, dest, nargs=0)
+
+        def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+            from importlib import metadata  # noqa: PLC0415
+
+            try:
+                version = metadata.version("pql-repl")
+            except metadata.PackageNotFoundError:
+                version = "unknown"
+            sys.stdout.write(f"pql {version}\n")
+            parser.exit()
+
     parser = argparse.ArgumentParser(
         prog="pql",
         description="Answer poker questions written in PQL, exactly or by Monte Carlo simulation.",
@@ -147,25 +178,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--cluster", parse_cluster, "ADDRESS", "run the rows of sweeps on a Dask cluster (tcp://host:8786)"
     )
     parser.add_argument("--timer", action="store_true", help="show each statement's run time")
-    parser.add_argument("--version", action=_VersionAction, help="show the version and exit")
+    parser.add_argument("--version", action=VersionAction, help="show the version and exit")
     return parser
-
-
-class _VersionAction(argparse.Action):
-    """``--version``, looking the version up only when asked (importlib.metadata is slow to load)."""
-
-    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
-        super().__init__(option_strings, dest, nargs=0)
-
-    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
-        from importlib import metadata  # noqa: PLC0415
-
-        try:
-            version = metadata.version("pql-repl")
-        except metadata.PackageNotFoundError:
-            version = "unknown"
-        sys.stdout.write(f"pql {version}\n")
-        parser.exit()
 
 
 #: Options that override a setting only when given (so `--seed off` can undo a config seed).
@@ -182,7 +196,7 @@ SETTING_OPTIONS = (
 )
 
 
-def _apply_options(session: Session, args: argparse.Namespace) -> None:
+def _apply_options(session: Session, args: argparse.Namespace | SimpleNamespace) -> None:
     for key in SETTING_OPTIONS:
         if hasattr(args, key):
             setattr(session.settings, key, getattr(args, key))
@@ -470,12 +484,6 @@ class ScriptRunner:
         self.stderr.flush()
 
 
-class Cancellable(Protocol):
-    """A run that another thread may cancel (a query, an odds run)."""
-
-    def cancel(self) -> None: ...
-
-
 @contextlib.contextmanager
 def cancel_on_interrupt(query: Cancellable) -> Iterator[None]:
     """While the block runs, the first SIGINT cancels ``query`` instead of raising
@@ -502,18 +510,19 @@ def cancel_on_interrupt(query: Cancellable) -> Iterator[None]:
 #: within one text).
 MAX_REPORTED = 50
 
-_MORE_ERRORS = re.compile(r"… and (\d+) more errors?")
-
 
 def _error_count(errors: list[PqlError]) -> int:
     """How many errors ``errors`` stands for: the engine ends a capped list with a count."""
+    import re  # noqa: PLC0415 (see the imports)
+
     last = errors[-1] if errors else None
-    if last is not None and last.span is None and (m := _MORE_ERRORS.fullmatch(last.message)):
+    more = r"… and (\d+) more errors?"
+    if last is not None and last.span is None and (m := re.fullmatch(more, last.message)):
         return len(errors) - 1 + int(m[1])
     return len(errors)
 
 
-def _read_file(path: Path, depth: int = 0) -> Source:
+def _read_file(path: Path | str, depth: int = 0) -> Source:
     """A script named on the command line (``-``: stdin) or by `.read`; raises ``SessionError``."""
     if str(path) == "-":
         return _read_stdin("<stdin>")
@@ -622,7 +631,7 @@ def run_spreadsheet(
         stderr.write(f"pql: {e}\n")
         return EXIT_QUERY_ERROR
     output = session.settings.output
-    stream = open_output(Path(output)) if output else stdout
+    stream = open_output(output) if output else stdout
     done = 0
     end_progress = "\n" if stderr.isatty() else ""  # a message starts below the progress line
     try:
@@ -711,12 +720,28 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERRUPTED
 
 
+def _bare_commands(argv: list[str]) -> SimpleNamespace | None:
+    """The arguments of the commonest scripted use, ``pql -c TEXT [-c TEXT ...]`` and nothing
+    else, read without argparse (which, with the re module it loads, costs that run a tenth of
+    its start); None for any other command line, which argparse reads."""
+    if not argv or len(argv) % 2 or any(flag != "-c" for flag in argv[::2]):
+        return None
+    texts = argv[1::2]
+    if any(t.startswith("-") for t in texts):
+        return None  # argparse's reading of option-like values decides
+    return SimpleNamespace(command=texts, files=[], template=None, rows=None, plain=False, timer=False)
+
+
 def _main(argv: list[str] | None) -> int:
-    parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as e:  # argparse exits on --help, --version and usage errors
-        return e.code if isinstance(e.code, int) else EXIT_USAGE
+    bare = _bare_commands(sys.argv[1:] if argv is None else argv)
+    args: argparse.Namespace | SimpleNamespace
+    if bare is not None:
+        args = bare
+    else:
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as e:  # argparse exits on --help, --version and usage errors
+            return e.code if isinstance(e.code, int) else EXIT_USAGE
     try:
         session = Session.from_config()
     except (ConfigError, SessionError) as e:
@@ -726,21 +751,23 @@ def _main(argv: list[str] | None) -> int:
 
     try:
         sources = [_command_source(text) for text in args.command]
-        sources.extend(_read_file(Path(name)) for name in args.files)
+        sources.extend(_read_file(name) for name in args.files)
     except SessionError as e:
         sys.stderr.write(f"pql: {e}\n")
         return EXIT_USAGE
 
     if args.template is not None or args.rows is not None:
         if args.template is None or args.rows is None or sources or args.plain:
-            parser.print_usage(sys.stderr)
+            build_parser().print_usage(sys.stderr)
             sys.stderr.write("pql: spreadsheet mode takes --template FILE and --rows CSV, not FILE or -c\n")
             return EXIT_USAGE
+        from pathlib import Path  # noqa: PLC0415 (see the imports)
+
         return run_spreadsheet(session, Path(args.template), Path(args.rows), sys.stdout, sys.stderr)
 
     if args.plain:
         if sources:
-            parser.print_usage(sys.stderr)
+            build_parser().print_usage(sys.stderr)
             sys.stderr.write("pql: --plain starts the interactive REPL; it takes no FILE or -c\n")
             return EXIT_USAGE
         return _start_plain(session)
