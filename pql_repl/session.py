@@ -1005,16 +1005,14 @@ COMMANDS: dict[str, _Command] = {
     ),
     "odds": _Command(
         ".odds HAND [BOARD] [1-9 | N | vs RANGE …]",
-        "HoldemHand's odds view: win, tie, equity, hand strength and potentials (ours and"
-        " HoldemHand's) against 1 to 9 random hands, a row each (or a span such as 2-5);"
-        " against N random hands or given ranges, with HoldemHand's MultiOdds tables",
+        "the odds view: win, tie, strength, potentials against 1-9 random hands, a row each;"
+        " N or ranges: MultiOdds",
         Session._odds,
     ),
     "plot": _Command(
         ".plot equity PLAYER [STREET]",
-        "chart the distribution over the deals of the player's equity against the other players'"
-        " ranges on STREET (HvREquity, flop unless given; 2,000 deals sampled) for the editor's"
-        " query (full-screen app; F7 charts any histogram)",
+        "chart the player's equity against the others' ranges by deal (HvREquity; app; F7: any"
+        " histogram)",
         Session._plot,
     ),
     "show": _Command(
