@@ -1011,8 +1011,7 @@ COMMANDS: dict[str, _Command] = {
     ),
     "plot": _Command(
         ".plot equity PLAYER [STREET]",
-        "chart the player's equity against the others' ranges by deal (HvREquity; app; F7: any"
-        " histogram)",
+        "chart the player's equity against the others' ranges by deal (HvREquity; app; F7: any histogram)",
         Session._plot,
     ),
     "show": _Command(
