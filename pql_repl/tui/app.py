@@ -186,7 +186,9 @@ class PqlApp(App[None]):
         yield Static("", id="error")
         yield ResultsPanel(id="results")
         seed, threads = self.session.settings.seed or 0, self.session.settings.threads
-        yield ExplorerPanel(seed=seed, threads=threads, id="explorer")
+        yield ExplorerPanel(
+            seed=seed, threads=threads, observations=lambda: self.session.observations, id="explorer"
+        )
         yield TermExplorer(seed=seed, threads=threads, id="terms")
         yield StudExplorer(seed=seed, id="stud")
         yield CompletionList(id="completion")
@@ -362,6 +364,8 @@ class PqlApp(App[None]):
         if result.quit:
             self.leave()
             return None
+        if self.explorer.display:
+            self.explorer.sync(self.editor.text)  # `.observe` reweights the range it may show
         if "theme" in result.changed and self.session.settings.theme:
             self.theme = self.session.settings.theme  # one of ours: `.theme` checked it
         if "output" in result.changed and self.session.settings.output and self.results.finished:
@@ -828,6 +832,7 @@ EXPLORER_KEYS = [
     ("Explorer: c, i", "Clear, invert"),
     ("Explorer: [, ]", "Highlight the classes of a board breakdown line"),
     ("Explorer: n, o", "Save the range as a named range ($name), open one"),
+    ("Explorer: w", "Simulate statements: weights after the observed actions, or equities"),
     ("Explorer: Escape", "Close the explorer"),
     ("Omaha explorer: a, Enter, x", "Add, edit, remove a term"),
     ("Omaha explorer: !, 1-9, 0", "Negate a term, weight it @10..@90, no weight"),
