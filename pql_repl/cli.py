@@ -21,7 +21,7 @@ from types import SimpleNamespace
 
 from pql_repl.api import DEFAULT_TRIALS, Query, StatementResult
 from pql_repl.config import ConfigError
-from pql_repl.errors import PqlCancelled, PqlError
+from pql_repl.errors import ClusterError, PqlCancelled, PqlError
 from pql_repl.files import FileProblem, bad_byte, open_output, read_stream_bounded, surrogate_bytes
 from pql_repl.limits import SCRIPT_MAX_BYTES
 from pql_repl.output import FORMATS, Destination, OutputError, ResultWriter
@@ -175,7 +175,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     setting("--output", parse_output, "FILE", "write results to FILE instead of stdout")
     setting(
-        "--cluster", parse_cluster, "ADDRESS", "run the rows of sweeps on a Dask cluster (tcp://host:8786)"
+        "--cluster",
+        parse_cluster,
+        "ADDRESS",
+        "run select statements and sweeps on a Dask cluster (tcp://host:8786)",
     )
     parser.add_argument("--timer", action="store_true", help="show each statement's run time")
     parser.add_argument("--version", action=VersionAction, help="show the version and exit")
@@ -427,11 +430,7 @@ class ScriptRunner:
             # is written like any result before the script stops; a second Ctrl-C stops at once.
             with cancel_on_interrupt(query):
                 for snap in query.stream(**options):
-                    if snap.done:
-                        self.progress.clear()
-                        self.writer().write(snap)
-                    else:
-                        self.progress.update(snap)
+                    self.show(snap)
         except KeyboardInterrupt:
             query.cancel()
             self.progress.clear()
@@ -443,6 +442,18 @@ class ScriptRunner:
             self.progress.clear()
             self.report(e.errors, source)
             raise ScriptError from None
+        except ClusterError as e:  # `.cluster` names no usable cluster
+            self.progress.clear()
+            self.stderr.write(f"pql: {e}\n")
+            raise ScriptError from None
+
+    def show(self, snap: StatementResult) -> None:
+        """A statement's snapshot: the final one written, the others on the progress line."""
+        if snap.done:
+            self.progress.clear()
+            self.writer().write(snap)
+        else:
+            self.progress.update(snap)
 
     def sweep(self, checked: CheckedSweep, source: Source) -> None:
         """A sweep's rows in turn (each cancellable with Ctrl-C), its table written at the end;
@@ -452,8 +463,6 @@ class ScriptRunner:
         started = time.monotonic()
         run = _run_cancellable(self.session)
         self.progress.start()
-        from pql_repl.cluster import ClusterError  # noqa: PLC0415 (with sweeps only)
-
         cluster = self.session.settings.cluster
         where: dict[str, Any] = {"cluster": cluster, **options} if cluster else {"run": run}
         try:

@@ -335,7 +335,8 @@ def reweighted_classes(
     of ``hand_classes``. None when the statement is no simulate statement of a two-card game
     seating ``player``, or does not check."""
     try:
-        seated = Query(statement, observations=list(observations) or None).holdings(0)
+        query = Query(statement, observations=list(observations) or None)
+        seated = query.holdings(0)
     except PqlError:
         return None
     if not seated:
@@ -343,9 +344,8 @@ def reweighted_classes(
     found = next((name for name in seated if name.lower() == player.lower()), None)
     if found is None:
         return None
-    game = _statement_game(statement)
     try:
-        classes = hand_classes(game)
+        classes = hand_classes(query.statements[0].game)
     except PqlError:
         return None
     totals = [0.0] * len(classes.names)
@@ -358,10 +358,3 @@ def reweighted_classes(
         totals[cls] += weight
         counts[cls] += 1
     return [t / n if n else None for t, n in zip(totals, counts, strict=True)]
-
-
-def _statement_game(statement: str) -> str:
-    from pql_repl.from_clause import from_clauses  # noqa: PLC0415 (from_clause loads the session)
-
-    clauses = from_clauses(statement)
-    return clauses[0].game if clauses else "holdem"

@@ -560,6 +560,8 @@ class Session:
             "threads": s.threads,
             "time_limit": s.time_limit,
             "precision": s.precision,
+            # A Dask scheduler's address: select statements run there (pql_repl.cluster).
+            "cluster": s.cluster,
         }
 
     def prepare(self, statement: Statement | str, source: str | None = None) -> Query:
@@ -956,7 +958,7 @@ COMMANDS: dict[str, _Command] = {
     "timer": _Command(".timer on|off", "show each statement's run time", _setter("timer", ".timer on|off")),
     "cluster": _Command(
         ".cluster ADDRESS|off",
-        "run the rows of sweeps on a Dask cluster (tcp://host:8786)",
+        "run select statements and sweeps on a Dask cluster (tcp://host:8786)",
         _setter("cluster", ".cluster ADDRESS|off"),
     ),
     "time_limit": _Command(

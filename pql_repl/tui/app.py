@@ -27,8 +27,7 @@ from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
 from pql_repl.api import DEFAULT_TRIALS, Query, StatementResult, game_streets
-from pql_repl.cluster import ClusterError
-from pql_repl.errors import PqlCancelled, PqlError
+from pql_repl.errors import ClusterError, PqlCancelled, PqlError
 from pql_repl.exploration import hand_classes
 from pql_repl.files import write_text_atomic
 from pql_repl.from_clause import clause_at, from_clauses, player_at
@@ -430,6 +429,9 @@ class PqlApp(App[None]):
                     self.post_message(RunProgress(run_id, snapshot))
             except PqlCancelled:
                 self.post_message(RunEnded(run_id, cancelled=True))
+                return
+            except ClusterError as e:
+                self.post_message(RunEnded(run_id, error=str(e)))
                 return
             except PqlError as e:
                 self.post_message(RunEnded(run_id, error=str(e)))
