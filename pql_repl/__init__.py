@@ -40,7 +40,7 @@ if TYPE_CHECKING:
         PqlTypeError,
     )
     from pql_repl.evaluation import Evaluation, HandValue, evaluate
-    from pql_repl.multi_odds import Odds, OddsRun, odds
+    from pql_repl.multi_odds import Odds, OddsRun, OddsTable, OddsTableRun, odds, odds_table
     from pql_repl.sheet import Sheet, spreadsheet
     from pql_repl.sweep_values import SweepValue, classes, flops, ranks, rivers, turns
     from pql_repl.sweeps import SweepResult, sweep
@@ -53,6 +53,8 @@ __all__ = [
     "HandValue",
     "Odds",
     "OddsRun",
+    "OddsTable",
+    "OddsTableRun",
     "PqlCancelled",
     "PqlError",
     "PqlRangeError",
@@ -73,6 +75,7 @@ __all__ = [
     "game_streets",
     "keywords",
     "odds",
+    "odds_table",
     "parse_range",
     "prepare",
     "ranks",
@@ -93,7 +96,9 @@ _HOMES = {
     **dict.fromkeys(["Sheet", "spreadsheet"], "pql_repl.sheet"),
     **dict.fromkeys(["SweepResult", "sweep"], "pql_repl.sweeps"),
     **dict.fromkeys(["SweepValue", "classes", "flops", "ranks", "rivers", "turns"], "pql_repl.sweep_values"),
-    **dict.fromkeys(["Odds", "OddsRun", "odds"], "pql_repl.multi_odds"),
+    **dict.fromkeys(
+        ["Odds", "OddsRun", "OddsTable", "OddsTableRun", "odds", "odds_table"], "pql_repl.multi_odds"
+    ),
 }
 
 

@@ -19,7 +19,7 @@ import threading
 import time
 from types import SimpleNamespace
 
-from pql_repl.api import Query, StatementResult
+from pql_repl.api import DEFAULT_TRIALS, Query, StatementResult
 from pql_repl.config import ConfigError
 from pql_repl.errors import ClusterError, PqlCancelled, PqlError
 from pql_repl.files import FileProblem, bad_byte, open_output, read_stream_bounded, surrogate_bytes
@@ -28,6 +28,7 @@ from pql_repl.output import FORMATS, Destination, OutputError, ResultWriter
 from pql_repl.records import record
 from pql_repl.session import (
     DotCommand,
+    OddsRequest,
     Session,
     SessionError,
     decode_script,
@@ -49,9 +50,15 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from pathlib import Path
     from types import FrameType, ModuleType
-    from typing import Any, TextIO
+    from typing import Any, Protocol, TextIO
 
     from pql_repl.sweeps import CheckedSweep
+
+    class Cancellable(Protocol):
+        """A run that another thread may cancel (a query, an odds run)."""
+
+        def cancel(self) -> None: ...
+
 
 EXIT_OK = 0
 EXIT_QUERY_ERROR = 1
@@ -354,19 +361,7 @@ class ScriptRunner:
                 stream.write(result.output + "\n")
                 stream.flush()
             if result.odds is not None:
-                from pql_repl.multi_odds import format_odds, odds  # noqa: PLC0415
-
-                options = self.session.run_options()
-                o = odds(
-                    result.odds.hand,
-                    result.odds.board,
-                    result.odds.opponents,
-                    trials=options.get("trials", 600_000),
-                    seed=options.get("seed"),
-                )
-                stream = self.destination.stream
-                stream.write(format_odds(o) + "\n")
-                stream.flush()
+                self.odds(result.odds)
             if result.quit:
                 self.quit = True
             if result.read is not None:
@@ -380,6 +375,57 @@ class ScriptRunner:
                 text += f"\n  hint: {e.hint}"
             self.stderr.write(f"pql: {where}{text}\n")
             raise ScriptError from None
+
+    def odds(self, request: OddsRequest) -> None:
+        """`.odds`: the odds view's rows written as each is done, or one count's report. Ctrl-C
+        cancels: the rows done are kept and the script stops, as for a statement."""
+        from pql_repl.multi_odds import (  # noqa: PLC0415 (with .odds only)
+            TABLE_LEGEND,
+            OddsRun,
+            OddsTableRun,
+            format_odds,
+            table_header,
+            table_row,
+            table_title,
+        )
+
+        options = self.session.run_options()
+        how: dict[str, Any] = {
+            "trials": options["trials"] or DEFAULT_TRIALS,
+            "seed": options["seed"],
+            "threads": options["threads"],
+        }
+        stream = self.destination.stream
+        try:
+            if isinstance(request.opponents, range):
+                table = OddsTableRun(request.hand, request.board, request.opponents, **how)
+                stream.write(
+                    table_title(table.hand, table.board, table.counts) + "\n" + table_header() + "\n"
+                )
+                stream.flush()
+                written = 0
+                with cancel_on_interrupt(table):
+                    for snap in table:
+                        # A row is written once done (its run over), before the next row starts.
+                        done = len(snap.rows) if snap.rows[-1].done else len(snap.rows) - 1
+                        for row in snap.rows[written:done]:
+                            stream.write(table_row(row) + "\n")
+                            stream.flush()
+                        written = max(written, done)
+                stream.write(TABLE_LEGEND + "\n")
+            else:
+                run = OddsRun(request.hand, request.board, request.opponents, **how)
+                last = None
+                with cancel_on_interrupt(run):
+                    for one in run:
+                        last = one
+                if last is not None:
+                    stream.write(format_odds(last) + "\n")
+            stream.flush()
+        except (KeyboardInterrupt, PqlCancelled):
+            stream.flush()
+            self.stderr.write("pql: .odds cancelled; the rows above were computed\n")
+            raise Interrupted from None
 
     def statement(self, query: Query, source: Source) -> None:
         options = self.session.run_options()
@@ -453,7 +499,7 @@ class ScriptRunner:
 
 
 @contextlib.contextmanager
-def cancel_on_interrupt(query: Query) -> Iterator[None]:
+def cancel_on_interrupt(query: Cancellable) -> Iterator[None]:
     """While the block runs, the first SIGINT cancels ``query`` instead of raising
     KeyboardInterrupt (the next one raises it as usual). Only the main thread gets signals."""
     if threading.current_thread() is not threading.main_thread():

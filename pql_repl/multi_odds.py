@@ -9,6 +9,9 @@ cancellable like any query); this module only writes them and reads their column
 - Statement 2, Loki's analysis: hand strength and positive/negative potential on the board's
   street (joint against several opponents, ANALYSIS.md).
 
+The odds view proper is a table of those values against 1, 2, … 9 random opponents, one row (one
+:class:`Odds`, its two statements) per count, filled row by row (:class:`OddsTableRun`).
+
 HoldemHand's potentials are shares of *all* deals: positive, behind now (an opponent's hand is
 better on the board now) and winning at the river; negative, best now (ties included) and losing
 at the river. Loki's (ours) are conditional on being behind or ahead and count ties by halves.
@@ -19,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Sequence
 
 from pql_repl.api import DEFAULT_TRIALS, Column, StatementResult, prepare
+from pql_repl.errors import PqlCancelled
 from pql_repl.records import record
 
 #: Hand types from best to worst, as ``handType`` prints them.
@@ -37,6 +41,8 @@ OUTCOMES = ("win", "tie", "lose")
 #: The street whose board has this many cards.
 STREET_OF_BOARD = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}
 MAX_OPPONENTS = 9
+#: The odds view's rows: 1 to 9 random opponents.
+ALL_COUNTS = range(1, MAX_OPPONENTS + 1)
 
 
 @record(frozen=True)
@@ -258,11 +264,109 @@ def odds(
     return last
 
 
+@record(frozen=True)
+class OddsTable:
+    """HoldemHand's odds view: one hand against 1, 2, … random opponents, one :class:`Odds` per
+    count. Rows fill in order; while a run goes the last row is a live snapshot."""
+
+    hand: str
+    board: str
+    counts: tuple[int, ...]
+    rows: tuple[Odds, ...]
+
+    @property
+    def done(self) -> bool:
+        return len(self.rows) == len(self.counts) and self.rows[-1].done
+
+    @property
+    def progress(self) -> float:
+        """The share of the rows computed (the running row by its own progress)."""
+        if not self.rows:
+            return 0.0
+        finished = len(self.rows) - 1 + (self.rows[-1].progress if not self.rows[-1].done else 1.0)
+        return finished / len(self.counts)
+
+
+def _counts(counts: Sequence[int]) -> tuple[int, ...]:
+    chosen = tuple(counts)
+    if not chosen or any(not 1 <= n <= MAX_OPPONENTS for n in chosen):
+        raise ValueError(f"the odds view's opponents are 1 to {MAX_OPPONENTS} random hands, not {chosen}")
+    return chosen
+
+
+class OddsTableRun:
+    """The odds view computed live: an :class:`OddsRun` per number of opponents, in turn (each
+    row what :func:`odds` gives for that count with the same options). Iterate it for
+    snapshots (the last one done), or call :meth:`cancel` from any thread."""
+
+    def __init__(
+        self,
+        hand: str,
+        board: str = "",
+        counts: Sequence[int] = ALL_COUNTS,
+        *,
+        trials: int = DEFAULT_TRIALS,
+        seed: int | None = None,
+        threads: int | None = None,
+        batch: float = 0.2,
+    ) -> None:
+        self.hand, self.board = hand.strip(), board.strip()
+        self.counts = _counts(counts)
+        #: One run per row, prepared now: a wrong hand or board is said before anything runs.
+        self.runs = [
+            OddsRun(hand, board, n, trials=trials, seed=seed, threads=threads, batch=batch)
+            for n in self.counts
+        ]
+        self._cancelled = False
+
+    def table(self, rows: Sequence[Odds]) -> OddsTable:
+        return OddsTable(self.hand, self.board, self.counts, tuple(rows))
+
+    def __iter__(self) -> Generator[OddsTable, None, None]:
+        rows: list[Odds] = []
+        for run in self.runs:
+            if self._cancelled:  # between two rows
+                raise PqlCancelled("cancelled")
+            last: Odds | None = None
+            for snap in run:
+                last = snap
+                yield self.table([*rows, snap])
+            assert last is not None
+            rows.append(last)
+
+    def cancel(self) -> None:
+        self._cancelled = True
+        for run in self.runs:
+            run.cancel()
+
+
+def odds_table(
+    hand: str,
+    board: str = "",
+    counts: Sequence[int] = ALL_COUNTS,
+    *,
+    trials: int = DEFAULT_TRIALS,
+    seed: int | None = None,
+    threads: int | None = None,
+    on_update: Callable[[OddsTable], None] | None = None,
+) -> OddsTable:
+    """HoldemHand's odds view of ``hand`` on ``board``: a row of :func:`odds` against each
+    number of random opponents in ``counts`` (1 to 9 by default). ``on_update`` receives live
+    snapshots."""
+    last: OddsTable | None = None
+    for snap in OddsTableRun(hand, board, counts, trials=trials, seed=seed, threads=threads):
+        last = snap
+        if on_update is not None:
+            on_update(snap)
+    assert last is not None
+    return last
+
+
 def odds_by_opponents(
     hand: str, board: str = "", *, most: int = MAX_OPPONENTS, trials: int = 100_000, seed: int | None = None
 ) -> list[Odds]:
     """:func:`odds` against 1, 2, … ``most`` random opponents (HoldemHand's MultiOdds graph)."""
-    return [odds(hand, board, n, trials=trials, seed=seed) for n in range(1, most + 1)]
+    return list(odds_table(hand, board, range(1, most + 1), trials=trials, seed=seed).rows)
 
 
 def format_odds(o: Odds) -> str:
@@ -285,3 +389,80 @@ def format_odds(o: Odds) -> str:
         lines += ["", f"  {title:<22} {'share':>8} {'win':>8} {'tie':>8}"]
         lines += [f"  {r.hand_type:<22} {pct(r.share)} {pct(r.win)} {pct(r.tie)}" for r in rows]
     return "\n".join(lines)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:6.2f}%"
+
+
+#: The odds view's columns: header, width.
+TABLE_COLUMNS = (
+    ("opponents", 9),
+    ("win", 7),
+    ("tie", 7),
+    ("equity", 7),
+    ("strength", 8),
+    ("+pot", 7),
+    ("-pot", 7),
+    ("HH +pot", 7),
+    ("HH -pot", 7),
+    ("showdown", 15),
+    ("strength, pot", 13),
+)
+
+
+def table_cells(o: Odds) -> tuple[str, ...]:
+    """One row of the odds view: the numbers in percent, then how each statement was computed."""
+    how = "exact" if o.exact else f"{o.trials:,} trials"
+    if not o.done:
+        how = f"running {100 * o.progress:.0f}%"
+    return (
+        str(len(o.opponents)),
+        *(
+            _pct(x).strip()
+            for x in (
+                o.win,
+                o.tie,
+                o.equity,
+                o.hand_strength,
+                o.positive_potential,
+                o.negative_potential,
+                o.hh_positive_potential,
+                o.hh_negative_potential,
+            )
+        ),
+        how,
+        "exact" if o.analysis_exact else "sampled",
+    )
+
+
+def _line(cells: Sequence[str]) -> str:
+    return "  ".join(c.rjust(w) for c, (_, w) in zip(cells, TABLE_COLUMNS, strict=True))
+
+
+def table_title(hand: str, board: str, counts: Sequence[int]) -> str:
+    span = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
+    return f"{hand} on {board or '(no board)'} against {span} random opponents"
+
+
+#: What the odds view's columns mean (printed under it).
+TABLE_LEGEND = (
+    "strength, +pot, -pot: Loki's hand strength and potentials on the board's street, joint against\n"
+    "the whole field (ANALYSIS.md). HH +pot, HH -pot: HoldemHand's potentials, shares of all deals\n"
+    "(behind now and winning at the river; best now and losing at the river)."
+)
+
+
+def table_header() -> str:
+    return _line([name for name, _ in TABLE_COLUMNS])
+
+
+def table_row(o: Odds) -> str:
+    return _line(table_cells(o))
+
+
+def format_odds_table(t: OddsTable) -> str:
+    """A plain-text odds view: the title, one line per number of opponents, the legend."""
+    lines = [table_title(t.hand, t.board, t.counts), table_header()]
+    lines += [table_row(o) for o in t.rows]
+    return "\n".join([*lines, TABLE_LEGEND])

@@ -515,7 +515,7 @@ class CommandResult:
     changed: frozenset[str] = field(default_factory=frozenset)
     #: `.explore PLAYER`: the player whose range the full-screen app should open in its explorer.
     explore: str | None = None
-    #: `.odds HAND [BOARD] [N | vs RANGE …]`: what the front end should compute and show.
+    #: `.odds HAND [BOARD] [1-9 | N | vs RANGE …]`: what the front end should compute and show.
     odds: OddsRequest | None = None
     #: `.plot equity PLAYER [STREET]`: (player, street) for the full-screen app's chart.
     plot: tuple[str, str] | None = None
@@ -523,12 +523,12 @@ class CommandResult:
 
 @record(frozen=True)
 class OddsRequest:
-    """A hold'em hand (or range), a board, and the opponents: a number of random hands or
-    their ranges (`.odds`)."""
+    """A hold'em hand (or range), a board, and the opponents: a number of random hands, their
+    ranges, or a span of numbers (the odds view's rows, one per number of random hands)."""
 
     hand: str
     board: str
-    opponents: int | tuple[str, ...]
+    opponents: int | tuple[str, ...] | range
 
 
 @record(frozen=True)
@@ -817,32 +817,49 @@ class Session:
         return CommandResult(note=f"forgot ${arg.strip().removeprefix('$')}")
 
     def _odds(self, arg: str) -> CommandResult:
-        """`.odds HAND [BOARD] [N | vs RANGE …]`: checked here, computed by the front end."""
-        import shlex  # noqa: PLC0415 (only for this command: the command starts faster)
+        """`.odds HAND [BOARD] [1-9 | N | vs RANGE …]`: checked here, computed by the front end."""
+        import re  # noqa: PLC0415 (only for this command: the command starts faster)
+        import shlex  # noqa: PLC0415
 
-        usage = "write .odds AdQc 3h4cJh 9, or .odds AdQc 3h4cJh vs 'QQ+' '*'"
+        from pql_repl.multi_odds import ALL_COUNTS, MAX_OPPONENTS, odds_queries  # noqa: PLC0415
+
+        usage = (
+            "write .odds AdQc 3h4cJh (1 to 9 opponents), .odds AdQc 3h4cJh 9,"
+            " or .odds AdQc 3h4cJh vs 'QQ+' '*'"
+        )
         try:
             words = shlex.split(arg)
         except ValueError as e:
             raise SessionError(f"cannot read the arguments: {e}", usage) from None
         if not words:
-            raise SessionError("missing hand: .odds HAND [BOARD] [N | vs RANGE …]", usage)
+            raise SessionError("missing hand: .odds HAND [BOARD] [1-9 | N | vs RANGE …]", usage)
         hand, rest = words[0], words[1:]
+
+        def is_count(word: str) -> bool:
+            return re.fullmatch(r"\d+(-\d+)?", word) is not None
+
         board = ""
-        if rest and rest[0].lower() != "vs" and not rest[0].isdigit():
+        if rest and rest[0].lower() != "vs" and not is_count(rest[0]):
             board, rest = rest[0], rest[1:]
-        opponents: int | tuple[str, ...] = 1
+        # No opponents given: HoldemHand's odds view, a row for each of 1 to 9 random opponents.
+        opponents: int | tuple[str, ...] | range = ALL_COUNTS
         if rest and rest[0].isdigit() and len(rest) == 1:
             opponents = int(rest[0])
+        elif rest and is_count(rest[0]) and len(rest) == 1:
+            low, high = (int(n) for n in rest[0].split("-"))
+            if not 1 <= low <= high <= MAX_OPPONENTS:
+                raise SessionError(f"opponents {rest[0]}: the odds view counts 1 to {MAX_OPPONENTS}", usage)
+            opponents = range(low, high + 1)
         elif rest and rest[0].lower() == "vs" and len(rest) > 1:
             opponents = tuple(rest[1:])
         elif rest:
             raise SessionError(f"unexpected '{' '.join(rest)}'", usage)
-        from pql_repl.multi_odds import odds_queries  # noqa: PLC0415
-
         try:
-            for text in odds_queries(hand, board, opponents):
-                Query(text)  # checked now: a wrong hand is said before the view opens
+            # Checked now: a wrong hand is said before the view opens (one count stands for all).
+            for text in odds_queries(
+                hand, board, opponents[-1] if isinstance(opponents, range) else opponents
+            ):
+                Query(text)
         except ValueError as e:
             raise SessionError(str(e), usage) from None
         return CommandResult(odds=OddsRequest(hand, board, opponents))
@@ -1002,15 +1019,14 @@ COMMANDS: dict[str, _Command] = {
         Session._explore,
     ),
     "odds": _Command(
-        ".odds HAND [BOARD] [N | vs RANGE …]",
-        "win, tie, hand strength, potentials and HoldemHand's MultiOdds tables"
-        " against N (1-9) random hands or ranges",
+        ".odds HAND [BOARD] [1-9 | N | vs RANGE …]",
+        "the odds view: win, tie, strength, potentials against 1-9 random hands, a row each;"
+        " N or ranges: MultiOdds",
         Session._odds,
     ),
     "plot": _Command(
         ".plot equity PLAYER [STREET]",
-        "chart the player's equity distribution over the editor's query"
-        " (full-screen app; F7 charts any histogram)",
+        "chart the player's equity against the others' ranges by deal (HvREquity; app; F7: any histogram)",
         Session._plot,
     ),
     "show": _Command(

@@ -7,6 +7,7 @@ import io
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -623,3 +624,22 @@ def test_no_arguments_on_a_terminal_start_the_full_screen_app(tmp_path: Path) ->
         child.expect_exact("\x1b[?1049h")  # the alternate screen
     finally:
         child.close(force=True)
+
+
+def test_ctrl_c_stops_the_odds_view_keeping_its_rows() -> None:
+    """`.odds` in a script writes the odds view's rows as each is done; Ctrl-C during the second
+    row (10^8 trials: sampled, far too many to finish) keeps the first and stops the script."""
+    pexpect = pytest.importorskip("pexpect")
+    child = spawn_script("-c", ".odds AdQc 3h4cJh", "--trials", "100000000", "--seed", "1")
+    child.logfile_read = seen = io.StringIO()
+    child.expect_exact("against 1 to 9 random opponents")
+    child.expect(r" {4}1 +\d+\.\d\d% .* exact +exact")  # the first row (exact) is done
+    child.sendintr()
+    child.expect_exact(".odds cancelled")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    out = seen.getvalue()
+    assert "Traceback" not in out
+    rows = [line.split()[0] for line in out.splitlines() if re.match(r" {4,}\d +\d", line)]
+    assert rows == ["1"]  # the row cut short is not written

@@ -4,19 +4,29 @@ ANALYSIS.md and HoldemHand's document (seeds/003)."""
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 from typing import Any
 
 import pytest
-from pilot_helpers import make_app, run_text, wait_until
+from pilot_helpers import make_app, run_text, set_text, wait_until
 from textual.pilot import Pilot
+from textual.widgets import DataTable, Static
 
 import pql_repl as pql
-from pql_repl.multi_odds import format_odds, odds_by_opponents
+from pql_repl import session as pql_session
+from pql_repl.multi_odds import (
+    OddsTable,
+    OddsTableRun,
+    format_odds,
+    odds_by_opponents,
+    odds_table,
+    table_cells,
+)
 from pql_repl.session import Session, SessionError
 from pql_repl.tui.chart import ChartScreen, is_percent
-from pql_repl.tui.odds_screen import OddsScreen
+from pql_repl.tui.odds_screen import OddsScreen, OddsTableScreen
 
 
 def values(query: str) -> list[object]:
@@ -303,6 +313,140 @@ async def test_odds_screen_in_the_app() -> None:
         await wait_until(pilot, lambda: not isinstance(app.screen, OddsScreen))
 
 
+# --- the odds view: a row per number of opponents ----------------------------------------------
+
+
+def showdown_and_analysis(o: pql.Odds, trials: int, seed: int) -> list[object]:
+    """The row's numbers as pql.run gives them from its two statements, with its options (a
+    single hand's analysis is one value: one trial)."""
+    (showdown,) = pql.run(o.queries[0], trials=trials, seed=seed)
+    (analysis,) = pql.run(o.queries[1], trials=1, seed=seed)
+    return [*(c.value for c in showdown.columns[:5]), *(c.value for c in analysis.columns)]
+
+
+def row_numbers(o: pql.Odds) -> list[object]:
+    return [
+        o.win,
+        o.tie,
+        o.equity,
+        o.hh_positive_potential,
+        o.hh_negative_potential,
+        o.hand_strength,
+        o.positive_potential,
+        o.negative_potential,
+    ]
+
+
+def test_odds_table_rows_are_the_per_count_runs() -> None:
+    """K♠K♦ on Q♥7♣2♦ against 1 to 9 random opponents: each row is pql.odds for that count with
+    the same options and the values of running its statements; an overpair's joint hand
+    strength (and its win rate) falls with every opponent added."""
+    table = odds_table("KsKd", "Qh7c2d", trials=1_000, seed=7)
+    assert table.done
+    assert table.counts == tuple(range(1, 10))
+    assert [len(o.opponents) for o in table.rows] == list(range(1, 10))
+    for n, row in zip(table.counts, table.rows, strict=True):
+        assert row == pql.odds("KsKd", "Qh7c2d", n, trials=1_000, seed=7)
+        assert row_numbers(row) == showdown_and_analysis(row, 1_000, 7)
+        check_rows_sum(row)
+    assert table.rows[0].exact
+    assert table.rows[0].analysis_exact
+    strengths = [o.hand_strength for o in table.rows]
+    assert all(a > b for a, b in itertools.pairwise(strengths)), strengths
+    # Against two (both exact) the share of the pot is at most the share against either one and
+    # at least the sum of the two less one, deal by deal: so 2 HS1 - 1 <= HS2 <= HS1.
+    hs1, hs2 = strengths[:2]
+    assert 2 * hs1 - 1 - 1e-9 <= hs2 <= hs1
+
+
+def test_odds_table_live_and_cancel() -> None:
+    """Snapshots grow row by row (every row but the last finished); cancel stops the run."""
+    seen: list[OddsTable] = []
+    table = odds_table("AdQc", "3h4cJh", range(2, 4), trials=2_000, seed=1, on_update=seen.append)
+    assert [len(t.rows) for t in seen] == sorted(len(t.rows) for t in seen)
+    assert all(r.done for t in seen for r in t.rows[:-1])
+    assert seen[-1] == table
+    assert table.counts == (2, 3)
+    # 10^8 trials: sampled (fewer than the deals of two opponents), far too many to finish.
+    run = OddsTableRun("AdQc", "3h4cJh", trials=10**8, seed=1)
+    snapshots = iter(run)
+    while len(next(snapshots).rows) < 2:  # the first row (exact) ends; the second one runs
+        pass
+    run.cancel()
+    with pytest.raises(pql.PqlCancelled):
+        list(snapshots)
+
+
+def test_odds_command_spellings() -> None:
+    session = Session()
+    assert session.handle(".odds AdQc 3h4cJh").odds.opponents == range(1, 10)  # type: ignore[union-attr]
+    assert session.handle(".odds AdQc 2-5").odds == pql_session.OddsRequest("AdQc", "", range(2, 6))
+    assert session.handle(".odds AdQc 3h4cJh 4").odds.opponents == 4  # type: ignore[union-attr]
+    for bad in ("AdQc 3h4cJh 0-3", "AdQc 3h4cJh 3-2", "AdQc 3h4cJh 1-10", "AdQc 3h4cJh 1-3 4"):
+        with pytest.raises(SessionError):
+            session.handle(f".odds {bad}")
+
+
+def test_odds_view_in_a_script() -> None:
+    """`pql -c` writes the view's rows in order, each equal to its count's pql.odds."""
+    out = subprocess.run(
+        [sys.executable, "-m", "pql_repl.cli", "-c", ".trials 2000\n.seed 4\n.odds AdQc 3h4cJh 2-3"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    lines = out.splitlines()
+    assert lines[0] == "AdQc on 3h4cJh against 2 to 3 random opponents"
+    for n, line in zip((2, 3), lines[2:4], strict=True):
+        assert (
+            line.split() == " ".join(table_cells(pql.odds("AdQc", "3h4cJh", n, trials=2000, seed=4))).split()
+        )
+    assert "HoldemHand's potentials" in out
+
+
+@pytest.mark.asyncio
+async def test_odds_view_in_the_app() -> None:
+    """`.odds HAND BOARD 1-3` in the app: the rows appear in order; each row's cells are its
+    numbers, equal to running its statements with pql.run and the same seed and trials."""
+    app = make_app(trials="3000", seed="5")
+    async with app.run_test(size=(140, 40)) as pilot:
+        await run_text(pilot, app, ".odds AdQc 3h4cJh 1-3", lambda: isinstance(app.screen, OddsTableScreen))
+        screen = app.screen
+        assert isinstance(screen, OddsTableScreen)
+        await wait_until(pilot, lambda: screen.finished)
+        assert screen.latest is not None
+        assert screen.latest.done
+        table = screen.query_one("#odds-table", DataTable)
+        assert [str(k.value) for k in table.rows] == ["1", "2", "3"]
+        for row in screen.latest.rows:
+            shown = [str(c) for c in table.get_row(str(len(row.opponents)))]
+            assert shown == list(table_cells(row))
+            reference = showdown_and_analysis(row, 3000, 5)
+            assert row_numbers(row) == reference
+            assert shown[1] == f"{100 * float(reference[0]):.2f}%"  # type: ignore[arg-type]
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not isinstance(app.screen, OddsTableScreen))
+
+
+@pytest.mark.asyncio
+async def test_odds_view_in_the_app_escape_cancels_then_closes() -> None:
+    app = make_app(trials="100000000", seed="5")  # sampled, far too many to finish
+    async with app.run_test(size=(140, 40)) as pilot:
+        await run_text(pilot, app, ".odds AdQc 3h4cJh", lambda: isinstance(app.screen, OddsTableScreen))
+        screen = app.screen
+        assert isinstance(screen, OddsTableScreen)
+        # The first row (exact) is done and the second one runs.
+        await wait_until(pilot, lambda: screen.latest is not None and len(screen.latest.rows) == 2)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: screen.finished)
+        assert isinstance(app.screen, OddsTableScreen)  # still open, showing the rows done
+        table = screen.query_one("#odds-table", DataTable)
+        assert [str(k.value) for k in table.rows] == ["1"]
+        assert "cancelled" in str(screen.query_one("#odds-status", Static).render())
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not isinstance(app.screen, OddsTableScreen))
+
+
 # --- charts -------------------------------------------------------------------------------------
 
 HISTOGRAM_QUERY = "select histogram(handType(hero, river)) from hero='AhAd', villain='KsKc', board='Qh7c2d';"
@@ -337,26 +481,69 @@ async def test_f7_without_a_histogram_says_so() -> None:
         assert not isinstance(app.screen, ChartScreen)
 
 
+PLOT_SOURCE = "from game='holdem', hero='AKs', villain='TT+, AQs+'"
+
+
 @pytest.mark.asyncio
-async def test_plot_equity_runs_the_distribution_and_draws_a_curve() -> None:
-    """`.plot equity hero flop` over the editor's query: hero's flop equity by deal, in percent
-    buckets, exact here, equal to running the same histogram with pql.run."""
-    app = make_app(exact="on", seed="1")
-    query = "select avg(riverEquity(hero)) from game='holdem', hero='AhAd', villain='KsKc', board='Qh7c2d8s'"
+async def test_plot_equity_draws_equity_against_ranges() -> None:
+    """`.plot equity hero flop` over the editor's query: the distribution over the deals of
+    hero's flop equity against villain's range (HvREquity), sampled with 2,000 deals and the
+    session's seed, equal to running that histogram with pql.run; drawn as a curve, titled
+    with what it is."""
+    app = make_app(exact="on", seed="1")  # `.plot` samples even so
     async with app.run_test(size=(110, 36)) as pilot:
         await run_text(
-            pilot, app, query + ";\n.plot equity hero turn", lambda: isinstance(app.screen, ChartScreen)
+            pilot,
+            app,
+            f"select avg(riverEquity(hero)) {PLOT_SOURCE};\n.plot equity hero flop",
+            lambda: isinstance(app.screen, ChartScreen),
         )
         assert isinstance(app.screen, ChartScreen)
         (column,) = app.screen.columns
         assert is_percent(column)
         (ref,) = pql.run(
-            "select histogram(HvHEquity(hero, turn)) from game='holdem', hero='AhAd', villain='KsKc',"
-            " board='Qh7c2d8s'"
+            f"select histogram(HvREquity(hero, flop)) {PLOT_SOURCE}", trials=2000, seed=1, exact=False
+        )
+        assert not ref.exact
+        assert app.results.last is not None
+        assert app.results.last.trials == ref.trials == 2000
+        assert [(b.label, b.fraction) for b in column.buckets] == [
+            (b.label, b.fraction) for b in ref.columns[0].buckets
+        ]
+        assert len(column.buckets) > 10  # a distribution, not one value
+        assert app.screen.title is not None
+        assert "equity against the other players' ranges on the flop" in app.screen.title
+        assert "2,000 deals" in app.screen.title
+
+
+@pytest.mark.asyncio
+async def test_plot_equity_with_fewer_trials_and_with_one_player() -> None:
+    app = make_app(trials="300", seed="2")
+    async with app.run_test(size=(110, 36)) as pilot:
+        await run_text(
+            pilot,
+            app,
+            f"select avg(riverEquity(hero)) {PLOT_SOURCE};\n.plot equity hero turn",
+            lambda: isinstance(app.screen, ChartScreen),
+        )
+        assert isinstance(app.screen, ChartScreen)
+        (column,) = app.screen.columns
+        (ref,) = pql.run(
+            f"select histogram(HvREquity(hero, turn)) {PLOT_SOURCE}", trials=300, seed=2, exact=False
         )
         assert [(b.label, b.fraction) for b in column.buckets] == [
             (b.label, b.fraction) for b in ref.columns[0].buckets
         ]
+        assert "on the turn (HvREquity, 300 deals)" in (app.screen.title or "")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not isinstance(app.screen, ChartScreen))
+        # Equity against ranges needs ranges: a statement with one player is refused.
+        await set_text(pilot, app, "select avg(handStrength(hero, flop)) from game='holdem', hero='AKs';")
+        app.plot_equity("hero", "flop")
+        await pilot.pause()
+        assert "needs another player" in str(app.results.query_one("#status", Static).render())
+        assert not app.running
+        assert not isinstance(app.screen, ChartScreen)
 
 
 def test_snapshot_of_a_chart(snap_compare: Any) -> None:
@@ -368,6 +555,26 @@ def test_snapshot_of_a_chart(snap_compare: Any) -> None:
         await run_text(pilot, app, HISTOGRAM_QUERY, lambda: bool(app.results.finished) and not app.running)
         await pilot.press("f7")
         await wait_until(pilot, lambda: isinstance(app.screen, ChartScreen))
+        await pilot.wait_for_scheduled_animations()
+        for _ in range(3):
+            await pilot.pause()
+
+    assert snap_compare(app, run_before=run_before, terminal_size=(110, 36))
+
+
+def test_snapshot_of_the_equity_plot(snap_compare: Any) -> None:
+    """`.plot equity`'s chart: a curve over equity in percent, titled with what it drew."""
+    app = make_app(seed="1", trials="500")
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        app.editor.cursor_blink = False
+        app.results.timing = False
+        await run_text(
+            pilot,
+            app,
+            f"select avg(riverEquity(hero)) {PLOT_SOURCE};\n.plot equity hero flop",
+            lambda: isinstance(app.screen, ChartScreen),
+        )
         await pilot.wait_for_scheduled_animations()
         for _ in range(3):
             await pilot.pause()

@@ -89,3 +89,50 @@ def test_plain_repl_odds_in_a_pty(tmp_path: Path) -> None:
     finally:
         child.close(force=True)
     assert child.exitstatus == 0
+
+
+def test_plain_repl_odds_view_fills_row_by_row_in_a_pty(tmp_path: Path) -> None:
+    """`.odds HAND BOARD 1-3` in pql --plain: the title and header, then a row per number of
+    opponents in order, then the legend and the prompt."""
+    child = spawn(["--plain"], tmp_path)
+    try:
+        child.expect_exact("pql>")
+        child.send(".trials 2000\r")
+        child.expect_exact("pql>")
+        child.send(".odds AdQc 3h4cJh 1-3\r")
+        child.expect_exact("against 1 to 3 random opponents")
+        child.expect_exact("HH -pot")
+        for n in (1, 2, 3):
+            child.expect(rf" {{4}}{n} +\d+\.\d\d%")
+        child.expect_exact("HoldemHand's potentials")
+        child.expect_exact("pql>")
+        child.send(".quit\r")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+
+
+def test_plain_repl_odds_view_ctrl_c_keeps_the_session(tmp_path: Path) -> None:
+    """Ctrl+C while the odds view runs stops it (the rows done stay) and the session goes on."""
+    child = spawn(["--plain"], tmp_path)
+    try:
+        child.expect_exact("pql>")
+        # Far too many trials to finish (sampled): the second row runs until cancelled.
+        child.send(".trials 100000000\r")
+        child.expect_exact("pql>")
+        child.send(".odds AdQc 3h4cJh\r")
+        child.expect_exact("against 1 to 9 random opponents")
+        child.expect(r" {4}1 +\d+\.\d\d%")  # the first row is exact: it ends
+        child.expect_exact("Ctrl+C cancels")  # the second row's run is on
+        child.send("\x03")
+        child.expect_exact("cancelled")
+        child.expect_exact("pql>")
+        child.send(".show\r")
+        child.expect_exact("100000000")
+        child.expect_exact("pql>")
+        child.send(".quit\r")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0

@@ -17,7 +17,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.application import Application
@@ -40,7 +40,7 @@ from prompt_toolkit.lexers import PygmentsLexer
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import BaseStyle, Style, merge_styles, style_from_pygments_cls
 
-from pql_repl.api import Query, StatementResult
+from pql_repl.api import DEFAULT_TRIALS, Query, StatementResult
 from pql_repl.completion import complete, opens_by_itself
 from pql_repl.errors import PqlCancelled, PqlError
 from pql_repl.history import History, take_warnings
@@ -58,6 +58,9 @@ from pql_repl.session import (
     split_statements,
 )
 from pql_repl.themes import THEMES, plain_style
+
+if TYPE_CHECKING:
+    from pql_repl.multi_odds import Odds, OddsRun
 
 PROMPT = "pql> "
 CONTINUATION = "...> "
@@ -358,18 +361,41 @@ class PlainRepl:
 
     def show_odds(self, request: OddsRequest) -> None:
         """`.odds`: its two statements streamed with the progress line (Ctrl+C cancels), then
-        the report."""
-        from pql_repl.multi_odds import OddsRun, format_odds  # noqa: PLC0415
+        the report; the odds view (a span of opponents) shows each row once its run is done,
+        and Ctrl+C stops it there."""
+        from pql_repl.multi_odds import (  # noqa: PLC0415
+            TABLE_LEGEND,
+            OddsRun,
+            format_odds,
+            table_header,
+            table_row,
+            table_title,
+        )
 
-        options = self.session.run_options()
-        run = OddsRun(request.hand, request.board, request.opponents, trials=options.get("trials", 600_000))
+        trials = self.session.run_options()["trials"] or DEFAULT_TRIALS
+        if not isinstance(request.opponents, range):
+            odds = self._run_odds(OddsRun(request.hand, request.board, request.opponents, trials=trials))
+            if odds is not None:
+                self.show(format_odds(odds) + "\n")
+            return
+        counts = tuple(request.opponents)
+        self.show(table_title(request.hand, request.board, counts) + "\n" + table_header() + "\n")
+        for n in counts:
+            odds = self._run_odds(OddsRun(request.hand, request.board, n, trials=trials))
+            if odds is None or self.progress_cancelled():
+                return
+            self.show(table_row(odds) + "\n")
+        self.show(TABLE_LEGEND + "\n")
+
+    def _run_odds(self, run: OddsRun) -> Odds | None:
+        """One odds run's two statements with the progress line; None after an error."""
         showdown = self.run_query(run.showdown)
         if showdown is None:
-            return
+            return None
         analysis = None
         if not self.progress_cancelled():
             analysis = self._run_with_trials(run.analysis, run.analysis_trials)
-        self.show(format_odds(run.combine(showdown, analysis)) + "\n")
+        return run.combine(showdown, analysis)
 
     def progress_cancelled(self) -> bool:
         return self.progress is not None and self.progress.cancelled

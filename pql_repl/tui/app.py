@@ -26,7 +26,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
-from pql_repl.api import Query, StatementResult, game_streets
+from pql_repl.api import DEFAULT_TRIALS, Query, StatementResult, game_streets
 from pql_repl.errors import ClusterError, PqlCancelled, PqlError
 from pql_repl.exploration import hand_classes
 from pql_repl.files import write_text_atomic
@@ -164,8 +164,8 @@ class PqlApp(App[None]):
         self.session.interactive = True
         self.history = history or History(size=self.session.settings.history_size)
         self._run_id = 0
-        #: `.plot`: open the chart when the run it started ends.
-        self._chart_when_done = False
+        #: `.plot`: open the chart when the run it started ends, titled so (None: no chart).
+        self._chart_when_done: str | None = None
         self._query: Query | None = None
         self._check_timer: Timer | None = None
         #: The editor's text, kept as it changes, to be saved when the app ends.
@@ -314,13 +314,16 @@ class PqlApp(App[None]):
     def on_query_editor_example_chosen(self, message: QueryEditor.ExampleChosen) -> None:
         self.run_example(message.index)
 
-    def run_text(self, text: str, marks: str | None = None) -> None:
+    def run_text(self, text: str, marks: str | None = None, options: dict[str, Any] | None = None) -> None:
         """Dot-commands apply at once, in order; each statement runs with the settings in force
-        where it stands, one after the other in a worker. An error found while running is marked
-        in the editor when it still holds ``marks`` (default ``text``)."""
+        where it stands (``options`` override them), one after the other in a worker. An error
+        found while running is marked in the editor when it still holds ``marks`` (default
+        ``text``)."""
         runs: list[PendingRun] = []
         if not self._collect(text, runs, marks=marks or text) or not runs:
             return
+        if options:
+            runs = [PendingRun(r.statement, r.source, {**r.options, **options}, r.marks) for r in runs]
         # A run being replaced ends as Escape would end it: what it computed is kept, in the
         # history and in exports, captioned as cancelled.
         if self.running and self.results.cancel_unfinished() is not None:
@@ -504,10 +507,10 @@ class PqlApp(App[None]):
             return
         self.running = False
         self._query = None
-        if self._chart_when_done:
-            self._chart_when_done = False
+        if self._chart_when_done is not None:
+            title, self._chart_when_done = self._chart_when_done, None
             if not message.error and not message.cancelled:
-                self.action_chart()
+                self.open_chart(title)
         if message.error:
             # A failed statement has no result (the CLI prints none either): its partial rows go.
             self.results.drop_unfinished()
@@ -671,33 +674,49 @@ class PqlApp(App[None]):
         return [b for b in self.BINDINGS if isinstance(b, Binding)]
 
     def open_odds(self, request: OddsRequest) -> None:
-        """`.odds`: the MultiOdds screen, computing live."""
-        from pql_repl.multi_odds import OddsRun  # noqa: PLC0415
-        from pql_repl.tui.odds_screen import OddsScreen  # noqa: PLC0415
+        """`.odds`: the odds view (a span of opponents) or the MultiOdds screen, computing live."""
+        from pql_repl.multi_odds import OddsRun, OddsTableRun  # noqa: PLC0415
+        from pql_repl.tui.odds_screen import OddsScreen, OddsTableScreen  # noqa: PLC0415
 
         options = self.session.run_options()
-        run = OddsRun(
-            request.hand, request.board, request.opponents, trials=options["trials"], seed=options["seed"]
-        )
-        self.push_screen(OddsScreen(run))
+        how = {
+            "trials": options["trials"] or DEFAULT_TRIALS,
+            "seed": options["seed"],
+            "threads": options["threads"],
+        }
+        if isinstance(request.opponents, range):
+            self.push_screen(
+                OddsTableScreen(OddsTableRun(request.hand, request.board, request.opponents, **how))
+            )
+        else:
+            self.push_screen(OddsScreen(OddsRun(request.hand, request.board, request.opponents, **how)))
 
     def action_chart(self) -> None:
         """F7: the latest result's histograms as charts (F7 again: the table)."""
-        from pql_repl.tui.chart import ChartScreen, histogram_columns  # noqa: PLC0415
+        from pql_repl.tui.chart import ChartScreen  # noqa: PLC0415
 
         if isinstance(self.screen, ChartScreen):
             self.screen.dismiss()
             return
+        self.open_chart()
+
+    def open_chart(self, title: str | None = None) -> None:
+        """The latest result's histograms as charts (``title``: the first one's, else its name)."""
+        from pql_repl.tui.chart import ChartScreen, histogram_columns  # noqa: PLC0415
+
         result = self.results.last
         if result is None or not histogram_columns(result):
             self.results.show_status("no histogram to chart: run a statement with histogram(…)")
             return
-        self.push_screen(ChartScreen(result))
+        self.push_screen(ChartScreen(result, title))
 
     def plot_equity(self, player: str, street: str) -> None:
-        """`.plot equity PLAYER [STREET]`: the player's equity distribution over the deals of the
-        editor's first statement, run as a query and then drawn (F7 shows it again)."""
+        """`.plot equity PLAYER [STREET]`: the Odds Oracle's "Equity Stats" graph, the distribution
+        over the deals of the editor's first statement with PLAYER of the player's equity against
+        the other players' ranges on STREET (HvREquity), sampled with a small budget of deals
+        (:func:`plot_options`), then drawn (F7 shows it again)."""
         from pql_repl.from_clause import from_clauses  # noqa: PLC0415
+        from pql_repl.tui.chart import equity_plot_query, equity_plot_title, plot_options  # noqa: PLC0415
 
         clauses = [c for c in from_clauses(self.editor.text) if c.player(player) is not None]
         if not clauses:
@@ -705,10 +724,15 @@ class PqlApp(App[None]):
                 f"[red]no statement in the editor has a player '{_escape(player)}'[/red]"
             )
             return
-        settings = ", ".join(f"{s.key}='{s.value}'" for s in clauses[0].settings)
-        self._chart_when_done = True
+        if len(clauses[0].players) < 2:
+            self.results.show_status(
+                "[red]equity against ranges needs another player in the from clause[/red]"
+            )
+            return
+        options = plot_options(self.session.run_options())
+        self._chart_when_done = equity_plot_title(player, street, options["trials"])
         # After the command that asked for it is done with.
-        self.call_later(self.run_text, f"select histogram(HvHEquity({player}, {street})) from {settings};")
+        self.call_later(self.run_text, equity_plot_query(player, street, clauses[0]), None, options)
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen(self.key_bindings()))

@@ -1,5 +1,7 @@
-"""The `.odds` screen (issue 19): HoldemHand's MultiOdds view of one hand, computed live by the
-engine (its two statements streamed in a worker thread); Escape cancels the run and closes."""
+"""The `.odds` screens (issue 19), computed live by the engine in a worker thread: HoldemHand's
+odds view (a table row per number of random opponents, filled row by row; Escape cancels the run,
+keeping the rows done, and Escape again closes), and the MultiOdds report of one count or of
+given ranges (Escape cancels the run and closes)."""
 
 from __future__ import annotations
 
@@ -9,10 +11,20 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import DataTable, Static
 
 from pql_repl.errors import PqlCancelled, PqlError
-from pql_repl.multi_odds import Odds, OddsRun, format_odds
+from pql_repl.multi_odds import (
+    TABLE_COLUMNS,
+    TABLE_LEGEND,
+    Odds,
+    OddsRun,
+    OddsTable,
+    OddsTableRun,
+    format_odds,
+    table_cells,
+    table_title,
+)
 
 
 class OddsScreen(ModalScreen[None]):
@@ -64,3 +76,77 @@ class OddsScreen(ModalScreen[None]):
     def action_close(self) -> None:
         self.odds_run.cancel()
         self.dismiss()
+
+
+class OddsTableScreen(ModalScreen[None]):
+    """HoldemHand's odds view: win, tie, equity, hand strength and potentials (ours and
+    HoldemHand's) against each number of random opponents, a row each, filled as the run goes."""
+
+    BINDINGS = [  # noqa: RUF012 - Textual reads the class attribute
+        Binding("escape", "close", "Cancel / close", id="odds.close"),
+    ]
+
+    def __init__(self, run: OddsTableRun) -> None:
+        super().__init__()
+        self.odds_run = run
+        #: The latest snapshot shown (None before the first).
+        self.latest: OddsTable | None = None
+        self.finished = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="odds"):
+            yield Static(escape(table_title(self.odds_run.hand, self.odds_run.board, self.odds_run.counts)))
+            yield Static("starting…", id="odds-status")
+            table: DataTable[str] = DataTable(id="odds-table", cursor_type="row", zebra_stripes=True)
+            yield table
+            yield Static(escape(TABLE_LEGEND), id="odds-legend")
+
+    def on_mount(self) -> None:
+        table = self.query_one("#odds-table", DataTable)
+        for name, _ in TABLE_COLUMNS:
+            table.add_column(name, key=name)
+        self.compute()
+
+    @work(thread=True, exclusive=True, group="odds")
+    def compute(self) -> None:
+        try:
+            for snap in self.odds_run:
+                self.app.call_from_thread(self.show, snap)
+            self.app.call_from_thread(self.finish, "done")
+        except PqlCancelled:
+            self.app.call_from_thread(self.finish, "cancelled: the rows done are shown")
+        except PqlError as e:
+            self.app.call_from_thread(self.finish, f"[red]{escape(str(e))}[/red]")
+
+    def show(self, snap: OddsTable) -> None:
+        """The snapshot's rows: the finished ones as they are, the running one updated."""
+        self.latest = snap
+        table = self.query_one("#odds-table", DataTable)
+        for odds in snap.rows:
+            key = str(len(odds.opponents))
+            cells = table_cells(odds)
+            if key in table.rows:
+                for (name, _), cell in zip(TABLE_COLUMNS, cells, strict=True):
+                    table.update_cell(key, name, cell)
+            else:
+                table.add_row(*cells, key=key)
+        self.query_one("#odds-status", Static).update(
+            f"running: {100 * snap.progress:.0f}% — Escape cancels"
+            if not snap.done
+            else "done — Escape closes"
+        )
+
+    def finish(self, message: str) -> None:
+        self.finished = True
+        table = self.query_one("#odds-table", DataTable)
+        latest = self.latest
+        if latest is not None and not latest.rows[-1].done:
+            # The row cut short by a cancel: not a result.
+            table.remove_row(str(len(latest.rows[-1].opponents)))
+        self.query_one("#odds-status", Static).update(f"{message} — Escape closes")
+
+    def action_close(self) -> None:
+        if self.finished:
+            self.dismiss()
+        else:
+            self.odds_run.cancel()
