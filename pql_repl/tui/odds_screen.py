@@ -5,6 +5,8 @@ given ranges (Escape cancels the run and closes)."""
 
 from __future__ import annotations
 
+from typing import Generic, TypeVar
+
 from rich.markup import escape
 from textual import work
 from textual.app import ComposeResult
@@ -26,21 +28,53 @@ from pql_repl.multi_odds import (
     table_title,
 )
 
+Run = TypeVar("Run", OddsRun, OddsTableRun)
+Snap = TypeVar("Snap", Odds, OddsTable)
 
-class OddsScreen(ModalScreen[None]):
+
+class _LiveOdds(ModalScreen[None], Generic[Run, Snap]):
+    """A screen fed by an odds run in a worker thread: ``show`` gets each snapshot, ``finish``
+    the words that end it (done, cancelled, or the error)."""
+
+    #: What the status line says when the run is cancelled.
+    CANCELLED = "cancelled"
+
+    def __init__(self, run: Run) -> None:
+        super().__init__()
+        self.odds_run: Run = run
+        #: The latest snapshot shown (None before the first).
+        self.latest: Snap | None = None
+        self.finished = False
+
+    @work(thread=True, exclusive=True, group="odds")
+    def compute(self) -> None:
+        try:
+            for snap in self.odds_run:
+                self.app.call_from_thread(self.show, snap)
+            self.app.call_from_thread(self.finish, self.done_words())
+        except PqlCancelled:
+            self.app.call_from_thread(self.finish, self.CANCELLED)
+        except PqlError as e:
+            self.app.call_from_thread(self.finish, f"[red]{escape(str(e))}[/red]")
+
+    def done_words(self) -> str:
+        return "done"
+
+    def show(self, snap: Snap) -> None:
+        raise NotImplementedError
+
+    def finish(self, message: str) -> None:
+        raise NotImplementedError
+
+
+class OddsScreen(_LiveOdds[OddsRun, Odds]):
     """Win, tie, hand strength and potentials (ours and HoldemHand's) and both MultiOdds
     tables, updated as the run goes."""
 
     BINDINGS = [  # noqa: RUF012 - Textual reads the class attribute
         Binding("escape", "close", "Close (cancels the run)", id="odds.close"),
     ]
-
-    def __init__(self, run: OddsRun) -> None:
-        super().__init__()
-        self.odds_run = run
-        #: The latest snapshot shown (None before the first).
-        self.latest: Odds | None = None
-        self.finished = False
+    CANCELLED = "cancelled: showing what was computed"
 
     def compose(self) -> ComposeResult:
         with Vertical(id="odds"):
@@ -51,16 +85,8 @@ class OddsScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         self.compute()
 
-    @work(thread=True, exclusive=True, group="odds")
-    def compute(self) -> None:
-        try:
-            for snap in self.odds_run:
-                self.app.call_from_thread(self.show, snap)
-            self.app.call_from_thread(self.finish, "done" if self.latest is None or self.latest.done else "")
-        except PqlCancelled:
-            self.app.call_from_thread(self.finish, "cancelled: showing what was computed")
-        except PqlError as e:
-            self.app.call_from_thread(self.finish, f"[red]{escape(str(e))}[/red]")
+    def done_words(self) -> str:
+        return "done" if self.latest is None or self.latest.done else ""
 
     def show(self, snap: Odds) -> None:
         self.latest = snap
@@ -78,20 +104,14 @@ class OddsScreen(ModalScreen[None]):
         self.dismiss()
 
 
-class OddsTableScreen(ModalScreen[None]):
+class OddsTableScreen(_LiveOdds[OddsTableRun, OddsTable]):
     """HoldemHand's odds view: win, tie, equity, hand strength and potentials (ours and
     HoldemHand's) against each number of random opponents, a row each, filled as the run goes."""
 
     BINDINGS = [  # noqa: RUF012 - Textual reads the class attribute
         Binding("escape", "close", "Cancel / close", id="odds.close"),
     ]
-
-    def __init__(self, run: OddsTableRun) -> None:
-        super().__init__()
-        self.odds_run = run
-        #: The latest snapshot shown (None before the first).
-        self.latest: OddsTable | None = None
-        self.finished = False
+    CANCELLED = "cancelled: the rows done are shown"
 
     def compose(self) -> ComposeResult:
         with Vertical(id="odds"):
@@ -106,17 +126,6 @@ class OddsTableScreen(ModalScreen[None]):
         for name, _ in TABLE_COLUMNS:
             table.add_column(name, key=name)
         self.compute()
-
-    @work(thread=True, exclusive=True, group="odds")
-    def compute(self) -> None:
-        try:
-            for snap in self.odds_run:
-                self.app.call_from_thread(self.show, snap)
-            self.app.call_from_thread(self.finish, "done")
-        except PqlCancelled:
-            self.app.call_from_thread(self.finish, "cancelled: the rows done are shown")
-        except PqlError as e:
-            self.app.call_from_thread(self.finish, f"[red]{escape(str(e))}[/red]")
 
     def show(self, snap: OddsTable) -> None:
         """The snapshot's rows: the finished ones as they are, the running one updated."""
