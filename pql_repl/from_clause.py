@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from pql_repl.session import DotCommand, Statement, split_statements
 
-RESERVED = ("game", "syntax", "board", "dead")
+RESERVED = ("game", "syntax", "ordering", "board", "dead")
 
 _FROM = re.compile(r"(?i)\bfrom\b")
 _SETTING = re.compile(r"""\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(?:'([^']*)'|"([^"]*)")\s*(,?)""")
