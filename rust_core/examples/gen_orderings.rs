@@ -518,3 +518,71 @@ fn main() {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pql_core::cards::parse_cards;
+
+    fn class_of(keys: &[u64], hand: &str) -> usize {
+        keys.binary_search(&class_key(parse_cards(hand).unwrap())).unwrap()
+    }
+
+    #[test]
+    fn pots_split_hi_and_low_as_the_game_does() {
+        let mut out = [0.0; 3];
+        let h = |t: &str| parse_cards(t).unwrap();
+        // Hold'em: two straights split, the third hand gets nothing.
+        shares(Game::Holdem, &[h("Ah2c"), h("As3d"), h("7c7d")], h("KsQdJhTc4s"), &mut out);
+        assert_eq!(out, [0.5, 0.5, 0.0]);
+        // Omaha-8 with a low: kings full take the high half, the nut low the low half.
+        shares(Game::Omaha8, &[h("AhAs4c5c"), h("KhKdQcJc")], h("2h3d7cKsQs"), &mut out[..2]);
+        assert_eq!(out[..2], [0.5, 0.5]);
+        // No low on the board: the high hand scoops.
+        shares(Game::Omaha8, &[h("AhAs4c5c"), h("KhKdQcJc")], h("KsQhJd9cTs"), &mut out[..2]);
+        assert_eq!(out[..2], [0.0, 1.0]);
+    }
+
+    #[test]
+    fn the_oracle_method_at_small_scale() {
+        let keys = class_keys(Game::Holdem);
+        let (net, good) = oracle_net(Game::Holdem, false, &keys, 512, 7);
+        let order = best_first(&keys, &net);
+        let rank = |hand: &str| order.iter().position(|&c| c == class_of(&keys, hand)).unwrap();
+        assert_eq!(rank("AsAh"), 0);
+        assert_eq!(rank("KsKh"), 1);
+        // 72 offsuit is among the worst 15% of the classes.
+        assert!(rank("7s2h") >= 169 - 25, "72o at {}", rank("7s2h"));
+        // Every class is good in the first round's environment; fewer are after it, and the
+        // set shrinks further once the weak hands stop calling.
+        assert_eq!(good.len(), ROUNDS as usize);
+        assert!(good[0] < 169 && good[ROUNDS as usize - 1] < good[0], "{good:?}");
+        // What a class wins is its good-ness: the good classes are exactly the first ones.
+        let last = good[ROUNDS as usize - 1];
+        assert!(order[..last].iter().all(|&c| net[c] > 0.0) && order[last..].iter().all(|&c| net[c] <= 0.0));
+    }
+
+    #[test]
+    fn the_run_is_fixed_by_its_seed() {
+        let keys = class_keys(Game::ShortDeck);
+        let a = oracle_net(Game::ShortDeck, true, &keys, 64, 3);
+        let b = oracle_net(Game::ShortDeck, true, &keys, 64, 3);
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn jaccard_of_an_ordering_with_itself_and_its_reverse() {
+        let keys = class_keys(Game::Holdem);
+        let net: Vec<f64> = (0..keys.len()).map(|i| i as f64).collect();
+        let order = best_first(&keys, &net);
+        let bytes: Vec<u8> = order.iter().flat_map(|&c| (c as u16).to_le_bytes()).collect();
+        assert!(jaccards(Game::Holdem, &bytes, &bytes).unwrap().iter().all(|&j| j == 1.0));
+        let reversed: Vec<u8> = order.iter().rev().flat_map(|&c| (c as u16).to_le_bytes()).collect();
+        let j = jaccards(Game::Holdem, &bytes, &reversed).unwrap();
+        // The best 5% and the worst 5% share no class; the best and worst halves may share
+        // the class that straddles 50%.
+        assert_eq!(j[0], 0.0);
+        assert!(j[5] < 0.05, "{j:?}");
+        assert!(jaccards(Game::Holdem, &bytes[2..], &bytes).is_none());
+    }
+}
