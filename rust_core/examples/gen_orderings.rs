@@ -435,7 +435,8 @@ fn compare(a: &Path, b: &Path, only: &[Game]) {
             let (Ok(x), Ok(y)) = (std::fs::read(a.join(&file)), std::fs::read(b.join(&file))) else { continue };
             match jaccards(game, &x, &y) {
                 Some(j) => {
-                    println!("| {file} | {} |", j.iter().map(|v| format!("{v:.3}")).collect::<Vec<_>>().join(" | "))
+                    let cells: Vec<String> = j.iter().map(|v| format!("{v:.3}")).collect();
+                    println!("| {file} | {} |", cells.join(" | "));
                 }
                 None => println!("| {file} | (not an ordering of the game) |"),
             }
