@@ -433,7 +433,7 @@ const INVALID: &[(&str, ErrorKind, usize, usize, &str)] = &[
         ErrorKind::Type,
         1,
         34,
-        "handRankingFor needs the ordering 'full' or '6max', found 'ful' — did you mean 'full'?",
+        "handRankingFor needs the table 'full' or '6max', found 'ful' — did you mean 'full'?",
     ),
     (
         "select count(inRange(hero, villain)) from hero='AA', villain='KK'",

@@ -909,7 +909,7 @@ impl Checker<'_> {
                         did_you_mean(t, ["full", "6max"]).map_or(String::new(), |m| format!(" — did you mean '{m}'?"));
                     Some((
                         format!(
-                            "handRankingFor needs the ordering 'full' or '6max', found '{}'{suggestion}",
+                            "handRankingFor needs the table 'full' or '6max', found '{}'{suggestion}",
                             excerpt(text)
                         ),
                         s.content,
