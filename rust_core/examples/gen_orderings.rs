@@ -411,6 +411,22 @@ fn write_ordering(path: &Path, keys: &[u64], order: &[usize]) {
 /// The percents whose class sets `--compare` reports.
 const COMPARED_PERCENTS: [f32; 6] = [5.0, 10.0, 15.0, 20.0, 30.0, 50.0];
 
+/// How far from its boundary a class that is inside `N%` in one ordering and outside in the other
+/// lies, at most over `COMPARED_PERCENTS` (percentile points): a small value means the two agree up
+/// to classes at the boundaries.
+fn farthest_swap(game: Game, a: &[u8], b: &[u8]) -> Option<f32> {
+    let (pa, pb) = (class_percentiles(game, a)?, class_percentiles(game, b)?);
+    let mut far = 0f32;
+    for &n in &COMPARED_PERCENTS {
+        for (&x, &y) in pa.iter().zip(&pb) {
+            if (x <= n) != (y <= n) {
+                far = far.max((x - n).abs().max((y - n).abs()));
+            }
+        }
+    }
+    Some(far)
+}
+
 /// Per `COMPARED_PERCENTS`: the Jaccard index of the class sets of `N%` in two orderings of `game`.
 fn jaccards(game: Game, a: &[u8], b: &[u8]) -> Option<Vec<f64>> {
     let (pa, pb) = (class_percentiles(game, a)?, class_percentiles(game, b)?);
@@ -427,8 +443,8 @@ fn jaccards(game: Game, a: &[u8], b: &[u8]) -> Option<Vec<f64>> {
 }
 
 fn compare(a: &Path, b: &Path, only: &[Game]) {
-    println!("| ordering | {} |", COMPARED_PERCENTS.map(|n| format!("{n}%")).join(" | "));
-    println!("|---|{}", "---|".repeat(COMPARED_PERCENTS.len()));
+    println!("| ordering | {} | farthest swap |", COMPARED_PERCENTS.map(|n| format!("{n}%")).join(" | "));
+    println!("|---|{}---|", "---|".repeat(COMPARED_PERCENTS.len()));
     for game in ORDERING_GAMES.into_iter().filter(|g| only.is_empty() || only.contains(g)) {
         for six_max in [false, true] {
             let file = ordering_file(game, six_max);
@@ -436,7 +452,8 @@ fn compare(a: &Path, b: &Path, only: &[Game]) {
             match jaccards(game, &x, &y) {
                 Some(j) => {
                     let cells: Vec<String> = j.iter().map(|v| format!("{v:.3}")).collect();
-                    println!("| {file} | {} |", cells.join(" | "));
+                    let far = farthest_swap(game, &x, &y).unwrap_or(f32::NAN);
+                    println!("| {file} | {} | {far:.2} |", cells.join(" | "));
                 }
                 None => println!("| {file} | (not an ordering of the game) |"),
             }
@@ -585,5 +602,7 @@ mod tests {
         assert_eq!(j[0], 0.0);
         assert!(j[5] < 0.05, "{j:?}");
         assert!(jaccards(Game::Holdem, &bytes[2..], &bytes).is_none());
+        assert_eq!(farthest_swap(Game::Holdem, &bytes, &bytes), Some(0.0));
+        assert!(farthest_swap(Game::Holdem, &bytes, &reversed).unwrap() > 40.0);
     }
 }
