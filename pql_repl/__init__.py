@@ -11,9 +11,11 @@ command imports `pql_repl.cli`) does not load the rest.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (the command's start)
 if TYPE_CHECKING:
+    from typing import Any
+
     from pql_repl.api import (
         Bucket,
         Column,

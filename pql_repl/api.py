@@ -9,27 +9,37 @@ import math
 import operator
 import threading
 import time
-from collections.abc import Generator, Mapping
-from typing import Any, NamedTuple
+from collections import namedtuple
 
 from pql_repl import _core, named_ranges
 from pql_repl.errors import PqlCancelled, PqlError, PqlRangeError, PqlSyntaxError
-from pql_repl.records import field, record
+from pql_repl.records import field, record, replace
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (the command's start)
+if TYPE_CHECKING:
+    from collections.abc import Generator, Mapping
+    from typing import Any, NamedTuple
 
 DEFAULT_TRIALS = 600_000
 #: Trials of a ``simulate`` statement when none are asked for (SIMULATE.md).
 SIMULATE_TRIALS = 10_000
 
 
-class Bucket(NamedTuple):
-    """One histogram row: the value's label, how many accepted trials had it, and their share.
+if TYPE_CHECKING:
 
-    A named tuple, so both ``b.label`` and ``label, count, fraction = b`` (DESIGN.md §3) work."""
+    class Bucket(NamedTuple):
+        """One histogram row: the value's label, how many accepted trials had it, and their share.
 
-    label: str
-    # Shadows tuple.count on purpose: the field's name is the contract (DESIGN.md §3).
-    count: float  # type: ignore[assignment]
-    fraction: float
+        A named tuple, so both ``b.label`` and ``label, count, fraction = b`` (DESIGN.md §3) work."""
+
+        label: str
+        # Shadows tuple.count on purpose: the field's name is the contract (DESIGN.md §3).
+        count: float  # type: ignore[assignment]
+        fraction: float
+
+else:  # the same named tuple without loading typing, which costs the command a tenth of its start
+    Bucket = namedtuple("Bucket", ["label", "count", "fraction"])
+    Bucket.__doc__ = "One histogram row: the value's label, how many accepted trials had it, and their share."
 
 
 @record(frozen=True)
@@ -241,7 +251,9 @@ class Query:
         of the simulate statements that seat the player (as their ``history=`` does)."""
         self.text = text
         unicode_checked(text, PqlSyntaxError, origin)
-        self._program = _core.Program(text, origin, resolve_macros(macros), observations or [])
+        self._macros = resolve_macros(macros)
+        self._observations = observations or []
+        self._program = _core.Program(text, origin, self._macros, self._observations)
         self._lock = threading.Lock()
         self._handle: Any = None
         self._cancelled = False
@@ -263,6 +275,7 @@ class Query:
         time_limit: float | None = None,
         batch: float = 0.1,
         precision: float | None = None,
+        cluster: Any = None,
     ) -> Generator[StatementResult, None, None]:
         """Yield partial results about every ``batch`` seconds, statement after statement; the
         last snapshot of each statement has ``done`` set (and is the only one with the final
@@ -274,19 +287,41 @@ class Query:
         ``0 .. 2**64 - 1``, ``time_limit`` a positive number of seconds (None: no limit); other
         values raise ``ValueError`` (``TypeError`` for what is not a number) naming the argument,
         before anything runs."""
-        trials = None if trials is None else _whole_number("trials", trials, 1)
-        seed = None if seed is None else _whole_number("seed", seed, 0)
-        threads = None if threads is None else _whole_number("threads", threads, 1)
-        time_limit = _time_limit(time_limit)
-        return self._stream(
-            trials=trials,
-            seed=seed,
-            exact=exact,
-            threads=threads,
-            time_limit=time_limit,
-            batch=batch,
-            precision=precision,
-        )
+        checked = checked_options(trials=trials, seed=seed, threads=threads, time_limit=time_limit)
+        if cluster is not None:
+            return self._stream_on_cluster(cluster, {**checked, "exact": exact, "precision": precision})
+        return self._stream(**checked, exact=exact, batch=batch, precision=precision)
+
+    def _stream_on_cluster(
+        self, cluster: Any, options: dict[str, Any]
+    ) -> Generator[StatementResult, None, None]:
+        """``stream`` with ``cluster`` (``pql_repl.cluster``): each select statement's snapshots
+        as its tasks end; a simulate statement with observed actions runs here (a worker does
+        not know them). ``cancel()`` stops the tasks left as the next one ends."""
+        import importlib  # noqa: PLC0415 (Dask only when asked for)
+
+        dask_layer = importlib.import_module("pql_repl.cluster")
+        client = dask_layer.connect(cluster)
+        self._cancelled = False
+        for index, info in enumerate(self.statements):
+            statement = self.text.encode()[info.span[0] : info.span[1]].decode()  # spans count bytes
+            if info.kind != "select" and self._observations:
+                here = Query(statement, macros=self._macros, observations=self._observations)
+                with self._lock:
+                    self._handle = here
+                for snapshot in here.stream(**options):
+                    yield replace(snapshot, index=index)
+                continue
+            snapshots = dask_layer.stream_statement(
+                client, statement, options, self._macros, kind=info.kind, stop=lambda: self._cancelled
+            )
+            try:
+                for snapshot in snapshots:
+                    yield replace(snapshot, index=index)
+                    if snapshot.cancelled:
+                        raise _cancelled()
+            finally:
+                snapshots.close()
 
     def _stream(
         self,
@@ -336,6 +371,29 @@ class Query:
                 # KeyboardInterrupt, while waiting) must not leave the run computing.
                 handle.cancel()
 
+    # -- Monte Carlo runs cut into tasks of consecutive chunks (``pql_repl.cluster``) ---------
+
+    def mode(self, index: int, trials: int, exact: bool | None = None) -> str:
+        """How statement ``index`` would run: ``"exact"`` or ``"monte"``."""
+        return str(self._program.mode(index, trials, exact))
+
+    @staticmethod
+    def monte_chunks(trials: int) -> int:
+        """The chunks of a Monte Carlo run of ``trials`` trials (each dealt from its own stream)."""
+        return int(_core.monte_chunks(trials))
+
+    def run_chunks(
+        self, index: int, *, trials: int, seed: int, lo: int, hi: int, threads: int | None = None
+    ) -> list[Any]:
+        """Chunks ``lo..hi`` of the Monte Carlo run of statement ``index`` with ``trials`` trials
+        and ``seed``, run to the end here: each chunk's counts and aggregates (plain tuples)."""
+        return list(self._program.run_chunks(index, trials, seed, lo, hi, threads))
+
+    def merge_chunks(self, index: int, chunks: list[Any], seed: int, elapsed: float = 0.0) -> StatementResult:
+        """The result of the run made of ``chunks`` (from ``run_chunks``, in any order): merged
+        in chunk order, it is a one-thread local run's to the last bit."""
+        return StatementResult.from_dict(self._program.merge_chunks(index, chunks, seed, elapsed))
+
     def holdings(self, index: int = 0) -> dict[str, list[tuple[str, float]]] | None:
         """A simulate statement's players and their holdings with weights after reweighting
         (heaviest first); None for a select statement."""
@@ -378,6 +436,16 @@ def _whole_number(name: str, value: object, minimum: int) -> int:
     if not minimum <= number <= _MAX_WHOLE:
         raise ValueError(f"{name} must be a whole number from {minimum} to {_MAX_WHOLE}, not {number}")
     return number
+
+
+def checked_options(*, trials: object, seed: object, threads: object, time_limit: object) -> dict[str, Any]:
+    """The numeric run options checked as ``Query.stream`` documents (None stays None)."""
+    return {
+        "trials": None if trials is None else _whole_number("trials", trials, 1),
+        "seed": None if seed is None else _whole_number("seed", seed, 0),
+        "threads": None if threads is None else _whole_number("threads", threads, 1),
+        "time_limit": _time_limit(time_limit),
+    }
 
 
 def _time_limit(value: object) -> float | None:
@@ -435,12 +503,25 @@ def run(
     time_limit: float | None = None,
     precision: float | None = None,
     macros: Mapping[str, str] | None = None,
+    cluster: Any = None,
 ) -> list[StatementResult]:
     """Run every statement of ``text``; one result per statement. ``trials`` None: each
-    statement's default (600,000 for select, 10,000 for simulate)."""
-    return prepare(text, macros=macros).run(
-        trials=trials, seed=seed, exact=exact, threads=threads, time_limit=time_limit, precision=precision
-    )
+    statement's default (600,000 for select, 10,000 for simulate). ``cluster``: a Dask
+    scheduler address or client to run them on (``pql_repl.cluster``: the same answers)."""
+    options = {
+        "trials": trials,
+        "seed": seed,
+        "exact": exact,
+        "threads": threads,
+        "time_limit": time_limit,
+        "precision": precision,
+    }
+    if cluster is not None:
+        import importlib  # noqa: PLC0415 (Dask only when asked for)
+
+        dask_layer = importlib.import_module("pql_repl.cluster")
+        return list(dask_layer.run_statements(dask_layer.connect(cluster), text, options, macros))
+    return prepare(text, macros=macros).run(**options)
 
 
 @record(frozen=True)

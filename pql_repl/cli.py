@@ -10,30 +10,22 @@ fast: this module must not import textual or prompt_toolkit at module level.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import importlib
 import os
-import re
 import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
-from types import FrameType, ModuleType
-from typing import TYPE_CHECKING, Any, TextIO
+from types import SimpleNamespace
 
 from pql_repl.api import Query, StatementResult
 from pql_repl.config import ConfigError
-from pql_repl.errors import PqlCancelled, PqlError
+from pql_repl.errors import ClusterError, PqlCancelled, PqlError
 from pql_repl.files import FileProblem, bad_byte, open_output, read_stream_bounded, surrogate_bytes
 from pql_repl.limits import SCRIPT_MAX_BYTES
 from pql_repl.output import FORMATS, Destination, OutputError, ResultWriter
 from pql_repl.records import record
-
-if TYPE_CHECKING:
-    from pql_repl.sweeps import CheckedSweep
 from pql_repl.session import (
     DotCommand,
     Session,
@@ -48,6 +40,18 @@ from pql_repl.session import (
     read_script,
     split_statements,
 )
+
+# argparse, re, pathlib and typing are loaded where used: `pql -c` starts on every run, and
+# they would cost it a fifth of its start (see `_bare_commands`).
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable, Iterator
+    from pathlib import Path
+    from types import FrameType, ModuleType
+    from typing import Any, TextIO
+
+    from pql_repl.sweeps import CheckedSweep
 
 EXIT_OK = 0
 EXIT_QUERY_ERROR = 1
@@ -77,6 +81,8 @@ def _option(parse: Callable[[str], object]) -> Callable[[str], object]:
         try:
             return parse(text)
         except SessionError as e:
+            import argparse  # noqa: PLC0415 (see the imports)
+
             raise argparse.ArgumentTypeError(e.message) from None
 
     convert.__name__ = parse.__name__.removeprefix("parse_")
@@ -84,6 +90,25 @@ def _option(parse: Callable[[str], object]) -> Callable[[str], object]:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse  # noqa: PLC0415 (see the imports)
+
+    class VersionAction(argparse.Action):
+        """``--version``, looking the version up only when asked (importlib.metadata is slow to
+        load)."""
+
+        def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+            super().__init__(option_strings, dest, nargs=0)
+
+        def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+            from importlib import metadata  # noqa: PLC0415
+
+            try:
+                version = metadata.version("pql-repl")
+            except metadata.PackageNotFoundError:
+                version = "unknown"
+            sys.stdout.write(f"pql {version}\n")
+            parser.exit()
+
     parser = argparse.ArgumentParser(
         prog="pql",
         description="Answer poker questions written in PQL, exactly or by Monte Carlo simulation.",
@@ -143,28 +168,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     setting("--output", parse_output, "FILE", "write results to FILE instead of stdout")
     setting(
-        "--cluster", parse_cluster, "ADDRESS", "run the rows of sweeps on a Dask cluster (tcp://host:8786)"
+        "--cluster",
+        parse_cluster,
+        "ADDRESS",
+        "run select statements and sweeps on a Dask cluster (tcp://host:8786)",
     )
     parser.add_argument("--timer", action="store_true", help="show each statement's run time")
-    parser.add_argument("--version", action=_VersionAction, help="show the version and exit")
+    parser.add_argument("--version", action=VersionAction, help="show the version and exit")
     return parser
-
-
-class _VersionAction(argparse.Action):
-    """``--version``, looking the version up only when asked (importlib.metadata is slow to load)."""
-
-    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
-        super().__init__(option_strings, dest, nargs=0)
-
-    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
-        from importlib import metadata  # noqa: PLC0415
-
-        try:
-            version = metadata.version("pql-repl")
-        except metadata.PackageNotFoundError:
-            version = "unknown"
-        sys.stdout.write(f"pql {version}\n")
-        parser.exit()
 
 
 #: Options that override a setting only when given (so `--seed off` can undo a config seed).
@@ -181,7 +192,7 @@ SETTING_OPTIONS = (
 )
 
 
-def _apply_options(session: Session, args: argparse.Namespace) -> None:
+def _apply_options(session: Session, args: argparse.Namespace | SimpleNamespace) -> None:
     for key in SETTING_OPTIONS:
         if hasattr(args, key):
             setattr(session.settings, key, getattr(args, key))
@@ -373,11 +384,7 @@ class ScriptRunner:
             # is written like any result before the script stops; a second Ctrl-C stops at once.
             with cancel_on_interrupt(query):
                 for snap in query.stream(**options):
-                    if snap.done:
-                        self.progress.clear()
-                        self.writer().write(snap)
-                    else:
-                        self.progress.update(snap)
+                    self.show(snap)
         except KeyboardInterrupt:
             query.cancel()
             self.progress.clear()
@@ -389,6 +396,18 @@ class ScriptRunner:
             self.progress.clear()
             self.report(e.errors, source)
             raise ScriptError from None
+        except ClusterError as e:  # `.cluster` names no usable cluster
+            self.progress.clear()
+            self.stderr.write(f"pql: {e}\n")
+            raise ScriptError from None
+
+    def show(self, snap: StatementResult) -> None:
+        """A statement's snapshot: the final one written, the others on the progress line."""
+        if snap.done:
+            self.progress.clear()
+            self.writer().write(snap)
+        else:
+            self.progress.update(snap)
 
     def sweep(self, checked: CheckedSweep, source: Source) -> None:
         """A sweep's rows in turn (each cancellable with Ctrl-C), its table written at the end;
@@ -398,8 +417,6 @@ class ScriptRunner:
         started = time.monotonic()
         run = _run_cancellable(self.session)
         self.progress.start()
-        from pql_repl.cluster import ClusterError  # noqa: PLC0415 (with sweeps only)
-
         cluster = self.session.settings.cluster
         where: dict[str, Any] = {"cluster": cluster, **options} if cluster else {"run": run}
         try:
@@ -456,18 +473,19 @@ def cancel_on_interrupt(query: Query) -> Iterator[None]:
 #: within one text).
 MAX_REPORTED = 50
 
-_MORE_ERRORS = re.compile(r"… and (\d+) more errors?")
-
 
 def _error_count(errors: list[PqlError]) -> int:
     """How many errors ``errors`` stands for: the engine ends a capped list with a count."""
+    import re  # noqa: PLC0415 (see the imports)
+
     last = errors[-1] if errors else None
-    if last is not None and last.span is None and (m := _MORE_ERRORS.fullmatch(last.message)):
+    more = r"… and (\d+) more errors?"
+    if last is not None and last.span is None and (m := re.fullmatch(more, last.message)):
         return len(errors) - 1 + int(m[1])
     return len(errors)
 
 
-def _read_file(path: Path, depth: int = 0) -> Source:
+def _read_file(path: Path | str, depth: int = 0) -> Source:
     """A script named on the command line (``-``: stdin) or by `.read`; raises ``SessionError``."""
     if str(path) == "-":
         return _read_stdin("<stdin>")
@@ -576,7 +594,7 @@ def run_spreadsheet(
         stderr.write(f"pql: {e}\n")
         return EXIT_QUERY_ERROR
     output = session.settings.output
-    stream = open_output(Path(output)) if output else stdout
+    stream = open_output(output) if output else stdout
     done = 0
     end_progress = "\n" if stderr.isatty() else ""  # a message starts below the progress line
     try:
@@ -665,12 +683,28 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERRUPTED
 
 
+def _bare_commands(argv: list[str]) -> SimpleNamespace | None:
+    """The arguments of the commonest scripted use, ``pql -c TEXT [-c TEXT ...]`` and nothing
+    else, read without argparse (which, with the re module it loads, costs that run a tenth of
+    its start); None for any other command line, which argparse reads."""
+    if not argv or len(argv) % 2 or any(flag != "-c" for flag in argv[::2]):
+        return None
+    texts = argv[1::2]
+    if any(t.startswith("-") for t in texts):
+        return None  # argparse's reading of option-like values decides
+    return SimpleNamespace(command=texts, files=[], template=None, rows=None, plain=False, timer=False)
+
+
 def _main(argv: list[str] | None) -> int:
-    parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as e:  # argparse exits on --help, --version and usage errors
-        return e.code if isinstance(e.code, int) else EXIT_USAGE
+    bare = _bare_commands(sys.argv[1:] if argv is None else argv)
+    args: argparse.Namespace | SimpleNamespace
+    if bare is not None:
+        args = bare
+    else:
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as e:  # argparse exits on --help, --version and usage errors
+            return e.code if isinstance(e.code, int) else EXIT_USAGE
     try:
         session = Session.from_config()
     except (ConfigError, SessionError) as e:
@@ -680,21 +714,23 @@ def _main(argv: list[str] | None) -> int:
 
     try:
         sources = [_command_source(text) for text in args.command]
-        sources.extend(_read_file(Path(name)) for name in args.files)
+        sources.extend(_read_file(name) for name in args.files)
     except SessionError as e:
         sys.stderr.write(f"pql: {e}\n")
         return EXIT_USAGE
 
     if args.template is not None or args.rows is not None:
         if args.template is None or args.rows is None or sources or args.plain:
-            parser.print_usage(sys.stderr)
+            build_parser().print_usage(sys.stderr)
             sys.stderr.write("pql: spreadsheet mode takes --template FILE and --rows CSV, not FILE or -c\n")
             return EXIT_USAGE
+        from pathlib import Path  # noqa: PLC0415 (see the imports)
+
         return run_spreadsheet(session, Path(args.template), Path(args.rows), sys.stdout, sys.stderr)
 
     if args.plain:
         if sources:
-            parser.print_usage(sys.stderr)
+            build_parser().print_usage(sys.stderr)
             sys.stderr.write("pql: --plain starts the interactive REPL; it takes no FILE or -c\n")
             return EXIT_USAGE
         return _start_plain(session)

@@ -1,7 +1,9 @@
-"""Sweeps on a Dask distributed cluster: each row of a sweep is one task, run by ``pql`` on a
-worker exactly as it runs locally (same statement, same options, same seed: the same answer),
-so the cluster only changes where the rows run. A thin layer: Dask schedules, retries the
-tasks of a worker that dies (a row is counted once, by its place in the sweep) and cancels.
+"""Sweeps and statements on a Dask distributed cluster. Each row of a sweep is one task, run by
+``pql`` on a worker exactly as it runs locally (same statement, same options, same seed: the
+same answer), so the cluster only changes where the rows run. One statement's Monte Carlo run
+is cut into tasks of consecutive chunks, whose parts are merged in chunk order as the local
+runner merges its chunks (``run_statements``). A thin layer: Dask schedules, retries the tasks
+of a worker that dies (a row or a chunk is counted once, by its place) and cancels.
 
 ``pip install 'pql-repl[cluster]'`` installs Dask; nothing else in pql needs it. Every worker
 must run the same pql version as the client: checked when connecting.
@@ -11,16 +13,14 @@ from __future__ import annotations
 
 import importlib
 import itertools
-from collections.abc import Iterator, Mapping
+import secrets
+import time
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from pql_repl.api import Query, StatementResult
-from pql_repl.errors import PqlRuntimeError
-
-
-class ClusterError(Exception):
-    """The cluster cannot be used: Dask missing, no scheduler at the address, or workers that
-    run another pql version."""
+from pql_repl.api import DEFAULT_TRIALS, Query, StatementResult, checked_options, resolve_macros
+from pql_repl.errors import ClusterError, PqlRuntimeError
+from pql_repl.records import replace
 
 
 def pql_version() -> str:
@@ -33,6 +33,10 @@ def pql_version() -> str:
         return "unknown"
 
 
+#: Clients made from an address, kept for the session's next statements and sweeps.
+_clients: dict[str, Any] = {}
+
+
 def connect(cluster: Any, *, expected: str | None = None) -> Any:
     """A Dask client for ``cluster`` (a scheduler address such as ``tcp://host:8786``, or a
     client already made), after checking that every worker runs pql version ``expected``
@@ -42,6 +46,9 @@ def connect(cluster: Any, *, expected: str | None = None) -> Any:
     except ImportError:
         raise ClusterError("running on a cluster needs Dask: pip install 'pql-repl[cluster]'") from None
     if isinstance(cluster, str):
+        known = _clients.get(cluster)
+        if known is not None and known.status == "running" and expected is None:
+            return known  # checked when it was made
         try:
             client = distributed.Client(cluster, timeout="10s")
         except OSError as e:
@@ -56,6 +63,8 @@ def connect(cluster: Any, *, expected: str | None = None) -> Any:
     if wrong:
         shown = ", ".join(f"{w} has {v}" for w, v in sorted(wrong.items()))
         raise ClusterError(f"every worker needs pql {want} (this one): {shown}")
+    if isinstance(cluster, str):
+        _clients[cluster] = client
     return client
 
 
@@ -89,6 +98,10 @@ def run_rows(
     distributed = importlib.import_module("distributed")
     run = next(_runs)
     workers = max(1, len(client.scheduler_info().get("workers", {})))
+    if len(texts) < workers:
+        # Fewer rows than workers: each row's chunks are the tasks, so that all of them work.
+        yield from _rows_by_chunk(client, texts, options)
+        return
     size = max(1, -(-len(texts) // (workers * TASKS_PER_WORKER)))
     starts = range(0, len(texts), size)
     futures = [
@@ -106,3 +119,178 @@ def run_rows(
         left = [f for f in futures if not f.done()]
         if left and client.status == "running":  # a client closed already cancelled them
             client.cancel(left)
+
+
+def _rows_by_chunk(
+    client: Any, texts: list[str], options: Mapping[str, Any]
+) -> Iterator[tuple[int, StatementResult | str]]:
+    macros = resolve_macros(None)
+    for i, text in enumerate(texts):
+        try:
+            yield i, _final(stream_statement(client, text, options, macros))
+        except PqlRuntimeError as e:
+            if not e.message.startswith("no legal deal"):
+                raise
+            yield i, "no legal deal"
+
+
+#: Chunks of a Monte Carlo run per task at least: a task's overhead (scheduling, a new Query,
+#: sending the parts) stays small beside its trials (4,096 a chunk).
+MIN_CHUNKS_PER_TASK = 4
+
+
+def run_statements(
+    client: Any, text: str, options: Mapping[str, Any], macros: Mapping[str, str] | None = None
+) -> Iterator[StatementResult]:
+    """Every statement of ``text`` on the cluster, in order: the final result of each (see
+    ``stream_statement``). The text is checked here first, so errors name the caller's text;
+    the named ranges it uses are sent along (a worker has its own user's)."""
+    query = Query(text, macros=macros)
+    resolved = resolve_macros(macros)
+    checked = checked_options(
+        trials=options.get("trials"),
+        seed=options.get("seed"),
+        threads=options.get("threads"),
+        time_limit=options.get("time_limit"),
+    )
+    run_options = {**checked, "exact": options.get("exact"), "precision": options.get("precision")}
+    for info in query.statements:
+        # Spans count bytes of the UTF-8 text.
+        statement = text.encode()[info.span[0] : info.span[1]].decode()
+        snapshots = stream_statement(client, statement, run_options, resolved, kind=info.kind)
+        yield _final(snapshots)
+
+
+def _final(snapshots: Iterator[StatementResult]) -> StatementResult:
+    final = None
+    for final in snapshots:  # noqa: B007 (the last one is the result)
+        pass
+    if final is None or not final.done:
+        raise PqlRuntimeError("the cluster gave no final result")
+    return final
+
+
+def stream_statement(
+    client: Any,
+    statement: str,
+    options: Mapping[str, Any],
+    macros: Mapping[str, str],
+    *,
+    kind: str = "select",
+    stop: Callable[[], bool] = lambda: False,
+) -> Iterator[StatementResult]:
+    """One statement on the cluster, as snapshots: a Monte Carlo run is cut into tasks of
+    consecutive chunks of its trials (each chunk dealt from its own stream of the run's seed,
+    one drawn here when none is given), merged in chunk order as tasks end, so the result is a
+    one-thread local run's with that seed to the last bit (and a many-thread run's to within
+    rounding); a snapshot follows every task, the last one ``done``. An exhaustive run, a
+    simulate statement, or a ``max``/``min`` of values that cannot be sent (hand types) is one
+    task, run as locally. A time limit, a precision reached or ``stop()`` (looked at as each
+    task ends) stops the tasks left, as does closing the iterator (an interrupt)."""
+    seed = options.get("seed")
+    if seed is None:
+        seed = secrets.randbits(64)
+    whole = {**options, "seed": seed}
+    if kind != "select":
+        yield _whole(client, statement, whole, macros)
+        return
+    query = Query(statement, macros=macros)
+    trials = options.get("trials") or DEFAULT_TRIALS
+    if query.mode(0, trials, options.get("exact")) == "exact":
+        yield _whole(client, statement, whole, macros)
+        return
+    yield from _chunked(client, query, macros, trials=trials, seed=seed, options=whole, stop=stop)
+
+
+def run_whole(statement: str, options: Mapping[str, Any], macros: Mapping[str, str]) -> StatementResult:
+    """One statement run as locally, on a worker."""
+    (result,) = Query(statement, macros=macros).run(**options)
+    return result
+
+
+def run_chunks(
+    statement: str,
+    macros: Mapping[str, str],
+    *,
+    trials: int,
+    seed: int,
+    lo: int,
+    hi: int,
+    threads: int | None,
+) -> list[Any]:
+    """Chunks ``lo..hi`` of a Monte Carlo run of ``statement``, on a worker."""
+    return Query(statement, macros=macros).run_chunks(
+        0, trials=trials, seed=seed, lo=lo, hi=hi, threads=threads
+    )
+
+
+def _whole(
+    client: Any, statement: str, options: Mapping[str, Any], macros: Mapping[str, str]
+) -> StatementResult:
+    future = client.submit(run_whole, statement, dict(options), dict(macros), pure=False)
+    try:
+        result: StatementResult = future.result()
+    finally:
+        if not future.done():
+            future.cancel()
+    return result
+
+
+def _chunked(
+    client: Any,
+    query: Query,
+    macros: Mapping[str, str],
+    *,
+    trials: int,
+    seed: int,
+    options: Mapping[str, Any],
+    stop: Callable[[], bool],
+) -> Iterator[StatementResult]:
+    distributed = importlib.import_module("distributed")
+    started = time.monotonic()
+    chunks = query.monte_chunks(trials)
+    workers = max(1, len(client.scheduler_info().get("workers", {})))
+    size = max(MIN_CHUNKS_PER_TASK, -(-chunks // (workers * TASKS_PER_WORKER)))
+    task = {"trials": trials, "seed": seed, "threads": options.get("threads")}
+    futures = [
+        client.submit(
+            run_chunks, query.text, dict(macros), lo=lo, hi=min(lo + size, chunks), **task, pure=False
+        )
+        for lo in range(0, chunks, size)
+    ]
+    time_limit = options.get("time_limit")
+    deadline = None if time_limit is None else started + time_limit
+    precision = options.get("precision")
+    parts: list[Any] = []
+    done = 0
+    try:
+        for future in distributed.as_completed(futures):
+            try:
+                parts.extend(future.result())
+            except ValueError as e:
+                if "cannot be sent" not in str(e):
+                    raise
+                # A max or min of values that do not travel: the statement runs whole.
+                yield _whole(client, query.text, options, macros)
+                return
+            done += 1
+            result = query.merge_chunks(0, parts, seed, time.monotonic() - started)
+            finished = done == len(futures)
+            late = deadline is not None and time.monotonic() >= deadline
+            if stop():
+                yield replace(result, done=True, cancelled=True)
+                return
+            if finished or late or (precision is not None and _precise(result, precision)):
+                yield replace(result, done=True)
+                return
+            yield replace(result, done=False, progress=done / len(futures))
+    finally:
+        left = [f for f in futures if not f.done()]
+        if left and client.status == "running":
+            client.cancel(left)
+
+
+def _precise(result: StatementResult, target: float) -> bool:
+    """Whether every avg and count standard error is below ``target`` (as a local run judges)."""
+    errors = [c.stderr for c in result.columns if c.selector in ("avg", "count")]
+    return result.trials >= 1000 and all(e is not None and e < target for e in errors)

@@ -20,11 +20,14 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
-from typing import Any
 
 from pql_repl.files import FileProblem, decode_text, read_bounded
 from pql_repl.limits import CONFIG_MAX_BYTES
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
 APP_NAME = "pql"
 
@@ -49,45 +52,64 @@ class ConfigError(Exception):
     """The config file exists but cannot be used; the message names the file and the problem."""
 
 
+# Every run of the command reads the config file and the named ranges, so their places are
+# worked out as text: pathlib (and platformdirs on Linux) would cost a tenth of the start.
+
+
 def config_path() -> Path:
     """Where the config file is read from (it need not exist)."""
+    from pathlib import Path  # noqa: PLC0415 (see above)
+
+    return Path(config_file())
+
+
+def config_file() -> str:
+    """``config_path()`` as text."""
     override = os.environ.get("PQL_CONFIG")
     if override:
-        return Path(override).expanduser()
-    return user_config_dir() / "config.toml"
+        return os.path.expanduser(override)
+    return os.path.join(_user_dir("XDG_CONFIG_HOME", "~/.config", "user_config_dir"), "config.toml")
 
 
 def user_config_dir() -> Path:
-    """The user's config dir for pql. On Linux it is platformdirs' answer, worked out here:
-    every run of the command reads it, and loading platformdirs would cost a tenth of the start."""
-    if sys.platform.startswith("linux"):
-        home = os.environ.get("XDG_CONFIG_HOME", "").strip()
-        return Path(home or os.path.expanduser("~/.config")) / APP_NAME
-    import platformdirs  # noqa: PLC0415
+    """The user's config dir for pql: platformdirs' answer (worked out here on Linux)."""
+    from pathlib import Path  # noqa: PLC0415 (see above)
 
-    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
+    return Path(_user_dir("XDG_CONFIG_HOME", "~/.config", "user_config_dir"))
 
 
 def data_dir() -> Path:
     """Where the REPLs keep history and other state (created on demand by whoever writes there)."""
+    from pathlib import Path  # noqa: PLC0415 (see above)
+
+    return Path(data_dir_name())
+
+
+def data_dir_name() -> str:
+    """``data_dir()`` as text."""
     override = os.environ.get("PQL_DATA_DIR")
     if override:
-        return Path(override).expanduser()
+        return os.path.expanduser(override)
+    return _user_dir("XDG_DATA_HOME", "~/.local/share", "user_data_dir")
+
+
+def _user_dir(variable: str, default: str, platformdirs_function: str) -> str:
+    """pql's directory of one kind for this user: on Linux the XDG variable's (or its default),
+    as platformdirs would say; elsewhere platformdirs' answer."""
     if sys.platform.startswith("linux"):
-        # Every run reads the named ranges there (`.define`): platformdirs' answer, worked out here.
-        home = os.environ.get("XDG_DATA_HOME", "").strip()
-        return Path(home or os.path.expanduser("~/.local/share")) / APP_NAME
-    import platformdirs  # noqa: PLC0415 (only the REPLs keep data: the command starts faster)
+        home = os.environ.get(variable, "").strip()
+        return os.path.join(home or os.path.expanduser(default), APP_NAME)
+    import platformdirs  # noqa: PLC0415 (see above)
 
-    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+    return str(getattr(platformdirs, platformdirs_function)(APP_NAME, appauthor=False))
 
 
-def load_config(path: Path | None = None) -> dict[str, Any]:
+def load_config(path: Path | str | None = None) -> dict[str, Any]:
     """The settings of the config file at ``path`` (default ``config_path()``); ``{}`` when there is
     no file. Unknown keys and values of the wrong type raise ``ConfigError`` so typos do not pass
     silently; so does a file that is not UTF-8 text, is larger than ``CONFIG_MAX_BYTES``, nests
     too deeply for the TOML reader, or is no regular file (a FIFO would be waited on forever)."""
-    path = path or config_path()
+    path = path or config_file()
     try:
         data = read_bounded(path, CONFIG_MAX_BYTES, regular_only=True)
     except FileNotFoundError:

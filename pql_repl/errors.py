@@ -51,3 +51,8 @@ class PqlCancelled(PqlError):
 
 
 __all__ = ["PqlCancelled", "PqlError", "PqlRangeError", "PqlRuntimeError", "PqlSyntaxError", "PqlTypeError"]
+
+
+class ClusterError(Exception):
+    """The cluster cannot be used: Dask missing, no scheduler at the address, or workers that
+    run another pql version (``pql_repl.cluster``)."""

@@ -12,7 +12,8 @@ from functools import cache
 from typing import Any
 
 from pql_repl import _core
-from pql_repl.api import resolve_macros
+from pql_repl.api import Query, resolve_macros
+from pql_repl.errors import PqlError
 
 
 @dataclass(frozen=True)
@@ -323,3 +324,37 @@ class Distribution:
 
     def cancel(self) -> None:
         self._run.cancel()
+
+
+def reweighted_classes(
+    statement: str, player: str, observations: Sequence[tuple[str, str, str]] = ()
+) -> list[float | None] | None:
+    """The weights of ``player``'s hands in simulate statement ``statement`` after the actions of
+    its ``history`` and ``observations`` (player, action, street) reweight them (SIMULATE.md), as
+    each hand class's mean weight over its hands in the range (None: none of them is), by class
+    of ``hand_classes``. None when the statement is no simulate statement of a two-card game
+    seating ``player``, or does not check."""
+    try:
+        query = Query(statement, observations=list(observations) or None)
+        seated = query.holdings(0)
+    except PqlError:
+        return None
+    if not seated:
+        return None
+    found = next((name for name in seated if name.lower() == player.lower()), None)
+    if found is None:
+        return None
+    try:
+        classes = hand_classes(query.statements[0].game)
+    except PqlError:
+        return None
+    totals = [0.0] * len(classes.names)
+    counts = [0] * len(classes.names)
+    for hand, weight in seated[found]:
+        h = classes.hand_index(hand)
+        if h is None:
+            continue
+        cls = classes.class_of[h]
+        totals[cls] += weight
+        counts[cls] += 1
+    return [t / n if n else None for t, n in zip(totals, counts, strict=True)]

@@ -17,10 +17,14 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-import tempfile
-from collections.abc import Iterator
-from pathlib import Path
-from typing import TextIO, cast
+
+# Loaded where a file is written: reading statements needs neither pathlib nor tempfile, and
+# scripts start on every run.
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+    from typing import TextIO
 
 try:
     import fcntl
@@ -52,7 +56,7 @@ def _umask() -> int:
 _UMASK = _umask()
 
 
-def read_bounded(path: Path, limit: int, *, regular_only: bool = False) -> bytes:
+def read_bounded(path: Path | str, limit: int, *, regular_only: bool = False) -> bytes:
     """The bytes of the file at ``path``; ``FileProblem`` when it holds more than ``limit``
     bytes. With ``regular_only``, a FIFO or a socket is refused at once (opening a FIFO would
     wait for a writer); character devices are read like files, within the limit."""
@@ -138,10 +142,12 @@ def surrogate_bytes(text: str) -> bytes | None:
 # Writing
 
 
-def _replaceable(path: Path) -> Path | None:
+def _replaceable(path: Path | str) -> Path | None:
     """The file a rename should replace for ``path`` (symbolic links followed, so the link
     stays), or None when ``path`` names something a rename must not replace: a device such
     as ``/dev/full``, a FIFO, a terminal."""
+    from pathlib import Path  # noqa: PLC0415 (see the imports)
+
     target = Path(os.path.realpath(path))
     try:
         mode = target.stat().st_mode
@@ -166,8 +172,10 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 def _temporary(target: Path) -> tuple[int, Path]:
+    import tempfile  # noqa: PLC0415 (see the imports)
+
     fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    return fd, Path(name)
+    return fd, target.parent / name
 
 
 def write_text_atomic(path: Path, text: str) -> None:
@@ -208,7 +216,7 @@ class ReplacingFile:
 
     encoding = "utf-8"
 
-    def __init__(self, path: Path, target: Path) -> None:
+    def __init__(self, path: Path | str, target: Path) -> None:
         self.name = str(path)
         self._target = target
         self._mode = _mode_for(target)
@@ -286,21 +294,21 @@ class ReplacingFile:
         return False
 
 
-def open_replacing(path: Path) -> ReplacingFile | None:
+def open_replacing(path: Path | str) -> ReplacingFile | None:
     """A ``ReplacingFile`` for ``path``, or None when ``path`` is no regular file to replace
     (a device such as ``/dev/full``, a FIFO): the caller then writes to it directly."""
     target = _replaceable(path)
     return None if target is None else ReplacingFile(path, target)
 
 
-def open_output(path: Path) -> TextIO:
+def open_output(path: Path | str) -> TextIO:
     """``path`` opened for results: a ``ReplacingFile`` (the old file stays until the first
     result replaces it), or the path itself for what cannot be replaced (a device, a FIFO)."""
     replacing = open_replacing(path)
     if replacing is None:
         return open(path, "w", encoding="utf-8")
     # It has every method a result writer uses (write, flush, tell, seek, truncate, close).
-    return cast(TextIO, replacing)
+    return replacing  # type: ignore[return-value]
 
 
 def append_locked(path: Path, data: bytes) -> None:

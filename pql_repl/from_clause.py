@@ -15,11 +15,12 @@ import re
 from dataclasses import dataclass
 
 from pql_repl.session import DotCommand, Statement, split_statements
-
-RESERVED = ("game", "syntax", "ordering", "board", "dead")
+from pql_repl.vocabulary import vocabulary
 
 _FROM = re.compile(r"(?i)\bfrom\b")
-_SETTING = re.compile(r"""\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(?:'([^']*)'|"([^"]*)")\s*(,?)""")
+#: ``key='value'``, ``key="value"`` or a bare value (a simulate statement's ``pot=10``); a key
+#: with a dot is a player's own setting (``villain.raise_threshold=0.8``).
+_SETTING = re.compile(r"""\s*([A-Za-z_][A-Za-z0-9_.]*)\s*=\s*(?:'([^']*)'|"([^"]*)"|([^\s,'"]+))\s*(,?)""")
 _STRING = re.compile(r"'[^']*'|\"[^\"]*\"")
 #: ``.range GAME 'RANGE' [syntax]``: the game, the quoted range and the syntax word.
 _RANGE_COMMAND = re.compile(
@@ -62,10 +63,18 @@ class FromClause:
 
     @property
     def players(self) -> list[Setting]:
-        return [s for s in self.settings if s.key.lower() not in RESERVED]
+        return [s for s in self.settings if not _not_a_player(s.key)]
 
     def player(self, name: str) -> Setting | None:
         return next((s for s in self.players if s.key.lower() == name.lower()), None)
+
+
+def _not_a_player(key: str) -> bool:
+    """Keys of the from clause that name no player: the reserved ones, a simulate statement's
+    (``pot``, ``history``) and players' own settings (``villain.raise_threshold``)."""
+    words = vocabulary()
+    k = key.lower()
+    return "." in k or k in words.reserved_keys or k in words.simulate_keys
 
 
 def _blank_comments(text: str) -> str:
@@ -97,11 +106,11 @@ def _clause(index: int, st: Statement) -> FromClause:
     if found:
         at = found.end()
         while m := _SETTING.match(plain, at):
-            group = 2 if m.group(2) is not None else 3
+            group = next(g for g in (2, 3, 4) if m.group(g) is not None)
             start = st.offset + m.start(group)
             settings.append(Setting(m.group(1), m.group(group), start, start + len(m.group(group))))
             at = m.end()
-            if not m.group(4):
+            if not m.group(5):
                 break
     return FromClause(index, st.offset, st.offset + len(st.text), tuple(settings))
 

@@ -9,11 +9,15 @@ checks a name or a range: ``session.py`` does that through the engine before sto
 from __future__ import annotations
 
 import contextlib
-from pathlib import Path
+import os
 
 from pql_repl import config
 from pql_repl.files import FileProblem, decode_text, locked, read_bounded, write_text_atomic
 from pql_repl.limits import RANGES_MAX_BYTES
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing
+if TYPE_CHECKING:
+    from pathlib import Path
 
 RANGES_FILE = "ranges.json"
 
@@ -26,15 +30,21 @@ def ranges_path() -> Path:
     return config.data_dir() / RANGES_FILE
 
 
+def _ranges_file() -> str:
+    """``ranges_path()`` as text: every query reads the file, and pathlib costs the command's
+    start a tenth."""
+    return os.path.join(config.data_dir_name(), RANGES_FILE)
+
+
 def load() -> dict[str, str]:
     """The stored named ranges (name without ``$`` -> text); ``{}`` when there are none or the
     file cannot be read (a broken file must not stop every query)."""
-    path = ranges_path()
+    path = _ranges_file()
     try:
-        st = path.stat()
+        st = os.stat(path)
     except OSError:
         return {}
-    key = (str(path), st.st_mtime_ns, st.st_size)
+    key = (path, st.st_mtime_ns, st.st_size)
     if key in _cache:
         return dict(_cache[key])
     try:
@@ -46,7 +56,7 @@ def load() -> dict[str, str]:
     return dict(ranges)
 
 
-def _read(path: Path) -> dict[str, str]:
+def _read(path: Path | str) -> dict[str, str]:
     """The ranges in the file; ``FileProblem`` when it is not a JSON object of texts."""
     import json  # noqa: PLC0415 - only when there is a file: queries start without it
 

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Iterable, Sequence
-from pathlib import Path
-from typing import Any, Protocol, TextIO
 
 from pql_repl.api import Bucket, Column, StatementResult
 from pql_repl.files import open_output
 from pql_repl.records import record
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (the command's start)
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from typing import Any, Protocol, TextIO
 
 FORMATS = ("table", "csv", "json", "markdown")
 BAR_WIDTH = 30
@@ -335,13 +337,15 @@ def json_document(results: Iterable[StatementResult], sweeps: Sequence[object] =
     return document
 
 
-class SweepTable(Protocol):
-    """What the writer needs of a sweep's result (``pql_repl.sweeps.SweepResult``)."""
+if TYPE_CHECKING:
 
-    def to_table(self) -> str: ...
-    def to_csv(self) -> str: ...
-    def to_markdown(self) -> str: ...
-    def to_json(self) -> dict[str, Any]: ...
+    class SweepTable(Protocol):
+        """What the writer needs of a sweep's result (``pql_repl.sweeps.SweepResult``)."""
+
+        def to_table(self) -> str: ...
+        def to_csv(self) -> str: ...
+        def to_markdown(self) -> str: ...
+        def to_json(self) -> dict[str, Any]: ...
 
 
 def _md_cell(text: str) -> str:
@@ -509,7 +513,7 @@ class Destination:
                 if output is not None:
                     try:
                         # The old file stays until the first result replaces it.
-                        self.file = open_output(Path(output))
+                        self.file = open_output(output)
                     except OSError as e:
                         raise OutputError(f"cannot write to '{output}': {e.strerror or e}") from None
             self._writer = ResultWriter(self.stream, fmt, timer, keep_complete=self.file is not None)

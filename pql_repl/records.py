@@ -13,10 +13,17 @@ it anyway.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, dataclass_transform, overload
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (the command's start)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, TypeVar, dataclass_transform, overload
 
-T = TypeVar("T")
+    T = TypeVar("T")
+else:
+
+    def dataclass_transform(**_specifiers):  # a marker for type checkers: nothing at run time
+        return lambda f: f
+
 
 _FIELDS = "__record_fields__"
 
@@ -42,12 +49,13 @@ class FrozenInstanceError(AttributeError):
 _NO_DEFAULT = object()
 
 
-@overload
-def record(cls: type[T], /) -> type[T]: ...
+if TYPE_CHECKING:
 
+    @overload
+    def record(cls: type[T], /) -> type[T]: ...
 
-@overload
-def record(*, frozen: bool = False) -> Callable[[type[T]], type[T]]: ...
+    @overload
+    def record(*, frozen: bool = False) -> Callable[[type[T]], type[T]]: ...
 
 
 @dataclass_transform(field_specifiers=(field,))

@@ -18,10 +18,6 @@ Nothing here imports a terminal library, so scripts start fast.
 from __future__ import annotations
 
 import importlib
-import re
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any
 
 from pql_repl import named_ranges
 from pql_repl.api import (
@@ -39,6 +35,14 @@ from pql_repl.files import FileProblem, decode_text, read_bounded
 from pql_repl.limits import HISTORY_SIZE, MAX_READ_DEPTH, SCRIPT_MAX_BYTES
 from pql_repl.output import FORMATS
 from pql_repl.records import field, fields, record
+
+# Loaded where used: `pql -c` and scripts start on every run, and re, pathlib and typing would
+# cost them a fifth of their start.
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+    from typing import Any
 
 EXACT_MODES = ("auto", "on", "off")
 EDITING_MODES = ("emacs", "vi")
@@ -147,6 +151,8 @@ def parse_output(text: str) -> str | None:
     A path that can never be written is refused here, when it is given, not at the first result."""
     if text.strip() in ("", "stdout", "-"):
         return None
+    from pathlib import Path  # noqa: PLC0415 (see the imports)
+
     path = Path(text.strip()).expanduser()
     if path.is_dir():
         raise SessionError(f"cannot write to {_quoted(text)}: it is a directory", "name a file inside it")
@@ -178,7 +184,7 @@ def sweep_clause(text: str) -> bool:
     return bool(importlib.import_module("pql_repl.sweeps").is_sweep(text))
 
 
-def read_script(path: Path, depth: int = 0) -> str:
+def read_script(path: Path | str, depth: int = 0) -> str:
     """The text of the script at ``path``, asked for by a script ``depth`` `.read`s deep (0: a
     script given on the command line or typed in a REPL). Every front end reads scripts here, so
     all of them stop a script that reads itself and report an unreadable file the same way;
@@ -370,7 +376,17 @@ class DotCommand:
     line: int
 
 
-_DOT_COMMAND = re.compile(r"[ \t]*\.[A-Za-z_]")
+def _dot_command_at(text: str, i: int) -> int | None:
+    """Where the dot-command on the line starting at ``i`` begins (its ``.``): the line's first
+    characters other than spaces and tabs are ``.`` and an ASCII letter or ``_``. None when the
+    line holds no dot-command."""
+    n = len(text)
+    while i < n and text[i] in " \t":
+        i += 1
+    if i + 1 >= n or text[i] != ".":
+        return None
+    first = text[i + 1]
+    return i if first == "_" or (first.isascii() and first.isalpha()) else None
 
 
 def _scan(text: str) -> tuple[list[Statement | DotCommand], bool]:
@@ -404,13 +420,13 @@ def _scan(text: str) -> tuple[list[Statement | DotCommand], bool]:
 
     while i < n:
         c = text[i]
-        if i == line_start and (m := _DOT_COMMAND.match(text, i)):
+        if i == line_start and (dot := _dot_command_at(text, i)) is not None:
             # A dot-command is never PQL (nothing in PQL starts with `.` and a letter), so it
             # also ends a statement someone forgot to terminate.
             close(i)
             end = text.find("\n", i)
             end = n if end < 0 else end
-            items.append(DotCommand(text[m.end() - 2 : end].strip(), position(i)[0]))
+            items.append(DotCommand(text[dot:end].strip(), position(i)[0]))
             i = line_start = end + 1
             continue
         if c == "\n":
@@ -544,6 +560,8 @@ class Session:
             "threads": s.threads,
             "time_limit": s.time_limit,
             "precision": s.precision,
+            # A Dask scheduler's address: select statements run there (pql_repl.cluster).
+            "cluster": s.cluster,
         }
 
     def prepare(self, statement: Statement | str, source: str | None = None) -> Query:
@@ -841,6 +859,8 @@ class Session:
     def _read(self, arg: str) -> CommandResult:
         if not arg:
             raise SessionError("missing file: .read FILE")
+        from pathlib import Path  # noqa: PLC0415 (see the imports)
+
         path = Path(arg.strip("'\"")).expanduser()
         if path.is_dir():
             raise SessionError(f"cannot read '{arg}': it is a directory", "name a script inside it")
@@ -867,6 +887,8 @@ def parse_cluster(text: str) -> str | None:
         return None
     if "://" not in t:
         t = "tcp://" + t
+    import re  # noqa: PLC0415 (see the imports)
+
     if not re.fullmatch(r"[a-z]+://[^\s/]+:\d+/?", t):
         raise SessionError(
             f"'{text}' is not a scheduler address", "write .cluster tcp://host:8786 or .cluster off"
@@ -919,7 +941,7 @@ COMMANDS: dict[str, _Command] = {
     "timer": _Command(".timer on|off", "show each statement's run time", _setter("timer", ".timer on|off")),
     "cluster": _Command(
         ".cluster ADDRESS|off",
-        "run the rows of sweeps on a Dask cluster (tcp://host:8786)",
+        "run select statements and sweeps on a Dask cluster (tcp://host:8786)",
         _setter("cluster", ".cluster ADDRESS|off"),
     ),
     "time_limit": _Command(

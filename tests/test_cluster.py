@@ -4,6 +4,7 @@ survives a worker killed mid-sweep. Waits are on conditions, never on the clock 
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Iterator
@@ -12,7 +13,8 @@ from typing import Any
 import pytest
 
 import pql_repl as pql
-from pql_repl.cluster import ClusterError, connect
+from pql_repl.cluster import connect
+from pql_repl.errors import ClusterError
 from pql_repl.sweeps import check, parse, stream
 
 distributed = pytest.importorskip("distributed")
@@ -104,3 +106,94 @@ def test_the_command_runs_sweeps_on_the_cluster(client: Any) -> None:
     done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout == pql.sweep(TURNS).to_csv()
+
+
+STATEMENT = (
+    "select avg(riverEquity(hero)) as eq, count(winsHi(hero)) as wins, "
+    "histogram(handType(hero, flop)) as flop, max(riverEquity(villain)) as best "
+    "from hero='AKs, QQ', villain='22+, ATs+' where handType(hero, turn) >= pair"
+)
+
+
+def test_a_statement_is_cut_into_chunks_with_the_one_thread_answer(client: Any) -> None:
+    """A Monte Carlo run on the cluster is its one-thread local run to the last bit (chunks
+    merged in chunk order), and a many-thread local run's to within rounding."""
+    options = {"trials": 90_000, "seed": 5, "exact": False}
+    (remote,) = pql.run(STATEMENT, cluster=client, **options)
+    (one_thread,) = pql.run(STATEMENT, threads=1, **options)
+    assert remote.to_dict() == {**one_thread.to_dict(), "elapsed_s": remote.to_dict()["elapsed_s"]}
+    assert remote.attempted > remote.accepted == 90_000  # the where clause rejects some deals
+    (threaded,) = pql.run(STATEMENT, threads=2, **options)
+    for a, b in zip(remote.columns, threaded.columns, strict=True):
+        assert a.value == pytest.approx(b.value, rel=1e-12)
+        assert [x.count for x in a.buckets] == [x.count for x in b.buckets]
+
+
+def test_exact_and_simulate_statements_run_whole_on_a_worker(client: Any) -> None:
+    text = (
+        "select avg(riverEquity(hero)) from hero='AsAh', villain='KsKd', board='2c7d9h';\n"
+        "select max(handType(hero, river)) from hero='AsAh', villain='KsKd', board='2c7d9h3s';\n"
+        "simulate call, raise from game='holdem', hero='Jh9h', villain='QQ+, 77-JJ', board='Jd7c2h', "
+        "pot=10, tocall=2, bet=2"
+    )
+    options = {"trials": 5_000, "seed": 3}
+    remote = pql.run(text, cluster=client, **options)
+    local = pql.run(text, **options)
+    assert remote[0].exact
+    assert [r.to_dict()["columns"] for r in remote] == [r.to_dict()["columns"] for r in local]
+
+
+def test_named_ranges_travel_with_the_statement(client: Any) -> None:
+    text = "select avg(riverEquity(hero)) from hero='$mine', villain='KK'"
+    options = {"trials": 20_000, "seed": 2, "exact": False, "macros": {"mine": "AA, AKs"}}
+    (remote,) = pql.run(text, cluster=client, **options)
+    (local,) = pql.run(text, threads=1, **options)
+    assert remote.columns[0].value == local.columns[0].value
+
+
+def test_errors_name_the_callers_text(client: Any) -> None:
+    with pytest.raises(pql.PqlError, match="line 2, col"):
+        pql.run("select avg(1) from hero='AA';\nselect avg(riverEquty(hero)) from hero='AA'", cluster=client)
+
+
+def test_a_sweep_of_fewer_rows_than_workers_runs_each_row_by_chunk(client: Any) -> None:
+    one_row = SAMPLED.split(" over (", maxsplit=1)[0] + " over ('Kh9h7d')"
+    options = {"trials": 40_000, "seed": 8, "exact": False}
+    remote = pql.sweep(one_row, cluster=client, **options)
+    local = pql.sweep(one_row, threads=1, **options)
+    assert remote.rows[0].result is not None
+    assert local.rows[0].result is not None
+    assert remote.rows[0].result.columns == local.rows[0].result.columns
+
+
+def test_the_command_runs_select_statements_on_the_cluster(client: Any) -> None:
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    def pql_command(*options: str) -> list[dict[str, Any]]:
+        command = [sys.executable, "-m", "pql_repl.cli", *options, "-c", STATEMENT, "--format", "json"]
+        command += ["--trials", "30000", "--seed", "6", "--no-exact"]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+        assert done.returncode == 0, done.stderr
+        statements: list[dict[str, Any]] = json.loads(done.stdout)["statements"]
+        return [{k: v for k, v in s.items() if k != "elapsed_s"} for s in statements]
+
+    assert pql_command("--cluster", client.scheduler.address) == pql_command("--threads", "1")
+
+
+def test_cancelling_a_statement_on_the_cluster_stops_its_tasks(client: Any) -> None:
+    query = pql.prepare(STATEMENT)
+    snapshots = query.stream(cluster=client, trials=4_000_000, seed=1, exact=False)
+    first = next(snapshots)
+    assert not first.done
+    query.cancel()
+    seen = [first]
+    with pytest.raises(pql.PqlCancelled):
+        seen.extend(snapshots)
+    assert seen[-1].cancelled
+    assert seen[-1].done
+
+    def chunk_tasks(dask_scheduler: Any) -> list[str]:
+        return [str(k) for k in dask_scheduler.tasks if str(k).startswith("run_chunks")]
+
+    wait_for(lambda: not client.run_on_scheduler(chunk_tasks))

@@ -43,3 +43,19 @@ def test_the_clause_and_player_at_the_cursor() -> None:
     assert second.index == 1
     assert player_at(second, at_tt) == second.player("p3")
     assert from_clauses("select avg(6) from game='holdem'")[0].players == []
+
+
+def test_a_simulate_statements_keys_are_not_players() -> None:
+    text = (
+        "simulate call, raise from game='holdem', hero='Jh9h', pot=10, tocall=2, bet=2, "
+        "villain='QQ+, 22-JJ@40', villain.raise_threshold=0.8, history='villain:raise@flop', board='Jd7c2h'"
+    )
+    (clause,) = from_clauses(text)
+    assert [(p.key, p.value) for p in clause.players] == [("hero", "Jh9h"), ("villain", "QQ+, 22-JJ@40")]
+    assert (clause.value("pot"), clause.value("history"), clause.value("board")) == (
+        "10",
+        "villain:raise@flop",
+        "Jd7c2h",
+    )
+    for s in clause.settings:
+        assert text[s.start : s.end] == s.value

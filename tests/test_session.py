@@ -143,8 +143,10 @@ def test_setting_commands_change_the_run_options() -> None:
         "threads": None,
         "time_limit": None,
         "precision": None,
+        "cluster": None,
     }
-    for line in [".trials 20k", ".seed 7", ".exact off", ".threads 2", ".time_limit 3", ".precision 0.001"]:
+    lines = [".trials 20k", ".seed 7", ".exact off", ".threads 2", ".time_limit 3", ".precision 0.001"]
+    for line in [*lines, ".cluster tcp://sched:8786"]:
         result = s.handle(line)
         assert result.changed
         assert not result.output
@@ -156,6 +158,7 @@ def test_setting_commands_change_the_run_options() -> None:
         "threads": 2,
         "time_limit": 3.0,
         "precision": 0.001,
+        "cluster": "tcp://sched:8786",
     }
     s.handle(".exact on")
     assert s.run_options()["exact"] is True

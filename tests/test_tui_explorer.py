@@ -12,13 +12,14 @@ from typing import Any
 import pytest
 from pilot_helpers import make_app, set_text, wait_until
 from reference import best_hi, hi_type, split
+from rich.style import Style
 from textual.pilot import Pilot
 from textual.widgets import OptionList
 
 import pql_repl as pql
 from pql_repl import named_ranges
 from pql_repl.tui.app import PqlApp
-from pql_repl.tui.explorer import NamedRangeList, NamePrompt, SuitPicker
+from pql_repl.tui.explorer import NamedRangeList, NamePrompt, SuitPicker, weight_colour
 
 SIZE = (160, 50)
 FLOP = "Kh9h7d"
@@ -525,3 +526,81 @@ async def test_f2_on_a_range_line_explores_its_range() -> None:
         assert app.editor.text == ".range holdem 'QQ+'\n"
         await wait_until(pilot, lambda: app.explorer.heat_error is not None)
         assert "no other player" in app.explorer.heat_error
+
+
+SIMULATE = (
+    "simulate call, raise from game='holdem', hero='Jh9h', villain='QQ+@90, 77-JJ@40, AK@80, AJs-ATs@60', "
+    "board='Jd7c2h', pot=10, tocall=2, bet=2, history='villain:raise@flop'"
+)
+
+
+def class_means(statement: str, observations: list[tuple[str, str, str]] | None = None) -> dict[str, float]:
+    """The villain's mean weight per class name after reweighting, grouped here from the
+    engine's holdings (``AsKs`` -> ``AKs``)."""
+    order = "23456789TJQKA"
+    holdings = pql.Query(statement, observations=observations).holdings(0)
+    assert holdings is not None
+    sums: dict[str, list[float]] = {}
+    for hand, weight in holdings["villain"]:
+        (r1, s1), (r2, s2) = sorted([hand[0:2], hand[2:4]], key=lambda c: -order.index(c[0]))
+        name = r1 + r2 if r1 == r2 else r1 + r2 + ("s" if s1 == s2 else "o")
+        sums.setdefault(name, []).append(weight)
+    return {name: sum(ws) / len(ws) for name, ws in sums.items()}
+
+
+def shown_means(app: PqlApp) -> dict[str, float]:
+    panel = app.explorer
+    assert panel.reweighted is not None
+    names = panel.edit.classes.names
+    return {names[c]: w for c, w in enumerate(panel.reweighted) if w is not None}
+
+
+@pytest.mark.asyncio
+async def test_a_simulate_statements_reweighted_range_is_a_heatmap_of_weights() -> None:
+    """Issue 18: the explorer on a player whose actions reweight the range shows the weights
+    after reweighting, class by class, as the engine's holdings give them; `w` toggles to the
+    equity heatmap; `.observe` reweights it again."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_on(pilot, app, SIMULATE + ";", word="villain")
+        panel = app.explorer
+        assert panel.player == "villain"
+        await wait_until(pilot, lambda: panel.reweighted is not None)
+        assert panel.showing_weights
+        expected = class_means(SIMULATE)
+        assert shown_means(app) == pytest.approx(expected)
+        # The raise moved weight: some class lost against the range's own weights.
+        before = class_means(SIMULATE.replace(", history='villain:raise@flop'", ""))
+        assert any(expected[n] < before[n] - 1e-9 for n in expected)
+        # Each cell is coloured by its share of the heaviest class's weight.
+        heaviest = max(expected.values())
+        grid = panel.grid.render()
+        classes = panel.edit.classes
+        for name in ("AKs", "JJ", "QQ"):
+            r, c = classes.position(classes.names.index(name))
+            at = r * (4 * classes.size + 1) + 4 * c
+            style = grid.get_style_at_offset(app.console, at)
+            assert style.bgcolor == Style.parse(f"on {weight_colour(expected[name] / heaviest)}").bgcolor
+        assert "raise on flop" in str(panel._weights_legend())
+
+        await keys(pilot, "w")  # the equity heatmap
+        assert not panel.showing_weights
+        await keys(pilot, "w")
+        assert panel.showing_weights
+
+        # An action observed at the table reweights the range again.
+        assert app.run_command(".observe villain raise on preflop") is not None
+        observed = [("villain", "raise", "preflop")]
+        again = class_means(SIMULATE, observed)
+        assert again != pytest.approx(expected)
+        await wait_until(pilot, lambda: shown_means(app) == pytest.approx(again))
+
+
+@pytest.mark.asyncio
+async def test_a_select_statement_has_no_weights_view() -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_on(pilot, app, query("QQ+, AKs"))
+        await keys(pilot, "w")
+        assert not app.explorer.showing_weights
+        assert app.explorer.reweighted is None

@@ -27,8 +27,7 @@ from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
 from pql_repl.api import Query, StatementResult, game_streets
-from pql_repl.cluster import ClusterError
-from pql_repl.errors import PqlCancelled, PqlError
+from pql_repl.errors import ClusterError, PqlCancelled, PqlError
 from pql_repl.exploration import hand_classes
 from pql_repl.files import write_text_atomic
 from pql_repl.from_clause import clause_at, from_clauses, player_at
@@ -186,7 +185,9 @@ class PqlApp(App[None]):
         yield Static("", id="error")
         yield ResultsPanel(id="results")
         seed, threads = self.session.settings.seed or 0, self.session.settings.threads
-        yield ExplorerPanel(seed=seed, threads=threads, id="explorer")
+        yield ExplorerPanel(
+            seed=seed, threads=threads, observations=lambda: self.session.observations, id="explorer"
+        )
         yield TermExplorer(seed=seed, threads=threads, id="terms")
         yield StudExplorer(seed=seed, id="stud")
         yield CompletionList(id="completion")
@@ -359,6 +360,8 @@ class PqlApp(App[None]):
         if result.quit:
             self.leave()
             return None
+        if self.explorer.display:
+            self.explorer.sync(self.editor.text)  # `.observe` reweights the range it may show
         if "theme" in result.changed and self.session.settings.theme:
             self.theme = self.session.settings.theme  # one of ours: `.theme` checked it
         if "output" in result.changed and self.session.settings.output and self.results.finished:
@@ -423,6 +426,9 @@ class PqlApp(App[None]):
                     self.post_message(RunProgress(run_id, snapshot))
             except PqlCancelled:
                 self.post_message(RunEnded(run_id, cancelled=True))
+                return
+            except ClusterError as e:
+                self.post_message(RunEnded(run_id, error=str(e)))
                 return
             except PqlError as e:
                 self.post_message(RunEnded(run_id, error=str(e)))
@@ -804,6 +810,7 @@ EXPLORER_KEYS = [
     ("Explorer: c, i", "Clear, invert"),
     ("Explorer: [, ]", "Highlight the classes of a board breakdown line"),
     ("Explorer: n, o", "Save the range as a named range ($name), open one"),
+    ("Explorer: w", "Simulate statements: weights after the observed actions, or equities"),
     ("Explorer: Escape", "Close the explorer"),
     ("Omaha explorer: a, Enter, x", "Add, edit, remove a term"),
     ("Omaha explorer: !, 1-9, 0", "Negate a term, weight it @10..@90, no weight"),

@@ -9,7 +9,7 @@ range became (``RangeEdited``); the app moves text between them."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -28,7 +28,7 @@ from textual.widgets.option_list import Option
 from pql_repl import named_ranges
 from pql_repl.api import range_name_error
 from pql_repl.errors import PqlError
-from pql_repl.exploration import Breakdown, Heatmap, HeatmapSnapshot, breakdown
+from pql_repl.exploration import Breakdown, Heatmap, HeatmapSnapshot, breakdown, reweighted_classes
 from pql_repl.from_clause import FromClause, clause_of
 from pql_repl.multi_odds import HAND_TYPES
 from pql_repl.range_edit import FULL, RangeEdit
@@ -85,6 +85,12 @@ def equity_colour(equity: float) -> str:
     else:
         r, g = int(230 - 2 * (e - 0.5) * 150), 230
     return f"rgb({r},{g},90)"
+
+
+def weight_colour(share: float) -> str:
+    """Pale lilac (a light weight) to deep violet (the heaviest), soft enough for black text."""
+    w = max(0.0, min(1.0, share))
+    return f"rgb({int(235 - 95 * w)},{int(230 - 140 * w)},{int(245 - 15 * w)})"
 
 
 @functools.lru_cache(maxsize=4096)
@@ -173,6 +179,7 @@ class RangeGrid(Widget, can_focus=True):
         Binding("escape", "panel('close')", "Close"),
         *(Binding(str(d), f"panel('weight({d})')", "Weight", show=False) for d in range(10)),
         Binding("at", "panel('weigh')", "@weight", show=False),
+        Binding("w", "panel('weights')", "Weights", show=False),
     ]
 
     def __init__(self, panel: ExplorerPanel, *, id: str | None = None) -> None:
@@ -229,7 +236,13 @@ class RangeGrid(Widget, can_focus=True):
                 cls = classes.cell(r, c)
                 state = panel.edit.class_state(cls)
                 equity = heat.classes[cls] if heat is not None else None
-                if equity is not None:
+                weight = panel.shown_weight(cls)
+                if weight is not None:
+                    bg = weight_colour(weight)
+                elif panel.showing_weights:
+                    bg = "grey19"
+                    equity = None  # the weights view draws no equities
+                elif equity is not None:
                     bg = equity_colour(equity[0])
                 elif state > 0:
                     bg = "rgb(40,150,90)" if state >= 1 else "rgb(40,100,90)"
@@ -239,7 +252,7 @@ class RangeGrid(Widget, can_focus=True):
                 style = _cell_style(
                     bg,
                     held=state > 0,
-                    heated=equity is not None,
+                    heated=equity is not None or weight is not None,
                     highlighted=cls in highlighted,
                     selected=cls in selected,
                     cursor=focused,
@@ -399,6 +412,16 @@ class HeatmapUpdate(JobUpdate):
     snapshot: HeatmapSnapshot | None
 
 
+class WeightsUpdate(Message):
+    """The player's reweighted class weights for the inputs of ``key`` (None: nothing
+    reweights the range), worked out in a thread."""
+
+    def __init__(self, key: tuple[object, ...], weights: list[float | None] | None) -> None:
+        super().__init__()
+        self.key = key
+        self.weights = weights
+
+
 class RangeEdited(Message):
     """An explorer changed the range: ``text`` replaces the player's range at ``start:end`` of
     the query text the explorer was last given."""
@@ -428,10 +451,20 @@ class HeatInputs:
 class ExplorerPanel(Vertical):
     """The explorer of one player's range in the query (``bind``)."""
 
-    def __init__(self, *, seed: int = 0, threads: int | None = None, id: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        seed: int = 0,
+        threads: int | None = None,
+        observations: Callable[[], Sequence[tuple[str, str, str]]] | None = None,
+        id: str | None = None,
+    ) -> None:
         super().__init__(id=id)
         self.seed = seed
         self.threads = threads
+        #: The actions seen at the table (the session's ``.observe``), which reweight the ranges
+        #: of simulate statements as their ``history`` does.
+        self.observations = observations or (lambda: ())
         #: The Monte Carlo heatmap's budget: it stops at this many deals, or sooner once every
         #: class's 95% margin is at most ``heat_precision`` (None: runs all its deals).
         self.heat_trials = HEATMAP_TRIALS
@@ -456,6 +489,14 @@ class ExplorerPanel(Vertical):
         self.category: int | None = None
         #: What each part of the panel shows now (to skip updates that change nothing).
         self._drawn: dict[str, object] = {}
+        #: In a simulate statement whose actions reweight the range: each class's mean weight
+        #: after reweighting (None: no hand of it in the range), the inputs it was worked out
+        #: for, and whether the grid shows them (``w``) rather than equities.
+        self.reweighted: list[float | None] | None = None
+        self._weights_key: tuple[object, ...] | None = None
+        self.view_weights = False
+        #: A description of the actions that reweight the range (``villain raise on flop``).
+        self.reweighted_by = ""
 
     def compose(self) -> ComposeResult:
         yield Static("", id="explorer-title")
@@ -506,6 +547,7 @@ class ExplorerPanel(Vertical):
             self.problem = str(e).splitlines()[0]
         self._update_heatmap(clause)
         self._update_breakdown(clause)
+        self._update_weights(clause, fresh=fresh)
         self._send_focus()
         self._refresh_all()
 
@@ -561,6 +603,8 @@ class ExplorerPanel(Vertical):
             self._save()
         elif name == "open":
             self._open()
+        elif name == "weights":
+            self._toggle_weights()
         elif name == "close":
             self.post_message(ExplorerClosed())
         if changed:
@@ -690,6 +734,65 @@ class ExplorerPanel(Vertical):
             self.snapshot = message.snapshot
         self._refresh_all()
 
+    # -- the weights after reweighting ---------------------------------------------------------
+
+    def _update_weights(self, clause: FromClause, *, fresh: bool) -> None:
+        """In a simulate statement with a ``history`` or observed actions, the player's weights
+        after them (in a thread: reweighting a wide range takes a while); the grid shows them
+        when the explorer opens on such a statement."""
+        statement = self._query[clause.start : clause.end]
+        observed = tuple(self.observations())
+        simulate = statement.lstrip().lower().startswith("simulate")
+        if not simulate or not (clause.value("history") or observed):
+            self._weights_key = None
+            self.reweighted = None
+            self.view_weights = False
+            return
+        if fresh:
+            self.view_weights = True
+        key = (statement, self.player, observed)
+        if key == self._weights_key:
+            return
+        self._weights_key = key
+        self.reweighted_by = _actions_text(clause.value("history"), observed, self.player or "")
+        self._reweigh(key, statement, self.player or "", observed)
+
+    @work(thread=True, group="weights", exclusive=True)
+    def _reweigh(
+        self, key: tuple[object, ...], statement: str, player: str, observed: tuple[tuple[str, str, str], ...]
+    ) -> None:
+        self.post_message(WeightsUpdate(key, reweighted_classes(statement, player, observed)))
+
+    def on_weights_update(self, message: WeightsUpdate) -> None:
+        if message.key != self._weights_key:
+            return  # inputs that changed since
+        self.reweighted = message.weights
+        self._refresh_all()
+
+    def _toggle_weights(self) -> None:
+        if self._weights_key is None:
+            self.app.notify(
+                "no actions reweight this range: a simulate statement's history= or .observe does",
+                severity="warning",
+            )
+            return
+        self.view_weights = not self.view_weights
+        self._refresh_all()
+
+    @property
+    def showing_weights(self) -> bool:
+        """Whether the grid shows weights after reweighting rather than equities."""
+        return self.view_weights and self._weights_key is not None
+
+    def shown_weight(self, cls: int) -> float | None:
+        """Class ``cls``'s weight after reweighting as a share of the heaviest class's, when the
+        grid shows weights; None otherwise or when no hand of the class is in the range."""
+        if not self.showing_weights or not self.reweighted:
+            return None
+        w = self.reweighted[cls]
+        heaviest = max((x for x in self.reweighted if x is not None), default=0.0)
+        return None if w is None else (w / heaviest if heaviest > 0 else 0.0)
+
     # -- the breakdown ----------------------------------------------------------------------------
 
     def _update_breakdown(self, clause: FromClause) -> None:
@@ -774,7 +877,10 @@ class ExplorerPanel(Vertical):
         held = sum(1 for h in combos if self.edit.weights[h])
         out = Text(f"{name:<4}", style="bold")
         eq = self.snapshot.classes[cls] if self.snapshot else None
-        if eq is not None:
+        if self.showing_weights:
+            w = self.reweighted[cls] if self.reweighted else None
+            out.append(" not in the range" if w is None else f" weight {w:.3g} after reweighting")
+        elif eq is not None:
             margin = f" ± {1.96 * eq[1] * 100:.1f}" if eq[1] else " exact"
             out.append(f" equity {eq[0] * 100:.1f}%{margin}")
         out.append(f"  {held}/{len(combos)} hands")
@@ -807,6 +913,8 @@ class ExplorerPanel(Vertical):
         return out
 
     def _legend(self) -> Text:
+        if self.showing_weights:
+            return self._weights_legend()
         if self.heat_error:
             return Text(self.heat_error, style="yellow")
         snap = self.snapshot
@@ -820,6 +928,16 @@ class ExplorerPanel(Vertical):
         out.append(f" {how}{state}", style="dim")
         return out
 
+    def _weights_legend(self) -> Text:
+        if self.reweighted is None:
+            return Text("weights after reweighting: computing…", style="dim")
+        heaviest = max((x for x in self.reweighted if x is not None), default=0.0)
+        out = Text("weight ")
+        for share in (0.0, 0.25, 0.5, 0.75, 1.0):
+            out.append(f"{share * heaviest:>5.3g} ", Style(color="black", bgcolor=weight_colour(share)))
+        out.append(f" after {self.reweighted_by} (w: equity)", style="dim")
+        return out
+
     def _breakdown(self) -> Text:
         if self.facts is None:
             return Text("")
@@ -831,3 +949,16 @@ class ExplorerPanel(Vertical):
 
     def on_unmount(self) -> None:
         self.stop_heatmap()
+
+
+def _actions_text(history: str | None, observed: Sequence[tuple[str, str, str]], player: str) -> str:
+    """The actions that reweight ``player``'s range, for the legend: ``raise on flop, call on
+    turn`` (the statement's history, then what was observed)."""
+    actions: list[str] = []
+    for item in (history or "").split(","):
+        who, _, act = item.strip().partition(":")
+        action, _, street = act.partition("@")
+        if who.strip().lower() == player.lower() and action:
+            actions.append(f"{action.strip()} on {street.strip()}")
+    actions += [f"{a} on {st}" for p, a, st in observed if p.lower() == player.lower()]
+    return ", ".join(actions) if actions else "the other players' actions"

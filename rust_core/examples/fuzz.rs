@@ -539,6 +539,7 @@ fn run_input(input: &Input) -> Result<bool, String> {
                 time_limit: Some(Duration::from_secs(2)),
                 precision: None,
                 item_limit: None,
+                chunks: None,
             };
             let plan = std::sync::Arc::new(first.plan.clone());
             let progress = runner::start(&plan, &opts).wait();

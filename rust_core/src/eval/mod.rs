@@ -13,7 +13,8 @@ pub use card_keys::{
     biased_flush_suit, card_key, flush_suit, has_flush, keys_of, rank_key, suit_count, FLUSH_BITS, SUIT_BIAS,
 };
 pub use rank_tables::{
-    hi_table, BoardRankSlots, HiRank, HiTable, LowTable, SevenCards, FIVE_RANK_SLOTS, LO8_SEVEN, RAZZ_SEVEN,
+    hi_table, rank_hash_file, BoardRankSlots, HiRank, HiTable, LowTable, SevenCards, FIVE_RANK_SLOTS, LO8_SEVEN,
+    RAZZ_SEVEN,
 };
 mod lo;
 mod omaha;

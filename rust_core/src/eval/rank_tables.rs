@@ -86,6 +86,29 @@ impl<const BUCKETS: usize, const SLOTS: usize> RankHash<BUCKETS, SLOTS> {
         (slot ^ usize::from(self.displacement[bucket])) & (SLOTS - 1)
     }
 
+    /// The hash of `size` ranks as `data/rank_hash.bin` holds it (from `offset`: the multiplier,
+    /// then each bucket's displacement, little endian), made by [`RankHash::build`] ahead of
+    /// time: the search takes longer than the rest of the tables (a third of the first
+    /// query's start), and a test checks that the file still equals what it finds.
+    fn stored(size: usize, offset: usize) -> Self {
+        let bytes = &RANK_HASH_FILE[offset..offset + Self::STORED_BYTES];
+        let multiplier = u64::from_le_bytes(bytes[..8].try_into().unwrap_or_else(|_| unreachable!("8 bytes")));
+        let mut displacement = boxed_array(0u16);
+        for (d, pair) in displacement.iter_mut().zip(bytes[8..].chunks_exact(2)) {
+            *d = u16::from_le_bytes([pair[0], pair[1]]);
+        }
+        RankHash { size, multiplier, displacement }
+    }
+
+    /// Bytes of one hash in `data/rank_hash.bin`.
+    const STORED_BYTES: usize = 8 + 2 * BUCKETS;
+
+    fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = self.multiplier.to_le_bytes().to_vec();
+        bytes.extend(self.displacement.iter().flat_map(|d| d.to_le_bytes()));
+        bytes
+    }
+
     /// The hash of every multiset of `size` ranks, trying multipliers until the displacements
     /// can be placed (the first one does for the sizes used here).
     fn build(size: usize) -> Self {
@@ -142,10 +165,27 @@ impl<const BUCKETS: usize, const SLOTS: usize> RankHash<BUCKETS, SLOTS> {
 }
 
 /// The hashes of five, six and seven cards (6,175, 18,395 and 49,205 multisets; tables about
-/// three quarters or half full).
-static HASH5: LazyLock<RankHash<2048, 8192>> = LazyLock::new(|| RankHash::build(5));
-static HASH6: LazyLock<RankHash<4096, 32768>> = LazyLock::new(|| RankHash::build(6));
-static HASH7: LazyLock<RankHash<8192, 65536>> = LazyLock::new(|| RankHash::build(7));
+/// three quarters or half full), one after the other in the file.
+static HASH5: LazyLock<RankHash<2048, 8192>> = LazyLock::new(|| RankHash::stored(5, 0));
+static HASH6: LazyLock<RankHash<4096, 32768>> = LazyLock::new(|| RankHash::stored(6, HASH6_AT));
+static HASH7: LazyLock<RankHash<8192, 65536>> = LazyLock::new(|| RankHash::stored(7, HASH7_AT));
+
+const HASH6_AT: usize = RankHash::<2048, 8192>::STORED_BYTES;
+const HASH7_AT: usize = HASH6_AT + RankHash::<4096, 32768>::STORED_BYTES;
+const RANK_HASH_BYTES: usize = HASH7_AT + RankHash::<8192, 65536>::STORED_BYTES;
+
+static RANK_HASH_FILE: &[u8; RANK_HASH_BYTES] =
+    include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/rank_hash.bin"));
+
+/// What `data/rank_hash.bin` should hold: the three hashes searched afresh
+/// (`cargo run --release --example gen_rank_hash` writes it).
+#[doc(hidden)]
+pub fn rank_hash_file() -> Vec<u8> {
+    let mut bytes = RankHash::<2048, 8192>::build(5).to_bytes();
+    bytes.extend(RankHash::<4096, 32768>::build(6).to_bytes());
+    bytes.extend(RankHash::<8192, 65536>::build(7).to_bytes());
+    bytes
+}
 
 /// A value for every multiset of one size of ranks, by rank key.
 struct SizeTable<T, const BUCKETS: usize, const SLOTS: usize> {
@@ -523,6 +563,14 @@ pub fn hi_table(rules: HiRules) -> &'static HiTable {
 mod tests {
     use super::*;
     use crate::rng::Rng;
+
+    #[test]
+    fn stored_hashes_are_what_the_search_finds() {
+        assert!(
+            RANK_HASH_FILE[..] == rank_hash_file()[..],
+            "data/rank_hash.bin is stale: cargo run --release --example gen_rank_hash"
+        );
+    }
 
     #[test]
     fn multiset_counts_and_distinct_keys() {

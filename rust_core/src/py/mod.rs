@@ -11,6 +11,7 @@ mod columns;
 mod errors;
 mod evaluate;
 mod explore;
+mod parts;
 mod run;
 mod simulate;
 

@@ -7,6 +7,7 @@ use super::simulate::SimulationRun;
 use crate::plan::compile::CompiledStatement;
 use crate::run::runner::{self, default_threads, Enumerated, Progress, RunOptions};
 use crate::simulate::program::{compile_program, Compiled};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::collections::HashMap;
@@ -16,7 +17,14 @@ use std::time::Duration;
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Program>()?;
     m.add_class::<RunHandle>()?;
+    m.add_function(wrap_pyfunction!(monte_chunks, m)?)?;
     Ok(())
+}
+
+/// The chunks of a Monte Carlo run of `trials` trials (see `Program::run_chunks`).
+#[pyfunction]
+fn monte_chunks(trials: u64) -> u64 {
+    runner::monte_chunks(trials)
 }
 
 #[pyclass(module = "pql_repl._core", frozen)]
@@ -130,6 +138,7 @@ impl Program {
             time_limit: time_limit.filter(|t| *t > 0.0).and_then(|t| Duration::try_from_secs_f64(t).ok()),
             precision: precision.filter(|p| *p > 0.0),
             item_limit,
+            chunks: None,
         };
         // Choosing the mode (and listing an exhaustive run's deals) happens on this thread:
         // without the GIL, and with any panic turned into PqlRuntimeError (DESIGN.md §3).
@@ -145,6 +154,93 @@ impl Program {
             handle: Mutex::new(Some(handle)),
             simulation: None,
         })
+    }
+
+    /// How statement `index` would run locally with these options: "exact" or "monte" (a
+    /// cluster cuts only Monte Carlo runs into chunks); raises what the run would.
+    #[pyo3(signature = (index, trials, exact=None))]
+    fn mode(&self, py: Python<'_>, index: usize, trials: u64, exact: Option<bool>) -> PyResult<&'static str> {
+        let stmt = self.query(index)?;
+        let opts = RunOptions { trials: trials.max(1), exact, ..RunOptions::default() };
+        let mode = py
+            .detach(|| contained(|| runner::choose_mode(&stmt.plan, &opts).map_err(|e| vec![e])))
+            .and_then(|m| m)
+            .map_err(|errors| to_py_err_at(py, &self.text, self.origin, &errors))?;
+        Ok(match mode {
+            runner::Mode::Exact(..) => "exact",
+            runner::Mode::Monte => "monte",
+        })
+    }
+
+    /// Chunks `lo..hi` of a Monte Carlo run of statement `index` (`trials`, `seed`), run here
+    /// to the end: each chunk's counts and aggregates as `parts.rs` writes them, in chunk order.
+    #[pyo3(signature = (index, trials, seed, lo, hi, threads=None))]
+    #[allow(clippy::too_many_arguments)] // mirrors the keyword arguments of the Python API
+    fn run_chunks<'py>(
+        &self,
+        py: Python<'py>,
+        index: usize,
+        trials: u64,
+        seed: u64,
+        lo: u64,
+        hi: u64,
+        threads: Option<usize>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let stmt = self.query(index)?;
+        let opts = RunOptions {
+            trials: trials.max(1),
+            seed: Some(seed),
+            exact: Some(false),
+            threads: threads.unwrap_or_else(default_threads).max(1),
+            chunks: Some((lo, hi)),
+            ..RunOptions::default()
+        };
+        let plan = Arc::new(stmt.plan.clone());
+        let progress = py
+            .detach(|| contained(|| runner::start(&plan, &opts).wait()))
+            .map_err(|errors| to_py_err_at(py, &self.text, self.origin, &errors))?;
+        if let Some(e) = &progress.error {
+            return Err(to_py_err_at(py, &self.text, self.origin, std::slice::from_ref(e)));
+        }
+        let mut chunks = progress.chunk_parts;
+        chunks.sort_by_key(|c| c.chunk);
+        let out = PyList::empty(py);
+        for c in &chunks {
+            out.append(super::parts::chunk_to_py(py, c)?)?;
+        }
+        Ok(out)
+    }
+
+    /// The final snapshot of a Monte Carlo run of statement `index` made of the chunks that
+    /// `run_chunks` gave (from any number of calls, in any order).
+    fn merge_chunks<'py>(
+        &self,
+        py: Python<'py>,
+        index: usize,
+        chunks: &Bound<'py, PyList>,
+        seed: u64,
+        elapsed: f64,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let stmt = self.query(index)?;
+        let template = stmt.plan.new_aggregates();
+        let parts = chunks.iter().map(|c| super::parts::chunk_from_py(&c, &template)).collect::<PyResult<Vec<_>>>()?;
+        let elapsed = Duration::try_from_secs_f64(elapsed.max(0.0)).unwrap_or_default();
+        let progress = runner::merge_chunk_parts(&stmt.plan, parts, seed, elapsed);
+        if let Some(e) = &progress.error {
+            return Err(to_py_err_at(py, &self.text, self.origin, std::slice::from_ref(e)));
+        }
+        snapshot(py, &stmt, index, &progress)
+    }
+}
+
+impl Program {
+    /// Select statement `index`; an error for a simulate statement or no such statement.
+    fn query(&self, index: usize) -> PyResult<Arc<CompiledStatement>> {
+        match self.statements.get(index).map(|s| &**s) {
+            Some(Compiled::Query(q)) => Ok(Arc::clone(q)),
+            Some(Compiled::Simulate(_)) => Err(PyValueError::new_err("a simulate statement runs whole")),
+            None => Err(pyo3::exceptions::PyIndexError::new_err(format!("no statement {index}"))),
+        }
     }
 }
 

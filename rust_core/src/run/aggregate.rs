@@ -39,9 +39,19 @@ pub struct HistKey {
 }
 
 impl HistKey {
+    /// The key of a bucket sent from another process (`order`, `label` as they were there).
+    pub fn new(order: i64, text: String) -> HistKey {
+        HistKey { order, text }
+    }
+
     /// The bucket's label, as [`Aggregate::buckets`] shows it.
     pub fn label(&self) -> &str {
         &self.text
+    }
+
+    /// Where the bucket goes among the others.
+    pub fn order(&self) -> i64 {
+        self.order
     }
 }
 

@@ -52,6 +52,10 @@ pub struct RunOptions {
     /// Exhaustive runs: stop after this many work items (a run cut short at a chosen point,
     /// for tests of what such a run reports).
     pub item_limit: Option<u64>,
+    /// Monte Carlo: only chunks `lo..hi` of the run (each on its own stream, as in the whole
+    /// run), each kept apart in [`Progress::chunk_parts`]: a cluster task's share, which the
+    /// client merges with the other tasks' in chunk order.
+    pub chunks: Option<(u64, u64)>,
 }
 
 impl Default for RunOptions {
@@ -64,6 +68,7 @@ impl Default for RunOptions {
             time_limit: None,
             precision: None,
             item_limit: None,
+            chunks: None,
         }
     }
 }
@@ -109,6 +114,71 @@ pub struct Progress {
     /// as `HvREquity` against a wide range before the flop): an exhaustive run is then not
     /// exact.
     pub inner_sampled: bool,
+    /// The chunks of a run of some chunks ([`RunOptions::chunks`]), in the order they ended.
+    pub chunk_parts: Vec<ChunkPart>,
+}
+
+/// One Monte Carlo chunk's own aggregates and counts.
+#[derive(Clone, Debug)]
+pub struct ChunkPart {
+    pub chunk: u64,
+    pub accepted: u64,
+    pub attempted: u64,
+    pub aggregates: Vec<Aggregate>,
+    /// Some function sampled inside a deal (see [`Progress::inner_sampled`]).
+    pub inner_sampled: bool,
+}
+
+/// The chunks of a Monte Carlo run of `trials` trials: a run of some of them
+/// ([`RunOptions::chunks`]) names them by their place among these.
+pub fn monte_chunks(trials: u64) -> u64 {
+    trials.div_ceil(CHUNK)
+}
+
+/// The result of a Monte Carlo run made of `parts` (runs of some of its chunks, done anywhere):
+/// their chunks merged in chunk order, as a one-thread run merges them, so the answer is that
+/// run's to the last bit. The same checks end it: a histogram that overflowed, a where clause
+/// that never held.
+pub fn merge_chunk_parts(plan: &Plan, mut parts: Vec<ChunkPart>, seed: u64, elapsed: Duration) -> Progress {
+    parts.sort_by_key(|p| p.chunk);
+    parts.dedup_by_key(|p| p.chunk); // a task run twice (its worker died) counts once
+    let mut aggregates = plan.new_aggregates();
+    let (mut accepted, mut attempted) = (0, 0);
+    for part in &parts {
+        for (g, l) in aggregates.iter_mut().zip(&part.aggregates) {
+            g.merge(l);
+        }
+        accepted += part.accepted;
+        attempted += part.attempted;
+    }
+    let inner_sampled = parts.iter().any(|p| p.inner_sampled);
+    let mut error = overflow(plan, &aggregates);
+    if error.is_none() && accepted == 0 && attempted > 0 {
+        error = Some(never_held(attempted));
+    }
+    Progress {
+        aggregates,
+        accepted,
+        attempted,
+        exact: false,
+        seed: Some(seed),
+        elapsed,
+        done: true,
+        fraction: 1.0,
+        error,
+        exhaustive: false,
+        enumerated_because: None,
+        sample: None,
+        total_deals: None,
+        truncated: false,
+        cancelled: false,
+        inner_sampled,
+        chunk_parts: Vec::new(),
+    }
+}
+
+fn never_held(attempted: u64) -> PqlError {
+    PqlError::runtime(format!("no deal was accepted out of {attempted} tried: the where clause never held"))
 }
 
 struct Shared {
@@ -518,6 +588,7 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
             truncated: false,
             cancelled: false,
             inner_sampled: false,
+            chunk_parts: Vec::new(),
         }),
         changed: Condvar::new(),
         cancel: AtomicBool::new(false),
@@ -541,8 +612,10 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
     let mut handles = Vec::with_capacity(threads);
     match mode {
         Mode::Monte => {
-            let chunks = opts.trials.div_ceil(CHUNK);
-            let next = Arc::new(AtomicU64::new(0));
+            let all = monte_chunks(opts.trials);
+            let (first, chunks) = opts.chunks.map_or((0, all), |(lo, hi)| (lo.min(all), hi.clamp(lo.min(all), all)));
+            let part = Part { first, keep: opts.chunks.is_some() };
+            let next = Arc::new(AtomicU64::new(first));
             let guard = Arc::new(Guard::default());
             for _ in 0..threads {
                 let (this_run, this_live) = (shared.clone(), live.clone());
@@ -552,7 +625,7 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
                 let precision = opts.precision;
                 spawn_worker(&mut handles, &this_run, &this_live, started, move || {
                     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        monte_worker(&plan, &shared, &next, &guard, chunks, trials, seed, deadline, precision)
+                        monte_worker(&plan, &shared, &next, &guard, chunks, part, trials, seed, deadline, precision)
                     }));
                     let err = match result {
                         Ok(r) => r.err(),
@@ -680,16 +753,21 @@ fn finish(shared: &Shared, started: Instant, err: Option<PqlError>) {
         }
     }
     if st.error.is_none() && st.accepted == 0 && st.attempted > 0 && !stopped {
-        st.error = Some(PqlError::runtime(format!(
-            "no deal was accepted out of {} tried: the where clause never held",
-            st.attempted
-        )));
+        st.error = Some(never_held(st.attempted));
     }
     st.elapsed = started.elapsed();
     st.done = true;
     shared.version.fetch_add(1, Ordering::AcqRel);
     drop(st);
     shared.changed.notify_all();
+}
+
+/// Where a Monte Carlo run's chunks start, and whether each is kept apart (a run of some
+/// chunks, [`RunOptions::chunks`]).
+#[derive(Clone, Copy)]
+struct Part {
+    first: u64,
+    keep: bool,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -699,6 +777,7 @@ fn monte_worker(
     next: &AtomicU64,
     guard: &Guard,
     chunks: u64,
+    part: Part,
     trials: u64,
     seed: u64,
     deadline: Option<Instant>,
@@ -800,7 +879,12 @@ fn monte_worker(
             st.inner_sampled = true;
             st.exact = false;
         }
-        st.fraction = st.accepted as f64 / trials as f64;
+        if part.keep {
+            let inner_sampled = scratch.inner_sampled;
+            st.chunk_parts.push(ChunkPart { chunk, accepted, attempted, aggregates: local.clone(), inner_sampled });
+        }
+        let share = (chunks * CHUNK).min(trials).saturating_sub(part.first * CHUNK).max(1);
+        st.fraction = st.accepted as f64 / share as f64;
         let precise = precision.is_some_and(|target| {
             st.aggregates.iter().all(|a| a.estimate().is_none_or(|(_, se)| se < target)) && st.accepted >= 1000
         });
