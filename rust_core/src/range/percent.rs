@@ -1,9 +1,10 @@
 //! Percent ranges and `handRanking`: every flop game's starting hands in order of strength.
 //!
 //! Hands are grouped into classes that differ only by a renaming of suits (169 in hold'em,
-//! 16,432 in Omaha, 134,459 in 5-card Omaha); `rust_core/data/orderings/*.bin` lists the classes
-//! best first, as numbers into the sorted list of class keys (2 bytes each, 3 when there are more
-//! than 65,536 classes). The tables are made by `examples/gen_orderings.rs`; the method is in
+//! 16,432 in Omaha, 134,459 in 5-card Omaha); `rust_core/data/orderings/*.bin` (the Odds Oracle's
+//! method, the default) and `orderings/equity/*.bin` (all-in equity) list the classes best first,
+//! as numbers into the sorted list of class keys (2 bytes each, 3 when there are more than 65,536
+//! classes). The tables are made by `examples/gen_orderings.rs`; the method is in
 //! `rust_core/data/README.md`.
 //!
 //! Percent is counted in combos. A class's percentile is the position of its first combo,
