@@ -583,7 +583,8 @@ def functions() -> list[FunctionInfo]:
 def keywords() -> dict[str, list[str]]:
     """Vocabulary for highlighting and completion: ``keywords``, ``selectors``, ``reserved_keys``,
     ``games`` (names and aliases), ``streets``, ``hand_types`` and ``flop_categories`` (worst
-    first), ``syntaxes``, ``functions`` (names and aliases), ``range_keywords``."""
+    first), ``syntaxes``, ``orderings`` (of ``N%``, the default first), ``functions`` (names and
+    aliases), ``range_keywords``."""
     return _core.keywords()
 
 

@@ -196,6 +196,9 @@ def _complete_string(
         return _rank([(g, "game", g, "game") for g in vocab.games], inside, string.start + 1)
     if key == "syntax":
         return _rank([(s, "syntax", s, "range syntax") for s in vocab.syntaxes], inside, string.start + 1)
+    if key == "ordering":
+        options = [(o, "ordering", o, "ordering of N% ranges") for o in vocab.orderings]
+        return _rank(options, inside, string.start + 1)
     if key in ("board", "dead"):
         return []
     return _complete_range(inside, cursor, vocab)

@@ -30,6 +30,8 @@ class Vocabulary:
     #: A simulate statement's actions and its from keys beside the reserved ones.
     actions: tuple[str, ...] = ()
     simulate_keys: tuple[str, ...] = ()
+    #: The orderings of starting hands ``N%`` can read (``ordering='equity'``), the default first.
+    orderings: tuple[str, ...] = ()
     #: game name (canonical and aliases, lower case) -> its streets in dealing order.
     game_streets: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
@@ -75,6 +77,7 @@ def vocabulary() -> Vocabulary:
         functions=tuple(functions()),
         actions=_lower(words.get("actions")),
         simulate_keys=_lower(words.get("simulate_keys")),
+        orderings=_lower(words.get("orderings")),
         # Aliases (`plo`, `o8`) are keys too.
         game_streets={g.lower(): tuple(s.lower() for s in streets) for g, streets in game_streets().items()},
     )

@@ -205,7 +205,8 @@ def test_keywords_in_spec_order() -> None:
         g for canonical, aliases in GAMES.items() for g in (canonical, *aliases)
     )
     assert sorted(words["streets"]) == sorted(FLOP_STREETS + STUD_STREETS)
-    assert words["reserved_keys"] == ["game", "syntax", "board", "dead"]
+    assert words["reserved_keys"] == ["game", "syntax", "ordering", "board", "dead"]
+    assert words["orderings"] == ["oracle", "equity"]
     assert words["selectors"] == ["avg", "count", "histogram", "max", "min"]
     assert sorted(words["syntaxes"]) == ["classic", "generic"]
     assert {"select", "from", "where", "as", "case", "when", "then", "else", "end"} <= set(words["keywords"])

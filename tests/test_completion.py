@@ -112,6 +112,12 @@ def test_game_names_inside_game_quotes() -> None:
     assert found[0].start == len("select avg(1) from game='")
 
 
+def test_orderings_inside_ordering_quotes() -> None:
+    assert texts("select avg(1) from ordering='") == ["oracle", "equity"]
+    assert texts("select avg(1) from hero='15%', ordering='eq")[0] == "equity"
+    assert kinds("select avg(1) from ordering='") == {"ordering"}
+
+
 def test_from_keys_and_range_keywords() -> None:
     vocab = vocabulary()
     assert set(texts("select avg(1) from ")) == set(vocab.reserved_keys)

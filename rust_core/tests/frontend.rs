@@ -9,7 +9,7 @@ use pql_core::games::{Game, Street};
 use pql_core::plan::compile::compile_program;
 use pql_core::pql::check_program;
 use pql_core::pql::typed::{BinOp, CheckedStatement, SelectorName, TExprKind};
-use pql_core::range::Syntax;
+use pql_core::range::{Ordering, Syntax};
 use pql_core::run::runner::{start, RunOptions};
 
 fn check_ok(text: &str) -> Vec<CheckedStatement> {
@@ -116,9 +116,10 @@ fn the_from_clause_is_resolved() {
     }
     let defaults = one("select avg(1) from hero='AA'");
     assert_eq!(
-        (defaults.game, defaults.syntax, defaults.board, defaults.dead),
-        (Game::Holdem, Syntax::Classic, None, None)
+        (defaults.game, defaults.syntax, defaults.ordering, defaults.board, defaults.dead),
+        (Game::Holdem, Syntax::Classic, Ordering::Oracle, None, None)
     );
+    assert_eq!(one("select avg(1) from hero='AA', Ordering='Equity'").ordering, Ordering::Equity);
 }
 
 #[test]
@@ -254,6 +255,13 @@ const INVALID: &[(&str, ErrorKind, usize, usize, &str)] = &[
         1,
         59,
         "unknown syntax 'clasic' — did you mean 'classic'?",
+    ),
+    (
+        "select avg(riverEquity(hero)) from game='holdem', ordering='equty', hero='AA'",
+        ErrorKind::Type,
+        1,
+        61,
+        "unknown ordering 'equty' — did you mean 'equity'?",
     ),
     (
         "select count(winsHi(villian)) from hero='AA', villain='KK'",
@@ -425,7 +433,7 @@ const INVALID: &[(&str, ErrorKind, usize, usize, &str)] = &[
         ErrorKind::Type,
         1,
         34,
-        "handRankingFor needs the ordering 'full' or '6max', found 'ful' — did you mean 'full'?",
+        "handRankingFor needs the table 'full' or '6max', found 'ful' — did you mean 'full'?",
     ),
     (
         "select count(inRange(hero, villain)) from hero='AA', villain='KK'",

@@ -2,12 +2,16 @@
 
 use pql_core::cards::parse_cards;
 use pql_core::games::Game;
-use pql_core::range::{hand_percentile, parse_range, Range, Syntax};
+use pql_core::range::{hand_percentile, parse_range, parse_range_ordered, Macros, Ordering, Range, Syntax};
 
 fn range(text: &str, game: Game) -> Range {
-    match parse_range(text, game, Syntax::Generic) {
+    ordered(text, game, Ordering::default())
+}
+
+fn ordered(text: &str, game: Game, ordering: Ordering) -> Range {
+    match parse_range_ordered(text, game, Syntax::Generic, ordering, &Macros::none()) {
         Ok(r) => r,
-        Err(e) => panic!("{text} in {game}: {}", e.message),
+        Err(e) => panic!("{text} in {game} ({}): {}", ordering.name(), e.message),
     }
 }
 
@@ -24,8 +28,9 @@ fn hundred_percent_is_every_hand() {
 
 #[test]
 fn percentages_nest_and_partition() {
-    for g in GAMES {
+    for (g, o) in GAMES.into_iter().flat_map(|g| Ordering::ALL.map(|o| (g, o))) {
         for six in ["", "6h"] {
+            let range = |text: &str, g| ordered(text, g, o);
             let r10 = range(&format!("10%{six}"), g);
             let r20 = range(&format!("20%{six}"), g);
             assert!(r10.flop_combos().iter().all(|h| r20.contains_hand(&h.to_vec())), "{g}{six}");
@@ -43,11 +48,11 @@ fn percentages_nest_and_partition() {
 
 #[test]
 fn percentile_agrees_with_membership() {
-    for g in GAMES {
-        let r = range("15%", g);
+    for (g, o) in GAMES.into_iter().flat_map(|g| Ordering::ALL.map(|o| (g, o))) {
+        let r = ordered("15%", g, o);
         let all = range("*", g);
         for (i, h) in all.flop_combos().iter().enumerate().step_by(37) {
-            let p = hand_percentile(g, *h, false);
+            let p = hand_percentile(g, *h, false, o);
             assert!(p > 0.0 && p <= 100.0);
             assert_eq!(p <= 15.0, r.contains_hand(&h.to_vec()), "{g} hand {i} {h} at {p}");
         }
@@ -56,7 +61,7 @@ fn percentile_agrees_with_membership() {
 
 #[test]
 fn well_known_hands_land_where_players_expect() {
-    let p = |g, h: &str, six| hand_percentile(g, parse_cards(h).unwrap(), six);
+    let p = |g, h: &str, six| hand_percentile(g, parse_cards(h).unwrap(), six, Ordering::default());
     // Aces are the best hold'em hand: the very first class.
     assert!((p(Game::Holdem, "AsAh", false) - 100.0 / 1326.0).abs() < 1e-3);
     assert!(p(Game::Holdem, "KsKh", false) < 1.0);
@@ -90,5 +95,37 @@ fn classic_percent_and_errors() {
     let e = parse_range("10%-5%", Game::Holdem, Syntax::Generic).unwrap_err();
     assert!(e.message.contains("smaller first"), "{}", e.message);
     assert!(parse_range("0%", Game::Holdem, Syntax::Generic).unwrap_err().message.contains("no hand"));
-    assert_eq!(hand_percentile(Game::StudHi, parse_cards("AsAh").unwrap(), false), 100.0);
+    assert_eq!(hand_percentile(Game::StudHi, parse_cards("AsAh").unwrap(), false, Ordering::Oracle), 100.0);
+}
+
+/// Player 1's `10%` in Omaha hi after dropping the combos that collide with the board `AdKs3s`
+/// and player 2's `QsTsJd2d`: (combos holding `AA`, all combos). Exact counts, no sampling.
+fn ploev_aces(ordering: Ordering) -> (usize, usize) {
+    let known = parse_cards("AdKs3sQsTsJd2d").unwrap();
+    let aces = range("AA", Game::OmahaHi);
+    let live: Vec<_> = ordered("10%", Game::OmahaHi, ordering)
+        .flop_combos()
+        .iter()
+        .copied()
+        .filter(|h| h.intersect(known).is_empty())
+        .collect();
+    let with_aces = live.iter().filter(|h| aces.contains_hand(&h.to_vec())).count();
+    (with_aces, live.len())
+}
+
+/// The check an Odds Oracle user ran against the Oracle itself (issue 23): about 24% (±2) of
+/// player 1's `10%` holds aces there. `AA` is read as pql reads it in Omaha: at least two aces.
+#[test]
+fn ploev_check_oracle_ordering_matches_the_odds_oracle() {
+    let (aces, all) = ploev_aces(Ordering::Oracle);
+    let share = 100.0 * aces as f64 / all as f64;
+    assert!((22.0..=26.0).contains(&share), "oracle ordering: {aces} of {all} = {share:.2}%");
+}
+
+/// The all-in-equity ordering, kept as `ordering='equity'`, gives the 18.7% pql gave before.
+#[test]
+fn ploev_check_equity_ordering_keeps_the_old_answer() {
+    let (aces, all) = ploev_aces(Ordering::Equity);
+    let share = 100.0 * aces as f64 / all as f64;
+    assert!((share - 18.7).abs() < 0.1, "equity ordering: {aces} of {all} = {share:.2}%");
 }

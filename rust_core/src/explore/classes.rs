@@ -5,7 +5,7 @@
 use crate::cards::{CardSet, Rank, RANK_CHARS};
 use crate::error::PqlError;
 use crate::games::Game;
-use crate::range::{hand_percentile, parse_range, Syntax};
+use crate::range::{hand_percentile, parse_range, Ordering, Syntax};
 
 /// One class: its name and its combos (positions in [`Classes::hands`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,7 +89,7 @@ impl Classes {
             .classes
             .iter()
             .enumerate()
-            .map(|(i, c)| (i, hand_percentile(self.game, self.hands[c.combos[0]], false)))
+            .map(|(i, c)| (i, hand_percentile(self.game, self.hands[c.combos[0]], false, Ordering::default())))
             .collect();
         order.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
         order

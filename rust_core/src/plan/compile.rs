@@ -14,7 +14,7 @@ use crate::functions::types::Type;
 use crate::functions::Func;
 use crate::games::{Game, Street};
 use crate::pql::typed::{BinOp, CheckedStatement, SelectorName, TExpr, TExprKind, TextLit};
-use crate::range::{self, Macros, Syntax};
+use crate::range::{self, Macros, Ordering, Syntax};
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -74,7 +74,7 @@ fn compile_statement(st: &CheckedStatement, macros: &Macros) -> Result<CompiledS
     let mut errors = Vec::new();
     let mut sources = Vec::with_capacity(st.players.len());
     for player in &st.players {
-        match range::parse_range_with(&player.range.text, game, st.syntax, macros) {
+        match range::parse_range_ordered(&player.range.text, game, st.syntax, st.ordering, macros) {
             Ok(r) => sources.push(hand_source(&r)),
             Err(e) => errors.push(inside(e, &player.range)),
         }
@@ -113,6 +113,7 @@ fn compile_statement(st: &CheckedStatement, macros: &Macros) -> Result<CompiledS
     let mut lower = Lowering {
         game,
         syntax: st.syntax,
+        ordering: st.ordering,
         macros,
         players: st.players.len(),
         fixed_hands,
@@ -237,6 +238,7 @@ fn street_splits(game: Game, streets: &HashSet<Street>, extra: u8) -> StreetSpli
 struct Lowering<'m> {
     game: Game,
     syntax: Syntax,
+    ordering: Ordering,
     /// The user's named ranges, for the ranges of `inRange` and perceived-range equity.
     macros: &'m Macros,
     players: usize,
@@ -553,7 +555,7 @@ impl Lowering<'_> {
             Func::InRange => {
                 let p = self.player(&args[0]);
                 let Some(lit) = self.literal(&args[1]) else { return Expr::Const(Value::Bool(false)) };
-                match range::parse_range_with(&lit.text, self.game, self.syntax, self.macros) {
+                match range::parse_range_ordered(&lit.text, self.game, self.syntax, self.ordering, self.macros) {
                     Ok(r) if self.game.is_stud() => {
                         self.read_positions(r.stud_positions());
                         c(B::InStudRange(p, Arc::new(r)))
@@ -565,11 +567,11 @@ impl Lowering<'_> {
                     }
                 }
             }
-            Func::HandRanking => c(B::HandRanking(self.player(&args[0]), false)),
+            Func::HandRanking => c(B::HandRanking(self.player(&args[0]), false, self.ordering)),
             Func::HandRankingFor => {
                 let p = self.player(&args[0]);
                 let six_max = self.literal(&args[1]).is_some_and(|l| l.text.eq_ignore_ascii_case("6max"));
-                c(B::HandRanking(p, six_max))
+                c(B::HandRanking(p, six_max, self.ordering))
             }
             Func::UpCard => {
                 let (p, s) = self.ps(args);
@@ -638,13 +640,14 @@ impl Lowering<'_> {
             Func::HvPerceivedRangeEquity | Func::MinHvPerceivedRangeEquity => {
                 let (p, s) = self.ps(args);
                 let Some(lit) = self.literal(&args[2]) else { return Expr::Const(Value::Bool(false)) };
-                let source = match range::parse_range_with(&lit.text, self.game, self.syntax, self.macros) {
-                    Ok(r) => hand_source(&r),
-                    Err(e) => {
-                        self.errors.push(inside(e, lit));
-                        return Expr::Const(Value::Bool(false));
-                    }
-                };
+                let source =
+                    match range::parse_range_ordered(&lit.text, self.game, self.syntax, self.ordering, self.macros) {
+                        Ok(r) => hand_source(&r),
+                        Err(e) => {
+                            self.errors.push(inside(e, lit));
+                            return Expr::Const(Value::Bool(false));
+                        }
+                    };
                 self.inner_cost += super::cost::inner_cost_hvr(self.game, s);
                 let repeats = self.repeats(p, s);
                 let v = c(B::HvPerceivedRangeEquity(p, s, Arc::new(source), repeats));

@@ -147,7 +147,7 @@ pub enum Builtin {
     /// Stud ranges fix cards by position, so membership asks the range.
     InStudRange(usize, Arc<Range>),
     /// Percentile of p's starting hand in the game's ordering (`true`: the 6-max ordering).
-    HandRanking(usize, bool),
+    HandRanking(usize, bool, crate::range::Ordering),
     BoardInRange(Arc<BoardRange>),
     UpCard(usize, Street),
     ToString(Expr),

@@ -12,7 +12,7 @@ use crate::eval::{FlopHandCategory, HandType};
 use crate::functions::types::Type;
 use crate::functions::{catalog, lookup, Func, FunctionDef};
 use crate::games::{Game, Street, MAX_PLAYERS};
-use crate::range::Syntax;
+use crate::range::{Ordering, Syntax};
 use std::collections::{HashMap, HashSet};
 
 /// Checks one parsed statement against the whole program text `source` (`map` is its lines).
@@ -37,7 +37,7 @@ pub fn check_statement(
     if let Some(actions) = &stmt.actions {
         return check_simulate(source, stmt, actions, checker);
     }
-    let (syntax, board, dead) = checker.resolve_from(&stmt.from);
+    let (syntax, ordering, board, dead) = checker.resolve_from(&stmt.from);
     let selectors = checker.selectors(source, &stmt.selectors);
     // A where clause the parser could not read whole is not typed: its errors would be guesses.
     let where_clause = stmt.where_clause.as_ref().filter(|_| !stmt.where_damaged).and_then(|w| {
@@ -59,6 +59,7 @@ pub fn check_statement(
         text: source.get(stmt.span.start..stmt.span.end).unwrap_or("").to_string(),
         game: checker.game,
         syntax,
+        ordering,
         players: checker.players,
         board,
         dead,
@@ -79,7 +80,7 @@ fn check_simulate(
     let (settings, rest): (Vec<&FromItem>, Vec<&FromItem>) =
         stmt.from.iter().partition(|i| super::simulate::is_setting(i));
     let rest: Vec<FromItem> = rest.into_iter().cloned().collect();
-    let (syntax, board, dead) = checker.resolve_from(&rest);
+    let (syntax, ordering, board, dead) = checker.resolve_from(&rest);
     let game_span =
         rest.iter().find(|i| i.key.name.eq_ignore_ascii_case("game")).and_then(|i| i.value.as_ref()).map(|v| v.content);
     let game = if checker.game_known { checker.game } else { Game::Holdem };
@@ -102,6 +103,7 @@ fn check_simulate(
             text: source.get(stmt.span.start..stmt.span.end).unwrap_or("").to_string(),
             game: checker.game,
             syntax,
+            ordering,
             players: checker.players,
             board,
             dead,
@@ -245,10 +247,11 @@ impl Checker<'_> {
 
     // ---- the from clause -----------------------------------------------------------------
 
-    fn resolve_from(&mut self, items: &[FromItem]) -> (Syntax, Option<TextLit>, Option<TextLit>) {
+    fn resolve_from(&mut self, items: &[FromItem]) -> (Syntax, Ordering, Option<TextLit>, Option<TextLit>) {
         // Lower-case key -> the key as first written.
         let mut seen: HashMap<String, &ast::Ident> = HashMap::new();
         let mut syntax = Syntax::Classic;
+        let mut ordering = Ordering::default();
         let (mut board, mut dead) = (None, None);
         let text_of = |item: &FromItem| {
             item.value.as_ref().map_or_else(
@@ -292,6 +295,14 @@ impl Checker<'_> {
                         }
                     }
                 }
+                "ordering" => {
+                    if let Some(v) = &item.value {
+                        match Ordering::from_name(v.text.trim()) {
+                            Some(o) => ordering = o,
+                            None => self.unknown_value("ordering", "orderings", v, &Ordering::ALL.map(Ordering::name)),
+                        }
+                    }
+                }
                 "board" => board = Some(text_of(item)),
                 "dead" => dead = Some(text_of(item)),
                 _ => {}
@@ -325,7 +336,7 @@ impl Checker<'_> {
                 });
             }
         }
-        (syntax, board, dead)
+        (syntax, ordering, board, dead)
     }
 
     fn unknown_value(&mut self, key: &str, plural: &str, v: &StrLit, names: &[&str]) {
@@ -366,6 +377,7 @@ impl Checker<'_> {
             let fits = match reserved {
                 "game" => Game::from_name(value).is_some(),
                 "syntax" => Syntax::from_name(value).is_some(),
+                "ordering" => Ordering::from_name(value).is_some(),
                 "board" => parse_cards(value)
                     .is_ok_and(|c| (3..=5).contains(&c.len()) && c.len() as usize != self.game.hole_cards()),
                 _ => false,
@@ -897,7 +909,7 @@ impl Checker<'_> {
                         did_you_mean(t, ["full", "6max"]).map_or(String::new(), |m| format!(" — did you mean '{m}'?"));
                     Some((
                         format!(
-                            "handRankingFor needs the ordering 'full' or '6max', found '{}'{suggestion}",
+                            "handRankingFor needs the table 'full' or '6max', found '{}'{suggestion}",
                             excerpt(text)
                         ),
                         s.content,

@@ -6,7 +6,7 @@ use crate::eval::{FlopHandCategory, HandType};
 use crate::functions::types::Type;
 use crate::functions::Func;
 use crate::games::{Game, Street};
-use crate::range::Syntax;
+use crate::range::{Ordering, Syntax};
 
 /// The contents of a string literal and the span of those contents (inside the quotes), so an
 /// error found inside a range can be shifted to point into the query.
@@ -50,6 +50,8 @@ pub struct CheckedStatement {
     pub text: String,
     pub game: Game,
     pub syntax: Syntax,
+    /// The ordering of starting hands `N%` and `handRanking` read (`ordering='equity'`).
+    pub ordering: Ordering,
     /// In seat order; a `TExprKind::Player(i)` indexes this list.
     pub players: Vec<PlayerDecl>,
     pub board: Option<TextLit>,

@@ -10,7 +10,7 @@ pub const KEYWORDS: &[&str] = &[
 pub const SELECTORS: &[&str] = &["avg", "count", "histogram", "max", "min"];
 
 /// From-clause keys that are not players.
-pub const RESERVED_KEYS: &[&str] = &["game", "syntax", "board", "dead"];
+pub const RESERVED_KEYS: &[&str] = &["game", "syntax", "ordering", "board", "dead"];
 
 /// The candidate actions of a `simulate` statement, least aggressive first.
 pub const ACTIONS: &[&str] = &["fold", "check", "call", "bet", "raise"];

@@ -9,7 +9,7 @@ use crate::eval::{FlopHandCategory, HandType};
 use crate::functions::{catalog, names};
 use crate::games::{Game, Street};
 use crate::pql::{KEYWORDS, RESERVED_KEYS, SELECTORS};
-use crate::range::{check_macro_name, parse_range_with, Macros, Syntax, CLASS_NAMES};
+use crate::range::{check_macro_name, parse_range_with, Macros, Ordering, Syntax, CLASS_NAMES};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::collections::HashMap;
@@ -81,6 +81,7 @@ fn keywords(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     d.set_item("hand_types", HandType::ALL.map(HandType::name))?;
     d.set_item("flop_categories", FlopHandCategory::ALL.map(FlopHandCategory::name))?;
     d.set_item("syntaxes", Syntax::ALL.map(Syntax::name))?;
+    d.set_item("orderings", Ordering::ALL.map(Ordering::name))?;
     d.set_item("functions", names().collect::<Vec<_>>())?;
     d.set_item("range_keywords", [CLASS_NAMES, RANGE_CONNECTIVES].concat())?;
     d.set_item("actions", crate::pql::ACTIONS)?;

@@ -25,7 +25,7 @@ pub use board::{parse_board, parse_board_pattern, parse_dead, BoardRange, DeadCa
 /// The named hold'em classes of the classic syntax (`group1`, `suited`, ...), for completion.
 pub use classes::NAMES as CLASS_NAMES;
 pub use macros::{check_name as check_macro_name, Macros};
-pub use percent::hand_percentile;
+pub use percent::{hand_percentile, Ordering};
 
 use crate::cards::{Card, CardSet};
 use crate::error::{excerpt, PqlError, Span};
@@ -222,7 +222,19 @@ pub fn parse_range(text: &str, game: Game, syntax: Syntax) -> Result<Range, PqlE
 
 /// [`parse_range`] with the user's named ranges (`$open`) defined.
 pub fn parse_range_with(text: &str, game: Game, syntax: Syntax, macros: &Macros) -> Result<Range, PqlError> {
-    let range = parse_expanding(text, game, syntax, macros, &mut macros::Expansion::default())?;
+    parse_range_ordered(text, game, syntax, Ordering::default(), macros)
+}
+
+/// [`parse_range_with`] reading `N%` in the given ordering of starting hands.
+pub fn parse_range_ordered(
+    text: &str,
+    game: Game,
+    syntax: Syntax,
+    ordering: Ordering,
+    macros: &Macros,
+) -> Result<Range, PqlError> {
+    let reading = Reading { game, syntax, ordering };
+    let range = parse_expanding(text, reading, macros, &mut macros::Expansion::default())?;
     if range.is_empty() {
         return Err(PqlError::range(
             format!("the range '{}' matches no hand", excerpt(text.trim())),
@@ -232,29 +244,37 @@ pub fn parse_range_with(text: &str, game: Game, syntax: Syntax, macros: &Macros)
     Ok(range)
 }
 
-fn parse_expanding(
-    text: &str,
+/// How a range text is read: its game, syntax and percent ordering.
+#[derive(Clone, Copy)]
+struct Reading {
     game: Game,
     syntax: Syntax,
+    ordering: Ordering,
+}
+
+fn parse_expanding(
+    text: &str,
+    reading: Reading,
     macros: &Macros,
     expansion: &mut macros::Expansion,
 ) -> Result<Range, PqlError> {
+    let Reading { game, syntax, ordering } = reading;
     // A named range that is the whole range keeps its weights.
     if let Some((name, body)) = macros.lookup(text) {
         let at = text.find('$').unwrap_or(0);
         let span = Span::new(at, text.trim_end().len());
         expansion.enter(name, span)?;
-        let range = parse_expanding(body, game, syntax, macros, expansion).map_err(|e| macros::placed(e, name, span));
+        let range = parse_expanding(body, reading, macros, expansion).map_err(|e| macros::placed(e, name, span));
         expansion.leave();
         return range;
     }
     let mut named = |leaf: &str, span: Span| -> Option<Result<Range, PqlError>> {
-        macros.lookup(leaf).is_some().then(|| named_range(leaf, span, game, syntax, macros, expansion))
+        macros.lookup(leaf).is_some().then(|| named_range(leaf, span, reading, macros, expansion))
     };
     if game.is_stud() {
         stud::parse(text, game, syntax, &mut named)
     } else {
-        parse_flop(text, game, syntax, &mut named)
+        parse_flop(text, game, syntax, ordering, &mut named)
     }
 }
 
@@ -266,23 +286,28 @@ pub(crate) type NamedLeaf<'a> = dyn FnMut(&str, Span) -> Option<Result<Range, Pq
 fn named_range(
     leaf: &str,
     span: Span,
-    game: Game,
-    syntax: Syntax,
+    reading: Reading,
     macros: &Macros,
     expansion: &mut macros::Expansion,
 ) -> Result<Range, PqlError> {
     let (name, body) = macros.lookup(leaf).expect("a defined name");
     expansion.enter(name, span)?;
-    let range = parse_expanding(body, game, syntax, macros, expansion).map_err(|e| macros::placed(e, name, span));
+    let range = parse_expanding(body, reading, macros, expansion).map_err(|e| macros::placed(e, name, span));
     expansion.leave();
     range
 }
 
-fn parse_flop(text: &str, game: Game, syntax: Syntax, named: &mut NamedLeaf<'_>) -> Result<Range, PqlError> {
+fn parse_flop(
+    text: &str,
+    game: Game,
+    syntax: Syntax,
+    ordering: Ordering,
+    named: &mut NamedLeaf<'_>,
+) -> Result<Range, PqlError> {
     let uni = universe::universe(game);
     let classic_holdem = syntax == Syntax::Classic && game.hole_cards() == 2;
     let parts = expr::parse(text, syntax == Syntax::Classic, false)?;
-    let work = Work::new(game);
+    let work = Work::new(game, ordering);
     let read = |span: Span| -> Result<LeafHands, PqlError> {
         spaced::read_leaf(&text[span.start..span.end], span.start, |leaf_text, offset| {
             if classic_holdem {
@@ -338,11 +363,13 @@ fn parse_flop(text: &str, game: Game, syntax: Syntax, named: &mut NamedLeaf<'_>)
 pub(crate) struct Work {
     done: std::cell::Cell<u64>,
     game: Game,
+    /// The ordering `N%` leaves read.
+    ordering: Ordering,
 }
 
 impl Work {
-    pub fn new(game: Game) -> Work {
-        Work { done: std::cell::Cell::new(0), game }
+    pub fn new(game: Game, ordering: Ordering) -> Work {
+        Work { done: std::cell::Cell::new(0), game, ordering }
     }
 
     /// Adds `steps`; the error, placed at `span`, once the bound is passed.
@@ -427,7 +454,7 @@ impl LeafHands {
 fn classic_or_generic_leaf_hands(text: &str, offset: usize, game: Game, work: &Work) -> Result<LeafHands, PqlError> {
     let universe_size = universe::universe(game).len() as u64;
     work.charge(universe_size, Span::new(offset, offset + text.len()))?; // 1,326 hands tested
-    let classic_error = match classic_leaf_set(text, offset, game) {
+    let classic_error = match classic_leaf_set(text, offset, game, work.ordering) {
         Ok(set) => return Ok(LeafHands::Set(set)),
         Err(e) => e,
     };
@@ -449,12 +476,12 @@ fn uses_generic_notation(text: &str) -> bool {
     })
 }
 
-fn classic_leaf_set(text: &str, offset: usize, game: Game) -> Result<HandSet, PqlError> {
+fn classic_leaf_set(text: &str, offset: usize, game: Game, ordering: Ordering) -> Result<HandSet, PqlError> {
     let uni = universe::universe(game);
     match classic::parse_leaf(text, offset, game.deck().lowest_rank())? {
         classic::ClassicLeaf::All => Ok(HandSet::full(uni.len())),
         classic::ClassicLeaf::Percent { from, to, six_max } => {
-            percent::percent_set(game, from, to, six_max, Span::new(offset, offset + text.len()))
+            percent::percent_set(game, from, to, six_max, ordering, Span::new(offset, offset + text.len()))
         }
         classic::ClassicLeaf::Patterns(p) => Ok(HandSet::from_predicate(uni, |h| p.iter().any(|p| p.matches(h)))),
     }
@@ -535,7 +562,7 @@ fn generic_leaf_hands(
         generic::Leaf::All => HandSet::full(uni.len()),
         generic::Leaf::Percent { from, to, six_max } => {
             work.charge(uni.len() as u64, span)?;
-            percent::percent_set(game, *from, *to, *six_max, span)?
+            percent::percent_set(game, *from, *to, *six_max, work.ordering, span)?
         }
         generic::Leaf::Terms(terms) => {
             work.scan(uni, span, |i, steps| terms.iter().any(|t| t.matches_hand_counting(uni.hands[i], steps)))?

@@ -1,9 +1,10 @@
 //! Percent ranges and `handRanking`: every flop game's starting hands in order of strength.
 //!
 //! Hands are grouped into classes that differ only by a renaming of suits (169 in hold'em,
-//! 16,432 in Omaha, 134,459 in 5-card Omaha); `rust_core/data/orderings/*.bin` lists the classes
-//! best first, as numbers into the sorted list of class keys (2 bytes each, 3 when there are more
-//! than 65,536 classes). The tables are made by `examples/gen_orderings.rs`; the method is in
+//! 16,432 in Omaha, 134,459 in 5-card Omaha); `rust_core/data/orderings/*.bin` (the Odds Oracle's
+//! method, the default) and `orderings/equity/*.bin` (all-in equity) list the classes best first,
+//! as numbers into the sorted list of class keys (2 bytes each, 3 when there are more than 65,536
+//! classes). The tables are made by `examples/gen_orderings.rs`; the method is in
 //! `rust_core/data/README.md`.
 //!
 //! Percent is counted in combos. A class's percentile is the position of its first combo,
@@ -16,6 +17,32 @@ use crate::cards::CardSet;
 use crate::error::{PqlError, Span};
 use crate::games::Game;
 use std::sync::OnceLock;
+
+/// Which ordering of starting hands `N%` and `handRanking` read (`ordering='oracle'`, the
+/// default, or `'equity'` in the from clause).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Ordering {
+    /// The Odds Oracle's published method: what a hand wins at a table of conditional callers.
+    #[default]
+    Oracle,
+    /// All-in equity against 8 (6-handed: 5) random hands.
+    Equity,
+}
+
+impl Ordering {
+    pub const ALL: [Ordering; 2] = [Ordering::Oracle, Ordering::Equity];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Ordering::Oracle => "oracle",
+            Ordering::Equity => "equity",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Ordering> {
+        Self::ALL.into_iter().find(|o| o.name().eq_ignore_ascii_case(name))
+    }
+}
 
 /// The class key of a hand: its four per-suit rank masks, sorted, packed in a `u64`. Two hands
 /// have the same key exactly when a renaming of suits turns one into the other.
@@ -60,27 +87,60 @@ pub fn entry_width(classes: usize) -> usize {
     }
 }
 
-fn ordering_bytes(game: Game, six_max: bool) -> &'static [u8] {
-    macro_rules! file {
+fn ordering_bytes(game: Game, six_max: bool, ordering: Ordering) -> &'static [u8] {
+    macro_rules! files {
         ($name:literal) => {
-            include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/orderings/", $name))
+            (
+                include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/orderings/", $name)).as_slice(),
+                include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/orderings/equity/", $name)).as_slice(),
+            )
         };
     }
-    match (game, six_max) {
-        (Game::Holdem, false) => file!("holdem_full.bin"),
-        (Game::Holdem, true) => file!("holdem_6max.bin"),
-        (Game::ShortDeck, false) => file!("shortdeck_full.bin"),
-        (Game::ShortDeck, true) => file!("shortdeck_6max.bin"),
-        (Game::OmahaHi, false) => file!("omahahi_full.bin"),
-        (Game::OmahaHi, true) => file!("omahahi_6max.bin"),
-        (Game::Omaha8, false) => file!("omaha8_full.bin"),
-        (Game::Omaha8, true) => file!("omaha8_6max.bin"),
-        (Game::Omaha5Hi, false) => file!("omahahi5_full.bin"),
-        (Game::Omaha5Hi, true) => file!("omahahi5_6max.bin"),
-        (Game::Omaha85, false) => file!("omaha85_full.bin"),
-        (Game::Omaha85, true) => file!("omaha85_6max.bin"),
-        _ => &[],
+    let (oracle, equity) = match (game, six_max) {
+        (Game::Holdem, false) => files!("holdem_full.bin"),
+        (Game::Holdem, true) => files!("holdem_6max.bin"),
+        (Game::ShortDeck, false) => files!("shortdeck_full.bin"),
+        (Game::ShortDeck, true) => files!("shortdeck_6max.bin"),
+        (Game::OmahaHi, false) => files!("omahahi_full.bin"),
+        (Game::OmahaHi, true) => files!("omahahi_6max.bin"),
+        (Game::Omaha8, false) => files!("omaha8_full.bin"),
+        (Game::Omaha8, true) => files!("omaha8_6max.bin"),
+        (Game::Omaha5Hi, false) => files!("omahahi5_full.bin"),
+        (Game::Omaha5Hi, true) => files!("omahahi5_6max.bin"),
+        (Game::Omaha85, false) => files!("omaha85_full.bin"),
+        (Game::Omaha85, true) => files!("omaha85_6max.bin"),
+        _ => return &[],
+    };
+    match ordering {
+        Ordering::Oracle => oracle,
+        Ordering::Equity => equity,
     }
+}
+
+/// Each class's percentile (by class number) in the ordering `bytes` of `game`; `None` when the
+/// bytes are not an ordering of the game's classes.
+pub fn class_percentiles(game: Game, bytes: &[u8]) -> Option<Vec<f32>> {
+    let keys = class_keys(game);
+    let width = entry_width(keys.len());
+    if bytes.len() != keys.len() * width {
+        return None;
+    }
+    let mut size = vec![0u32; keys.len()];
+    for &h in &universe(game).hands {
+        size[keys.binary_search(&class_key(h)).expect("a class of the game")] += 1;
+    }
+    let total: u64 = size.iter().map(|&s| u64::from(s)).sum();
+    let mut percentile = vec![f32::NAN; keys.len()];
+    let mut before = 0u64;
+    for e in bytes.chunks(width) {
+        let class = e.iter().rev().fold(0usize, |acc, &b| acc << 8 | b as usize);
+        if class >= keys.len() || !percentile[class].is_nan() {
+            return None;
+        }
+        percentile[class] = (100.0 * (before + 1) as f64 / total as f64) as f32;
+        before += u64::from(size[class]);
+    }
+    Some(percentile)
 }
 
 /// One ordering, ready to answer: class keys and each class's percentile.
@@ -90,26 +150,9 @@ struct Table {
 }
 
 impl Table {
-    fn build(game: Game, six_max: bool) -> Option<Table> {
-        let bytes = ordering_bytes(game, six_max);
-        let keys = class_keys(game);
-        let width = entry_width(keys.len());
-        if bytes.len() != keys.len() * width {
-            return None;
-        }
-        let mut size = vec![0u32; keys.len()];
-        for &h in &universe(game).hands {
-            size[keys.binary_search(&class_key(h)).expect("a class of the game")] += 1;
-        }
-        let total: u64 = size.iter().map(|&s| u64::from(s)).sum();
-        let mut percentile = vec![0f32; keys.len()];
-        let mut before = 0u64;
-        for e in bytes.chunks(width) {
-            let class = e.iter().rev().fold(0usize, |acc, &b| acc << 8 | b as usize);
-            percentile[class] = (100.0 * (before + 1) as f64 / total as f64) as f32;
-            before += u64::from(size[class]);
-        }
-        Some(Table { keys, percentile })
+    fn build(game: Game, six_max: bool, ordering: Ordering) -> Option<Table> {
+        let percentile = class_percentiles(game, ordering_bytes(game, six_max, ordering))?;
+        Some(Table { keys: class_keys(game), percentile })
     }
 
     fn of(&self, hand: CardSet) -> f64 {
@@ -117,16 +160,23 @@ impl Table {
     }
 }
 
-fn table(game: Game, six_max: bool) -> Option<&'static Table> {
-    static TABLES: [OnceLock<Option<Table>>; 12] = [const { OnceLock::new() }; 12];
+fn table(game: Game, six_max: bool, ordering: Ordering) -> Option<&'static Table> {
+    static TABLES: [OnceLock<Option<Table>>; 24] = [const { OnceLock::new() }; 24];
     let g = ordering_game(game)?;
-    let i = ORDERING_GAMES.iter().position(|&x| x == g)? * 2 + usize::from(six_max);
-    TABLES[i].get_or_init(|| Table::build(g, six_max)).as_ref()
+    let i = (ORDERING_GAMES.iter().position(|&x| x == g)? * 2 + usize::from(six_max)) * 2 + ordering as usize;
+    TABLES[i].get_or_init(|| Table::build(g, six_max, ordering)).as_ref()
 }
 
 /// The hands whose class percentile is in `(from, to]` (`from = 0` includes the first class).
-pub(crate) fn percent_set(game: Game, from: f64, to: f64, six_max: bool, span: Span) -> Result<HandSet, PqlError> {
-    let Some(t) = table(game, six_max) else {
+pub(crate) fn percent_set(
+    game: Game,
+    from: f64,
+    to: f64,
+    six_max: bool,
+    ordering: Ordering,
+    span: Span,
+) -> Result<HandSet, PqlError> {
+    let Some(t) = table(game, six_max, ordering) else {
         return Err(PqlError::range(format!("no percentage ordering for {}", game.title()), span));
     };
     let uni = universe(game);
@@ -142,6 +192,6 @@ pub(crate) fn percent_set(game: Game, from: f64, to: f64, six_max: bool, span: S
 /// `handRanking`: a flop-game starting hand's position in the game's ordering as a percentile
 /// in (0, 100]: `hand_percentile(..) <= 15` iff the hand is in `15%`. Hands of no ordering (stud,
 /// wrong size) give 100.
-pub fn hand_percentile(game: Game, hand: CardSet, six_max: bool) -> f64 {
-    table(game, six_max).map_or(100.0, |t| t.of(hand))
+pub fn hand_percentile(game: Game, hand: CardSet, six_max: bool, ordering: Ordering) -> f64 {
+    table(game, six_max, ordering).map_or(100.0, |t| t.of(hand))
 }

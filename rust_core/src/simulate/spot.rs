@@ -98,7 +98,7 @@ pub fn compile(st: &CheckedStatement, macros: &Macros, observed: &[Observed]) ->
     let known = CardSet::from_cards(board.iter().copied()).union(dead);
     let mut holdings = Vec::with_capacity(st.players.len());
     for player in &st.players {
-        match range::parse_range_with(&player.range.text, game, st.syntax, macros) {
+        match range::parse_range_ordered(&player.range.text, game, st.syntax, st.ordering, macros) {
             Ok(r) => {
                 let list: Vec<Weighted> = r
                     .flop_combos()

@@ -165,7 +165,9 @@ impl Trial<'_> {
             B::UpCard(p, s) => Value::Card(self.deal.stud[*p][s.cards_known() - 1]),
             B::ToString(e) => Value::Str(e.eval(self).to_string().into()),
             B::InStudRange(p, range) => Value::Bool(range.contains_hand(&self.deal.stud[*p])),
-            B::HandRanking(p, six_max) => Value::Num(hand_percentile(self.deal.game, self.deal.hole[*p], *six_max)),
+            B::HandRanking(p, six_max, ordering) => {
+                Value::Num(hand_percentile(self.deal.game, self.deal.hole[*p], *six_max, *ordering))
+            }
             B::BoardInRange(pattern) => Value::Bool(pattern.matches(&self.deal.board)),
         }
     }
