@@ -118,7 +118,10 @@ def test_plain_repl_odds_view_ctrl_c_keeps_the_session(tmp_path: Path) -> None:
     child = spawn(["--plain"], tmp_path)
     try:
         child.expect_exact("pql>")
-        # Far too many trials to finish (sampled): the second row runs until cancelled.
+        # Far too many trials to finish (sampled, and no precision target stops them): the
+        # second row runs until cancelled.
+        child.send(".precision off\r")
+        child.expect_exact("pql>")
         child.send(".trials 100000000\r")
         child.expect_exact("pql>")
         child.send(".odds AdQc 3h4cJh\r")

@@ -289,6 +289,11 @@ class PlainRepl:
             return self._execute(text, 0)
         except _Stopped:
             return False
+        except KeyboardInterrupt:
+            # Ctrl+C between two runs (no progress line reads keys then): the rest is dropped,
+            # the session goes on, as when a progress line takes it.
+            self._error("cancelled")
+            return False
 
     def _execute(self, text: str, depth: int) -> bool:
         """``execute`` for text typed (``depth`` 0) or a script `.read` ``depth`` deep."""
@@ -401,18 +406,14 @@ class PlainRepl:
         return self.progress is not None and self.progress.cancelled
 
     def _run_with_trials(self, query: Query, trials: int) -> StatementResult | None:
-        options = {**self.session.run_options(), "trials": trials}
-        progress = self.progress = _Progress(query, options, self.input, self.output)
-        progress.run()
-        if progress.error is not None:
-            self._error(progress.error)
-            return None
-        return progress.result
+        return self.run_query(query, {**self.session.run_options(), "trials": trials})
 
-    def run_query(self, query: Query) -> StatementResult | None:
+    def run_query(self, query: Query, options: dict[str, Any] | None = None) -> StatementResult | None:
         """Stream one statement with a progress line at the bottom; Ctrl+C cancels. The final or,
-        when cancelled, the last partial result; None after an error."""
-        progress = self.progress = _Progress(query, self.session.run_options(), self.input, self.output)
+        when cancelled, the last partial result; None after an error. ``options``: the
+        session's run options unless given."""
+        run_options = self.session.run_options() if options is None else options
+        progress = self.progress = _Progress(query, run_options, self.input, self.output)
         progress.run()
         if progress.error is not None:
             self._error(progress.error)
@@ -488,6 +489,9 @@ class _Progress:
         try:
             self.app.run(pre_run=start)
         except KeyboardInterrupt:
+            # Ctrl+C while the line starts or ends (the terminal not yet, or no longer, read by
+            # the app): a cancel all the same, said at once (the run's thread hears it later).
+            self.cancelled = True
             self.query.cancel()
         if self._typeahead:
             store_typeahead(self._input, self._typeahead)
