@@ -296,7 +296,7 @@ class Query:
         ``"auto"`` (that of ``pql_repl.precision``, for runs projected to take more than a few
         seconds) or None (every trial); other values raise ``ValueError`` (``TypeError`` for
         what is not a number) naming the argument, before anything runs."""
-        checked = checked_options(trials=trials, seed=seed, threads=threads, time_limit=time_limit)
+        checked = _checked_options(trials=trials, seed=seed, threads=threads, time_limit=time_limit)
         engine_precision(precision)  # checked now, not when the generator first runs
         if cluster is not None:
             return self._stream_on_cluster(cluster, {**checked, "exact": exact, "precision": precision})
@@ -453,7 +453,7 @@ def _whole_number(name: str, value: object, minimum: int) -> int:
     return number
 
 
-def checked_options(*, trials: object, seed: object, threads: object, time_limit: object) -> dict[str, Any]:
+def _checked_options(*, trials: object, seed: object, threads: object, time_limit: object) -> dict[str, Any]:
     """The numeric run options checked as ``Query.stream`` documents (None stays None)."""
     return {
         "trials": None if trials is None else _whole_number("trials", trials, 1),
@@ -531,12 +531,7 @@ def run(
         "time_limit": time_limit,
         "precision": precision,
     }
-    if cluster is not None:
-        import importlib  # noqa: PLC0415 (Dask only when asked for)
-
-        dask_layer = importlib.import_module("pql_repl.cluster")
-        return list(dask_layer.run_statements(dask_layer.connect(cluster), text, options, macros))
-    return prepare(text, macros=macros).run(**options)
+    return prepare(text, macros=macros).run(**options, cluster=cluster)
 
 
 @record(frozen=True)

@@ -2,7 +2,7 @@
 ``pql`` on a worker exactly as it runs locally (same statement, same options, same seed: the
 same answer), so the cluster only changes where the rows run. One statement's Monte Carlo run
 is cut into tasks of consecutive chunks, whose parts are merged in chunk order as the local
-runner merges its chunks (``run_statements``). A thin layer: Dask schedules, retries the tasks
+runner merges its chunks (``stream_statement``). A thin layer: Dask schedules, retries the tasks
 of a worker that dies (a row or a chunk is counted once, by its place) and cancels.
 
 ``pip install 'pql-repl[cluster]'`` installs Dask; nothing else in pql needs it. Every worker
@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from pql_repl.api import DEFAULT_TRIALS, Query, StatementResult, checked_options, resolve_macros
+from pql_repl.api import DEFAULT_TRIALS, Query, StatementResult, resolve_macros
 from pql_repl.errors import ClusterError, PqlRuntimeError
 from pql_repl.precision import engine_precision
 from pql_repl.records import replace
@@ -138,28 +138,6 @@ def _rows_by_chunk(
 #: Chunks of a Monte Carlo run per task at least: a task's overhead (scheduling, a new Query,
 #: sending the parts) stays small beside its trials (4,096 a chunk).
 MIN_CHUNKS_PER_TASK = 4
-
-
-def run_statements(
-    client: Any, text: str, options: Mapping[str, Any], macros: Mapping[str, str] | None = None
-) -> Iterator[StatementResult]:
-    """Every statement of ``text`` on the cluster, in order: the final result of each (see
-    ``stream_statement``). The text is checked here first, so errors name the caller's text;
-    the named ranges it uses are sent along (a worker has its own user's)."""
-    query = Query(text, macros=macros)
-    resolved = resolve_macros(macros)
-    checked = checked_options(
-        trials=options.get("trials"),
-        seed=options.get("seed"),
-        threads=options.get("threads"),
-        time_limit=options.get("time_limit"),
-    )
-    run_options = {**checked, "exact": options.get("exact"), "precision": options.get("precision")}
-    for info in query.statements:
-        # Spans count bytes of the UTF-8 text.
-        statement = text.encode()[info.span[0] : info.span[1]].decode()
-        snapshots = stream_statement(client, statement, run_options, resolved, kind=info.kind)
-        yield _final(snapshots)
 
 
 def _final(snapshots: Iterator[StatementResult]) -> StatementResult:
