@@ -114,53 +114,55 @@ fn deck(game: Game) -> Vec<Card> {
 }
 
 /// Random deals on two threads until `target_samples` class samples or `seconds` of wall time.
-fn simulate(game: Game, players: usize, keys: &[u64], seconds: f64, target_samples: u64, seed: u64) -> Tally {
-    let threads = 2;
-    let k = game.hole_cards();
+/// `work(t)` on each of `threads` threads (t = 0, 1, ...), their tallies of `classes` summed.
+fn summed_on_threads(threads: usize, classes: usize, work: impl Fn(usize) -> Tally + Sync) -> Tally {
     let results: Vec<Tally> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                s.spawn(move || {
-                    let mut rng = Rng::new(seed, t as u64);
-                    let mut cards = deck(game);
-                    let mut tally = Tally::new(keys.len());
-                    let mut holes = vec![CardSet::EMPTY; players];
-                    let mut out = vec![0.0; players];
-                    let start = Instant::now();
-                    let limit = Duration::from_secs_f64(seconds);
-                    let mut trials = 0u64;
-                    // Stop at the sample target, or at the time cap on a busy machine.
-                    let target = target_samples / (threads * players) as u64;
-                    while !trials.is_multiple_of(256) || (trials < target && start.elapsed() < limit) {
-                        trials += 1;
-                        let need = players * k + 5;
-                        for i in 0..need {
-                            let j = i + rng.below((cards.len() - i) as u64) as usize;
-                            cards.swap(i, j);
-                        }
-                        for (p, hole) in holes.iter_mut().enumerate() {
-                            *hole = CardSet::from_cards(cards[p * k..p * k + k].iter().copied());
-                        }
-                        let at = players * k;
-                        let board = CardSet::from_cards(cards[at..at + 5].iter().copied());
-                        shares(game, &holes, board, &mut out);
-                        for (hole, share) in holes.iter().zip(&out) {
-                            let c = keys.binary_search(&class_key(*hole)).expect("a class");
-                            tally.share[c] += share;
-                            tally.count[c] += 1;
-                        }
-                    }
-                    tally
-                })
-            })
-            .collect();
+        let work = &work;
+        let handles: Vec<_> = (0..threads).map(|t| s.spawn(move || work(t))).collect();
         handles.into_iter().map(|h| h.join().expect("worker")).collect()
     });
-    let mut total = Tally::new(keys.len());
+    let mut total = Tally::new(classes);
     for r in &results {
         total.add(r);
     }
     total
+}
+
+fn simulate(game: Game, players: usize, keys: &[u64], seconds: f64, target_samples: u64, seed: u64) -> Tally {
+    let threads = 2;
+    let k = game.hole_cards();
+    summed_on_threads(threads, keys.len(), |t| {
+        let mut rng = Rng::new(seed, t as u64);
+        let mut cards = deck(game);
+        let mut tally = Tally::new(keys.len());
+        let mut holes = vec![CardSet::EMPTY; players];
+        let mut out = vec![0.0; players];
+        let start = Instant::now();
+        let limit = Duration::from_secs_f64(seconds);
+        let mut trials = 0u64;
+        // Stop at the sample target, or at the time cap on a busy machine.
+        let target = target_samples / (threads * players) as u64;
+        while !trials.is_multiple_of(256) || (trials < target && start.elapsed() < limit) {
+            trials += 1;
+            let need = players * k + 5;
+            for i in 0..need {
+                let j = i + rng.below((cards.len() - i) as u64) as usize;
+                cards.swap(i, j);
+            }
+            for (p, hole) in holes.iter_mut().enumerate() {
+                *hole = CardSet::from_cards(cards[p * k..p * k + k].iter().copied());
+            }
+            let at = players * k;
+            let board = CardSet::from_cards(cards[at..at + 5].iter().copied());
+            shares(game, &holes, board, &mut out);
+            for (hole, share) in holes.iter().zip(&out) {
+                let c = keys.binary_search(&class_key(*hole)).expect("a class");
+                tally.share[c] += share;
+                tally.count[c] += 1;
+            }
+        }
+        tally
+    })
 }
 
 /// Extra trials for the `rare` classes: a hand of the class against random hands, on two threads.
@@ -321,57 +323,45 @@ fn last_round_trials(game: Game) -> u64 {
 fn oracle_round(game: Game, seats: usize, keys: &[u64], good: &[bool], trials: u64, seed: u64) -> Tally {
     let threads = 2;
     let k = game.hole_cards();
-    let results: Vec<Tally> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                s.spawn(move || {
-                    let mut rng = Rng::new(seed, t as u64);
-                    let mut tally = Tally::new(keys.len());
-                    let mut holes = [CardSet::EMPTY; MAX_SEATS];
-                    let mut out = [0.0; MAX_SEATS];
-                    let class_of = |h: CardSet| keys.binary_search(&class_key(h)).expect("a class");
-                    for class in (t..keys.len()).step_by(threads) {
-                        let hero = representative(keys[class]);
-                        let mut cards: Vec<Card> = game.deck().cards().minus(hero).iter().collect();
-                        let need = (seats - 1) * k + 5;
-                        for _ in 0..trials {
-                            for i in 0..need {
-                                let j = i + rng.below((cards.len() - i) as u64) as usize;
-                                cards.swap(i, j);
-                            }
-                            let hand = |s: usize| CardSet::from_cards(cards[s * k..s * k + k].iter().copied());
-                            holes[0] = hero;
-                            holes[1] = hand(0);
-                            let mut playing = 2;
-                            for s in 1..seats - 1 {
-                                let h = hand(s);
-                                if good[class_of(h)] {
-                                    holes[playing] = h;
-                                    playing += 1;
-                                }
-                            }
-                            let at = (seats - 1) * k;
-                            let board = CardSet::from_cards(cards[at..at + 5].iter().copied());
-                            shares(game, &holes[..playing], board, &mut out);
-                            let pot = playing as f64;
-                            tally.share[class] += out[0] * pot - 1.0;
-                            tally.count[class] += 1;
-                            let blind = class_of(holes[1]);
-                            tally.share[blind] += out[1] * pot - 1.0;
-                            tally.count[blind] += 1;
-                        }
+    summed_on_threads(threads, keys.len(), |t| {
+        let mut rng = Rng::new(seed, t as u64);
+        let mut tally = Tally::new(keys.len());
+        let mut holes = [CardSet::EMPTY; MAX_SEATS];
+        let mut out = [0.0; MAX_SEATS];
+        let class_of = |h: CardSet| keys.binary_search(&class_key(h)).expect("a class");
+        for class in (t..keys.len()).step_by(threads) {
+            let hero = representative(keys[class]);
+            let mut cards: Vec<Card> = game.deck().cards().minus(hero).iter().collect();
+            let need = (seats - 1) * k + 5;
+            for _ in 0..trials {
+                for i in 0..need {
+                    let j = i + rng.below((cards.len() - i) as u64) as usize;
+                    cards.swap(i, j);
+                }
+                let hand = |s: usize| CardSet::from_cards(cards[s * k..s * k + k].iter().copied());
+                holes[0] = hero;
+                holes[1] = hand(0);
+                let mut playing = 2;
+                for s in 1..seats - 1 {
+                    let h = hand(s);
+                    if good[class_of(h)] {
+                        holes[playing] = h;
+                        playing += 1;
                     }
-                    tally
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().expect("worker")).collect()
-    });
-    let mut total = Tally::new(keys.len());
-    for r in &results {
-        total.add(r);
-    }
-    total
+                }
+                let at = (seats - 1) * k;
+                let board = CardSet::from_cards(cards[at..at + 5].iter().copied());
+                shares(game, &holes[..playing], board, &mut out);
+                let pot = playing as f64;
+                tally.share[class] += out[0] * pot - 1.0;
+                tally.count[class] += 1;
+                let blind = class_of(holes[1]);
+                tally.share[blind] += out[1] * pot - 1.0;
+                tally.count[blind] += 1;
+            }
+        }
+        tally
+    })
 }
 
 /// The oracle method's ten rounds; returns each class's net win per hand in the last round (shrunk
