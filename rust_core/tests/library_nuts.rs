@@ -7,7 +7,7 @@ use pql_core::deal::Deal;
 use pql_core::eval::{best_five_hi, HandType, HiRating};
 use pql_core::games::{Game, Street};
 use pql_core::kernels::showdown::Showdown;
-use pql_core::plan::expr::Builtin;
+use pql_core::plan::expr::{Builtin, HvrUse};
 use pql_core::plan::value::Value;
 use pql_core::rng::Rng;
 use pql_core::trial::{Scratch, Trial};
@@ -157,7 +157,7 @@ fn showdown_hand_strength_is_equity_against_a_random_hand() {
         let exact = brute_equity_vs_random(Game::Holdem, cards(hand), cards(board), &|_| 1.0);
         let shs = num(&call(&d, &Builtin::ShowdownHandStrength(0, Street::Turn)));
         assert!((shs - exact).abs() < 1e-9, "{hand} on {board}: {shs} vs {exact}");
-        let hvr = num(&call(&d, &Builtin::HvREquity(0, Street::Turn, false)));
+        let hvr = num(&call(&d, &Builtin::HvREquity(0, Street::Turn, HvrUse { repeats: false, averaged: false })));
         assert!((hvr - exact).abs() < 1e-9, "{hand} on {board}: HvR {hvr} vs {exact}");
     }
 }
@@ -170,7 +170,7 @@ fn showdown_hand_strength_on_the_flop_matches_exact_equity() {
     assert!((shs - exact).abs() < 1e-9, "{shs} vs {exact}");
     // HvREquity enumerates the flop too when hand and board repeat (1,081 holdings, the
     // rank-table fast path each).
-    let hvr = num(&call(&d, &Builtin::HvREquity(0, Street::Flop, true)));
+    let hvr = num(&call(&d, &Builtin::HvREquity(0, Street::Flop, HvrUse { repeats: true, averaged: false })));
     assert!((hvr - exact).abs() < 1e-9, "{hvr} vs {exact}");
 }
 
@@ -187,15 +187,27 @@ fn equity_against_a_weighted_range() {
     // p holds Ac: the AsAd combo is still possible, AhKh too; the turn is known.
     let d = deal(Game::Holdem, &["Ac9c", "KsKd"], "9h8c2h3s", "");
     let exact = brute_equity_vs_random(Game::Holdem, cards("Ac9c"), cards("9h8c2h3s"), &weight_of);
-    let got =
-        run(&d, &[HandSource::Random, source.clone()], |t| num(&t.call(&Builtin::HvREquity(0, Street::Turn, false))));
+    let got = run(&d, &[HandSource::Random, source.clone()], |t| {
+        num(&t.call(&Builtin::HvREquity(0, Street::Turn, HvrUse { repeats: false, averaged: false })))
+    });
     assert!((got - exact).abs() < 1e-9, "{got} vs {exact}");
     let perceived = std::sync::Arc::new(source);
-    let got = num(&call(&d, &Builtin::HvPerceivedRangeEquity(0, Street::Turn, perceived.clone(), false)));
+    let got = num(&call(
+        &d,
+        &Builtin::HvPerceivedRangeEquity(
+            0,
+            Street::Turn,
+            perceived.clone(),
+            HvrUse { repeats: false, averaged: false },
+        ),
+    ));
     assert!((got - exact).abs() < 1e-9, "{got} vs {exact}");
     // The flop is enumerated too (five hands × 45 × 44 / 2 completions).
     let exact = brute_equity_vs_random(Game::Holdem, cards("Ac9c"), cards("9h8c2h"), &weight_of);
-    let got = num(&call(&d, &Builtin::HvPerceivedRangeEquity(0, Street::Flop, perceived, false)));
+    let got = num(&call(
+        &d,
+        &Builtin::HvPerceivedRangeEquity(0, Street::Flop, perceived, HvrUse { repeats: false, averaged: false }),
+    ));
     assert!((got - exact).abs() < 1e-9, "{got} vs {exact}");
 }
 
@@ -478,7 +490,10 @@ fn omaha_equity_against_a_weighted_range_is_exact() {
         let source = std::sync::Arc::new(weighted_range(&range));
         for (street, board) in [(Street::Flop, "3h4h9d"), (Street::Turn, "3h4h9dJs")] {
             let exact = brute_equity_vs_list(game, cards("Ac2c5h6h"), cards(board), &range);
-            let got = num(&call(&d, &Builtin::HvPerceivedRangeEquity(0, street, source.clone(), false)));
+            let got = num(&call(
+                &d,
+                &Builtin::HvPerceivedRangeEquity(0, street, source.clone(), HvrUse { repeats: false, averaged: false }),
+            ));
             assert!((got - exact).abs() < 1e-9, "{game:?} {street}: {got} vs {exact}");
         }
     }

@@ -3,7 +3,7 @@
 //! over one, for the `min…`/`exact…` forms), and the streets the statement looks at recorded
 //! so that exact enumeration deals them as separate groups.
 
-use super::expr::{ArithOp, Builtin, CmpOp, Expr, HandSet};
+use super::expr::{ArithOp, Builtin, CmpOp, Expr, HandSet, HvrUse};
 use super::value::Value;
 use super::{HistogramKind, Plan, Selector, SelectorKind};
 use crate::cards::{parse_cards, parse_rank, CardSet};
@@ -121,13 +121,19 @@ fn compile_statement(st: &CheckedStatement, macros: &Macros) -> Result<CompiledS
         streets: HashSet::new(),
         splits: 0,
         inner_cost: 0.0,
+        averaged: false,
         errors: Vec::new(),
     };
     let filter = st.where_clause.as_ref().map(|w| lower.expr(w));
     let selectors: Vec<Selector> = st
         .selectors
         .iter()
-        .map(|s| Selector { name: s.name.clone(), kind: selector_kind(s.kind, s.expr.ty), expr: lower.expr(&s.expr) })
+        .map(|s| {
+            let kind = selector_kind(s.kind, s.expr.ty);
+            lower.averaged = matches!(kind, SelectorKind::Avg);
+            let expr = lower.expr(&s.expr);
+            Selector { name: s.name.clone(), kind, expr }
+        })
         .collect();
     errors.append(&mut lower.errors);
     if !errors.is_empty() {
@@ -251,11 +257,15 @@ struct Lowering<'m> {
     splits: u8,
     /// Extra evaluations per player per deal (inner enumerations), for choosing exact runs.
     inner_cost: f64,
+    /// The expression being lowered is an `avg` selector's whole expression.
+    averaged: bool,
     errors: Vec<PqlError>,
 }
 
 impl Lowering<'_> {
     fn expr(&mut self, e: &TExpr) -> Expr {
+        // Only a selector's whole expression is averaged (taken here, so no inner one sees it).
+        let averaged = std::mem::take(&mut self.averaged);
         match &e.kind {
             TExprKind::Bool(b) => Expr::Const(Value::Bool(*b)),
             TExprKind::Int(i) => Expr::Const(Value::Int(*i)),
@@ -296,7 +306,12 @@ impl Lowering<'_> {
                 let arms = arms.iter().map(|(c, v)| (self.expr(c), self.expr(v))).collect();
                 Expr::Case(arms, otherwise.as_ref().map(|o| Box::new(self.expr(o))))
             }
-            TExprKind::Call { func, args } => self.call(*func, args),
+            TExprKind::Call { func, args } => {
+                self.averaged = averaged;
+                let v = self.call(*func, args);
+                self.averaged = false;
+                v
+            }
         }
     }
 
@@ -628,9 +643,10 @@ impl Lowering<'_> {
                 }
             }
             Func::HvREquity | Func::MinHvREquity => {
+                let averaged = std::mem::take(&mut self.averaged) && func == Func::HvREquity;
                 let (p, s) = self.ps(args);
                 self.inner_cost += super::cost::inner_cost_hvr(self.game, s);
-                let v = c(B::HvREquity(p, s, self.repeats(p, s)));
+                let v = c(B::HvREquity(p, s, HvrUse { repeats: self.repeats(p, s), averaged }));
                 if func == Func::MinHvREquity {
                     Self::at_least(v, self.expr(&args[2]))
                 } else {
@@ -638,6 +654,7 @@ impl Lowering<'_> {
                 }
             }
             Func::HvPerceivedRangeEquity | Func::MinHvPerceivedRangeEquity => {
+                let averaged = std::mem::take(&mut self.averaged) && func == Func::HvPerceivedRangeEquity;
                 let (p, s) = self.ps(args);
                 let Some(lit) = self.literal(&args[2]) else { return Expr::Const(Value::Bool(false)) };
                 let source =
@@ -649,8 +666,8 @@ impl Lowering<'_> {
                         }
                     };
                 self.inner_cost += super::cost::inner_cost_hvr(self.game, s);
-                let repeats = self.repeats(p, s);
-                let v = c(B::HvPerceivedRangeEquity(p, s, Arc::new(source), repeats));
+                let how = HvrUse { repeats: self.repeats(p, s), averaged };
+                let v = c(B::HvPerceivedRangeEquity(p, s, Arc::new(source), how));
                 if func == Func::MinHvPerceivedRangeEquity {
                     Self::at_least(v, self.expr(&args[3]))
                 } else {

@@ -53,6 +53,17 @@ impl Expr {
     }
 }
 
+/// What an `HvREquity` call may assume about its use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HvrUse {
+    /// p's hand and the board up to the street are the same in every deal.
+    pub repeats: bool,
+    /// The call is an `avg` selector's whole expression: only its mean over the deals is
+    /// reported, so when sampled inside a Monte Carlo run it may be a cheaper, noisier unbiased
+    /// estimate (`cost::HVR_AVERAGED_SAMPLES`).
+    pub averaged: bool,
+}
+
 #[derive(Clone, Debug)]
 pub enum Builtin {
     // Outcome at showdown.
@@ -119,10 +130,9 @@ pub enum Builtin {
     CardsPlay(usize, Street),
     FlopHandCategory(usize),
     // Equity against ranges.
-    /// `true`: p's hand and the board up to the street are the same in every deal.
-    HvREquity(usize, Street, bool),
+    HvREquity(usize, Street, HvrUse),
     /// p against the given range (heads-up) instead of the other players.
-    HvPerceivedRangeEquity(usize, Street, Arc<HandSource>, bool),
+    HvPerceivedRangeEquity(usize, Street, Arc<HandSource>, HvrUse),
     // Analysis (ANALYSIS.md).
     Outs(usize, Street),
     OutsDiscounted(usize, Street),

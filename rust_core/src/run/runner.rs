@@ -799,6 +799,7 @@ fn monte_worker(
     let mut deal = fixed.as_ref().map_or_else(|| Deal::new(plan.spec.game, plan.spec.players.len()), FixedDeal::start);
     let mut local = plan.new_aggregates();
     let mut scratch = Scratch::default();
+    scratch.outer_sampled = true;
     // Without a where clause every sampled deal is a trial, so showdown-only statements can
     // be tallied by outcome and replayed at the end of each chunk.
     let mut tally = (plan.filter.is_none() && plan.tallies_by_outcome())
@@ -821,6 +822,7 @@ fn monte_worker(
         }
         let want = CHUNK.min(trials - chunk * CHUNK);
         let mut rng = Rng::new(seed, chunk);
+        scratch.begin_unit(seed, chunk);
         if let Some(f) = &mut fixed {
             f.restart();
         }
@@ -1092,6 +1094,9 @@ fn exact_worker(
             let Some(claimed) = claims.claim() else {
                 return Ok(());
             };
+            // The item (not its place in the seeded order) names its inner streams: a whole
+            // enumeration's answer does not depend on the seed.
+            scratch.begin_unit(0, claimed.1.start as u64);
             unit = Some(claimed);
             (accepted, attempted) = (0, 0);
             for a in &mut local {

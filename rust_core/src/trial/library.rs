@@ -128,10 +128,8 @@ impl Trial<'_> {
             B::NutLoOuts(p, s) => Value::Int(self.nut_lo_outs(*p, *s)),
             B::CardsPlay(p, s) => Value::Int(self.cards_play(*p, *s)),
             B::FlopHandCategory(p) => Value::FlopCat(self.flop_category(*p) as u8),
-            B::HvREquity(p, s, repeats) => Value::Num(self.hvr_equity(*p, *s, *repeats)),
-            B::HvPerceivedRangeEquity(p, s, range, repeats) => {
-                Value::Num(self.perceived_range_equity(*p, *s, range, *repeats))
-            }
+            B::HvREquity(p, s, how) => Value::Num(self.hvr_equity(*p, *s, *how)),
+            B::HvPerceivedRangeEquity(p, s, range, how) => Value::Num(self.perceived_range_equity(*p, *s, range, *how)),
             B::Outs(p, s) => Value::Int(i64::from(self.draws(*p, *s).outs)),
             B::OutsDiscounted(p, s) => Value::Int(i64::from(self.discounted_out_cards(*p, *s).len())),
             B::OutCards(p, s) => Value::CardSet(self.draws(*p, *s).out_cards),

@@ -78,8 +78,13 @@ pub struct Scratch {
     pub(crate) stud: stud_equity::StudScratch,
     /// Values of costly functions kept across deals.
     pub(crate) cross: CrossDeal,
-    /// Inner samples drawn by this worker so far: each sampled inner value gets its own stream.
+    /// Inner samples drawn in this unit of work (a Monte Carlo chunk, an exhaustive work item)
+    /// so far: each sampled inner value gets its own stream.
     pub(crate) fresh: u64,
+    /// The unit of work's own share of the inner streams ([`Scratch::begin_unit`]): the unit,
+    /// not the worker that happens to run it, decides its inner samples, so that a seed gives
+    /// the same answer whatever the thread count.
+    unit_stream: u64,
     /// Whether each seat's hand source is the same under every renaming of the suits (random
     /// hands, ranges such as `20%`), judged once for the sources at this address.
     symmetric_sources: Option<(usize, Vec<bool>)>,
@@ -88,6 +93,9 @@ pub struct Scratch {
     /// Set (for good) once an inner value was sampled rather than enumerated: an exhaustive
     /// run is then not exact.
     pub(crate) inner_sampled: bool,
+    /// The run samples its deals (Monte Carlo): its standard error then measures the noise of
+    /// a sampled inner value too, so one that is only averaged may take fewer samples.
+    pub outer_sampled: bool,
 }
 
 impl Default for Scratch {
@@ -104,14 +112,23 @@ impl Default for Scratch {
             stud: stud_equity::StudScratch::default(),
             cross: CrossDeal::default(),
             fresh: 0,
+            unit_stream: 0,
             symmetric_sources: None,
             division_by_zero: None,
             inner_sampled: false,
+            outer_sampled: false,
         }
     }
 }
 
 impl Scratch {
+    /// Starts a unit of work (Monte Carlo chunk `unit` of the run seeded `seed`, or an
+    /// exhaustive work item): its inner samples are drawn from streams of its own.
+    pub fn begin_unit(&mut self, seed: u64, unit: u64) {
+        self.fresh = 0;
+        self.unit_stream = crate::rng::Rng::new(seed ^ 0x1A2E_5EED, unit).next_u64();
+    }
+
     /// The error of a division by zero met since the last call, if any (the runner ends the run
     /// with it: PQL has no value for it, and 0 or NaN would pass silently into an average).
     pub fn take_error(&mut self) -> Option<PqlError> {
@@ -262,13 +279,15 @@ impl<'a> Trial<'a> {
         map.insert(words.into(), value);
     }
 
-    /// A random stream for one sampled inner value: seeded by the deal's `known` cards and a
-    /// per-worker counter, so that repeated deals get independent samples (the run's standard
-    /// error then measures the sampling too) while a run stays reproducible for its seed.
+    /// A random stream for one sampled inner value: seeded by the deal's `known` cards, the unit
+    /// of work and a counter within it, so that repeated deals get independent samples (the
+    /// run's standard error then measures the sampling too) while a run stays reproducible for
+    /// its seed, whatever the thread count.
     pub(crate) fn fresh_rng(&mut self, salt: u64, known: CardSet) -> crate::rng::Rng {
         self.scratch.fresh += 1;
         self.scratch.inner_sampled = true;
-        crate::rng::Rng::new(0x5EED ^ salt ^ (self.scratch.fresh << 8), known.bits())
+        let stream = self.scratch.unit_stream ^ salt ^ (self.scratch.fresh << 8);
+        crate::rng::Rng::new(0x5EED ^ stream, known.bits())
     }
 
     /// The river (seventh street) showdown, computed once.

@@ -10,6 +10,9 @@
 //!   hand and board). Otherwise [`HVR_SAMPLES`] joint deals from a fresh stream each time, so
 //!   that the run's standard error includes that sampling: hold'em before the flop against
 //!   wide ranges, Omaha flops against random hands on random boards, stud before sixth street.
+//!   An `avg` of the call itself in a Monte Carlo run takes [`HVR_AVERAGED_SAMPLES`]: the same
+//!   mean, a noisier value per deal (see there). Wide ranges are counted, not listed, when
+//!   judging whether the exact enumeration fits.
 //! - hand strength heads-up: every holding up to `MAX_EXACT_HOLDINGS` (all of hold'em), else a
 //!   sample seeded by the deal; potential heads-up: see `analysis::potential`. Against several
 //!   opponents both are joint (`analysis::joint`): exact while the joint deals fit its budget,
@@ -28,7 +31,8 @@ use crate::kernels::holdem_equity::holdem_equity;
 use crate::kernels::omaha_equity::omaha_equity;
 use crate::kernels::showdown::Showdown;
 use crate::kernels::stud_equity;
-use crate::plan::cost::{HVR_EXACT_BUDGET, HVR_REPEATED_BUDGET, HVR_SAMPLES};
+use crate::plan::cost::{HVR_AVERAGED_SAMPLES, HVR_EXACT_BUDGET, HVR_REPEATED_BUDGET, HVR_SAMPLES};
+use crate::plan::expr::HvrUse;
 use crate::rng::Rng;
 
 /// Rejected joint deals tolerated per sample before giving up (ranges that rarely fit).
@@ -279,17 +283,17 @@ impl Trial<'_> {
     /// stud each opponent's up cards on `street` are seen: its range is read given them.
     /// `repeats`: p's hand and the board up to `street` are the same in every deal, so an
     /// exact answer is computed once and kept (a larger enumeration is worth it).
-    pub fn hvr_equity(&mut self, p: usize, street: Street, repeats: bool) -> f64 {
+    pub fn hvr_equity(&mut self, p: usize, street: Street, how: HvrUse) -> f64 {
         let opponents: Vec<(Option<usize>, Option<&HandSource>)> =
             (0..self.deal.players).filter(|&q| q != p).map(|q| (Some(q), self.sources.get(q))).collect();
-        self.equity_against(p, street, &opponents, 0, repeats)
+        self.equity_against(p, street, &opponents, 0, how)
     }
 
     /// p's actual hand against `range` alone, heads-up (no seat: in stud no up cards condition
     /// it, but every up card on the table is seen).
-    pub fn perceived_range_equity(&mut self, p: usize, street: Street, range: &HandSource, repeats: bool) -> f64 {
+    pub fn perceived_range_equity(&mut self, p: usize, street: Street, range: &HandSource, how: HvrUse) -> f64 {
         let tag = std::ptr::from_ref(range) as u64;
-        self.equity_against(p, street, &[(None, Some(range))], tag, repeats)
+        self.equity_against(p, street, &[(None, Some(range))], tag, how)
     }
 
     /// p's share of the pot against `opponents` (their seat, for stud up cards, and where
@@ -297,15 +301,13 @@ impl Trial<'_> {
     /// dealt: exact (every joint holding and every way to deal the rest, kept across deals)
     /// when that costs at most the budget, otherwise sampled from a fresh stream. 0 when no
     /// opponent holding fits.
-    // A range or everything else: a match reads better than `if let` here.
-    #[allow(clippy::single_match_else)]
     fn equity_against(
         &mut self,
         p: usize,
         street: Street,
         opponents: &[(Option<usize>, Option<&HandSource>)],
         tag: u64,
-        repeats: bool,
+        how: HvrUse,
     ) -> f64 {
         let d = self.deal;
         if opponents.is_empty() {
@@ -322,11 +324,38 @@ impl Trial<'_> {
             return f64::from_bits(bits);
         }
         let unseen = self.deck_without(known);
-        let budget = if repeats { HVR_REPEATED_BUDGET } else { HVR_EXACT_BUDGET };
+        let budget = if how.repeats { HVR_REPEATED_BUDGET } else { HVR_EXACT_BUDGET };
+        let samples = if how.averaged && self.scratch.outer_sampled { HVR_AVERAGED_SAMPLES } else { HVR_SAMPLES };
+        if self.surely_over_budget(street, opponents, known, unseen.len(), budget) {
+            let mut rng = self.fresh_rng(7, known);
+            return sampled_equity(d, p, street, opponents, known, &unseen, samples, &mut rng);
+        }
+        let (lists, cost) = self.listed_holdings(street, opponents, known, &unseen, budget);
+        if cost <= budget {
+            let e = self.exact_joint(hand, board, known, &lists, street);
+            self.cache(&key, [e.to_bits(), 0]);
+            return e;
+        }
+        let mut rng = self.fresh_rng(7, known);
+        sampled_equity(d, p, street, opponents, known, &unseen, samples, &mut rng)
+    }
+
+    /// Every opponent's holdings (see [`Trial::opponent_holdings`]) and what enumerating them
+    /// all exactly would cost; infinite (and the lists cut short) past `budget`.
+    // Listed or too many: a match reads better than `if let` here.
+    #[allow(clippy::single_match_else)]
+    fn listed_holdings(
+        &self,
+        street: Street,
+        opponents: &[(Option<usize>, Option<&HandSource>)],
+        known: CardSet,
+        unseen: &[Card],
+        budget: f64,
+    ) -> (Vec<Vec<Holding>>, f64) {
         let mut lists = Vec::with_capacity(opponents.len());
         let mut holdings_cost = 1.0;
         for &(q, src) in opponents {
-            match self.opponent_holdings(q, src, street, known, &unseen, budget / holdings_cost) {
+            match self.opponent_holdings(q, src, street, known, unseen, budget / holdings_cost) {
                 Some(list) => {
                     holdings_cost *= list.len().max(1) as f64;
                     lists.push(list);
@@ -344,14 +373,43 @@ impl Trial<'_> {
             .map(|(l, &(q, _))| l.first().map_or(0, |h| h.cards.len() as usize).saturating_sub(self.seen_of(q, street)))
             .sum();
         let rest = unseen.len().saturating_sub(hidden);
-        let cost = holdings_cost * per_holding_cost(d.game, street, 1 + opponents.len(), rest, board.len() as usize);
-        if cost <= budget {
-            let e = self.exact_joint(hand, board, known, &lists, street);
-            self.cache(&key, [e.to_bits(), 0]);
-            return e;
+        let board = self.deal.board_at(street).len() as usize;
+        let cost = holdings_cost * per_holding_cost(self.deal.game, street, 1 + opponents.len(), rest, board);
+        (lists, cost)
+    }
+
+    /// Whether the exact enumeration against `opponents` surely costs more than `budget`, judged
+    /// by counting holdings (with an early stop) instead of listing them: a wide range has tens
+    /// of thousands, and listing them in every deal that then samples cost a fifth of an Omaha
+    /// `HvREquity` against 20%. The count bounds the listed cost from below (empty lists and
+    /// fewer hidden cards only raise it), so the choice is the listing's own. Flop games only.
+    fn surely_over_budget(
+        &self,
+        street: Street,
+        opponents: &[(Option<usize>, Option<&HandSource>)],
+        known: CardSet,
+        unseen: usize,
+        budget: f64,
+    ) -> bool {
+        let game = self.deal.game;
+        if game.is_stud() {
+            return false;
         }
-        let mut rng = self.fresh_rng(7, known);
-        sampled_equity(d, p, street, opponents, known, &unseen, &mut rng)
+        let k = game.hole_cards();
+        let board = self.deal.board_at(street).len() as usize;
+        let rest = unseen.saturating_sub(k * opponents.len());
+        let mut cost = per_holding_cost(game, street, 1 + opponents.len(), rest, board);
+        for &(_, src) in opponents {
+            let holdings = match src {
+                Some(HandSource::Range(list)) => count_avoiding(list, known, budget / cost),
+                _ => binomial(unseen, k),
+            };
+            cost *= holdings;
+            if cost > budget {
+                return true;
+            }
+        }
+        false
     }
 
     /// Cards of opponent `q` that p sees on `street` (stud up cards).
@@ -594,6 +652,20 @@ fn push_range_holdings(list: &WeightedList<SlotHand>, known: CardSet, out: &mut 
     );
 }
 
+/// How many holdings of `list` avoid `known`, counted up to the first past `limit`.
+fn count_avoiding(list: &WeightedList<SlotHand>, known: CardSet, limit: f64) -> f64 {
+    let mut n = 0.0;
+    for h in &list.items {
+        if !h.fixed.overlaps(known) {
+            n += 1.0;
+            if n > limit {
+                break;
+            }
+        }
+    }
+    n
+}
+
 /// The holdings of `list` that avoid `known`, with their weights; a weighted sample of
 /// [`SAMPLED_HOLDINGS`] when there are more than [`MAX_EXACT_HOLDINGS`].
 fn range_holdings(list: &WeightedList<SlotHand>, known: CardSet, rng: &mut Rng, out: &mut Vec<Holding>) {
@@ -615,9 +687,10 @@ fn range_holdings(list: &WeightedList<SlotHand>, known: CardSet, rng: &mut Rng, 
     }
 }
 
-/// [`HVR_SAMPLES`] joint deals: every opponent's holding from its source (rejecting
+/// `samples` joint deals: every opponent's holding from its source (rejecting
 /// collisions; in stud given the up cards it shows), then the rest of every hand (stud) and of
 /// the board. `unseen`: the deck less `known`.
+#[allow(clippy::too_many_arguments)]
 fn sampled_equity(
     d: &Deal,
     p: usize,
@@ -625,6 +698,7 @@ fn sampled_equity(
     opponents: &[(Option<usize>, Option<&HandSource>)],
     known: CardSet,
     unseen: &[Card],
+    samples: u32,
     rng: &mut Rng,
 ) -> f64 {
     let stud = d.game.is_stud();
@@ -635,8 +709,10 @@ fn sampled_equity(
     let need_board = if stud { 0 } else { d.game.board_cards() - board.len() as usize };
     let mut hands = [CardSet::EMPTY; MAX_PLAYERS];
     let n = opponents.len() + 1;
+    // One showdown re-rated for every sample: p's prepared Omaha hand is kept from one to the next.
+    let mut showdown = Showdown::new(d.game, &[], CardSet::EMPTY);
     let (mut total, mut accepted, mut attempts) = (0.0, 0u32, 0u32);
-    'sample: while accepted < HVR_SAMPLES && attempts < HVR_SAMPLES * HVR_MAX_ATTEMPTS {
+    'sample: while accepted < samples && attempts < samples * HVR_MAX_ATTEMPTS {
         attempts += 1;
         let mut taken = CardSet::EMPTY;
         // Range opponents first (they may reject), random ones after from what is left.
@@ -648,6 +724,16 @@ fn sampled_equity(
             let mut cards = up;
             if let Some(HandSource::Range(list)) = src {
                 let h = &list.items[list.sample(rng)];
+                if !stud {
+                    // Flop games: every card of the hand is fixed and hidden (the loop below
+                    // in one step).
+                    if h.fixed.overlaps(known.union(taken)) {
+                        continue 'sample;
+                    }
+                    taken = taken.union(h.fixed);
+                    hands[i + 1] = h.fixed;
+                    continue;
+                }
                 for (pos, &slot) in h.slots.iter().enumerate().filter(|(_, &s)| s != OPEN) {
                     let c = Card::from_index(slot);
                     let shown = stud && q.is_some() && (2..6).contains(&pos) && pos < dealt;
@@ -675,12 +761,89 @@ fn sampled_equity(
         taken = taken.union(mine);
         let full = board.union(draw_cards(unseen, need_board, taken, rng));
         hands[0] = mine;
-        total += Showdown::new(d.game, &hands[..n], full).share(0);
+        showdown.rate(d.game, &hands[..n], full);
+        total += showdown.share(0);
         accepted += 1;
     }
     if accepted == 0 {
         0.0
     } else {
         total / f64::from(accepted)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trial::Scratch;
+
+    /// Moves `k` random cards of `cards` to its front.
+    fn shuffle_front(rng: &mut Rng, cards: &mut [Card], k: usize) {
+        for i in 0..k {
+            let j = i + rng.below((cards.len() - i) as u64) as usize;
+            cards.swap(i, j);
+        }
+    }
+
+    /// Counting holdings with an early stop (`surely_over_budget`) decides as listing them all
+    /// does: on random deals and streets of hold'em, Omaha and Omaha 8, against one to three
+    /// opponents each holding a random range of random width (near the budget's edge as often as
+    /// far from it) or any hand.
+    #[test]
+    fn counting_holdings_decides_as_listing_them() {
+        let mut rng = Rng::new(16, 3);
+        let (mut over, mut under) = (0, 0);
+        for round in 0..3_000 {
+            let game = [Game::Holdem, Game::OmahaHi, Game::Omaha8][round % 3];
+            let k = game.hole_cards();
+            let players = 2 + (round / 3) % 3;
+            let street = [Street::Preflop, Street::Flop, Street::Turn, Street::River][(round / 9) % 4];
+            let deck = game.deck().cards().to_vec();
+            let mut d = Deal::new(game, players);
+            let mut shuffled = deck.clone();
+            shuffle_front(&mut rng, &mut shuffled, k * players + 5);
+            for p in 0..players {
+                d.hole[p] = shuffled[p * k..(p + 1) * k].iter().copied().collect();
+            }
+            d.board.copy_from_slice(&shuffled[k * players..k * players + 5]);
+            // Sources: seat 0 random; each opponent a range of a random width, or any hand.
+            let mut sources = vec![HandSource::Random];
+            for _ in 1..players {
+                if rng.below(4) == 0 {
+                    sources.push(HandSource::Random);
+                    continue;
+                }
+                let width = [50, 200, 600, 2_000, 20_000][rng.below(5) as usize];
+                let mut hands = Vec::new();
+                for _ in 0..width {
+                    let mut cards = deck.clone();
+                    shuffle_front(&mut rng, &mut cards, k);
+                    hands.push(SlotHand::from_set(cards[..k].iter().copied().collect()));
+                }
+                sources.push(HandSource::Range(WeightedList::uniform(hands)));
+            }
+            let mut scratch = Scratch::default();
+            let t = Trial::new(&d, &deck, &mut scratch).with_sources(&sources);
+            let opponents: Vec<(Option<usize>, Option<&HandSource>)> =
+                (1..players).map(|q| (Some(q), sources.get(q))).collect();
+            let known = t.known_to(0, street);
+            let unseen = t.deck_without(known);
+            for budget in [HVR_EXACT_BUDGET, HVR_REPEATED_BUDGET] {
+                let surely = t.surely_over_budget(street, &opponents, known, unseen.len(), budget);
+                let (lists, cost) = t.listed_holdings(street, &opponents, known, &unseen, budget);
+                assert!(!surely || cost > budget, "{game:?} {street:?}: counted over, listed {cost}");
+                // With every list non-empty the count is the listing's to the holding.
+                if lists.len() == opponents.len() && lists.iter().all(|l| !l.is_empty()) || surely {
+                    assert_eq!(surely, cost > budget, "{game:?} {street:?} {cost}");
+                }
+                if surely {
+                    over += 1;
+                } else {
+                    under += 1;
+                }
+            }
+        }
+        // Both answers were met often.
+        assert!(over > 1_000 && under > 1_000, "{over} over, {under} under");
     }
 }
