@@ -234,7 +234,7 @@ static CATALOG: &[FunctionDef] = &[
         "True when HvHEquity(player, street) is at least x (same as minEquity).",
         "select count(minHvHEquity(hero, turn, 0.5)) from game='holdem', hero='AKs', villain='22+'"),
     def!(Original, HvREquity, "HvREquity", [PLAYER, STREET], Equity, All,
-        "Equity of the player's actual hand against the other players' whole ranges as of street (stud: given the up cards they show), card removal respected; exact when every joint holding and completion fits the budget, else 2,000 sampled deals each time.",
+        "Equity of the player's actual hand against the other players' whole ranges as of street (stud: given the up cards they show), card removal respected; exact when every joint holding and completion fits the budget, else 2,000 sampled deals each time (50 when the call is an avg selector's whole argument in a Monte Carlo run: the same mean, noisier per deal, the noise in the standard error).",
         "select avg(HvREquity(hero, flop)) from game='holdem', hero='AsKd', villain='TT+, AQs+'"),
     def!(Original, MinHvREquity, "minHvREquity", [PLAYER, STREET, X], Boolean, All,
         "True when HvREquity(player, street) is at least x (where HvREquity samples, a value near x may fall on either side).",
