@@ -115,8 +115,30 @@ class Program:
         item_limit: int | None = None,
         precision_after: float | None = None,
     ) -> RunHandle: ...
-    def mode(self, index: int, trials: int, exact: bool | None = None) -> str: ...
+    def exact_layout(
+        self, index: int, trials: int, exact: bool | None = None, layout: int = 1
+    ) -> tuple[int, int, str] | None: ...
     def run_chunks(
         self, index: int, trials: int, seed: int, lo: int, hi: int, threads: int | None = None
     ) -> list[Any]: ...
+    def run_items(
+        self,
+        index: int,
+        trials: int,
+        exact: bool | None,
+        seed: int,
+        lo: int,
+        hi: int,
+        layout: int,
+        threads: int | None = None,
+    ) -> list[Any]: ...
     def merge_chunks(self, index: int, chunks: list[Any], seed: int, elapsed: float) -> dict[str, Any]: ...
+    def merge_items(
+        self,
+        index: int,
+        layout: tuple[int, int, str],
+        items: list[Any],
+        seed: int,
+        elapsed: float,
+        end: bool,
+    ) -> dict[str, Any]: ...
