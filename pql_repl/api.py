@@ -659,13 +659,19 @@ class Range:
 
 
 def parse_range(
-    text: str, game: str = "holdem", syntax: str | None = None, *, macros: Mapping[str, str] | None = None
+    text: str,
+    game: str = "holdem",
+    syntax: str | None = None,
+    *,
+    macros: Mapping[str, str] | None = None,
+    ordering: str | None = None,
 ) -> Range:
     """Compile a range as a player's range of ``game`` would be; raises ``PqlRangeError``.
-    ``macros``: the named ranges it may use (None: the user's, from ``.define``)."""
-    for given in (text, game, syntax or ""):
+    ``macros``: the named ranges it may use (None: the user's, from ``.define``); ``ordering``:
+    the ordering of starting hands ``N%`` reads (``ordering='equity'``; None: the default)."""
+    for given in (text, game, syntax or "", ordering or ""):
         unicode_checked(given, PqlRangeError)
-    raw = _core.parse_range(text, game, syntax, resolve_macros(macros))
+    raw = _core.parse_range(text, game, syntax, resolve_macros(macros), ordering)
     return Range(text, raw["game"], raw["combos"], raw["weights"])
 
 

@@ -171,6 +171,11 @@ class TermExplorer(Vertical):
     def syntax(self) -> str | None:
         return self._clause.value("syntax") if self._clause else None
 
+    @property
+    def ordering(self) -> str | None:
+        """The ordering of starting hands the statement's ``N%`` reads."""
+        return self._clause.value("ordering") if self._clause else None
+
     def text(self) -> str:
         return terms_text(self.terms)
 
@@ -267,22 +272,28 @@ class TermExplorer(Vertical):
 
     def _recount(self) -> None:
         """Count each term and the union in the background (a 5-card range takes a moment)."""
-        self._count_worker(self.text(), [t.text for t in self.terms], self.game, self.syntax)
+        self._count_worker(self.text(), [t.text for t in self.terms], self.game, self.syntax, self.ordering)
         self._restart_distribution()
 
     @work(thread=True, exclusive=True, group="terms")
-    def _count_worker(self, text: str, terms: list[str], game: str, syntax: str | None) -> None:
+    def _count_worker(
+        self, text: str, terms: list[str], game: str, syntax: str | None, ordering: str | None
+    ) -> None:
         summaries: dict[str, RangeSummary | str] = {}
         for t in terms:
             if get_current_worker().is_cancelled:
                 return
             try:
-                summaries[t] = range_summary(t, game, syntax)
+                summaries[t] = range_summary(t, game, syntax, ordering=ordering)
             except PqlError as e:
                 summaries[t] = str(e).splitlines()[0]
         union: RangeSummary | str
         try:
-            union = range_summary(text, game, syntax, sample=SAMPLE, seed=self.seed) if text else "no hands"
+            union = (
+                range_summary(text, game, syntax, sample=SAMPLE, seed=self.seed, ordering=ordering)
+                if text
+                else "no hands"
+            )
         except PqlError as e:
             union = str(e).splitlines()[0]
         self.post_message(SummariesReady(text, summaries, union))
@@ -317,6 +328,7 @@ class TermExplorer(Vertical):
                 board=clause.value("board"),
                 dead=clause.value("dead"),
                 syntax=self.syntax,
+                ordering=self.ordering,
                 hands=DISTRIBUTION_HANDS,
                 deals=DISTRIBUTION_DEALS,
                 seed=self.seed,
