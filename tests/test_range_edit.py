@@ -109,7 +109,8 @@ def test_an_ordering_is_read_and_followed() -> None:
     e = RangeEdit(ordering="equity")
     e.load("10%")
     want = pql.parse_range("10%", ordering="equity")
-    assert {pql.parse_range(e.classes.hands[h]).combos[0] for h, w in enumerate(e.weights) if w} == set(want.combos)
+    held = {pql.parse_range(e.classes.hands[h]).combos[0] for h, w in enumerate(e.weights) if w}
+    assert held == set(want.combos)
     assert set(want.combos) != set(pql.parse_range("10%").combos)
     while e.narrow():
         pass

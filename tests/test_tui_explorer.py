@@ -216,7 +216,8 @@ async def test_the_heatmap_agrees_with_pql_run_per_class() -> None:
 
 
 def ordered(hero: str, villain: str) -> str:
-    return f"select avg(riverEquity(hero)) from ordering='equity', hero='{hero}', villain='{villain}', board='{FLOP}';"
+    players = f"hero='{hero}', villain='{villain}', board='{FLOP}'"
+    return f"select avg(riverEquity(hero)) from ordering='equity', {players};"
 
 
 @pytest.mark.asyncio
