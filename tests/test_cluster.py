@@ -63,9 +63,11 @@ def test_workers_of_another_version_are_refused(client: Any) -> None:
         connect("tcp://127.0.0.1:9")
 
 
-def pending_rows(client: Any) -> list[str]:
+def tasks_named(client: Any, function: str) -> list[str]:
+    """The scheduler's tasks of ``function`` (finished ones a client still holds included)."""
+
     def tasks(dask_scheduler: Any) -> list[str]:
-        return [str(k) for k in dask_scheduler.tasks if str(k).startswith("pql-row")]
+        return [str(k) for k in dask_scheduler.tasks if str(k).startswith(function)]
 
     return list(client.run_on_scheduler(tasks))
 
@@ -77,7 +79,7 @@ def test_closing_a_sweep_cancels_the_rows_not_run(client: Any) -> None:
     first = next(rows)
     assert len(first.rows) == 1
     rows.close()
-    wait_for(lambda: not pending_rows(client))
+    wait_for(lambda: not tasks_named(client, "pql-row"))
 
 
 def test_a_worker_killed_mid_sweep_is_survived(client: Any) -> None:
@@ -180,22 +182,25 @@ def test_the_command_runs_select_statements_on_the_cluster(client: Any) -> None:
     assert pql_command("--cluster", client.scheduler.address) == pql_command("--threads", "1")
 
 
-def test_cancelling_a_statement_on_the_cluster_stops_its_tasks(client: Any) -> None:
-    query = pql.prepare(STATEMENT)
-    snapshots = query.stream(cluster=client, trials=4_000_000, seed=1, exact=False)
+def cancelled_after_first_task(client: Any, text: str, **options: Any) -> pql.StatementResult:
+    """The last snapshot of ``text`` on the cluster, cancelled once its first task is in."""
+    query = pql.prepare(text)
+    snapshots = query.stream(cluster=client, **options)
     first = next(snapshots)
     assert not first.done
     query.cancel()
     seen = [first]
     with pytest.raises(pql.PqlCancelled):
         seen.extend(snapshots)
-    assert seen[-1].cancelled
-    assert seen[-1].done
+    last = seen[-1]
+    assert last.cancelled
+    assert last.done
+    return last
 
-    def chunk_tasks(dask_scheduler: Any) -> list[str]:
-        return [str(k) for k in dask_scheduler.tasks if str(k).startswith("run_chunks")]
 
-    wait_for(lambda: not client.run_on_scheduler(chunk_tasks))
+def test_cancelling_a_statement_on_the_cluster_stops_its_tasks(client: Any) -> None:
+    cancelled_after_first_task(client, STATEMENT, trials=4_000_000, seed=1, exact=False)
+    wait_for(lambda: not tasks_named(client, "run_chunks"))
 
 
 #: An enumeration of about 800 pairs of hands (work items), each with every turn and river.
@@ -204,13 +209,6 @@ EXACT = (
     "histogram(handType(hero, river)) as made from hero='AKs, QQ, JJ, TT', villain='99+, AQs+', "
     "board='Kd7h2c' where handType(hero, turn) >= twopair"
 )
-
-
-def item_tasks(client: Any) -> list[str]:
-    def tasks(dask_scheduler: Any) -> list[str]:
-        return [str(k) for k in dask_scheduler.tasks if str(k).startswith("run_items")]
-
-    return list(client.run_on_scheduler(tasks))
 
 
 def test_an_enumeration_is_cut_into_work_items_with_the_local_answer(client: Any) -> None:
@@ -246,21 +244,11 @@ def test_a_worker_killed_mid_enumeration_is_survived(client: Any) -> None:
 
 
 def test_cancelling_an_enumeration_on_the_cluster_keeps_an_estimate(client: Any) -> None:
-    query = pql.prepare(EXACT)
-    snapshots = query.stream(cluster=client, exact=True, seed=6)
-    first = next(snapshots)
-    assert not first.done
-    query.cancel()
-    seen = [first]
-    with pytest.raises(pql.PqlCancelled):
-        seen.extend(snapshots)
-    last = seen[-1]
-    assert last.cancelled
-    assert last.done
+    last = cancelled_after_first_task(client, EXACT, exact=True, seed=6)
     # The first items of the order that are in, as a local run cut there reports them (an
     # estimate; `tests/pieces.rs` checks it equals that run's).
     assert last.truncated
     assert not last.exact
     assert last.total_deals is not None
     assert last.attempted < last.total_deals
-    wait_for(lambda: not item_tasks(client))
+    wait_for(lambda: not tasks_named(client, "run_items"))
