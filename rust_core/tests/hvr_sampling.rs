@@ -6,7 +6,8 @@
 use pql_core::plan::compile::compile_program;
 use pql_core::plan::expr::{Builtin, Expr, HvrUse};
 use pql_core::plan::Plan;
-use pql_core::run::runner::{merge_chunk_parts, monte_chunks, start, ChunkPart, Progress, RunOptions};
+use pql_core::run::pieces::{merge_chunks, Piece};
+use pql_core::run::runner::{monte_chunks, start, Progress, RunOptions};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -87,11 +88,11 @@ fn sampled_inner_values_are_the_same_whatever_the_threads_and_parts() {
     let (mean_one, se_one) = one.aggregates[0].estimate().unwrap();
     let (mean_three, se_three) = three.aggregates[0].estimate().unwrap();
     assert!((mean_one - mean_three).abs() < 1e-12 && (se_one - se_three).abs() < 1e-12, "{mean_one} v {mean_three}");
-    let mut parts: Vec<ChunkPart> = Vec::new();
+    let mut parts: Vec<Piece> = Vec::new();
     for (lo, hi) in [(2, 3), (0, 2)] {
-        parts.extend(run(&plan, &RunOptions { chunks: Some((lo, hi)), threads: 2, ..whole.clone() }).chunk_parts);
+        parts.extend(run(&plan, &RunOptions { chunks: Some((lo, hi)), threads: 2, ..whole.clone() }).pieces);
     }
-    let merged = merge_chunk_parts(&plan, parts, 4, Duration::ZERO);
+    let merged = merge_chunks(&plan, parts, 4, Duration::ZERO);
     assert_eq!(format!("{:?}", merged.aggregates), format!("{:?}", one.aggregates));
 }
 
