@@ -312,10 +312,11 @@ impl JointDeal {
                 }
             }
         }
-        let open = self.open_board.len().min(5);
+        let open = self.open_board.len();
         let mut left = self.pool & !used;
         // Ten six-bit cards from each random number, kept or not without a branch: which are kept
-        // is random, and a mispredicted branch costs more than a card.
+        // is random, and a mispredicted branch costs more than a card. (Cards kept beyond the
+        // board's are never read; at most 4 + 10 are written.)
         let mut cards = [0u8; 16];
         let mut n = 0usize;
         while n < open {
@@ -323,13 +324,14 @@ impl JointDeal {
             for _ in 0..10 {
                 let c = bits & 63;
                 bits >>= 6;
-                let keep = (left >> c) & u64::from(n < open) & 1;
+                let keep = (left >> c) & 1;
                 cards[n & 15] = c as u8;
-                left &= !(keep << c);
+                left ^= keep << c;
                 n += keep as usize;
             }
         }
-        d.cards[..open].copy_from_slice(&cards[..open]);
+        // A fixed-size copy (a slice copy of a variable length is a call to memmove).
+        d.cards = [cards[0], cards[1], cards[2], cards[3], cards[4]];
     }
 
     /// Each group's hand choice's cards for seat `j` of group `g`.

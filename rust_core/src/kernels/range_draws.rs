@@ -73,6 +73,16 @@ impl RangeDraws {
 
     /// The next `trials` deals of `rng`, each counted by its hi winners.
     pub fn sample(&mut self, rng: &mut WyRand, trials: u64) {
+        // The number of seats as a constant for the commonest: the rating unrolls.
+        match self.joint.seats.len() {
+            2 => self.sample_n::<2>(rng, trials),
+            3 => self.sample_n::<3>(rng, trials),
+            _ => self.sample_n::<0>(rng, trials),
+        }
+    }
+
+    /// [`RangeDraws::sample`] with `N` seats (0: any number).
+    fn sample_n<const N: usize>(&mut self, rng: &mut WyRand, trials: u64) {
         let mut block = [JointDraw::default(); BLOCK];
         let mut left = trials;
         while left > 0 {
@@ -80,20 +90,33 @@ impl RangeDraws {
             for d in &mut block[..want] {
                 self.joint.draw(rng, d);
             }
+            // Heads up (four outcomes), the block's counts are 16-bit fields of a register: no
+            // add to memory that waits for the one before.
+            let mut fields = 0u64;
             for d in &block[..want] {
-                let o = self.outcome(d);
-                self.counts[o] += 1;
+                let o = self.outcome::<N>(d);
+                if N == 2 {
+                    fields += 1 << (16 * (o & 3));
+                } else {
+                    self.counts[o] += 1;
+                }
                 if self.examples[o].is_none() {
                     self.examples[o] = Some(*d);
+                }
+            }
+            if N == 2 {
+                for (o, count) in self.counts.iter_mut().enumerate().take(4) {
+                    *count += (fields >> (16 * o)) & 0xFFFF;
                 }
             }
             left -= want as u64;
         }
     }
 
-    /// The hi winners (a mask of players) of one deal.
-    #[inline]
-    fn outcome(&self, d: &JointDraw) -> usize {
+    /// The hi winners (a mask of players) of one deal, `N` seats (0: any number).
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn outcome<const N: usize>(&self, d: &JointDraw) -> usize {
         let joint = &self.joint;
         let mut keys = [0u64; MAX_PLAYERS];
         let mut bits = [0u64; MAX_PLAYERS];
@@ -118,7 +141,7 @@ impl RangeDraws {
             bits[seat % MAX_PLAYERS] = joint.hands[hand];
             seat += 1;
         }
-        let seats = joint.seats.len();
+        let seats = if N > 0 { N } else { joint.seats.len() };
         let mut ranks = [0u16; MAX_PLAYERS];
         for ((rank, &k), &b) in ranks[..seats].iter_mut().zip(&keys).zip(&bits) {
             let all = k + board_keys;
@@ -164,7 +187,7 @@ mod tests {
     /// a random board or a known flop (or turn), sometimes a dead card.
     fn random_spec(game: Game, rng: &mut Rng, round: usize) -> DealSpec {
         let deck: Vec<Card> = game.deck().cards().to_vec();
-        let mut card = |rng: &mut Rng| deck[rng.below(deck.len() as u64) as usize];
+        let card = |rng: &mut Rng| deck[rng.below(deck.len() as u64) as usize];
         let players = 2 + round % 5;
         let sources = (0..players)
             .map(|p| match (round + p) % 3 {
