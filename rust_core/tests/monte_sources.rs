@@ -64,7 +64,8 @@ fn tallied_and_deal_by_deal_statements_see_the_same_deals() {
     // additions where a pot is split three ways).
     for table in JOINT {
         for threads in [1, 2] {
-            let tallied = run(&format!("select avg(riverEquity(p1)), count(winsHi(p2)) from {table}"), 20_000, false, 3, threads);
+            let tallied =
+                run(&format!("select avg(riverEquity(p1)), count(winsHi(p2)) from {table}"), 20_000, false, 3, threads);
             let per_deal = run(
                 &format!("select avg(riverEquity(p1)), count(winsHi(p2)), avg(HvHEquity(p1, river)) from {table}"),
                 20_000,
@@ -84,7 +85,8 @@ fn tallied_and_deal_by_deal_statements_see_the_same_deals() {
 fn joint_source_answers_are_within_sampling_error_of_the_exact_ones() {
     // Tallied and deal by deal against the exact tally; with a where clause (deal by deal, some
     // deals rejected) against the exact run of the same statement where that is small.
-    for (table, small) in [(JOINT[0], false), (JOINT[1], false), (JOINT[4], false), (JOINT[5], true), (JOINT[6], true)] {
+    for (table, small) in [(JOINT[0], false), (JOINT[1], false), (JOINT[4], false), (JOINT[5], true), (JOINT[6], true)]
+    {
         let reference = value(&run(&format!("select avg(riverEquity(p1)) from {table}"), 1, true, 1, 2), 0);
         let mut cases = vec![("avg(riverEquity(p1))", "", reference), ("avg(HvHEquity(p1, river))", "", reference)];
         let clause = " where handType(p1, flop) >= pair";

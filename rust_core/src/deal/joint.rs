@@ -164,7 +164,10 @@ impl DealSpec {
     pub fn joint_deal(&self) -> Option<JointDeal> {
         let game = self.game;
         let players = self.players.len();
-        if game.is_stud() || game.hole_cards() != 2 || !self.dead_sets.is_empty() || !(1..=MAX_PLAYERS).contains(&players)
+        if game.is_stud()
+            || game.hole_cards() != 2
+            || !self.dead_sets.is_empty()
+            || !(1..=MAX_PLAYERS).contains(&players)
         {
             return None;
         }
@@ -462,7 +465,7 @@ mod tests {
             for (&(a, r, b), &p) in &expected {
                 let used = flop.union(dead).union(CardSet(a)).union(CardSet(r)).union(CardSet(b));
                 let free = Game::Holdem.deck().cards().minus(used);
-                for c in free.iter() {
+                for c in free {
                     *turn_expected.entry(c.index()).or_insert(0.0) += p / f64::from(free.len());
                 }
             }
@@ -488,7 +491,7 @@ mod tests {
                 for (i, c) in deal.board.iter().enumerate() {
                     *counts.entry((i, c.index())).or_insert(0.0) += 1.0;
                 }
-                for c in deal.hole[1].iter() {
+                for c in deal.hole[1] {
                     *counts.entry((5, c.index())).or_insert(0.0) += 1.0;
                 }
             }

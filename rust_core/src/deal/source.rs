@@ -409,7 +409,7 @@ impl DealSpec {
 /// seed.
 pub enum MonteSource {
     /// Given hands: a partial shuffle of the cards left ([`FixedDeal`]).
-    Fixed(FixedDeal),
+    Fixed(Box<FixedDeal>),
     /// Two-card games with ranges or random hands: narrow ranges as one list of compatible
     /// hands, and the open cards one by one ([`JointDeal`]).
     Joint(JointDeal),
@@ -423,7 +423,7 @@ impl DealSpec {
         if let Some(joint) = self.joint_deal() {
             return MonteSource::Joint(joint);
         }
-        self.fixed_deal().map_or(MonteSource::Rejection, MonteSource::Fixed)
+        self.fixed_deal().map_or(MonteSource::Rejection, |f| MonteSource::Fixed(Box::new(f)))
     }
 }
 

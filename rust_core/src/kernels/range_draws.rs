@@ -45,13 +45,13 @@ impl RangeDraws {
         if game.pot_split() != PotSplit::HiOnly || game.is_omaha() || game.is_stud() || game.hole_cards() != 2 {
             return None;
         }
-        let keys = joint.groups.iter().map(|g| g.hands.iter().map(|&h| keys_of(CardSet::from_bits(h))).collect()).collect();
+        let keys =
+            joint.groups.iter().map(|g| g.hands.iter().map(|&h| keys_of(CardSet::from_bits(h))).collect()).collect();
         let mut card_keys = [0u64; 64];
-        for c in game.deck().cards().iter() {
+        for c in game.deck().cards() {
             card_keys[usize::from(c.index()) & 63] = card_key(c);
         }
-        let known: CardSet =
-            joint.board_slots.iter().filter(|&&b| b != OPEN).map(|&b| Card::from_index(b)).collect();
+        let known: CardSet = joint.board_slots.iter().filter(|&&b| b != OPEN).map(|&b| Card::from_index(b)).collect();
         let outcomes = 1 << joint.seats.len();
         Some(RangeDraws {
             seven: hi_table(game.hi_rules()).seven_cards(),
@@ -224,7 +224,11 @@ mod tests {
             c if round % 4 == 1 && !known.contains(c) => CardSet::from_cards([c]),
             _ => CardSet::EMPTY,
         };
-        let board = if board[0] == OPEN { BoardSource::Random } else { BoardSource::Boards(WeightedList::uniform(vec![board])) };
+        let board = if board[0] == OPEN {
+            BoardSource::Random
+        } else {
+            BoardSource::Boards(WeightedList::uniform(vec![board]))
+        };
         DealSpec::new(game, sources, board, dead)
     }
 

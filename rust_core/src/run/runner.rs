@@ -7,8 +7,8 @@ use super::cluster::{ClusterSample, InOrder};
 use super::item_order::{work_items, ItemClaims, ItemOrder};
 use super::outcome::OutcomeTally;
 use crate::deal::exhaustive::Prefix;
-use crate::deal::rank_classes::rank_class_prefixes;
 use crate::deal::joint::JointDraw;
+use crate::deal::rank_classes::rank_class_prefixes;
 use crate::deal::source::{FixedDeal, MonteSource};
 use crate::deal::suit_classes::{suit_classes, SuitClass, SuitMap};
 use crate::deal::{Deal, MAX_PLAYERS};
@@ -799,7 +799,7 @@ fn monte_worker(
     // The spec's own way of dealing, whatever the selectors: given hands by a partial shuffle of
     // the cards left, two-card games' ranges and random hands by `JointDeal`.
     let (mut fixed, joint) = match plan.spec.monte_source() {
-        MonteSource::Fixed(f) => (Some(f), None),
+        MonteSource::Fixed(f) => (Some(*f), None),
         MonteSource::Joint(j) => (None, Some(j)),
         MonteSource::Rejection => (None, None),
     };
