@@ -2,7 +2,9 @@
 on a Dask LocalCluster of two worker processes (same machine: the cluster's cost over a local
 run, not a speed-up on 2 cores), both with the same seed and trials a flop. Then one statement
 of `--statement-trials` Monte Carlo trials, locally (one thread, all threads) and cut into chunk
-tasks on the same cluster: trials a second and whether the answer is the one-thread run's.
+tasks on the same cluster: trials a second and whether the answer is the one-thread run's. Then
+the same statement enumerated exactly (every turn and river of every pair of hands), locally on
+two threads and cut into work-item tasks on the cluster: deals a second, the same answer.
 
     python benchmarks/bench_sweep.py [--trials 2000] [--flops 1755] [--statement-trials 4000000]
 """
@@ -51,6 +53,7 @@ def main() -> None:
         same = "same answers" if remote.to_csv() == local.to_csv() else "DIFFERENT answers"
         print(f"2-worker LocalCluster: {seconds:.1f} s, {len(flops) / seconds:.0f} rows/s ({same})")
         statement(client, args.statement_trials)
+        exact_statement(client)
 
 
 def statement(client: object, trials: int) -> None:
@@ -71,6 +74,19 @@ def statement(client: object, trials: int) -> None:
         "cluster answer "
         + ("= the one-thread run's, bit for bit" if same else "DIFFERS from the one-thread run")
     )
+
+
+def exact_statement(client: object) -> None:
+    text = REPORT.replace("board=$flop", "board='Kh9h7d'")
+    answers = {}
+    for name, extra in (("local, 2 threads", {"threads": 2}), ("LocalCluster", {"cluster": client})):
+        start = time.perf_counter()
+        (answers[name],) = pql.run(text, exact=True, seed=1, **extra)
+        seconds = time.perf_counter() - start
+        deals = answers[name].attempted
+        print(f"exact statement, {name}: {seconds:.2f} s, {deals / seconds / 1e6:.1f} M deals/s")
+    same = answers["LocalCluster"].columns == answers["local, 2 threads"].columns
+    print("cluster answer " + ("= the local run's, bit for bit" if same else "DIFFERS from the local run"))
 
 
 if __name__ == "__main__":

@@ -386,11 +386,15 @@ class Query:
                 # KeyboardInterrupt, while waiting) must not leave the run computing.
                 handle.cancel()
 
-    # -- Monte Carlo runs cut into tasks of consecutive chunks (``pql_repl.cluster``) ---------
+    # -- Runs cut into tasks of consecutive chunks or work items (``pql_repl.cluster``) --------
 
-    def mode(self, index: int, trials: int, exact: bool | None = None) -> str:
-        """How statement ``index`` would run: ``"exact"`` or ``"monte"``."""
-        return str(self._program.mode(index, trials, exact))
+    def exact_layout(
+        self, index: int, trials: int, exact: bool | None = None, layout: int = 1
+    ) -> tuple[int, int, str] | None:
+        """How statement ``index`` would run: ``None`` for Monte Carlo, or its exhaustive
+        run's (work items, deals, why it enumerates), the items laid out as a run on ``layout``
+        threads lays them out (a run on that many threads gives the merged items' answer)."""
+        return self._program.exact_layout(index, trials, exact, layout)
 
     @staticmethod
     def monte_chunks(trials: int) -> int:
@@ -404,10 +408,45 @@ class Query:
         and ``seed``, run to the end here: each chunk's counts and aggregates (plain tuples)."""
         return list(self._program.run_chunks(index, trials, seed, lo, hi, threads))
 
+    def run_items(
+        self,
+        index: int,
+        *,
+        trials: int,
+        exact: bool | None,
+        seed: int,
+        lo: int,
+        hi: int,
+        layout: int,
+        threads: int | None = None,
+    ) -> list[Any]:
+        """The work items at positions ``lo..hi`` of the order (``seed``) of the exhaustive run
+        of statement ``index`` that ``exact_layout(index, trials, exact, layout)`` describes,
+        run to the end here: each item's counts and aggregates (plain tuples)."""
+        return list(self._program.run_items(index, trials, exact, seed, lo, hi, layout, threads))
+
     def merge_chunks(self, index: int, chunks: list[Any], seed: int, elapsed: float = 0.0) -> StatementResult:
         """The result of the run made of ``chunks`` (from ``run_chunks``, in any order): merged
         in chunk order, it is a one-thread local run's to the last bit."""
         return StatementResult.from_dict(self._program.merge_chunks(index, chunks, seed, elapsed))
+
+    def merge_items(
+        self,
+        index: int,
+        layout: tuple[int, int, str],
+        items: list[Any],
+        seed: int,
+        elapsed: float = 0.0,
+        *,
+        end: bool = True,
+    ) -> StatementResult:
+        """The exhaustive run ``layout`` made of ``items`` (from ``run_items``, in any order):
+        the items from the first position of the order on, as far as none is missing, merged
+        as a local run on ``layout``'s thread count merges them (its answer to the last bit
+        once all are in; an estimate with standard errors before). ``end``: the run ends here
+        (a result, not a snapshot)."""
+        done = self._program.merge_items(index, layout, items, seed, elapsed, end)
+        return StatementResult.from_dict(done)
 
     def holdings(self, index: int = 0) -> dict[str, list[tuple[str, float]]] | None:
         """A simulate statement's players and their holdings with weights after reweighting
@@ -620,13 +659,19 @@ class Range:
 
 
 def parse_range(
-    text: str, game: str = "holdem", syntax: str | None = None, *, macros: Mapping[str, str] | None = None
+    text: str,
+    game: str = "holdem",
+    syntax: str | None = None,
+    *,
+    macros: Mapping[str, str] | None = None,
+    ordering: str | None = None,
 ) -> Range:
     """Compile a range as a player's range of ``game`` would be; raises ``PqlRangeError``.
-    ``macros``: the named ranges it may use (None: the user's, from ``.define``)."""
-    for given in (text, game, syntax or ""):
+    ``macros``: the named ranges it may use (None: the user's, from ``.define``); ``ordering``:
+    the ordering of starting hands ``N%`` reads (``ordering='equity'``; None: the default)."""
+    for given in (text, game, syntax or "", ordering or ""):
         unicode_checked(given, PqlRangeError)
-    raw = _core.parse_range(text, game, syntax, resolve_macros(macros))
+    raw = _core.parse_range(text, game, syntax, resolve_macros(macros), ordering)
     return Range(text, raw["game"], raw["combos"], raw["weights"])
 
 

@@ -1,9 +1,10 @@
 """Sweeps and statements on a Dask distributed cluster. Each row of a sweep is one task, run by
 ``pql`` on a worker exactly as it runs locally (same statement, same options, same seed: the
 same answer), so the cluster only changes where the rows run. One statement's Monte Carlo run
-is cut into tasks of consecutive chunks, whose parts are merged in chunk order as the local
-runner merges its chunks (``stream_statement``). A thin layer: Dask schedules, retries the tasks
-of a worker that dies (a row or a chunk is counted once, by its place) and cancels.
+is cut into tasks of consecutive chunks (Monte Carlo) or work items (an enumeration), whose
+pieces are merged in the order the local runner merges them (``stream_statement``). A thin
+layer: Dask schedules, retries the tasks of a worker that dies (a row, a chunk or an item is
+counted once, by its place) and cancels.
 
 ``pip install 'pql-repl[cluster]'`` installs Dask; nothing else in pql needs it. Every worker
 must run the same pql version as the client: checked when connecting.
@@ -99,8 +100,7 @@ def run_rows(
     distributed = importlib.import_module("distributed")
     run = next(_runs)
     workers = max(1, len(client.scheduler_info().get("workers", {})))
-    if len(texts) < workers:
-        # Fewer rows than workers: each row's chunks are the tasks, so that all of them work.
+    if _by_chunk(len(texts), workers, options):
         yield from _rows_by_chunk(client, texts, options)
         return
     size = max(1, -(-len(texts) // (workers * TASKS_PER_WORKER)))
@@ -117,9 +117,18 @@ def run_rows(
             for offset, answer in enumerate(future.result()):
                 yield first[future.key] + offset, answer
     finally:
-        left = [f for f in futures if not f.done()]
-        if left and client.status == "running":  # a client closed already cancelled them
-            client.cancel(left)
+        if client.status == "running":  # a client closed already cancelled them
+            client.cancel(futures)  # done ones too (see `_gather`)
+
+
+def _by_chunk(rows: int, workers: int, options: Mapping[str, Any]) -> bool:
+    """Whether a sweep's rows are better cut into chunk (or item) tasks one row at a time than
+    sent whole: fewer rows than workers (some would idle), or few rows for the workers (the
+    last ones would run while others idle) each large enough to give every worker a task."""
+    if rows < workers:
+        return True
+    chunks = Query.monte_chunks(options.get("trials") or DEFAULT_TRIALS)
+    return rows < workers * TASKS_PER_WORKER and chunks >= workers * MIN_CHUNKS_PER_TASK
 
 
 def _rows_by_chunk(
@@ -158,14 +167,18 @@ def stream_statement(
     kind: str = "select",
     stop: Callable[[], bool] = lambda: False,
 ) -> Iterator[StatementResult]:
-    """One statement on the cluster, as snapshots: a Monte Carlo run is cut into tasks of
-    consecutive chunks of its trials (each chunk dealt from its own stream of the run's seed,
-    one drawn here when none is given), merged in chunk order as tasks end, so the result is a
-    one-thread local run's with that seed to the last bit (and a many-thread run's to within
-    rounding); a snapshot follows every task, the last one ``done``. An exhaustive run, a
-    simulate statement, or a ``max``/``min`` of values that cannot be sent (hand types) is one
-    task, run as locally. A time limit, a precision reached or ``stop()`` (looked at as each
-    task ends) stops the tasks left, as does closing the iterator (an interrupt)."""
+    """One statement on the cluster, as snapshots; a snapshot follows every task, the last one
+    ``done``. A Monte Carlo run is cut into tasks of consecutive chunks of its trials (each
+    chunk dealt from its own stream of the run's seed, one drawn here when none is given),
+    merged in chunk order, so the result is a one-thread local run's with that seed to the last
+    bit (and a many-thread run's to within rounding). An exhaustive run is cut into tasks of
+    consecutive work items of its seeded order, laid out for the cluster's thread count and
+    merged in the order's order, so the result is a local run's on as many threads to the last
+    bit (and any run's to within rounding). A simulate statement, or a ``max``/``min`` of
+    values that cannot be sent (hand types), is one task, run as locally. A time limit, a
+    precision reached or ``stop()`` (looked at as each task ends) stops the tasks left, as does
+    closing the iterator (an interrupt); an exhaustive run cut short reports an estimate from
+    the items in, as locally."""
     seed = options.get("seed")
     if seed is None:
         seed = secrets.randbits(64)
@@ -175,10 +188,38 @@ def stream_statement(
         return
     query = Query(statement, macros=macros)
     trials = options.get("trials") or DEFAULT_TRIALS
-    if query.mode(0, trials, options.get("exact")) == "exact":
+    threads = _cluster_threads(client)
+    layout = query.exact_layout(0, trials, options.get("exact"), threads)
+    started = time.monotonic()
+    if layout is None:
+        tasks = _chunk_tasks(client, query, macros, trials=trials, seed=seed, options=whole)
+
+        def merge(parts: list[Any], end: bool) -> StatementResult:
+            return query.merge_chunks(0, parts, seed, time.monotonic() - started)
+
+        # A target from the start, or the REPLs' automatic one once the run looks long.
+        target = engine_precision(options.get("precision"))
+    else:
+        task = {"trials": trials, "exact": options.get("exact"), "seed": seed, "layout": threads}
+        tasks = _spans(client, layout[0], (run_items, query.text, dict(macros)), task, whole)
+
+        def merge(parts: list[Any], end: bool) -> StatementResult:
+            return query.merge_items(0, layout, parts, seed, time.monotonic() - started, end=end)
+
+        target = (None, None)  # an enumeration has no precision target, as locally
+    try:
+        yield from _gather(client, tasks, merge, started=started, options=whole, target=target, stop=stop)
+    except ValueError as e:
+        if "cannot be sent" not in str(e):
+            raise
+        # A max or min of values that do not travel: the statement runs whole.
         yield _whole(client, statement, whole, macros)
-        return
-    yield from _chunked(client, query, macros, trials=trials, seed=seed, options=whole, stop=stop)
+
+
+def _cluster_threads(client: Any) -> int:
+    """Worker threads of the whole cluster (the thread count an exhaustive run is laid out for)."""
+    workers = client.scheduler_info().get("workers", {})
+    return max(1, sum(int(w.get("nthreads", 1)) for w in workers.values()))
 
 
 def run_whole(statement: str, options: Mapping[str, Any], macros: Mapping[str, str]) -> StatementResult:
@@ -203,6 +244,24 @@ def run_chunks(
     )
 
 
+def run_items(
+    statement: str,
+    macros: Mapping[str, str],
+    *,
+    trials: int,
+    exact: bool | None,
+    seed: int,
+    lo: int,
+    hi: int,
+    layout: int,
+    threads: int | None,
+) -> list[Any]:
+    """The work items at positions ``lo..hi`` of an exhaustive run of ``statement``, on a worker."""
+    return Query(statement, macros=macros).run_items(
+        0, trials=trials, exact=exact, seed=seed, lo=lo, hi=hi, layout=layout, threads=threads
+    )
+
+
 def _whole(
     client: Any, statement: str, options: Mapping[str, Any], macros: Mapping[str, str]
 ) -> StatementResult:
@@ -210,12 +269,11 @@ def _whole(
     try:
         result: StatementResult = future.result()
     finally:
-        if not future.done():
-            future.cancel()
+        future.cancel()  # also when it erred (see `_gather`)
     return result
 
 
-def _chunked(
+def _chunk_tasks(
     client: Any,
     query: Query,
     macros: Mapping[str, str],
@@ -223,53 +281,75 @@ def _chunked(
     trials: int,
     seed: int,
     options: Mapping[str, Any],
+) -> list[Any]:
+    chunks = query.monte_chunks(trials)
+    task = {"trials": trials, "seed": seed}
+    call = (run_chunks, query.text, dict(macros))
+    return _spans(client, chunks, call, task, options, least=MIN_CHUNKS_PER_TASK)
+
+
+def _spans(
+    client: Any,
+    pieces: int,
+    call: tuple[Any, ...],
+    task: Mapping[str, Any],
+    options: Mapping[str, Any],
+    *,
+    least: int = 1,
+) -> list[Any]:
+    """Tasks of consecutive pieces (chunks, items) ``lo..hi``, about ``TASKS_PER_WORKER`` a
+    worker and at least ``least`` pieces each: ``call`` (a function and its first arguments)
+    with the keywords ``task``, ``lo``, ``hi`` and the run's ``threads``."""
+    workers = max(1, len(client.scheduler_info().get("workers", {})))
+    size = max(least, -(-pieces // (workers * TASKS_PER_WORKER)))
+    futures = []
+    for lo in range(0, pieces, size):
+        keywords = {**task, "lo": lo, "hi": min(lo + size, pieces), "threads": options.get("threads")}
+        futures.append(client.submit(*call, **keywords, pure=False))
+    return futures
+
+
+def _gather(
+    client: Any,
+    futures: list[Any],
+    merge: Callable[[list[Any], bool], StatementResult],
+    *,
+    started: float,
+    options: Mapping[str, Any],
+    target: tuple[float | None, float | None],
     stop: Callable[[], bool],
 ) -> Iterator[StatementResult]:
+    """Snapshots of a run cut into ``futures``, merged (``merge(pieces, end)``) as they end;
+    stops the tasks left at a time limit, a precision target reached (``target``: the target
+    and the projected seconds after which it applies) or ``stop()``, and when closed."""
     distributed = importlib.import_module("distributed")
-    started = time.monotonic()
-    chunks = query.monte_chunks(trials)
-    workers = max(1, len(client.scheduler_info().get("workers", {})))
-    size = max(MIN_CHUNKS_PER_TASK, -(-chunks // (workers * TASKS_PER_WORKER)))
-    task = {"trials": trials, "seed": seed, "threads": options.get("threads")}
-    futures = [
-        client.submit(
-            run_chunks, query.text, dict(macros), lo=lo, hi=min(lo + size, chunks), **task, pure=False
-        )
-        for lo in range(0, chunks, size)
-    ]
     time_limit = options.get("time_limit")
     deadline = None if time_limit is None else started + time_limit
-    # A target from the start, or the REPLs' automatic one once the run looks long.
-    target, after = engine_precision(options.get("precision"))
+    precision, after = target
     parts: list[Any] = []
     done = 0
     try:
         for future in distributed.as_completed(futures):
-            try:
-                parts.extend(future.result())
-            except ValueError as e:
-                if "cannot be sent" not in str(e):
-                    raise
-                # A max or min of values that do not travel: the statement runs whole.
-                yield _whole(client, query.text, options, macros)
-                return
+            parts.extend(future.result())
             done += 1
-            result = query.merge_chunks(0, parts, seed, time.monotonic() - started)
-            finished = done == len(futures)
-            late = deadline is not None and time.monotonic() >= deadline
             if stop():
-                yield replace(result, done=True, cancelled=True)
+                yield replace(merge(parts, True), done=True, cancelled=True)
                 return
+            late = deadline is not None and time.monotonic() >= deadline
+            if done == len(futures) or late:
+                yield replace(merge(parts, True), done=True)
+                return
+            result = merge(parts, False)
             long = after is None or (time.monotonic() - started) * len(futures) / done > after
-            precise = target is not None and not finished and long and _precise(result, target)
-            if finished or late or precise:
-                yield replace(result, done=True, stopped_at_precision=target if precise else None)
+            if precision is not None and long and _precise(result, precision):
+                yield replace(result, done=True, stopped_at_precision=precision)
                 return
             yield replace(result, done=False, progress=done / len(futures))
     finally:
-        left = [f for f in futures if not f.done()]
-        if left and client.status == "running":
-            client.cancel(left)
+        # Every task, done or not: a task's error keeps its future in a reference cycle (the
+        # error's traceback holds this frame), which would keep the task on the scheduler.
+        if client.status == "running":
+            client.cancel(futures)
 
 
 def _precise(result: StatementResult, target: float) -> bool:

@@ -64,9 +64,10 @@ class HandClasses:
 
 
 @cache
-def hand_classes(game: str = "holdem") -> HandClasses:
-    """The classes of ``game`` (hold'em, short deck); raises ``PqlError`` for other games."""
-    raw = _core.hand_classes(game)
+def hand_classes(game: str = "holdem", ordering: str | None = None) -> HandClasses:
+    """The classes of ``game`` (hold'em, short deck), in ``ordering`` (of ``N%``; None: the
+    default); raises ``PqlError`` for other games."""
+    raw = _core.hand_classes(game, ordering)
     combos: list[list[int]] = [[] for _ in raw["names"]]
     for hand, cls in enumerate(raw["class_of"]):
         combos[cls].append(hand)
@@ -154,6 +155,7 @@ class Heatmap:
         threads: int | None = None,
         precision: float | None = None,
         exact: bool | None = None,
+        ordering: str | None = None,
     ) -> None:
         self.game = game
         self._run = _core.HeatmapRun(
@@ -168,6 +170,7 @@ class Heatmap:
             threads,
             precision,
             exact,
+            ordering,
         )
 
     def poll(self, timeout: float) -> HeatmapSnapshot | None:
@@ -253,10 +256,11 @@ def range_summary(
     macros: Mapping[str, str] | None = None,
     sample: int = 0,
     seed: int = 0,
+    ordering: str | None = None,
 ) -> RangeSummary:
-    """Count the hands of a range (and draw ``sample`` of them by weight); raises
-    ``PqlRangeError`` with positions in ``text``."""
-    raw = _core.range_summary(text, game, syntax, resolve_macros(macros), sample, seed)
+    """Count the hands of a range (and draw ``sample`` of them by weight; ``N%`` read in
+    ``ordering``); raises ``PqlRangeError`` with positions in ``text``."""
+    raw = _core.range_summary(text, game, syntax, resolve_macros(macros), sample, seed, ordering)
     return RangeSummary(
         raw["game"], raw["hands"], raw["total"], raw["weighted"], raw["weighted_range"], list(raw["sample"])
     )
@@ -293,6 +297,7 @@ class Distribution:
         deals: int = 200,
         seed: int = 0,
         threads: int | None = None,
+        ordering: str | None = None,
     ) -> None:
         self._run = _core.DistributionRun(
             game,
@@ -306,6 +311,7 @@ class Distribution:
             deals,
             seed,
             threads,
+            ordering,
         )
 
     def poll(self, timeout: float) -> DistributionSnapshot | None:

@@ -34,11 +34,13 @@ class Totals:
 
 
 class RangeEdit:
-    """A two-card range being edited: one weight (0 to 100) per hand of ``hand_classes(game)``."""
+    """A two-card range being edited: one weight (0 to 100) per hand of ``hand_classes(game)``;
+    ``ordering``: the ordering of starting hands ``N%`` reads and ``+``/``-`` follow."""
 
-    def __init__(self, game: str = "holdem") -> None:
-        self.classes: HandClasses = hand_classes(game)
+    def __init__(self, game: str = "holdem", ordering: str | None = None) -> None:
+        self.classes: HandClasses = hand_classes(game, ordering)
         self.game = self.classes.game
+        self.ordering = ordering
         self.weights: list[int] = [0] * len(self.classes.hands)
         self._undo: list[list[int]] = []
         self._redo: list[list[int]] = []
@@ -55,7 +57,7 @@ class RangeEdit:
     ) -> None:
         """The weights of ``text`` read by the engine (raises ``PqlRangeError``); ``record``: as an
         edit that undo can take back."""
-        r = parse_range(text, self.game, syntax, macros=macros)
+        r = parse_range(text, self.game, syntax, macros=macros, ordering=self.ordering)
         weights = [0] * len(self.weights)
         for combo, w in zip(r.combos, r.weights, strict=True):
             i = self.classes.hand_index(combo)

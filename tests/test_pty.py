@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -38,21 +40,30 @@ def spawn(args: list[str], tmp_path: Path) -> Any:
     )
 
 
-def test_plain_repl_runs_a_query_in_a_pty(tmp_path: Path) -> None:
+@contextmanager
+def plain_session(tmp_path: Path, *settings: str) -> Iterator[Any]:
+    """``pql --plain`` at its prompt after each of ``settings`` (dot commands); quits at the end
+    of the block, and the command must exit with 0."""
     child = spawn(["--plain"], tmp_path)
     try:
         child.expect_exact("pql>")
-        child.send(".trials 3000\r")
-        child.expect_exact("pql>")
-        child.send(QUERY + "\r")
-        child.expect(r"heroeq\s*\|\s*0\.[78]\d*")
-        child.expect_exact("3000 trials")
-        child.expect_exact("pql>")
+        for line in settings:
+            child.send(line + "\r")
+            child.expect_exact("pql>")
+        yield child
         child.send(".quit\r")
         child.expect(pexpect.EOF)
     finally:
         child.close(force=True)
     assert child.exitstatus == 0
+
+
+def test_plain_repl_runs_a_query_in_a_pty(tmp_path: Path) -> None:
+    with plain_session(tmp_path, ".trials 3000") as child:
+        child.send(QUERY + "\r")
+        child.expect(r"heroeq\s*\|\s*0\.[78]\d*")
+        child.expect_exact("3000 trials")
+        child.expect_exact("pql>")
     assert "heroeq" in (tmp_path / "data" / "history").read_text()
 
 
@@ -75,30 +86,17 @@ def test_full_screen_app_runs_a_query_in_a_pty(tmp_path: Path) -> None:
 
 def test_plain_repl_odds_in_a_pty(tmp_path: Path) -> None:
     """`.odds` in pql --plain: its statements run with the progress line, then the report."""
-    child = spawn(["--plain"], tmp_path)
-    try:
-        child.expect_exact("pql>")
-        child.send(".trials 3000\r")
-        child.expect_exact("pql>")
+    with plain_session(tmp_path, ".trials 3000") as child:
         child.send(".odds AdQc 3h4cJh 2\r")
         child.expect_exact("against 2 random")
         child.expect_exact("best opponent's hand")
         child.expect_exact("pql>")
-        child.send(".quit\r")
-        child.expect(pexpect.EOF)
-    finally:
-        child.close(force=True)
-    assert child.exitstatus == 0
 
 
 def test_plain_repl_odds_view_fills_row_by_row_in_a_pty(tmp_path: Path) -> None:
     """`.odds HAND BOARD 1-3` in pql --plain: the title and header, then a row per number of
     opponents in order, then the legend and the prompt."""
-    child = spawn(["--plain"], tmp_path)
-    try:
-        child.expect_exact("pql>")
-        child.send(".trials 2000\r")
-        child.expect_exact("pql>")
+    with plain_session(tmp_path, ".trials 2000") as child:
         child.send(".odds AdQc 3h4cJh 1-3\r")
         child.expect_exact("against 1 to 3 random opponents")
         child.expect_exact("HH -pot")
@@ -106,24 +104,13 @@ def test_plain_repl_odds_view_fills_row_by_row_in_a_pty(tmp_path: Path) -> None:
             child.expect(rf" {{4}}{n} +\d+\.\d\d%")
         child.expect_exact("HoldemHand's potentials")
         child.expect_exact("pql>")
-        child.send(".quit\r")
-        child.expect(pexpect.EOF)
-    finally:
-        child.close(force=True)
-    assert child.exitstatus == 0
 
 
 def test_plain_repl_odds_view_ctrl_c_keeps_the_session(tmp_path: Path) -> None:
     """Ctrl+C while the odds view runs stops it (the rows done stay) and the session goes on."""
-    child = spawn(["--plain"], tmp_path)
-    try:
-        child.expect_exact("pql>")
-        # Far too many trials to finish (sampled, and no precision target stops them): the
-        # second row runs until cancelled.
-        child.send(".precision off\r")
-        child.expect_exact("pql>")
-        child.send(".trials 100000000\r")
-        child.expect_exact("pql>")
+    # Far too many trials to finish (sampled, and no precision target stops them): the second
+    # row runs until cancelled.
+    with plain_session(tmp_path, ".precision off", ".trials 100000000") as child:
         child.send(".odds AdQc 3h4cJh\r")
         child.expect_exact("against 1 to 9 random opponents")
         child.expect(r" {4}1 +\d+\.\d\d%")  # the first row is exact: it ends
@@ -134,8 +121,3 @@ def test_plain_repl_odds_view_ctrl_c_keeps_the_session(tmp_path: Path) -> None:
         child.send(".show\r")
         child.expect_exact("100000000")
         child.expect_exact("pql>")
-        child.send(".quit\r")
-        child.expect(pexpect.EOF)
-    finally:
-        child.close(force=True)
-    assert child.exitstatus == 0

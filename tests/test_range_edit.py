@@ -105,6 +105,22 @@ def test_widen_and_narrow_follow_the_percent_ordering() -> None:
     assert e.text() == "AA"
 
 
+def test_an_ordering_is_read_and_followed() -> None:
+    e = RangeEdit(ordering="equity")
+    e.load("10%")
+    want = pql.parse_range("10%", ordering="equity")
+    held = {pql.parse_range(e.classes.hands[h]).combos[0] for h, w in enumerate(e.weights) if w}
+    assert held == set(want.combos)
+    assert set(want.combos) != set(pql.parse_range("10%").combos)
+    while e.narrow():
+        pass
+    assert e.widen()
+    first = e.classes.names[e.classes.ordering[0][0]]
+    assert e.text() == first
+    default = RangeEdit()
+    assert [c for c, _ in default.classes.ordering] != [c for c, _ in e.classes.ordering]
+
+
 def test_totals_count_weights() -> None:
     e = RangeEdit()
     e.load("AA@50, KK@100")

@@ -215,6 +215,39 @@ async def test_the_heatmap_agrees_with_pql_run_per_class() -> None:
         await wait_until(pilot, lambda: explorer._heat_run == run + 1)
 
 
+def ordered(hero: str, villain: str) -> str:
+    players = f"hero='{hero}', villain='{villain}', board='{FLOP}'"
+    return f"select avg(riverEquity(hero)) from ordering='equity', {players};"
+
+
+@pytest.mark.asyncio
+async def test_the_statements_ordering_is_the_explorers() -> None:
+    """With ``ordering='equity'`` the grid holds that ordering's ``10%``, ``+`` widens along it,
+    and the heatmap plays against the villain's ``10%`` in it: what ``pql.run`` says."""
+    equity_ten = set(pql.parse_range("10%", ordering="equity").combos)
+    assert equity_ten != set(pql.parse_range("10%").combos)  # the orderings differ there
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_on(pilot, app, ordered("10%", "10%"))
+        explorer = app.explorer
+        held = {explorer.edit.classes.hands[h] for h, w in enumerate(explorer.edit.weights) if w}
+        assert {pql.parse_range(h).combos[0] for h in held} == equity_ten
+        while explorer.edit.percent() < 15:
+            await keys(pilot, "plus")
+        got = set(pql.parse_range(hero_range(app), ordering="equity").combos)
+        fifteen = set(pql.parse_range("15%", ordering="equity").combos)
+        assert fifteen <= got
+        assert len(got - fifteen) <= 12  # at most the one class that crossed 15%
+        await wait_until(pilot, lambda: explorer.snapshot is not None and explorer.snapshot.done)
+        snap = explorer.snapshot
+        assert snap is not None
+        for name in ("AA", "JTs"):
+            eq = snap.classes[explorer.edit.classes.class_index(name)]
+            (r,) = pql.run(ordered(name, "10%"), exact=True)
+            assert eq is not None
+            assert eq[0] == pytest.approx(r.columns[0].value, abs=1e-9), name
+
+
 @pytest.mark.asyncio
 async def test_a_monte_carlo_heatmap_agrees_with_pql_run_within_its_error() -> None:
     app = make_app()

@@ -446,6 +446,7 @@ class HeatInputs:
     board: str | None
     dead: str | None
     syntax: str | None
+    ordering: str | None
 
 
 class ExplorerPanel(Vertical):
@@ -531,10 +532,10 @@ class ExplorerPanel(Vertical):
             self._refresh_all()
             return
         self.statement = clause.index
-        game = clause.game
+        game, ordering = clause.game, clause.value("ordering")
         try:
-            if fresh or game != self.edit.game:
-                edit = RangeEdit(game)
+            if fresh or game != self.edit.game or ordering != self.edit.ordering:
+                edit = RangeEdit(game, ordering)
                 self.edit = edit
                 self._range_text = None
             if setting.value != self._range_text:
@@ -681,7 +682,12 @@ class ExplorerPanel(Vertical):
     def _update_heatmap(self, clause: FromClause) -> None:
         villains = tuple(p.value for p in clause.players if p.key.lower() != (self.player or "").lower())
         inputs = HeatInputs(
-            clause.game, villains, clause.value("board"), clause.value("dead"), clause.value("syntax")
+            clause.game,
+            villains,
+            clause.value("board"),
+            clause.value("dead"),
+            clause.value("syntax"),
+            clause.value("ordering"),
         )
         if inputs == self._heat_inputs:
             return
@@ -699,6 +705,7 @@ class ExplorerPanel(Vertical):
                 board=inputs.board,
                 dead=inputs.dead,
                 syntax=inputs.syntax,
+                ordering=inputs.ordering,
                 trials=self.heat_trials,
                 seed=self.seed,
                 threads=self.threads,

@@ -12,14 +12,12 @@ from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
 from pql_repl.errors import PqlError
 from pql_repl.exploration import RangeSummary, range_summary
-from pql_repl.from_clause import FromClause, clause_of
 from pql_repl.stud_edit import (
     ANY,
     RANKS,
@@ -32,7 +30,8 @@ from pql_repl.stud_edit import (
     stud_text,
     typed,
 )
-from pql_repl.tui.explorer import ExplorerClosed, RangeEdited
+from pql_repl.tui.bound_explorer import BoundExplorer
+from pql_repl.tui.explorer import ExplorerClosed
 
 #: Hands of the range shown as a sample.
 SAMPLE = 8
@@ -105,20 +104,13 @@ class StudCounted(Message):
         self.summary = summary
 
 
-class StudExplorer(Vertical):
-    """The explorer of one player's stud hand (``bind``)."""
+class StudExplorer(BoundExplorer[list[Slot]]):
+    """The explorer of one player's stud hand (``bind``): its value is the row of slots."""
+
+    DEFAULT_GAME = "studhi"
 
     def __init__(self, *, seed: int = 0, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.seed = seed
-        self.player: str | None = None
-        self.statement = 0
-        self.slots: list[Slot] = empty_hand()
-        self._undo: list[list[Slot]] = []
-        self._redo: list[list[Slot]] = []
-        self._clause: FromClause | None = None
-        self._range_text: str | None = None
-        self.problem: str | None = None
+        super().__init__(empty_hand(), seed=seed, id=id)
         #: The engine's count of the hand text ``counted`` (or why it has none).
         self.summary: RangeSummary | str | None = None
         self.counted: str | None = None
@@ -134,63 +126,23 @@ class StudExplorer(Vertical):
         return self.query_one(StudSlots)
 
     @property
-    def game(self) -> str:
-        return self._clause.game if self._clause else "studhi"
+    def slots(self) -> list[Slot]:
+        return self.edited
 
     def text(self) -> str:
         return stud_text(self.slots)
 
-    # -- binding to the query -------------------------------------------------------------------
+    def read(self, text: str) -> list[Slot]:
+        slots = parse_stud_hand(text)
+        if slots is None:
+            self.problem = "not one hand the picker shows: a key here starts a new one"
+            return empty_hand()
+        return slots
 
-    def bind(self, player: str, statement: int, query: str) -> None:
-        self.player = player
-        self.statement = statement
-        self._range_text = None
-        self._undo.clear()
-        self._redo.clear()
-        self.sync(query)
-
-    def sync(self, query: str) -> None:
-        name = self.player or ""
-        clause = clause_of(query, name, self.statement)
-        self._clause = clause
-        setting = clause.player(name) if clause else None
-        if clause is None or setting is None:
-            self.problem = f"no player '{self.player}' in the query"
-            self._refresh_all()
-            return
-        self.statement = clause.index
-        self.problem = None
-        if setting.value != self._range_text:
-            self._range_text = setting.value
-            slots = parse_stud_hand(setting.value)
-            if slots is None:
-                self.problem = "not one hand the picker shows: a key here starts a new one"
-                slots = empty_hand()
-            self.slots = slots
-            self._recount(setting.value)
-        self._refresh_all()
-
-    def _write_back(self) -> None:
-        setting = self._clause.player(self.player or "") if self._clause else None
-        if setting is None:
-            return
-        text = self.text() or "*"  # a hand of any cards: one `*` keeps the quotes non-empty
-        self._range_text = text
-        self.problem = None
-        self.post_message(RangeEdited(text, setting.start, setting.end))
-        self._recount(text)
-        self._refresh_all()
+    def written(self) -> str:
+        return self.text() or "*"  # a hand of any cards: one `*` keeps the quotes non-empty
 
     # -- editing -------------------------------------------------------------------------------
-
-    def _change(self, slots: list[Slot]) -> None:
-        if slots == self.slots:
-            return
-        self._undo.append(self.slots)
-        self._redo.clear()
-        self.slots = slots
-        self._write_back()
 
     def act(self, action: str) -> bool:
         """Do ``action``; False when it means nothing here (the key goes on)."""
@@ -215,23 +167,19 @@ class StudExplorer(Vertical):
         elif name == "any":
             slots[at] = replace(slots[at], text=ANY)
             self._change(slots)
-        elif name == "undo" and self._undo:
-            self._redo.append(self.slots)
-            self.slots = self._undo.pop()
-            self._write_back()
-        elif name == "redo" and self._redo:
-            self._undo.append(self.slots)
-            self.slots = self._redo.pop()
-            self._write_back()
+        elif name == "undo":
+            self._undo_step()
+        elif name == "redo":
+            self._redo_step()
         elif name == "close":
             self.post_message(ExplorerClosed())
         return True
 
     # -- counting -------------------------------------------------------------------------------
 
-    def _recount(self, text: str) -> None:
+    def _recount(self) -> None:
         self.summary = None
-        self._count_worker(text, self.game)
+        self._count_worker(self._range_text or "", self.game)
 
     @work(thread=True, exclusive=True, group="stud")
     def _count_worker(self, text: str, game: str) -> None:

@@ -22,9 +22,9 @@ from textual.worker import get_current_worker
 
 from pql_repl.errors import PqlError
 from pql_repl.exploration import Distribution, DistributionSnapshot, RangeSummary, range_summary
-from pql_repl.from_clause import FromClause, clause_of
 from pql_repl.term_edit import Term, parse_terms, terms_text
-from pql_repl.tui.explorer import ExplorerClosed, RangeEdited
+from pql_repl.tui.bound_explorer import BoundExplorer
+from pql_repl.tui.explorer import ExplorerClosed
 from pql_repl.tui.live_job import JobUpdate, relay_snapshots
 
 #: Hands drawn for the distribution, and deals per hand.
@@ -129,21 +129,14 @@ class DistributionUpdate(JobUpdate):
     snapshot: DistributionSnapshot | None
 
 
-class TermExplorer(Vertical):
-    """The explorer of one player's Omaha range (``bind``)."""
+class TermExplorer(BoundExplorer[list[Term]]):
+    """The explorer of one player's Omaha range (``bind``): its value is the list of terms."""
+
+    DEFAULT_GAME = "omahahi"
 
     def __init__(self, *, seed: int = 0, threads: int | None = None, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.seed = seed
+        super().__init__([], seed=seed, id=id)
         self.threads = threads
-        self.player: str | None = None
-        self.statement = 0
-        self.terms: list[Term] = []
-        self._undo: list[list[Term]] = []
-        self._redo: list[list[Term]] = []
-        self._clause: FromClause | None = None
-        self._range_text: str | None = None
-        self.problem: str | None = None
         self.summaries: dict[str, RangeSummary | str] = {}
         self.union: RangeSummary | str | None = None
         self.distribution: DistributionSnapshot | None = None
@@ -164,63 +157,30 @@ class TermExplorer(Vertical):
         return self.query_one(TermList)
 
     @property
-    def game(self) -> str:
-        return self._clause.game if self._clause else "omahahi"
+    def terms(self) -> list[Term]:
+        return self.edited
 
     @property
     def syntax(self) -> str | None:
         return self._clause.value("syntax") if self._clause else None
 
+    @property
+    def ordering(self) -> str | None:
+        """The ordering of starting hands the statement's ``N%`` reads."""
+        return self._clause.value("ordering") if self._clause else None
+
     def text(self) -> str:
         return terms_text(self.terms)
 
-    # -- binding to the query -------------------------------------------------------------------
+    def read(self, text: str) -> list[Term]:
+        terms = parse_terms(text)
+        self.term_list.cursor = min(self.term_list.cursor, max(0, len(terms) - 1))
+        return terms
 
-    def bind(self, player: str, statement: int, query: str) -> None:
-        self.player = player
-        self.statement = statement
-        self._range_text = None
-        self._undo.clear()
-        self._redo.clear()
-        self.sync(query)
-
-    def sync(self, query: str) -> None:
-        name = self.player or ""
-        clause = clause_of(query, name, self.statement)
-        self._clause = clause
-        setting = clause.player(name) if clause else None
-        if clause is None or setting is None:
-            self.problem = f"no player '{self.player}' in the query"
-            self._refresh_all()
-            return
-        self.statement = clause.index
-        self.problem = None
-        if setting.value != self._range_text:
-            self.terms = parse_terms(setting.value)
-            self._range_text = setting.value
-            self.term_list.cursor = min(self.term_list.cursor, max(0, len(self.terms) - 1))
-            self._recount()
-        self._refresh_all()
-
-    def _write_back(self) -> None:
-        setting = self._clause.player(self.player or "") if self._clause else None
-        if setting is None:
-            return
-        text = self.text()
-        self._range_text = text
-        self.post_message(RangeEdited(text, setting.start, setting.end))
-        self._recount()
-        self._refresh_all()
+    def written(self) -> str:
+        return self.text()
 
     # -- editing -------------------------------------------------------------------------------
-
-    def _change(self, terms: list[Term]) -> None:
-        if terms == self.terms:
-            return
-        self._undo.append(self.terms)
-        self._redo.clear()
-        self.terms = terms
-        self._write_back()
 
     def act(self, action: str) -> None:
         name, _, arg = action.partition("(")
@@ -241,14 +201,10 @@ class TermExplorer(Vertical):
             digit = int(arg.rstrip(")"))
             terms[at] = replace(terms[at], weight=digit * 10 if digit else None)
             self._change(terms)
-        elif name == "undo" and self._undo:
-            self._redo.append(self.terms)
-            self.terms = self._undo.pop()
-            self._write_back()
-        elif name == "redo" and self._redo:
-            self._undo.append(self.terms)
-            self.terms = self._redo.pop()
-            self._write_back()
+        elif name == "undo":
+            self._undo_step()
+        elif name == "redo":
+            self._redo_step()
         elif name == "close":
             self.post_message(ExplorerClosed())
 
@@ -267,22 +223,28 @@ class TermExplorer(Vertical):
 
     def _recount(self) -> None:
         """Count each term and the union in the background (a 5-card range takes a moment)."""
-        self._count_worker(self.text(), [t.text for t in self.terms], self.game, self.syntax)
+        self._count_worker(self.text(), [t.text for t in self.terms], self.game, self.syntax, self.ordering)
         self._restart_distribution()
 
     @work(thread=True, exclusive=True, group="terms")
-    def _count_worker(self, text: str, terms: list[str], game: str, syntax: str | None) -> None:
+    def _count_worker(
+        self, text: str, terms: list[str], game: str, syntax: str | None, ordering: str | None
+    ) -> None:
         summaries: dict[str, RangeSummary | str] = {}
         for t in terms:
             if get_current_worker().is_cancelled:
                 return
             try:
-                summaries[t] = range_summary(t, game, syntax)
+                summaries[t] = range_summary(t, game, syntax, ordering=ordering)
             except PqlError as e:
                 summaries[t] = str(e).splitlines()[0]
         union: RangeSummary | str
         try:
-            union = range_summary(text, game, syntax, sample=SAMPLE, seed=self.seed) if text else "no hands"
+            union = (
+                range_summary(text, game, syntax, sample=SAMPLE, seed=self.seed, ordering=ordering)
+                if text
+                else "no hands"
+            )
         except PqlError as e:
             union = str(e).splitlines()[0]
         self.post_message(SummariesReady(text, summaries, union))
@@ -317,6 +279,7 @@ class TermExplorer(Vertical):
                 board=clause.value("board"),
                 dead=clause.value("dead"),
                 syntax=self.syntax,
+                ordering=self.ordering,
                 hands=DISTRIBUTION_HANDS,
                 deals=DISTRIBUTION_DEALS,
                 seed=self.seed,

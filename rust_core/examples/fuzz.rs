@@ -541,6 +541,7 @@ fn run_input(input: &Input) -> Result<bool, String> {
                 precision_after: None,
                 item_limit: None,
                 chunks: None,
+                items: None,
             };
             let plan = std::sync::Arc::new(first.plan.clone());
             let progress = runner::start(&plan, &opts).wait();

@@ -82,14 +82,14 @@ impl Classes {
         Ok(Classes { game, hands, class_of, classes })
     }
 
-    /// The classes in the game's starting-hand ordering, best first, each with its percentile
+    /// The classes in the game's starting-hand `ordering`, best first, each with its percentile
     /// (the `N%` range that first holds it: `15%` holds every class of percentile 15 or less).
-    pub fn ordering(&self) -> Vec<(usize, f64)> {
+    pub fn ordering(&self, ordering: Ordering) -> Vec<(usize, f64)> {
         let mut order: Vec<(usize, f64)> = self
             .classes
             .iter()
             .enumerate()
-            .map(|(i, c)| (i, hand_percentile(self.game, self.hands[c.combos[0]], false, Ordering::default())))
+            .map(|(i, c)| (i, hand_percentile(self.game, self.hands[c.combos[0]], false, ordering)))
             .collect();
         order.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
         order
@@ -121,7 +121,7 @@ mod tests {
         let s = Classes::new(Game::ShortDeck).unwrap();
         assert_eq!(s.classes.len(), 81);
         assert_eq!(s.rank_chars(), "AKQJT9876");
-        let order = c.ordering();
+        let order = c.ordering(Ordering::default());
         assert_eq!(c.classes[order[0].0].name, "AA");
         assert!(order.windows(2).all(|w| w[0].1 <= w[1].1));
         assert!(Classes::new(Game::OmahaHi).is_err());

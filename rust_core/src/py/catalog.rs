@@ -9,7 +9,7 @@ use crate::eval::{FlopHandCategory, HandType};
 use crate::functions::{catalog, names};
 use crate::games::{Game, Street};
 use crate::pql::{KEYWORDS, RESERVED_KEYS, SELECTORS};
-use crate::range::{check_macro_name, parse_range_with, Macros, Ordering, Syntax, CLASS_NAMES};
+use crate::range::{check_macro_name, parse_range_ordered, Macros, Ordering, Syntax, CLASS_NAMES};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::collections::HashMap;
@@ -115,16 +115,31 @@ pub(super) fn parse_syntax(name: Option<&str>) -> Result<Syntax, PqlError> {
     })
 }
 
+/// The ordering of starting hands `N%` reads (`ordering='equity'`); the default when `None`.
+pub(super) fn parse_ordering(name: Option<&str>) -> Result<Ordering, PqlError> {
+    let Some(name) = name else {
+        return Ok(Ordering::default());
+    };
+    Ordering::from_name(name.trim()).ok_or_else(|| {
+        let mut e = PqlError::range(format!("unknown ordering '{name}'"), Span::new(0, name.len()));
+        if let Some(s) = did_you_mean(name, Ordering::ALL.map(Ordering::name)) {
+            e = e.with_hint(format!("did you mean '{s}'?"));
+        }
+        e
+    })
+}
+
 /// `{"game", "combos", "weights"}` for a range read as a player's range of `game` would be.
 /// Errors in the text carry line and column within it; the GIL is released while parsing.
 #[pyfunction]
-#[pyo3(signature = (text, game = "holdem", syntax = None, macros = None))]
+#[pyo3(signature = (text, game = "holdem", syntax = None, macros = None, ordering = None))]
 fn parse_range<'py>(
     py: Python<'py>,
     text: &str,
     game: &str,
     syntax: Option<&str>,
     macros: Option<HashMap<String, String>>,
+    ordering: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     // A bad game or syntax argument has no place in `text`, so its error carries no position.
     let unplaced = |e: PqlError| vec![PqlError { span: None, ..e }];
@@ -132,7 +147,8 @@ fn parse_range<'py>(
     let (g, combos, weights) = guarded(py, text, || {
         let g = parse_game(game).map_err(unplaced)?;
         let s = parse_syntax(syntax).map_err(unplaced)?;
-        let range = py.detach(|| parse_range_with(text, g, s, &macros)).map_err(|e| vec![e])?;
+        let o = parse_ordering(ordering).map_err(unplaced)?;
+        let range = py.detach(|| parse_range_ordered(text, g, s, o, &macros)).map_err(|e| vec![e])?;
         Ok((g, range.to_strings(), range.weights().to_vec()))
     })?;
     let d = PyDict::new(py);

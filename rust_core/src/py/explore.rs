@@ -2,7 +2,7 @@
 //! equity distribution (background jobs polled for snapshots), the board breakdown, and a short
 //! summary of a range (its size and a sample of its hands).
 
-use super::catalog::{macros_from, parse_syntax};
+use super::catalog::{macros_from, parse_ordering, parse_syntax};
 use super::errors::{contained, guarded, to_py_err_at};
 use super::evaluate::parse_game;
 use crate::error::PqlError;
@@ -14,7 +14,7 @@ use crate::explore::distribution::{self, Distribution, DistributionSpec, BUCKETS
 use crate::explore::heatmap::{Heatmap, HeatmapOptions, HeatmapRemote, HeatmapSpec};
 use crate::explore::Table;
 use crate::games::Game;
-use crate::range::{parse_board, parse_dead, parse_range_with, Macros, Range, Syntax};
+use crate::range::{parse_board, parse_dead, parse_range_ordered, Macros, Ordering, Range, Syntax};
 use crate::rng::Rng;
 use crate::run::runner::default_threads;
 use pyo3::prelude::*;
@@ -46,8 +46,22 @@ fn game_arg(py: Python<'_>, game: &str) -> PyResult<Game> {
     parse_game(game).map_err(|e| unplaced(py, e))
 }
 
-fn syntax_arg(py: Python<'_>, syntax: Option<&str>) -> PyResult<Syntax> {
-    parse_syntax(syntax).map_err(|e| unplaced(py, e))
+/// How range texts are read: their syntax and the ordering their `N%` reads.
+#[derive(Clone, Copy)]
+struct Reading {
+    syntax: Syntax,
+    ordering: Ordering,
+}
+
+fn reading_arg(py: Python<'_>, syntax: Option<&str>, ordering: Option<&str>) -> PyResult<Reading> {
+    let syntax = parse_syntax(syntax).map_err(|e| unplaced(py, e))?;
+    let ordering = parse_ordering(ordering).map_err(|e| unplaced(py, e))?;
+    Ok(Reading { syntax, ordering })
+}
+
+/// One range text read as `reading` says, its errors placed in it.
+fn range_arg(py: Python<'_>, text: &str, game: Game, reading: Reading, macros: &Macros) -> PyResult<Range> {
+    read(py, text, || parse_range_ordered(text, game, reading.syntax, reading.ordering, macros))
 }
 
 /// The cards shared by every deal: `board=` and `dead=` as a query gives them.
@@ -63,23 +77,26 @@ fn table_arg(py: Python<'_>, game: Game, board: Option<&str>, dead: Option<&str>
     Table::new(board.as_deref(), dead).map_err(|e| unplaced(py, e))
 }
 
-fn ranges_arg(py: Python<'_>, texts: &[String], game: Game, syntax: Syntax, macros: &Macros) -> PyResult<Vec<Range>> {
-    texts.iter().map(|t| read(py, t, || parse_range_with(t, game, syntax, macros))).collect()
+fn ranges_arg(py: Python<'_>, texts: &[String], game: Game, reading: Reading, macros: &Macros) -> PyResult<Vec<Range>> {
+    texts.iter().map(|t| range_arg(py, t, game, reading, macros)).collect()
 }
 
 /// The classes of a two-card game: `names` (grid order, row by row), `hands` (every starting
 /// hand), `class_of` (each hand's class), `ordering` (class numbers best first with their
-/// percentiles) and `ranks` (the grid's rows, high to low).
+/// percentiles in `ordering`, the default when `None`) and `ranks` (the grid's rows, high to
+/// low).
 #[pyfunction]
-fn hand_classes<'py>(py: Python<'py>, game: &str) -> PyResult<Bound<'py, PyDict>> {
+#[pyo3(signature = (game, ordering = None))]
+fn hand_classes<'py>(py: Python<'py>, game: &str, ordering: Option<&str>) -> PyResult<Bound<'py, PyDict>> {
     let g = game_arg(py, game)?;
+    let ordering = parse_ordering(ordering).map_err(|e| unplaced(py, e))?;
     let classes = Classes::new(g).map_err(|e| unplaced(py, e))?;
     let d = PyDict::new(py);
     d.set_item("game", g.name())?;
     d.set_item("names", classes.classes.iter().map(|c| c.name.as_str()).collect::<Vec<_>>())?;
     d.set_item("hands", classes.hands.iter().map(ToString::to_string).collect::<Vec<_>>())?;
     d.set_item("class_of", &classes.class_of)?;
-    d.set_item("ordering", classes.ordering())?;
+    d.set_item("ordering", classes.ordering(ordering))?;
     d.set_item("ranks", classes.rank_chars())?;
     Ok(d)
 }
@@ -123,7 +140,8 @@ fn breakdown<'py>(py: Python<'py>, game: &str, board: &str, dead: Option<&str>) 
 /// (the hands counted by weight / 100), `sample` (up to `sample` of them, drawn with `seed`,
 /// by weight), `weighted_range` (whether it has `@` weights).
 #[pyfunction]
-#[pyo3(signature = (text, game = "holdem", syntax = None, macros = None, sample = 0, seed = 0))]
+#[pyo3(signature = (text, game = "holdem", syntax = None, macros = None, sample = 0, seed = 0, ordering = None))]
+#[allow(clippy::too_many_arguments)] // mirrors the keyword arguments of the Python API
 fn range_summary<'py>(
     py: Python<'py>,
     text: &str,
@@ -132,11 +150,12 @@ fn range_summary<'py>(
     macros: Option<HashMap<String, String>>,
     sample: usize,
     seed: u64,
+    ordering: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let g = game_arg(py, game)?;
-    let s = syntax_arg(py, syntax)?;
+    let r = reading_arg(py, syntax, ordering)?;
     let macros = macros_from(macros)?;
-    let range = py.detach(|| contained(|| parse_range_with(text, g, s, &macros)));
+    let range = py.detach(|| contained(|| parse_range_ordered(text, g, r.syntax, r.ordering, &macros)));
     let range = match range {
         Ok(r) => r.map_err(|e| to_py_err_at(py, text, (1, 1), &[e]))?,
         Err(e) => return Err(to_py_err_at(py, text, (1, 1), &e)),
@@ -176,7 +195,8 @@ impl HeatmapRun {
     /// and `dead` as a query's from clause gives them.
     #[new]
     #[pyo3(signature = (game, villains, board = None, dead = None, syntax = None, macros = None,
-                        trials = 1_000_000, seed = 0, threads = None, precision = None, exact = None))]
+                        trials = 1_000_000, seed = 0, threads = None, precision = None, exact = None,
+                        ordering = None))]
     #[allow(clippy::too_many_arguments)] // mirrors the keyword arguments of the Python API
     #[allow(clippy::needless_pass_by_value)] // PyO3 extracts a list argument as an owned Vec
     fn new(
@@ -192,11 +212,12 @@ impl HeatmapRun {
         threads: Option<usize>,
         precision: Option<f64>,
         exact: Option<bool>,
+        ordering: Option<&str>,
     ) -> PyResult<HeatmapRun> {
         let g = game_arg(py, game)?;
-        let s = syntax_arg(py, syntax)?;
+        let r = reading_arg(py, syntax, ordering)?;
         let macros = macros_from(macros)?;
-        let villains = ranges_arg(py, &villains, g, s, &macros)?;
+        let villains = ranges_arg(py, &villains, g, r, &macros)?;
         let table = table_arg(py, g, board, dead)?;
         let opts =
             HeatmapOptions { trials, seed, threads: threads.unwrap_or_else(default_threads).max(1), precision, exact };
@@ -270,7 +291,7 @@ pub struct DistributionRun {
 impl DistributionRun {
     #[new]
     #[pyo3(signature = (game, hero, villains, board = None, dead = None, syntax = None, macros = None,
-                        hands = 2000, deals = 200, seed = 0, threads = None))]
+                        hands = 2000, deals = 200, seed = 0, threads = None, ordering = None))]
     #[allow(clippy::too_many_arguments)] // mirrors the keyword arguments of the Python API
     #[allow(clippy::needless_pass_by_value)] // PyO3 extracts a list argument as an owned Vec
     fn new(
@@ -286,12 +307,13 @@ impl DistributionRun {
         deals: u64,
         seed: u64,
         threads: Option<usize>,
+        ordering: Option<&str>,
     ) -> PyResult<DistributionRun> {
         let g = game_arg(py, game)?;
-        let s = syntax_arg(py, syntax)?;
+        let r = reading_arg(py, syntax, ordering)?;
         let macros = macros_from(macros)?;
-        let hero = read(py, hero, || parse_range_with(hero, g, s, &macros))?;
-        let villains = ranges_arg(py, &villains, g, s, &macros)?;
+        let hero = range_arg(py, hero, g, r, &macros)?;
+        let villains = ranges_arg(py, &villains, g, r, &macros)?;
         let table = table_arg(py, g, board, dead)?;
         let spec = DistributionSpec { game: g, hero, villains, table, hands, deals, seed };
         let threads = threads.unwrap_or_else(default_threads).max(1);

@@ -1,7 +1,7 @@
-//! Runs of some chunks of a Monte Carlo run, for a cluster's tasks (`pql_repl.cluster`): a
-//! worker runs chunks `lo..hi` of a statement and sends back each chunk's aggregates as plain
-//! tuples; the client merges every task's chunks in chunk order (`run::runner::
-//! merge_chunk_parts`), which gives the answer of a one-thread local run to the last bit.
+//! Pieces of a run sent between processes, for a cluster's tasks (`pql_repl.cluster`): a
+//! worker runs chunks `lo..hi` of a Monte Carlo run, or the work items at positions `lo..hi`
+//! of an exhaustive one, and sends back each piece's aggregates as plain tuples; the client
+//! merges them in the local run's order (`run::pieces`), which gives its answer to the last bit.
 //!
 //! An aggregate as a tuple: `("avg", sum, sum_sq, weight, n)`, `("count", hits, weight, n)`,
 //! `("histogram", weight, overflowed, [(order, label, count), ...])`, `("max"|"min", value)`
@@ -11,32 +11,32 @@
 
 use crate::plan::value::Value;
 use crate::run::aggregate::{Aggregate, HistKey};
-use crate::run::runner::ChunkPart;
+use crate::run::pieces::Piece;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use std::collections::BTreeMap;
 
-/// A chunk as `(chunk, accepted, attempted, inner_sampled, [aggregate, ...])`.
-pub fn chunk_to_py<'py>(py: Python<'py>, part: &ChunkPart) -> PyResult<Bound<'py, PyTuple>> {
+/// A piece as `(place, accepted, attempted, inner_sampled, [aggregate, ...])`.
+pub fn piece_to_py<'py>(py: Python<'py>, part: &Piece) -> PyResult<Bound<'py, PyTuple>> {
     let aggregates = PyList::empty(py);
     for a in &part.aggregates {
         aggregates.append(aggregate_to_py(py, a)?)?;
     }
-    (part.chunk, part.accepted, part.attempted, part.inner_sampled, aggregates).into_pyobject(py)
+    (part.place, part.accepted, part.attempted, part.inner_sampled, aggregates).into_pyobject(py)
 }
 
-/// The chunk sent as [`chunk_to_py`] made it, its aggregates of the kinds of `template` (the
+/// The piece sent as [`piece_to_py`] made it, its aggregates of the kinds of `template` (the
 /// statement's own, which says each histogram's kind).
-pub fn chunk_from_py(item: &Bound<'_, PyAny>, template: &[Aggregate]) -> PyResult<ChunkPart> {
-    let (chunk, accepted, attempted, inner_sampled, aggregates): (u64, u64, u64, bool, Vec<Bound<'_, PyAny>>) =
+pub fn piece_from_py(item: &Bound<'_, PyAny>, template: &[Aggregate]) -> PyResult<Piece> {
+    let (place, accepted, attempted, inner_sampled, aggregates): (u64, u64, u64, bool, Vec<Bound<'_, PyAny>>) =
         item.extract()?;
     if aggregates.len() != template.len() {
-        return Err(PyValueError::new_err("a chunk of another statement: its selectors differ"));
+        return Err(PyValueError::new_err("a piece of another statement: its selectors differ"));
     }
     let aggregates =
         aggregates.iter().zip(template).map(|(a, t)| aggregate_from_py(a, t)).collect::<PyResult<Vec<_>>>()?;
-    Ok(ChunkPart { chunk, accepted, attempted, aggregates, inner_sampled })
+    Ok(Piece { place, accepted, attempted, aggregates, inner_sampled })
 }
 
 fn aggregate_to_py<'py>(py: Python<'py>, a: &Aggregate) -> PyResult<Bound<'py, PyAny>> {
@@ -90,7 +90,7 @@ fn aggregate_from_py(item: &Bound<'_, PyAny>, template: &Aggregate) -> PyResult<
         }
         ("max", Aggregate::Max(_)) => Aggregate::Max(extreme_from_py(&item.get_item(1)?)?),
         ("min", Aggregate::Min(_)) => Aggregate::Min(extreme_from_py(&item.get_item(1)?)?),
-        _ => return Err(PyValueError::new_err(format!("a chunk of another statement: '{kind}' aggregate"))),
+        _ => return Err(PyValueError::new_err(format!("a piece of another statement: '{kind}' aggregate"))),
     })
 }
 

@@ -5,6 +5,7 @@ use super::columns::Errors;
 use super::errors::{contained, guarded_at, to_py_err_at};
 use super::simulate::SimulationRun;
 use crate::plan::compile::CompiledStatement;
+use crate::run::pieces::{self, ItemSpan, Piece};
 use crate::run::runner::{self, default_threads, Enumerated, Progress, RunOptions};
 use crate::simulate::program::{compile_program, Compiled};
 use pyo3::exceptions::PyValueError;
@@ -144,6 +145,7 @@ impl Program {
                 .map(|t| Duration::try_from_secs_f64(t).unwrap_or(Duration::MAX)),
             item_limit,
             chunks: None,
+            items: None,
         };
         // Choosing the mode (and listing an exhaustive run's deals) happens on this thread:
         // without the GIL, and with any panic turned into PqlRuntimeError (DESIGN.md §3).
@@ -161,20 +163,25 @@ impl Program {
         })
     }
 
-    /// How statement `index` would run locally with these options: "exact" or "monte" (a
-    /// cluster cuts only Monte Carlo runs into chunks); raises what the run would.
-    #[pyo3(signature = (index, trials, exact=None))]
-    fn mode(&self, py: Python<'_>, index: usize, trials: u64, exact: Option<bool>) -> PyResult<&'static str> {
+    /// How statement `index` would run with these options: `None` for Monte Carlo, or its
+    /// exhaustive run's (work items, deals, why it enumerates), the items laid out for
+    /// `layout` threads; raises what the run would.
+    #[pyo3(signature = (index, trials, exact=None, layout=1))]
+    fn exact_layout(
+        &self,
+        py: Python<'_>,
+        index: usize,
+        trials: u64,
+        exact: Option<bool>,
+        layout: usize,
+    ) -> PyResult<Option<(u64, u64, &'static str)>> {
         let stmt = self.query(index)?;
         let opts = RunOptions { trials: trials.max(1), exact, ..RunOptions::default() };
-        let mode = py
-            .detach(|| contained(|| runner::choose_mode(&stmt.plan, &opts).map_err(|e| vec![e])))
+        let found = py
+            .detach(|| contained(|| pieces::exact_layout(&stmt.plan, &opts, layout.max(1)).map_err(|e| vec![e])))
             .and_then(|m| m)
             .map_err(|errors| to_py_err_at(py, &self.text, self.origin, &errors))?;
-        Ok(match mode {
-            runner::Mode::Exact(..) => "exact",
-            runner::Mode::Monte => "monte",
-        })
+        Ok(found.map(|l| (l.items, l.deals, l.because.name())))
     }
 
     /// Chunks `lo..hi` of a Monte Carlo run of statement `index` (`trials`, `seed`), run here
@@ -191,7 +198,6 @@ impl Program {
         hi: u64,
         threads: Option<usize>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let stmt = self.query(index)?;
         let opts = RunOptions {
             trials: trials.max(1),
             seed: Some(seed),
@@ -200,20 +206,35 @@ impl Program {
             chunks: Some((lo, hi)),
             ..RunOptions::default()
         };
-        let plan = Arc::new(stmt.plan.clone());
-        let progress = py
-            .detach(|| contained(|| runner::start(&plan, &opts).wait()))
-            .map_err(|errors| to_py_err_at(py, &self.text, self.origin, &errors))?;
-        if let Some(e) = &progress.error {
-            return Err(to_py_err_at(py, &self.text, self.origin, std::slice::from_ref(e)));
-        }
-        let mut chunks = progress.chunk_parts;
-        chunks.sort_by_key(|c| c.chunk);
-        let out = PyList::empty(py);
-        for c in &chunks {
-            out.append(super::parts::chunk_to_py(py, c)?)?;
-        }
-        Ok(out)
+        self.run_pieces(py, index, &opts)
+    }
+
+    /// The work items at positions `lo..hi` of the exhaustive run of statement `index` (as
+    /// `exact_layout` gave it for `trials`, `exact` and `layout`; `seed` orders the items),
+    /// run here to the end: each item's counts and aggregates, in the order's order.
+    #[pyo3(signature = (index, trials, exact, seed, lo, hi, layout, threads=None))]
+    #[allow(clippy::too_many_arguments)] // mirrors the keyword arguments of the Python API
+    fn run_items<'py>(
+        &self,
+        py: Python<'py>,
+        index: usize,
+        trials: u64,
+        exact: Option<bool>,
+        seed: u64,
+        lo: u64,
+        hi: u64,
+        layout: usize,
+        threads: Option<usize>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let opts = RunOptions {
+            trials: trials.max(1),
+            seed: Some(seed),
+            exact,
+            threads: threads.unwrap_or_else(default_threads).max(1),
+            items: Some(ItemSpan { lo, hi, layout: layout.max(1) }),
+            ..RunOptions::default()
+        };
+        self.run_pieces(py, index, &opts)
     }
 
     /// The final snapshot of a Monte Carlo run of statement `index` made of the chunks that
@@ -227,10 +248,35 @@ impl Program {
         elapsed: f64,
     ) -> PyResult<Bound<'py, PyDict>> {
         let stmt = self.query(index)?;
-        let template = stmt.plan.new_aggregates();
-        let parts = chunks.iter().map(|c| super::parts::chunk_from_py(&c, &template)).collect::<PyResult<Vec<_>>>()?;
-        let elapsed = Duration::try_from_secs_f64(elapsed.max(0.0)).unwrap_or_default();
-        let progress = runner::merge_chunk_parts(&stmt.plan, parts, seed, elapsed);
+        let chunks = pieces_from(&stmt, chunks)?;
+        let progress = pieces::merge_chunks(&stmt.plan, chunks, seed, seconds(elapsed));
+        if let Some(e) = &progress.error {
+            return Err(to_py_err_at(py, &self.text, self.origin, std::slice::from_ref(e)));
+        }
+        snapshot(py, &stmt, index, &progress)
+    }
+
+    /// A snapshot of the exhaustive run of statement `index` laid out as `layout` (from
+    /// `exact_layout`) made of the items that `run_items` gave so far (from any number of
+    /// calls, in any order); `end`: the run ends here (all are in, or it is cut short).
+    #[allow(clippy::too_many_arguments)] // mirrors the keyword arguments of the Python API
+    fn merge_items<'py>(
+        &self,
+        py: Python<'py>,
+        index: usize,
+        layout: (u64, u64, String),
+        items: &Bound<'py, PyList>,
+        seed: u64,
+        elapsed: f64,
+        end: bool,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let stmt = self.query(index)?;
+        let (count, deals, because) = layout;
+        let because = Enumerated::from_name(&because)
+            .ok_or_else(|| PyValueError::new_err(format!("no such reason to enumerate: '{because}'")))?;
+        let layout = pieces::ExactLayout { items: count, deals, because };
+        let items = pieces_from(&stmt, items)?;
+        let progress = pieces::merge_items(&stmt.plan, &layout, items, seed, seconds(elapsed), end);
         if let Some(e) = &progress.error {
             return Err(to_py_err_at(py, &self.text, self.origin, std::slice::from_ref(e)));
         }
@@ -238,7 +284,36 @@ impl Program {
     }
 }
 
+/// Pieces sent back by `run_chunks` or `run_items`, read for statement `stmt`.
+fn pieces_from(stmt: &CompiledStatement, sent: &Bound<'_, PyList>) -> PyResult<Vec<Piece>> {
+    let template = stmt.plan.new_aggregates();
+    sent.iter().map(|c| super::parts::piece_from_py(&c, &template)).collect()
+}
+
+fn seconds(elapsed: f64) -> Duration {
+    Duration::try_from_secs_f64(elapsed.max(0.0)).unwrap_or_default()
+}
+
 impl Program {
+    /// A run of some chunks or items of statement `index`, to its end: its pieces in order.
+    fn run_pieces<'py>(&self, py: Python<'py>, index: usize, opts: &RunOptions) -> PyResult<Bound<'py, PyList>> {
+        let stmt = self.query(index)?;
+        let plan = Arc::new(stmt.plan.clone());
+        let progress = py
+            .detach(|| contained(|| runner::start(&plan, opts).wait()))
+            .map_err(|errors| to_py_err_at(py, &self.text, self.origin, &errors))?;
+        if let Some(e) = &progress.error {
+            return Err(to_py_err_at(py, &self.text, self.origin, std::slice::from_ref(e)));
+        }
+        let mut pieces = progress.pieces;
+        pieces.sort_by_key(|c| c.place);
+        let out = PyList::empty(py);
+        for c in &pieces {
+            out.append(super::parts::piece_to_py(py, c)?)?;
+        }
+        Ok(out)
+    }
+
     /// Select statement `index`; an error for a simulate statement or no such statement.
     fn query(&self, index: usize) -> PyResult<Arc<CompiledStatement>> {
         match self.statements.get(index).map(|s| &**s) {

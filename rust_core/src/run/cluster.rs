@@ -138,13 +138,12 @@ pub struct InOrder<T> {
     waiting: BTreeMap<u64, T>,
 }
 
-impl<T> Default for InOrder<T> {
-    fn default() -> Self {
-        InOrder { next: 0, waiting: BTreeMap::new() }
-    }
-}
-
 impl<T> InOrder<T> {
+    /// The first item due is the one at `position` (0, or a cluster task's first).
+    pub fn starting_at(position: u64) -> Self {
+        InOrder { next: position, waiting: BTreeMap::new() }
+    }
+
     /// Whether the item at `position` is the next one due (it can go straight in).
     pub fn is_next(&self, position: u64) -> bool {
         position == self.next
@@ -273,7 +272,7 @@ mod tests {
 
     #[test]
     fn items_finished_out_of_order_wait_for_their_turn() {
-        let mut queue = InOrder::default();
+        let mut queue = InOrder::starting_at(0);
         assert!(!queue.is_next(2));
         queue.wait(2, "c");
         queue.wait(1, "b");

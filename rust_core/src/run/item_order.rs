@@ -110,6 +110,13 @@ impl ItemClaims {
         ItemClaims { next: AtomicU64::new(0), order, items, end }
     }
 
+    /// The items at positions `span` of the order only (a cluster task's share).
+    pub fn span(order: ItemOrder, items: Vec<std::ops::Range<usize>>, span: std::ops::Range<u64>) -> ItemClaims {
+        debug_assert_eq!(order.len(), items.len() as u64);
+        let end = span.end.min(order.len());
+        ItemClaims { next: AtomicU64::new(span.start.min(end)), order, items, end }
+    }
+
     /// The next position and the parts of the item at it; `None` when all are handed out.
     pub fn claim(&self) -> Option<(u64, std::ops::Range<usize>)> {
         let position = self.next.fetch_add(1, Ordering::Relaxed);

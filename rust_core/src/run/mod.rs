@@ -4,7 +4,9 @@
 //! tally, and merges the chunks' mergeable `aggregate`s into snapshots with standard errors,
 //! progress and cancel; `outcome` evaluates showdown-only statements once per distinct winner;
 //! `item_order` visits an enumeration's work items in a seeded random order and `cluster`
-//! turns the items finished so far into estimates with standard errors (a run cut short).
+//! turns the items finished so far into estimates with standard errors (a run cut short);
+//! `pieces` cuts a run into chunks or items that run elsewhere (a cluster's tasks) and merges
+//! them back.
 //!
 //! May use: `plan`, `trial`, `kernels`, `deal`, `rng`, `eval`, `games`, `cards`, `error`.
 //! Used by `py` and by the Rust tests and benchmarks.
@@ -13,4 +15,5 @@ pub mod aggregate;
 pub mod cluster;
 pub mod item_order;
 pub mod outcome;
+pub mod pieces;
 pub mod runner;

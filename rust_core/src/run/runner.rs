@@ -6,6 +6,7 @@ use super::aggregate::Aggregate;
 use super::cluster::{ClusterSample, InOrder};
 use super::item_order::{work_items, ItemClaims, ItemOrder};
 use super::outcome::OutcomeTally;
+use super::pieces::{ItemSpan, Piece};
 use crate::deal::exhaustive::Prefix;
 use crate::deal::joint::JointDraw;
 use crate::deal::rank_classes::rank_class_prefixes;
@@ -59,9 +60,12 @@ pub struct RunOptions {
     /// for tests of what such a run reports).
     pub item_limit: Option<u64>,
     /// Monte Carlo: only chunks `lo..hi` of the run (each on its own stream, as in the whole
-    /// run), each kept apart in [`Progress::chunk_parts`]: a cluster task's share, which the
+    /// run), each kept apart in [`Progress::pieces`]: a cluster task's share, which the
     /// client merges with the other tasks' in chunk order.
     pub chunks: Option<(u64, u64)>,
+    /// Exhaustive: only some work items of the order, each kept apart in
+    /// [`Progress::pieces`] (a cluster task's share, see `pieces.rs`).
+    pub items: Option<ItemSpan>,
 }
 
 impl Default for RunOptions {
@@ -76,6 +80,7 @@ impl Default for RunOptions {
             precision_after: None,
             item_limit: None,
             chunks: None,
+            items: None,
         }
     }
 }
@@ -124,19 +129,9 @@ pub struct Progress {
     /// as `HvREquity` against a wide range before the flop): an exhaustive run is then not
     /// exact.
     pub inner_sampled: bool,
-    /// The chunks of a run of some chunks ([`RunOptions::chunks`]), in the order they ended.
-    pub chunk_parts: Vec<ChunkPart>,
-}
-
-/// One Monte Carlo chunk's own aggregates and counts.
-#[derive(Clone, Debug)]
-pub struct ChunkPart {
-    pub chunk: u64,
-    pub accepted: u64,
-    pub attempted: u64,
-    pub aggregates: Vec<Aggregate>,
-    /// Some function sampled inside a deal (see [`Progress::inner_sampled`]).
-    pub inner_sampled: bool,
+    /// The chunks of a run of some chunks ([`RunOptions::chunks`]) or the work items of a run
+    /// of some items ([`RunOptions::items`]), each on its own, in the order they ended.
+    pub pieces: Vec<Piece>,
 }
 
 /// The chunks of a Monte Carlo run of `trials` trials: a run of some of them
@@ -145,51 +140,7 @@ pub fn monte_chunks(trials: u64) -> u64 {
     trials.div_ceil(CHUNK)
 }
 
-/// The result of a Monte Carlo run made of `parts` (runs of some of its chunks, done anywhere):
-/// their chunks merged in chunk order, as a one-thread run merges them, so the answer is that
-/// run's to the last bit. The same checks end it: a histogram that overflowed, a where clause
-/// that never held.
-pub fn merge_chunk_parts(plan: &Plan, mut parts: Vec<ChunkPart>, seed: u64, elapsed: Duration) -> Progress {
-    parts.sort_by_key(|p| p.chunk);
-    parts.dedup_by_key(|p| p.chunk); // a task run twice (its worker died) counts once
-    let mut aggregates = plan.new_aggregates();
-    let (mut accepted, mut attempted) = (0, 0);
-    for part in &parts {
-        for (g, l) in aggregates.iter_mut().zip(&part.aggregates) {
-            g.merge(l);
-        }
-        accepted += part.accepted;
-        attempted += part.attempted;
-    }
-    let inner_sampled = parts.iter().any(|p| p.inner_sampled);
-    let mut error = overflow(plan, &aggregates);
-    if error.is_none() && accepted == 0 && attempted > 0 {
-        error = Some(never_held(attempted));
-    }
-    Progress {
-        aggregates,
-        accepted,
-        attempted,
-        exact: false,
-        seed: Some(seed),
-        elapsed,
-        done: true,
-        fraction: 1.0,
-        error,
-        exhaustive: false,
-        enumerated_because: None,
-        sample: None,
-        total_deals: None,
-        truncated: false,
-        cancelled: false,
-        // (Merged chunks: the cluster layer judges its precision target.)
-        precision_reached: false,
-        inner_sampled,
-        chunk_parts: Vec::new(),
-    }
-}
-
-fn never_held(attempted: u64) -> PqlError {
+pub(super) fn never_held(attempted: u64) -> PqlError {
     PqlError::runtime(format!("no deal was accepted out of {attempted} tried: the where clause never held"))
 }
 
@@ -213,15 +164,19 @@ struct Shared {
     in_order: Mutex<InOrder<(Vec<Aggregate>, FinishedItem<'static>)>>,
     /// Deals of the exhaustive run's finished items, waiting or counted, for the progress bar.
     deals_finished: AtomicU64,
+    /// A run of some chunks or items (a cluster task): each is kept apart in `pieces`, and
+    /// the whole run, which the client merges, is judged there (a task whose share of the
+    /// deals all fail the where clause is no error).
+    keep_pieces: bool,
 }
 
 /// One work item of an exhaustive run, enumerated to its end (a waiting one keeps its
 /// aggregates beside it: most items go straight in and are not copied).
 #[derive(Clone, Copy)]
-struct FinishedItem<'a> {
-    aggregates: &'a [Aggregate],
-    accepted: u64,
-    attempted: u64,
+pub(super) struct FinishedItem<'a> {
+    pub aggregates: &'a [Aggregate],
+    pub accepted: u64,
+    pub attempted: u64,
 }
 
 impl Shared {
@@ -256,6 +211,11 @@ impl Shared {
             st.inner_sampled = true;
             st.exact = false;
         }
+        if self.keep_pieces {
+            let aggregates = item.aggregates.to_vec();
+            let (accepted, attempted) = (item.accepted, item.attempted);
+            st.pieces.push(Piece { place: position, accepted, attempted, aggregates, inner_sampled });
+        }
         if queue.is_next(position) {
             st.count_item(item);
             for waiting in queue.took(position) {
@@ -274,8 +234,46 @@ impl Shared {
 }
 
 impl Progress {
+    /// A run of `plan` with `seed` before any deal. (An exhaustive run's seed orders its work
+    /// items; it is reported while the run is a sample of them, dropped once it is complete.)
+    pub(super) fn start(plan: &Plan, seed: u64) -> Progress {
+        Progress {
+            aggregates: plan.new_aggregates(),
+            accepted: 0,
+            attempted: 0,
+            exact: false,
+            exhaustive: false,
+            enumerated_because: None,
+            sample: None,
+            total_deals: None,
+            seed: Some(seed),
+            elapsed: Duration::ZERO,
+            done: false,
+            fraction: 0.0,
+            error: None,
+            truncated: false,
+            cancelled: false,
+            precision_reached: false,
+            inner_sampled: false,
+            pieces: Vec::new(),
+        }
+    }
+
+    /// An exhaustive run ending: exact when every item is in, else an estimate from the
+    /// sample of items it has.
+    pub(super) fn close_enumeration(&mut self) {
+        if self.sample.as_ref().is_some_and(ClusterSample::complete) {
+            self.fraction = 1.0;
+            // The whole enumeration: the order of its items changes nothing.
+            self.seed = None;
+        } else {
+            self.truncated = true;
+            self.exact = false;
+        }
+    }
+
     /// Adds a finished work item of an exhaustive run to the totals and to the sample.
-    fn count_item(&mut self, item: &FinishedItem<'_>) {
+    pub(super) fn count_item(&mut self, item: &FinishedItem<'_>) {
         for (g, l) in self.aggregates.iter_mut().zip(item.aggregates) {
             g.merge(l);
         }
@@ -541,6 +539,10 @@ impl Enumerated {
             Enumerated::FewerDealsThanTrials => "fewer deals than trials",
         }
     }
+
+    pub fn from_name(name: &str) -> Option<Enumerated> {
+        [Enumerated::Asked, Enumerated::Small, Enumerated::FewerDealsThanTrials].into_iter().find(|e| e.name() == name)
+    }
 }
 
 /// Why an automatic run would rather enumerate `deals` deals than sample; `None`: sample.
@@ -572,36 +574,14 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
         Ok(Mode::Exact(_, deals)) => (true, Some(*deals as u64)),
         _ => (false, None),
     };
-    let enumerated_because = match &mode {
-        Ok(Mode::Exact(prefixes, deals)) if opts.exact != Some(true) => {
-            let visited = deals_of(plan, prefixes).0;
-            Some(auto_reason(plan, opts, *deals, visited).unwrap_or(Enumerated::Small))
-        }
-        Ok(Mode::Exact(..)) => Some(Enumerated::Asked),
-        _ => None,
-    };
+    let enumerated_because = mode.as_ref().ok().and_then(|m| enumerated_because(plan, opts, m));
     let shared = Arc::new(Shared {
         state: Mutex::new(Progress {
-            aggregates: plan.new_aggregates(),
-            accepted: 0,
-            attempted: 0,
             exact,
             exhaustive: exact,
             enumerated_because,
-            sample: None,
             total_deals,
-            // An exhaustive run's seed orders its work items; it is reported while the run
-            // is a sample of them (dropped once the enumeration is complete).
-            seed: Some(seed),
-            elapsed: Duration::ZERO,
-            done: false,
-            fraction: 0.0,
-            error: None,
-            truncated: false,
-            cancelled: false,
-            precision_reached: false,
-            inner_sampled: false,
-            chunk_parts: Vec::new(),
+            ..Progress::start(plan, seed)
         }),
         changed: Condvar::new(),
         cancel: AtomicBool::new(false),
@@ -609,10 +589,16 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
         version: AtomicU64::new(0),
         eager_pollers: AtomicUsize::new(0),
         started,
-        in_order: Mutex::new(InOrder::default()),
+        in_order: Mutex::new(InOrder::starting_at(opts.items.map_or(0, |span| span.lo))),
         deals_finished: AtomicU64::new(0),
+        keep_pieces: opts.chunks.is_some() || opts.items.is_some(),
     });
     let mode = match mode {
+        Ok(Mode::Monte) if opts.items.is_some() => {
+            let e = PqlError::runtime("the work items of a run that samples: the statement runs by Monte Carlo here");
+            finish(&shared, started, Some(e));
+            return RunHandle { shared, threads: Vec::new(), seen: 0 };
+        }
         Ok(m) => m,
         Err(e) => {
             finish(&shared, started, Some(e));
@@ -649,26 +635,18 @@ pub fn start(plan: &Arc<Plan>, opts: &RunOptions) -> RunHandle {
             }
         }
         Mode::Exact(prefixes, _) => {
-            // Showdown tallies of given hands: prefixes that differ only by the names of the
-            // suits are one class, enumerated once. Otherwise every prefix is its own class.
-            let tallied = plan.tallies_by_outcome() && plan.spec.tallies_given_hands();
-            let classes = if tallied {
-                suit_classes(&plan.spec, &prefixes)
-            } else {
-                (0..prefixes.len()).map(|i| SuitClass { members: vec![(i, SuitMap::IDENTITY)] }).collect()
-            };
-            // A prefix whose boards are counted by rank is one piece of work (GivenTally::splits).
-            let whole = tallied && plan.spec.tallies_boards_by_rank();
-            let splits = |c: &SuitClass| if whole { 1 } else { plan.spec.split_count(&prefixes[c.first()]) };
-            let work: Vec<(usize, usize)> =
-                classes.iter().enumerate().flat_map(|(i, c)| (0..splits(c)).map(move |f| (i, f))).collect();
+            let work = Work::new(plan, prefixes);
             // The work items in a seeded random order, so that those done first are a sample.
-            let units = work_items(&work, threads);
+            // (A cluster task lays them out as its client did, for the client's thread count.)
+            let units = work_items(&work.items, opts.items.map_or(threads, |span| span.layout));
             shared.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner).sample =
                 Some(ClusterSample::new(plan.selectors.len(), units.len() as u64));
             let order = ItemOrder::new(units.len() as u64, seed);
-            let claims = Arc::new(ItemClaims::new(order, units, opts.item_limit));
-            let work = Arc::new(Work { items: work, prefixes, classes });
+            let claims = match opts.items {
+                Some(span) => ItemClaims::span(order, units, span.lo..span.hi),
+                None => ItemClaims::new(order, units, opts.item_limit),
+            };
+            let (claims, work) = (Arc::new(claims), Arc::new(work));
             for _ in 0..threads {
                 let (this_run, this_live) = (shared.clone(), live.clone());
                 let (plan, shared, claims, live, work) =
@@ -756,16 +734,9 @@ fn finish(shared: &Shared, started: Instant, err: Option<PqlError>) {
     let stopped = cancelled || shared.stop.load(Ordering::Acquire);
     st.cancelled = cancelled;
     if st.error.is_none() && st.exhaustive {
-        if st.sample.as_ref().is_some_and(ClusterSample::complete) {
-            st.fraction = 1.0;
-            // The whole enumeration: the order of its items changes nothing.
-            st.seed = None;
-        } else {
-            st.truncated = true;
-            st.exact = false;
-        }
+        st.close_enumeration();
     }
-    if st.error.is_none() && st.accepted == 0 && st.attempted > 0 && !stopped {
+    if st.error.is_none() && st.accepted == 0 && st.attempted > 0 && !stopped && !shared.keep_pieces {
         st.error = Some(never_held(st.attempted));
     }
     st.elapsed = started.elapsed();
@@ -917,7 +888,7 @@ fn monte_worker(
         }
         if part.keep {
             let inner_sampled = scratch.inner_sampled;
-            st.chunk_parts.push(ChunkPart { chunk, accepted, attempted, aggregates: local.clone(), inner_sampled });
+            st.pieces.push(Piece { place: chunk, accepted, attempted, aggregates: local.clone(), inner_sampled });
         }
         let share = (chunks * CHUNK).min(trials).saturating_sub(part.first * CHUNK).max(1);
         st.fraction = st.accepted as f64 / share as f64;
@@ -1105,10 +1076,42 @@ fn low_acceptance(accepted: u64, attempted: u64) -> PqlError {
 
 /// The work of an exhaustive run: its prefixes, their suit classes, and the items (class, part)
 /// that workers take in turn (a class's enumeration split by its first open card).
-struct Work {
-    items: Vec<(usize, usize)>,
+/// What an exhaustive run enumerates: its fixed parts, grouped into classes enumerated once,
+/// and the parts of each class (`items`: (class, part) in class order).
+pub(super) struct Work {
+    pub items: Vec<(usize, usize)>,
     prefixes: Vec<Prefix>,
     classes: Vec<SuitClass>,
+}
+
+impl Work {
+    pub fn new(plan: &Plan, prefixes: Vec<Prefix>) -> Work {
+        // Showdown tallies of given hands: prefixes that differ only by the names of the
+        // suits are one class, enumerated once. Otherwise every prefix is its own class.
+        let tallied = plan.tallies_by_outcome() && plan.spec.tallies_given_hands();
+        let classes = if tallied {
+            suit_classes(&plan.spec, &prefixes)
+        } else {
+            (0..prefixes.len()).map(|i| SuitClass { members: vec![(i, SuitMap::IDENTITY)] }).collect()
+        };
+        // A prefix whose boards are counted by rank is one piece of work (GivenTally::splits).
+        let whole = tallied && plan.spec.tallies_boards_by_rank();
+        let splits = |c: &SuitClass| if whole { 1 } else { plan.spec.split_count(&prefixes[c.first()]) };
+        let items = classes.iter().enumerate().flat_map(|(i, c)| (0..splits(c)).map(move |f| (i, f))).collect();
+        Work { items, prefixes, classes }
+    }
+}
+
+/// Why an exhaustive run of `mode` enumerates (`None` for Monte Carlo).
+pub(super) fn enumerated_because(plan: &Plan, opts: &RunOptions, mode: &Mode) -> Option<Enumerated> {
+    match mode {
+        Mode::Exact(prefixes, deals) if opts.exact != Some(true) => {
+            let visited = deals_of(plan, prefixes).0;
+            Some(auto_reason(plan, opts, *deals, visited).unwrap_or(Enumerated::Small))
+        }
+        Mode::Exact(..) => Some(Enumerated::Asked),
+        Mode::Monte => None,
+    }
 }
 
 fn exact_worker(
@@ -1272,7 +1275,7 @@ fn exact_worker(
 }
 
 /// The error for a histogram of the run that met more values than it may hold.
-fn overflow(plan: &Plan, aggregates: &[Aggregate]) -> Option<PqlError> {
+pub(super) fn overflow(plan: &Plan, aggregates: &[Aggregate]) -> Option<PqlError> {
     let i = aggregates.iter().position(Aggregate::overflowed)?;
     Some(super::aggregate::too_many_buckets(&plan.selectors[i].name))
 }
