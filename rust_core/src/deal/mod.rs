@@ -1,6 +1,7 @@
 //! Deals: what one deal of a game is ([`Deal`]: every player's cards in dealing order, the
 //! board, the dead cards), where a statement's cards come from and how Monte Carlo deals are
-//! drawn (`source`: [`source::DealSpec`], rejection sampling, [`source::FixedDeal`]), every
+//! drawn (`source`: [`source::DealSpec`], rejection sampling, [`source::FixedDeal`]; `joint`:
+//! ranges of two-card games drawn as one list of compatible hands), every
 //! compatible deal exactly once (`exhaustive`), and the classes of exact prefixes that are one
 //! deal up to the names of the suits (`suit_classes`).
 //!
@@ -8,6 +9,7 @@
 //! of who wins: the rooms above deal from it.
 
 pub mod exhaustive;
+pub mod joint;
 pub mod rank_classes;
 pub mod source;
 pub mod suit_classes;

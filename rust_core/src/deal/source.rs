@@ -8,6 +8,7 @@
 //! cards not fixed by a range are then dealt from the remaining deck, which keeps the result
 //! uniform over compatible deals: every compatible prefix leaves the same number of cards.
 
+use super::joint::JointDeal;
 use super::{Deal, MAX_PLAYERS};
 use crate::cards::{Card, CardSet};
 use crate::games::Game;
@@ -399,6 +400,30 @@ impl DealSpec {
         });
         let board_from = board_from.map(|t| t.1);
         Some(FixedDeal { template, open, board_from, refilled, in_deck_order: remaining, remaining, shuffle })
+    }
+}
+
+/// How a Monte Carlo run draws the deals of a spec. It depends on the spec alone (players,
+/// ranges, board, dead cards), never on what a statement asks about the deals, so every Monte
+/// Carlo path of a statement (tallied by outcome or trial by trial) sees the same deals for a
+/// seed.
+pub enum MonteSource {
+    /// Given hands: a partial shuffle of the cards left ([`FixedDeal`]).
+    Fixed(Box<FixedDeal>),
+    /// Two-card games with ranges or random hands: narrow ranges as one list of compatible
+    /// hands, and the open cards one by one ([`JointDeal`]).
+    Joint(JointDeal),
+    /// Anything else: [`DealSpec::sample`], rejecting whole deals whose cards collide.
+    Rejection,
+}
+
+impl DealSpec {
+    /// This spec's Monte Carlo source (see [`MonteSource`]).
+    pub fn monte_source(&self) -> MonteSource {
+        if let Some(joint) = self.joint_deal() {
+            return MonteSource::Joint(joint);
+        }
+        self.fixed_deal().map_or(MonteSource::Rejection, |f| MonteSource::Fixed(Box::new(f)))
     }
 }
 

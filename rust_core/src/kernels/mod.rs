@@ -6,9 +6,8 @@
 //! - `given_tally`: showdowns of given hands over many deals, tallied by who wins, exhaustive
 //!   and Monte Carlo (equity questions about given hands in every game); `board_ranks`: its
 //!   exact hold'em boards, counted by rank multiset; `range_draws`: the Monte Carlo showdowns
-//!   of hold'em hands drawn from ranges (tested, not yet used by the runner: it draws other
-//!   deals for a seed than the deal-by-deal path, and statements that differ only in whether
-//!   they tally by outcome must see the same deals; see issue 22).
+//!   of hold'em hands from ranges and random hands, on the deals of `deal::joint` (the same
+//!   deals, from the same stream, as the deal-by-deal path).
 //! - `holdem_equity`, `omaha_equity` (sharing `board_completions`): exact equity from the flop
 //!   or the turn; `stud_equity`: exact stud equity on a street.
 //!

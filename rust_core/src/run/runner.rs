@@ -8,14 +8,16 @@ use super::item_order::{work_items, ItemClaims, ItemOrder};
 use super::outcome::OutcomeTally;
 use super::pieces::{ItemSpan, Piece};
 use crate::deal::exhaustive::Prefix;
+use crate::deal::joint::JointDraw;
 use crate::deal::rank_classes::rank_class_prefixes;
-use crate::deal::source::FixedDeal;
+use crate::deal::source::{FixedDeal, MonteSource};
 use crate::deal::suit_classes::{suit_classes, SuitClass, SuitMap};
 use crate::deal::{Deal, MAX_PLAYERS};
 use crate::error::PqlError;
 use crate::kernels::given_tally::GivenTally;
+use crate::kernels::range_draws::RangeDraws;
 use crate::plan::{Plan, SelectorKind};
-use crate::rng::Rng;
+use crate::rng::{Rng, WyRand};
 use crate::trial::{Scratch, Trial};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -765,9 +767,19 @@ fn monte_worker(
     deadline: Option<Instant>,
     precision: Option<Precision>,
 ) -> Result<(), PqlError> {
-    // Given hands (the commonest question) are dealt by a partial shuffle of the cards left.
-    let mut fixed = plan.spec.fixed_deal();
-    let mut deal = fixed.as_ref().map_or_else(|| Deal::new(plan.spec.game, plan.spec.players.len()), FixedDeal::start);
+    // The spec's own way of dealing, whatever the selectors: given hands by a partial shuffle of
+    // the cards left, two-card games' ranges and random hands by `JointDeal`.
+    let (mut fixed, joint) = match plan.spec.monte_source() {
+        MonteSource::Fixed(f) => (Some(*f), None),
+        MonteSource::Joint(j) => (None, Some(j)),
+        MonteSource::Rejection => (None, None),
+    };
+    let mut deal = match (&fixed, &joint) {
+        (Some(f), _) => f.start(),
+        (_, Some(j)) => j.start(),
+        _ => Deal::new(plan.spec.game, plan.spec.players.len()),
+    };
+    let mut draw = JointDraw::default();
     let mut local = plan.new_aggregates();
     let mut scratch = Scratch::default();
     scratch.outer_sampled = true;
@@ -779,6 +791,12 @@ fn monte_worker(
     // the whole chunk.
     let mut given = match (&tally, &fixed) {
         (Some(_), Some(f)) => f.given_tally(),
+        _ => None,
+    };
+    // Ranges and random hands of a two-card game in such a statement: the same deals, rated
+    // from summed card keys.
+    let mut ranged = match (&tally, &joint) {
+        (Some(_), Some(j)) => RangeDraws::new(j),
         _ => None,
     };
     let check_every = plan.check_interval();
@@ -797,6 +815,8 @@ fn monte_worker(
         if let Some(f) = &mut fixed {
             f.restart();
         }
+        // The joint source's generator, seeded from the chunk's (for every path alike).
+        let mut fast = WyRand::new(if joint.is_some() { rng.next_u64() } else { 0 });
         let (mut accepted, mut attempted) = (0u64, 0u64);
         // (attempted, accepted) of this chunk already counted by the guard.
         let mut reported = (0u64, 0u64);
@@ -805,6 +825,9 @@ fn monte_worker(
         }
         if let (Some(given), Some(f), Some(tally)) = (&mut given, &fixed, &mut tally) {
             accepted = tally_given(given, f, tally, &mut deal, &mut rng, want, shared, deadline);
+            attempted = accepted;
+        } else if let (Some(ranged), Some(tally)) = (&mut ranged, &mut tally) {
+            accepted = tally_ranged(ranged, tally, &mut deal, &mut fast, want, shared, deadline);
             attempted = accepted;
         } else {
             while accepted < want {
@@ -834,6 +857,8 @@ fn monte_worker(
                 }
                 if let Some(f) = &mut fixed {
                     f.sample(&mut rng, &mut deal);
+                } else if let Some(j) = &joint {
+                    j.sample(&mut fast, &mut draw, &mut deal);
                 } else if !plan.spec.sample(&mut rng, &mut deal) {
                     continue;
                 }
@@ -940,6 +965,31 @@ fn tally_given(
         done += block;
     }
     given.for_each_outcome(deal, |hi, lo, count, deal| tally.add_outcome(hi, lo, count as f64, deal));
+    done
+}
+
+/// Up to `want` deals of a chunk by [`RangeDraws`], counted into `tally`; fewer when the run is
+/// cancelled or reaches its time limit.
+fn tally_ranged(
+    ranged: &mut RangeDraws,
+    tally: &mut OutcomeTally,
+    deal: &mut Deal,
+    rng: &mut WyRand,
+    want: u64,
+    shared: &Shared,
+    deadline: Option<Instant>,
+) -> u64 {
+    ranged.clear();
+    let mut done = 0;
+    while done < want {
+        if shared.cancel.load(Ordering::Relaxed) || past(deadline, shared) {
+            break;
+        }
+        let block = (want - done).min(65_536);
+        ranged.sample(rng, block);
+        done += block;
+    }
+    ranged.for_each_outcome(deal, |hi, count, deal| tally.add_outcome(hi, 0, count as f64, deal));
     done
 }
 
