@@ -99,7 +99,7 @@ def run_rows(
     error) cancels what has not run."""
     distributed = importlib.import_module("distributed")
     run = next(_runs)
-    workers = max(1, len(client.scheduler_info().get("workers", {})))
+    workers, _ = _cluster_size(client)
     if _by_chunk(len(texts), workers, options):
         yield from _rows_by_chunk(client, texts, options)
         return
@@ -188,11 +188,14 @@ def stream_statement(
         return
     query = Query(statement, macros=macros)
     trials = options.get("trials") or DEFAULT_TRIALS
-    threads = _cluster_threads(client)
+    workers, threads = _cluster_size(client)
     layout = query.exact_layout(0, trials, options.get("exact"), threads)
     started = time.monotonic()
     if layout is None:
-        tasks = _chunk_tasks(client, query, macros, trials=trials, seed=seed, options=whole)
+        task = {"trials": trials, "seed": seed}
+        call: tuple[Any, ...] = (run_chunks, query.text, dict(macros))
+        chunks = query.monte_chunks(trials)
+        tasks = _spans(client, workers, chunks, call, task=task, options=whole, least=MIN_CHUNKS_PER_TASK)
 
         def merge(parts: list[Any], end: bool) -> StatementResult:
             return query.merge_chunks(0, parts, seed, time.monotonic() - started)
@@ -201,7 +204,8 @@ def stream_statement(
         target = engine_precision(options.get("precision"))
     else:
         task = {"trials": trials, "exact": options.get("exact"), "seed": seed, "layout": threads}
-        tasks = _spans(client, layout[0], (run_items, query.text, dict(macros)), task, whole)
+        call = (run_items, query.text, dict(macros))
+        tasks = _spans(client, workers, layout[0], call, task=task, options=whole)
 
         def merge(parts: list[Any], end: bool) -> StatementResult:
             return query.merge_items(0, layout, parts, seed, time.monotonic() - started, end=end)
@@ -216,10 +220,11 @@ def stream_statement(
         yield _whole(client, statement, whole, macros)
 
 
-def _cluster_threads(client: Any) -> int:
-    """Worker threads of the whole cluster (the thread count an exhaustive run is laid out for)."""
+def _cluster_size(client: Any) -> tuple[int, int]:
+    """The cluster's workers and their threads together (the thread count an exhaustive run is
+    laid out for), from one question to the scheduler."""
     workers = client.scheduler_info().get("workers", {})
-    return max(1, sum(int(w.get("nthreads", 1)) for w in workers.values()))
+    return max(1, len(workers)), max(1, sum(int(w.get("nthreads", 1)) for w in workers.values()))
 
 
 def run_whole(statement: str, options: Mapping[str, Any], macros: Mapping[str, str]) -> StatementResult:
@@ -273,34 +278,19 @@ def _whole(
     return result
 
 
-def _chunk_tasks(
-    client: Any,
-    query: Query,
-    macros: Mapping[str, str],
-    *,
-    trials: int,
-    seed: int,
-    options: Mapping[str, Any],
-) -> list[Any]:
-    chunks = query.monte_chunks(trials)
-    task = {"trials": trials, "seed": seed}
-    call = (run_chunks, query.text, dict(macros))
-    return _spans(client, chunks, call, task, options, least=MIN_CHUNKS_PER_TASK)
-
-
 def _spans(
     client: Any,
+    workers: int,
     pieces: int,
     call: tuple[Any, ...],
+    *,
     task: Mapping[str, Any],
     options: Mapping[str, Any],
-    *,
     least: int = 1,
 ) -> list[Any]:
-    """Tasks of consecutive pieces (chunks, items) ``lo..hi``, about ``TASKS_PER_WORKER`` a
-    worker and at least ``least`` pieces each: ``call`` (a function and its first arguments)
+    """Tasks of consecutive pieces (chunks, items) ``lo..hi``, about ``TASKS_PER_WORKER`` for
+    each of ``workers`` and at least ``least`` pieces each: ``call`` (a function and its first arguments)
     with the keywords ``task``, ``lo``, ``hi`` and the run's ``threads``."""
-    workers = max(1, len(client.scheduler_info().get("workers", {})))
     size = max(least, -(-pieces // (workers * TASKS_PER_WORKER)))
     futures = []
     for lo in range(0, pieces, size):
