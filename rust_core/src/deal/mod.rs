@@ -3,12 +3,14 @@
 //! drawn (`source`: [`source::DealSpec`], rejection sampling, [`source::FixedDeal`]; `joint`:
 //! ranges of two-card games drawn as one list of compatible hands), every
 //! compatible deal exactly once (`exhaustive`), and the classes of exact prefixes that are one
-//! deal up to the names of the suits (`suit_classes`).
+//! deal up to the names of the suits (`suit_classes`), or one outcome up to suits that make no
+//! difference (`rank_classes`, counted by flush in `flush_classes`).
 //!
 //! May use: `cards`, `games`, `range` (board patterns), `rng`. Knows nothing of statements or
 //! of who wins: the rooms above deal from it.
 
 pub mod exhaustive;
+pub mod flush_classes;
 pub mod joint;
 pub mod rank_classes;
 pub mod source;

@@ -1,12 +1,17 @@
-//! Razz deals by rank: razz ignores suits, so two fixed parts whose players hold the same ranks
-//! in the same positions, with as many cards of each rank left, have the same outcomes on every
-//! completion. When every range holds, for each of its rank patterns, every suited hand of
+//! Stud-family deals by rank. Razz ignores suits, so two fixed parts whose players hold the same
+//! ranks in the same positions, with as many cards of each rank left, have the same outcomes on
+//! every completion. When every range holds, for each of its rank patterns, every suited hand of
 //! that pattern (as `(3-2-)45678` or `A345678` do), the fixed parts of a pattern combination
 //! are counted rather than listed: one representative each, standing for all of them
 //! (`Prefix::copies`). The seed's race `A345678` v `(3-2-)45678` is then three fixed parts
 //! instead of 124 million.
+//!
+//! Stud hi and stud hi/lo hands whose seven cards are all fixed by rank (pairs and all) are
+//! counted the same way, one representative per flush class (`deal::flush_classes`): with suits
+//! free, a showdown depends on them only through who holds which flush.
 
 use super::exhaustive::Prefix;
+use super::flush_classes::flush_classes;
 use super::source::{place_slots, BoardSource, DealSpec, HandSource, OPEN};
 use super::Deal;
 use crate::cards::{Card, CardSet};
@@ -17,11 +22,15 @@ use std::collections::{HashMap, HashSet};
 type Pattern = [u8; 7];
 
 /// The rank classes of `spec`'s fixed parts, each a representative prefix with its `copies`
-/// and weight; `None` when the spec is not razz, has weighted ranges or a dead-card pattern,
-/// a range misses some suited hand of one of its patterns, a hand holds a rank twice, or the
-/// combinations of patterns exceed `limit`.
+/// and weight; `None` when the spec is not razz or stud with every card fixed by rank, has
+/// weighted ranges or a dead-card pattern, a range misses some suited hand of one of its
+/// patterns, a hand holds a rank twice, or the combinations of patterns exceed `limit`.
 pub fn rank_class_prefixes(spec: &DealSpec, limit: usize) -> Option<Vec<Prefix>> {
-    if spec.game != Game::Razz || !spec.dead_sets.is_empty() || !matches!(spec.board, BoardSource::Random) {
+    let by_flush = matches!(spec.game, Game::StudHi | Game::Stud8);
+    if !(spec.game == Game::Razz || by_flush)
+        || !spec.dead_sets.is_empty()
+        || !matches!(spec.board, BoardSource::Random)
+    {
         return None;
     }
     let mut avail = [0u8; 13];
@@ -38,29 +47,27 @@ pub fn rank_class_prefixes(spec: &DealSpec, limit: usize) -> Option<Vec<Prefix>>
                     return None;
                 }
                 let mut count: HashMap<Pattern, u64> = HashMap::new();
-                let mut seen: HashSet<CardSet> = HashSet::new();
+                // Stud hands are told apart by position too (an ace down and one up, or the
+                // other way round); razz ones by their cards.
+                let mut seen: HashSet<(CardSet, [u8; 7])> = HashSet::new();
                 for hand in &list.items {
                     if hand.fixed.overlaps(spec.dead) {
                         continue;
                     }
-                    if !seen.insert(hand.fixed) {
+                    if !seen.insert((hand.fixed, if by_flush { hand.slots } else { [OPEN; 7] })) {
                         return None;
                     }
                     let pattern = pattern_of(hand.slots);
                     let ranks = pattern.iter().filter(|&&r| r != OPEN);
-                    if ranks.clone().count() != hand.fixed.rank_mask().count_ones() as usize {
-                        // A rank twice in one hand: its suited hands are not a product.
+                    if !by_flush && ranks.clone().count() != hand.fixed.rank_mask().count_ones() as usize {
+                        // A rank twice in one razz hand: its suited hands are not a product.
                         return None;
                     }
                     *count.entry(pattern).or_insert(0) += 1;
                 }
                 // Every suited hand of each pattern is there.
-                for (pattern, &n) in &count {
-                    let full: u64 =
-                        pattern.iter().filter(|&&r| r != OPEN).map(|&r| u64::from(avail[usize::from(r)])).product();
-                    if n != full {
-                        return None;
-                    }
+                if count.iter().any(|(pattern, &n)| n != suited_hands(*pattern, &avail)) {
+                    return None;
                 }
                 let mut list: Vec<Pattern> = count.into_keys().collect();
                 list.sort_unstable();
@@ -72,10 +79,43 @@ pub fn rank_class_prefixes(spec: &DealSpec, limit: usize) -> Option<Vec<Prefix>>
     if combinations > limit as f64 {
         return None;
     }
+    if by_flush {
+        // Suits matter through flushes, which open cards could still complete: every card fixed.
+        let all_fixed = patterns.iter().flatten().all(|p| !p.contains(&OPEN));
+        if !all_fixed || combinations > FLUSH_COMBINATIONS as f64 {
+            return None;
+        }
+    }
     let mut out = Vec::new();
     let mut chosen: Vec<Pattern> = Vec::with_capacity(patterns.len());
-    combine(spec, &patterns, &avail, &mut chosen, &mut out);
+    combine(&patterns, &mut chosen, &mut |chosen| {
+        if by_flush {
+            out.extend(flush_representatives(spec, chosen));
+        } else {
+            out.extend(representative(spec, chosen, &avail));
+        }
+    });
     Some(out)
+}
+
+/// Stud pattern combinations counted by flush class, at most (each costs up to thousands of
+/// suit choices of the ranks players share).
+const FLUSH_COMBINATIONS: usize = 20_000;
+
+/// How many hands of `pattern` the cards left (`avail` of each rank) make: the positions of a
+/// rank take distinct suits, and a down pair is one hand whichever way round.
+fn suited_hands(pattern: Pattern, avail: &[u8; 13]) -> u64 {
+    let mut taken = [0u8; 13];
+    let mut hands = 1u64;
+    for &r in pattern.iter().filter(|&&r| r != OPEN) {
+        let ri = usize::from(r);
+        hands *= u64::from(avail[ri].saturating_sub(taken[ri]));
+        taken[ri] += 1;
+    }
+    if pattern[0] != OPEN && pattern[0] == pattern[1] {
+        hands /= 2;
+    }
+    hands
 }
 
 /// A hand's pattern: its ranks by position, the two down cards sorted.
@@ -92,22 +132,15 @@ fn pattern_of(slots: [u8; 7]) -> Pattern {
     p
 }
 
-fn combine(
-    spec: &DealSpec,
-    patterns: &[Vec<Pattern>],
-    avail: &[u8; 13],
-    chosen: &mut Vec<Pattern>,
-    out: &mut Vec<Prefix>,
-) {
+/// Calls `each` with every combination of one pattern per player.
+fn combine(patterns: &[Vec<Pattern>], chosen: &mut Vec<Pattern>, each: &mut impl FnMut(&[Pattern])) {
     if chosen.len() == patterns.len() {
-        if let Some(prefix) = representative(spec, chosen, avail) {
-            out.push(prefix);
-        }
+        each(chosen);
         return;
     }
     for &p in &patterns[chosen.len()] {
         chosen.push(p);
-        combine(spec, patterns, avail, chosen, out);
+        combine(patterns, chosen, each);
         chosen.pop();
     }
 }
@@ -147,4 +180,24 @@ fn representative(spec: &DealSpec, patterns: &[Pattern], avail: &[u8; 13]) -> Op
     }
     deal.dead = spec.dead;
     Some(Prefix { deal, used, weight: copies as f64, board_slots: [OPEN; 5], copies })
+}
+
+/// One fixed part per flush class of the players' `patterns` (every position fixed), standing for
+/// the class's suit assignments.
+fn flush_representatives(spec: &DealSpec, patterns: &[Pattern]) -> Vec<Prefix> {
+    let deck: CardSet = spec.deck.iter().copied().collect();
+    flush_classes(patterns, deck)
+        .into_iter()
+        .map(|class| {
+            let mut deal = Deal::new(spec.game, spec.players.len());
+            let mut used = spec.dead;
+            for (p, cards) in class.example.iter().enumerate() {
+                place_slots(&mut deal.stud[p], cards.map(Card::index));
+                deal.hole[p] = cards.iter().copied().collect();
+                used = used.union(deal.hole[p]);
+            }
+            deal.dead = spec.dead;
+            Prefix { deal, used, weight: class.count as f64, board_slots: [OPEN; 5], copies: class.count }
+        })
+        .collect()
 }

@@ -403,7 +403,7 @@ pub fn choose_mode(plan: &Plan, opts: &RunOptions) -> Result<Mode, PqlError> {
         return Ok(Mode::Monte);
     }
     let limit = if exact == Some(true) { FORCED_PREFIXES } else { 200_000 };
-    // Razz statements about the showdown alone: fixed parts counted by rank class.
+    // Razz (and stud hands fixed by rank) about the showdown alone: fixed parts counted by class.
     let by_rank = if plan.tallies_by_outcome() { rank_class_prefixes(&plan.spec, 200_000) } else { None };
     if let Some(prefixes) = by_rank {
         if prefixes.is_empty() {
