@@ -18,6 +18,15 @@ const MEMO_NUT_LO_OUTS: u8 = 21;
 const MEMO_NUT_HI: u8 = 22;
 const MEMO_NUT_HI_FOR_TYPE: u8 = 23;
 
+/// The hi rating of `hand` with `board` (flop games; Omaha takes two cards of the hand).
+fn hi_of(game: Game, hand: CardSet, board: CardSet) -> HiRating {
+    if game.is_omaha() {
+        omaha_hi(&OmahaHole::new(hand), &OmahaBoard::new(board))
+    } else {
+        rate_hi(hand.union(board), game.hi_rules())
+    }
+}
+
 impl Trial<'_> {
     /// Cards p cannot see on `street`.
     fn unseen_by(&self, p: usize, street: Street) -> Vec<Card> {
@@ -178,13 +187,35 @@ impl Trial<'_> {
     /// p's hi rating with the board of `street` plus `extra`.
     fn hi_with(&self, p: usize, street: Street, extra: Card) -> HiRating {
         let d = self.deal;
-        let hand = d.hand_at(p, street);
-        let board = d.board_at(street).with(extra);
-        if d.game.is_omaha() {
-            omaha_hi(&OmahaHole::new(hand), &OmahaBoard::new(board))
-        } else {
-            rate_hi(hand.union(board), d.game.hi_rules())
+        hi_of(d.game, d.hand_at(p, street), d.board_at(street).with(extra))
+    }
+
+    /// Of the `unseen` cards, those after which `hand` holds the nuts with `board` plus the card
+    /// (flop games). A card of a suit that would have at most two cards on that board makes no
+    /// flush possible in its suit, for anyone: the cards of one rank among such suits give the
+    /// same answer (the same ranks for everyone, the same holdings left up to suits that cannot
+    /// flush), so with `collapse` one of them is judged for all.
+    fn nut_out_mask(game: Game, hand: CardSet, board: CardSet, unseen: CardSet, collapse: bool) -> u64 {
+        let mut mask = 0u64;
+        // Per rank: the answer for its cards of suits that cannot flush, once judged.
+        let mut no_flush_answer = [None::<bool>; 13];
+        for c in unseen {
+            let cannot_flush = collapse && board.suit_mask(c.suit()).count_ones() < 2;
+            let known = if cannot_flush { no_flush_answer[usize::from(c.rank())] } else { None };
+            let nuts = known.unwrap_or_else(|| {
+                let next = board.with(c);
+                let mut rest = unseen;
+                rest.remove(c);
+                !Self::opponent_beats_hi(game, rest, next, hi_of(game, hand, next))
+            });
+            if cannot_flush {
+                no_flush_answer[usize::from(c.rank())] = Some(nuts);
+            }
+            if nuts {
+                mask |= c.bit();
+            }
         }
+        mask
     }
 
     /// Next-street cards after which p holds the nuts (flop games).
@@ -202,17 +233,8 @@ impl Trial<'_> {
             map.inverse().set(CardSet::from_bits(mask)).bits()
         } else {
             let d = self.deal;
-            let mut mask = 0u64;
-            let unseen_now: CardSet = self.unseen_by(p, street).into_iter().collect();
-            for c in unseen_now {
-                let board = d.board_at(street).with(c);
-                let mine = self.hi_with(p, street, c);
-                let mut unseen = unseen_now;
-                unseen.remove(c);
-                if !Self::opponent_beats_hi(d.game, unseen, board, mine) {
-                    mask |= CardSet::EMPTY.with(c).bits();
-                }
-            }
+            let unseen: CardSet = self.unseen_by(p, street).into_iter().collect();
+            let mask = Self::nut_out_mask(d.game, d.hand_at(p, street), d.board_at(street), unseen, true);
             self.cache(&key, [map.set(CardSet::from_bits(mask)).bits(), 0]);
             mask
         };
@@ -404,6 +426,27 @@ mod tests {
 
     fn cat(hole: &str, flop: &str) -> FlopHandCategory {
         flop_category_of(parse_cards(hole).unwrap(), parse_cards(flop).unwrap(), Game::Holdem)
+    }
+
+    #[test]
+    fn nut_outs_judged_once_per_rank_of_the_suits_that_cannot_flush_are_the_same() {
+        let mut rng = crate::rng::Rng::new(22, 0);
+        for round in 0..300 {
+            let game = [Game::Holdem, Game::ShortDeck, Game::OmahaHi, Game::Omaha5Hi][round % 4];
+            let mut deck: Vec<Card> = game.deck().cards().iter().collect();
+            let hole = game.hole_cards();
+            let board_cards = 3 + round / 4 % 2;
+            for i in 0..hole + board_cards {
+                let j = i + rng.below((deck.len() - i) as u64) as usize;
+                deck.swap(i, j);
+            }
+            let hand: CardSet = deck[..hole].iter().copied().collect();
+            let board: CardSet = deck[hole..hole + board_cards].iter().copied().collect();
+            let unseen: CardSet = deck[hole + board_cards..].iter().copied().collect();
+            let fast = Trial::nut_out_mask(game, hand, board, unseen, true);
+            let plain = Trial::nut_out_mask(game, hand, board, unseen, false);
+            assert_eq!(fast, plain, "{game:?} {hand:?} {board:?}");
+        }
     }
 
     #[test]
