@@ -23,8 +23,9 @@ pub struct FlushClass {
     /// Per player, the positions (bit `i` for position `i`) of the cards of its flush suit; 0
     /// without a flush.
     pub flush_positions: Vec<u8>,
-    /// How many suit assignments the class holds.
-    pub count: u64,
+    /// How many suit assignments the class holds (seven hands of seven cards can hold more
+    /// than a u64 counts).
+    pub count: u128,
     /// One of them: each player's cards by position.
     pub example: Vec<[Card; 7]>,
 }
@@ -33,8 +34,9 @@ pub struct FlushClass {
 /// cards of `deck`, cards of one rank going to distinct suits. Two down cards of one rank (the
 /// first two positions) are one hand whichever way round: such a hand's flush positions name the
 /// first of them, and its assignments are counted once. Assignments that cannot be made (too few
-/// cards of a rank) are in no class.
-pub fn flush_classes(patterns: &[[u8; 7]], deck: CardSet) -> Vec<FlushClass> {
+/// cards of a rank) are in no class. `None` when counting would take more than [`FLUSH_STEPS`]
+/// suit choices (many players sharing many ranks).
+pub fn flush_classes(patterns: &[[u8; 7]], deck: CardSet) -> Option<Vec<FlushClass>> {
     let n = patterns.len();
     // later[q]: the cards of the ranks some player after q holds.
     let mut later = vec![CardSet::EMPTY; n + 1];
@@ -42,8 +44,12 @@ pub fn flush_classes(patterns: &[[u8; 7]], deck: CardSet) -> Vec<FlushClass> {
         let ranks = patterns[q].iter().fold(0u16, |m, &r| m | 1 << r);
         later[q] = later[q + 1].union(cards_of_ranks(ranks));
     }
-    let mut counter = Counter { patterns, deck, later, memo: HashMap::new() };
+    let symmetric = (1..4).all(|s| deck.suit_mask(s) == deck.suit_mask(0));
+    let mut counter = Counter { patterns, deck, later, memo: HashMap::new(), steps: 0, symmetric };
     let by_position = counter.classes_from(0, CardSet::EMPTY);
+    if counter.steps > FLUSH_STEPS {
+        return None;
+    }
     // Down pairs: swapping the pair's suits is a pairing of the assignments (the two suits differ)
     // that keeps the outcome, so the classes under the first-named key hold each hand twice.
     let down_pairs: Vec<usize> = (0..patterns.len()).filter(|&q| patterns[q][0] == patterns[q][1]).collect();
@@ -68,8 +74,11 @@ pub fn flush_classes(patterns: &[[u8; 7]], deck: CardSet) -> Vec<FlushClass> {
         class.count >>= down_pairs.len();
     }
     classes.sort_by(|a, b| a.flush_positions.cmp(&b.flush_positions));
-    classes
+    Some(classes)
 }
+
+/// Suit choices [`flush_classes`] makes at most (a fraction of a second).
+pub const FLUSH_STEPS: usize = 4_000_000;
 
 /// Every card of the ranks in `ranks` (bit `r` for rank `r`).
 fn cards_of_ranks(ranks: u16) -> CardSet {
@@ -83,6 +92,10 @@ struct Counter<'a> {
     later: Vec<CardSet>,
     /// Classes of players `q..` by `q` and the cards of their ranks already taken.
     memo: HashMap<(usize, u64), Rc<Vec<FlushClass>>>,
+    /// Suit choices made so far; past [`FLUSH_STEPS`] the count stops, incomplete.
+    steps: usize,
+    /// Every suit of the deck holds the same ranks: renaming suits changes no count.
+    symmetric: bool,
 }
 
 impl Counter<'_> {
@@ -103,7 +116,9 @@ impl Counter<'_> {
             (0..7).filter(|&i| self.later[q + 1].contains(Card::new(pattern[i], 0)) || twice(i)).collect();
         let mut merged: HashMap<Vec<u8>, FlushClass> = HashMap::new();
         let mut suits = [0u8; 7];
-        self.suit_shared(q, &shared, 0, used, &mut suits, &mut merged);
+        // The first player's suits up to their names, when the deck does not tell suits apart.
+        let canonical = (q == 0 && self.symmetric).then_some(0);
+        self.suit_shared(q, &shared, 0, used, canonical, &mut suits, &mut merged);
         let mut out: Vec<FlushClass> = merged.into_values().collect();
         out.sort_by(|a, b| a.flush_positions.cmp(&b.flush_positions));
         let out = Rc::new(out);
@@ -112,27 +127,39 @@ impl Counter<'_> {
     }
 
     /// Gives the shared positions from `k` on their suits, then counts the player's own cards and
-    /// combines them with the later players' classes.
+    /// combines them with the later players' classes. With `canonical` (the suits named so far),
+    /// suits are named in order of first use and each such choice stands for its renamings: the
+    /// classes do not name suits, so renamed choices count the same.
+    #[allow(clippy::too_many_arguments)]
     fn suit_shared(
         &mut self,
         q: usize,
         shared: &[usize],
         k: usize,
         used: CardSet,
+        canonical: Option<u8>,
         suits: &mut [u8; 7],
         merged: &mut HashMap<Vec<u8>, FlushClass>,
     ) {
         let pattern = self.patterns[q];
+        self.steps += 1;
+        if self.steps > FLUSH_STEPS {
+            return;
+        }
         if let Some(&i) = shared.get(k) {
-            for s in 0..4u8 {
+            let last = canonical.map_or(3, |named| named.min(3));
+            for s in 0..=last {
                 let c = Card::new(pattern[i], s);
                 if self.deck.contains(c) && !used.contains(c) {
                     suits[i] = s;
-                    self.suit_shared(q, shared, k + 1, used.with(c), suits, merged);
+                    let named = canonical.map(|named| named.max(s + 1));
+                    self.suit_shared(q, shared, k + 1, used.with(c), named, suits, merged);
                 }
             }
             return;
         }
+        // Renamings of the named suits: 4 * 3 * ... for each suit named.
+        let renamings: u128 = canonical.map_or(1, |named| (0..u128::from(named)).map(|i| 4 - i).product());
         let own = own_classes(pattern, shared, *suits, self.deck.minus(used));
         if own.is_empty() {
             return;
@@ -149,7 +176,7 @@ impl Counter<'_> {
                     example.extend_from_slice(&r.example);
                     FlushClass { flush_positions: key.clone(), count: 0, example }
                 });
-                entry.count += count * r.count;
+                entry.count += u128::from(count) * r.count * renamings;
             }
         }
     }
@@ -354,8 +381,9 @@ mod tests {
                 }
             }
             let want = brute(&patterns, deck);
-            let classes = flush_classes(&patterns, deck);
-            let got: HashMap<Vec<u8>, u64> = classes.iter().map(|c| (c.flush_positions.clone(), c.count)).collect();
+            let classes = flush_classes(&patterns, deck).expect("within the budget");
+            let got: HashMap<Vec<u8>, u64> =
+                classes.iter().map(|c| (c.flush_positions.clone(), u64::try_from(c.count).unwrap())).collect();
             assert_eq!(got.len(), classes.len(), "one class per key");
             assert_eq!(got, want, "{patterns:?}");
             assignments += want.values().sum::<u64>();
@@ -371,6 +399,14 @@ mod tests {
                 }
             }
         }
+        // A full deck (suits named in order of first use, each choice counted for its
+        // renamings): AAKQJT9 against KKAT985, both with a down pair, five ranks shared.
+        let patterns = [[12, 12, 11, 10, 9, 8, 7], [11, 11, 12, 8, 7, 6, 3]];
+        let want = brute(&patterns, CardSet::FULL);
+        let classes = flush_classes(&patterns, CardSet::FULL).expect("within the budget");
+        let got: HashMap<Vec<u8>, u64> =
+            classes.iter().map(|c| (c.flush_positions.clone(), u64::try_from(c.count).unwrap())).collect();
+        assert_eq!(got, want);
         assert!(flush_classes_seen > 80, "flushes are exercised: {flush_classes_seen}");
         assert!(assignments > 1_000_000, "{assignments} assignments");
     }

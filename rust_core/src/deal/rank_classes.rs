@@ -88,14 +88,23 @@ pub fn rank_class_prefixes(spec: &DealSpec, limit: usize) -> Option<Vec<Prefix>>
     }
     let mut out = Vec::new();
     let mut chosen: Vec<Pattern> = Vec::with_capacity(patterns.len());
+    let mut counted = true;
     combine(&patterns, &mut chosen, &mut |chosen| {
+        if !counted {
+            return;
+        }
         if by_flush {
-            out.extend(flush_representatives(spec, chosen));
+            match flush_representatives(spec, chosen) {
+                Some(prefixes) => out.extend(prefixes),
+                None => counted = false,
+            }
         } else {
             out.extend(representative(spec, chosen, &avail));
         }
     });
-    Some(out)
+    // The deals are counted in a u64 (a run's attempts): more, and the plain listing decides.
+    let total = out.iter().try_fold(0u64, |sum, p| sum.checked_add(p.copies));
+    (counted && total.is_some()).then_some(out)
 }
 
 /// Stud pattern combinations counted by flush class, at most (each costs up to thousands of
@@ -183,12 +192,13 @@ fn representative(spec: &DealSpec, patterns: &[Pattern], avail: &[u8; 13]) -> Op
 }
 
 /// One fixed part per flush class of the players' `patterns` (every position fixed), standing for
-/// the class's suit assignments.
-fn flush_representatives(spec: &DealSpec, patterns: &[Pattern]) -> Vec<Prefix> {
+/// the class's suit assignments; `None` when they are too many to count.
+fn flush_representatives(spec: &DealSpec, patterns: &[Pattern]) -> Option<Vec<Prefix>> {
     let deck: CardSet = spec.deck.iter().copied().collect();
-    flush_classes(patterns, deck)
+    flush_classes(patterns, deck)?
         .into_iter()
         .map(|class| {
+            let copies = u64::try_from(class.count).ok()?;
             let mut deal = Deal::new(spec.game, spec.players.len());
             let mut used = spec.dead;
             for (p, cards) in class.example.iter().enumerate() {
@@ -197,7 +207,7 @@ fn flush_representatives(spec: &DealSpec, patterns: &[Pattern]) -> Vec<Prefix> {
                 used = used.union(deal.hole[p]);
             }
             deal.dead = spec.dead;
-            Prefix { deal, used, weight: class.count as f64, board_slots: [OPEN; 5], copies: class.count }
+            Some(Prefix { deal, used, weight: copies as f64, board_slots: [OPEN; 5], copies })
         })
         .collect()
 }
