@@ -34,9 +34,10 @@ pub struct FlushClass {
 /// cards of `deck`, cards of one rank going to distinct suits. Two down cards of one rank (the
 /// first two positions) are one hand whichever way round: such a hand's flush positions name the
 /// first of them, and its assignments are counted once. Assignments that cannot be made (too few
-/// cards of a rank) are in no class. `None` when counting would take more than [`FLUSH_STEPS`]
-/// suit choices (many players sharing many ranks).
-pub fn flush_classes(patterns: &[[u8; 7]], deck: CardSet) -> Option<Vec<FlushClass>> {
+/// cards of a rank) are in no class. `None` when counting would take more than `budget` suit
+/// choices (many players sharing many ranks); what it takes is taken off `budget`, which callers
+/// share between several counts (see [`FLUSH_STEPS`]).
+pub fn flush_classes(patterns: &[[u8; 7]], deck: CardSet, budget: &mut usize) -> Option<Vec<FlushClass>> {
     let n = patterns.len();
     // later[q]: the cards of the ranks some player after q holds.
     let mut later = vec![CardSet::EMPTY; n + 1];
@@ -45,11 +46,13 @@ pub fn flush_classes(patterns: &[[u8; 7]], deck: CardSet) -> Option<Vec<FlushCla
         later[q] = later[q + 1].union(cards_of_ranks(ranks));
     }
     let symmetric = (1..4).all(|s| deck.suit_mask(s) == deck.suit_mask(0));
-    let mut counter = Counter { patterns, deck, later, memo: HashMap::new(), steps: 0, symmetric };
+    let mut counter = Counter { patterns, deck, later, memo: HashMap::new(), steps: 0, budget: *budget, symmetric };
     let by_position = counter.classes_from(0, CardSet::EMPTY);
-    if counter.steps > FLUSH_STEPS {
+    if counter.steps > counter.budget {
+        *budget = 0;
         return None;
     }
+    *budget -= counter.steps;
     // Down pairs: swapping the pair's suits is a pairing of the assignments (the two suits differ)
     // that keeps the outcome, so the classes under the first-named key hold each hand twice.
     let down_pairs: Vec<usize> = (0..patterns.len()).filter(|&q| patterns[q][0] == patterns[q][1]).collect();
@@ -77,7 +80,7 @@ pub fn flush_classes(patterns: &[[u8; 7]], deck: CardSet) -> Option<Vec<FlushCla
     Some(classes)
 }
 
-/// Suit choices [`flush_classes`] makes at most (a fraction of a second).
+/// Suit choices worth spending on counting one statement's deals by flush class (about a second).
 pub const FLUSH_STEPS: usize = 4_000_000;
 
 /// Every card of the ranks in `ranks` (bit `r` for rank `r`).
@@ -92,8 +95,9 @@ struct Counter<'a> {
     later: Vec<CardSet>,
     /// Classes of players `q..` by `q` and the cards of their ranks already taken.
     memo: HashMap<(usize, u64), Rc<Vec<FlushClass>>>,
-    /// Suit choices made so far; past [`FLUSH_STEPS`] the count stops, incomplete.
+    /// Suit choices made so far; past `budget` the count stops, incomplete.
     steps: usize,
+    budget: usize,
     /// Every suit of the deck holds the same ranks: renaming suits changes no count.
     symmetric: bool,
 }
@@ -143,7 +147,7 @@ impl Counter<'_> {
     ) {
         let pattern = self.patterns[q];
         self.steps += 1;
-        if self.steps > FLUSH_STEPS {
+        if self.steps > self.budget {
             return;
         }
         if let Some(&i) = shared.get(k) {
@@ -381,7 +385,7 @@ mod tests {
                 }
             }
             let want = brute(&patterns, deck);
-            let classes = flush_classes(&patterns, deck).expect("within the budget");
+            let classes = flush_classes(&patterns, deck, &mut FLUSH_STEPS.clone()).expect("within the budget");
             let got: HashMap<Vec<u8>, u64> =
                 classes.iter().map(|c| (c.flush_positions.clone(), u64::try_from(c.count).unwrap())).collect();
             assert_eq!(got.len(), classes.len(), "one class per key");
@@ -403,7 +407,7 @@ mod tests {
         // renamings): AAKQJT9 against KKAT985, both with a down pair, five ranks shared.
         let patterns = [[12, 12, 11, 10, 9, 8, 7], [11, 11, 12, 8, 7, 6, 3]];
         let want = brute(&patterns, CardSet::FULL);
-        let classes = flush_classes(&patterns, CardSet::FULL).expect("within the budget");
+        let classes = flush_classes(&patterns, CardSet::FULL, &mut FLUSH_STEPS.clone()).expect("within the budget");
         let got: HashMap<Vec<u8>, u64> =
             classes.iter().map(|c| (c.flush_positions.clone(), u64::try_from(c.count).unwrap())).collect();
         assert_eq!(got, want);

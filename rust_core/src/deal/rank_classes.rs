@@ -11,7 +11,7 @@
 //! free, a showdown depends on them only through who holds which flush.
 
 use super::exhaustive::Prefix;
-use super::flush_classes::flush_classes;
+use super::flush_classes::{flush_classes, FLUSH_STEPS};
 use super::source::{place_slots, BoardSource, DealSpec, HandSource, OPEN};
 use super::Deal;
 use crate::cards::{Card, CardSet};
@@ -89,12 +89,13 @@ pub fn rank_class_prefixes(spec: &DealSpec, limit: usize) -> Option<Vec<Prefix>>
     let mut out = Vec::new();
     let mut chosen: Vec<Pattern> = Vec::with_capacity(patterns.len());
     let mut counted = true;
+    let mut budget = FLUSH_STEPS;
     combine(&patterns, &mut chosen, &mut |chosen| {
         if !counted {
             return;
         }
         if by_flush {
-            match flush_representatives(spec, chosen) {
+            match flush_representatives(spec, chosen, &mut budget) {
                 Some(prefixes) => out.extend(prefixes),
                 None => counted = false,
             }
@@ -107,8 +108,8 @@ pub fn rank_class_prefixes(spec: &DealSpec, limit: usize) -> Option<Vec<Prefix>>
     (counted && total.is_some()).then_some(out)
 }
 
-/// Stud pattern combinations counted by flush class, at most (each costs up to thousands of
-/// suit choices of the ranks players share).
+/// Stud pattern combinations counted by flush class, at most; all of them share one budget of
+/// suit choices ([`FLUSH_STEPS`]).
 const FLUSH_COMBINATIONS: usize = 20_000;
 
 /// How many hands of `pattern` the cards left (`avail` of each rank) make: the positions of a
@@ -193,9 +194,9 @@ fn representative(spec: &DealSpec, patterns: &[Pattern], avail: &[u8; 13]) -> Op
 
 /// One fixed part per flush class of the players' `patterns` (every position fixed), standing for
 /// the class's suit assignments; `None` when they are too many to count.
-fn flush_representatives(spec: &DealSpec, patterns: &[Pattern]) -> Option<Vec<Prefix>> {
+fn flush_representatives(spec: &DealSpec, patterns: &[Pattern], budget: &mut usize) -> Option<Vec<Prefix>> {
     let deck: CardSet = spec.deck.iter().copied().collect();
-    flush_classes(patterns, deck)?
+    flush_classes(patterns, deck, budget)?
         .into_iter()
         .map(|class| {
             let copies = u64::try_from(class.count).ok()?;
