@@ -24,7 +24,8 @@ type Pattern = [u8; 7];
 /// The rank classes of `spec`'s fixed parts, each a representative prefix with its `copies`
 /// and weight; `None` when the spec is not razz or stud with every card fixed by rank, has
 /// weighted ranges or a dead-card pattern, a range misses some suited hand of one of its
-/// patterns, a hand holds a rank twice, or the combinations of patterns exceed `limit`.
+/// patterns, a razz hand holds a rank twice, the combinations of patterns exceed `limit`, or
+/// stud's flush classes are too many to count.
 pub fn rank_class_prefixes(spec: &DealSpec, limit: usize) -> Option<Vec<Prefix>> {
     let by_flush = matches!(spec.game, Game::StudHi | Game::Stud8);
     if !(spec.game == Game::Razz || by_flush)
