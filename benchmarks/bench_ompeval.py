@@ -20,8 +20,19 @@ are medians. Ratios above 1 mean pql is faster.
 
 1. exact `AsAh` v `KsKd`, exact `QQ+, AKs, AKo` v `22+`, exact `AhKh` v `QQ` v `JTs`: time.
 2. Monte Carlo `random` v `random` and `QQ+, AKs, AKo` v `22+`, the same number of trials on both
-   sides (so the same standard error for independent samples): trials per second.
+   sides: trials per second.
 3. 7-card evaluation from card bytes, random hands: evaluations per second.
+
+The same number of trials is not the same standard error: pql's deals are independent, while
+OMPEval's Monte Carlo is a random walk (each hand after the first moves one player to the next
+hand of its range), whose trials are not. So each Monte Carlo row is also run `--spread` times
+(200 by default; 0 skips it) at a twentieth of its trials, pql with seeds 1, 2, ... and OMPEval
+with its own random seeds, and the spread of the answers gives each engine's variance per trial
+(the answers' variance times the trials): the rate ratio times OMPEval's variance over pql's is
+the ratio at the same standard error (the issue's own measure). From 200 runs a variance is
+known to about 10% (one standard deviation), the ratio of two to about 14%. OMPEval's variance
+a trial depends on the run's length (its walk starts afresh every 4,096 trials and sweeps the
+ranges in order), so it holds for runs of that length.
 
 Both engines' answers are printed for player 1; they must agree (exactly for exact rows, within
 sampling error otherwise).
@@ -203,6 +214,32 @@ def side_by_side(
     return out
 
 
+def variance_per_trial(answers: list[tuple[float, int]]) -> float:
+    """The variance of one trial, from repeated runs' (answer, trials): the answers' variance
+    times the trials (the mean of each run's count)."""
+    return statistics.variance([a for a, _ in answers]) * statistics.mean(t for _, t in answers)
+
+
+def pql_spread(row: Row, runs: int, trials: int) -> float:
+    text = pql_query(row)
+    answers = []
+    for seed in range(1, runs + 1):
+        result = pql.run(text, threads=1, exact=False, trials=trials, seed=seed)[0]
+        value = result.columns[0].value
+        assert isinstance(value, float)
+        answers.append((value, result.trials))
+    return variance_per_trial(answers)
+
+
+def peer_spread(driver: Driver, row: Row, runs: int, trials: int) -> float:
+    ranges = "|".join(omp_range(r) for r in row.ranges)
+    answers = []
+    for _ in range(runs):
+        _seconds, equity, hands, _stdev = driver.ask(f"mc {trials} {ranges}")
+        answers.append((float(equity), int(hands)))
+    return variance_per_trial(answers)
+
+
 def figure(row: Row, result: tuple[float, float, int] | None) -> str:
     if result is None:
         return "-"
@@ -250,6 +287,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5, help="timed repeats per figure (median shown)")
     parser.add_argument("--quick", action="store_true", help="small inputs, to check the script runs")
     parser.add_argument("--only", default="", help="only the rows whose label contains this text")
+    parser.add_argument(
+        "--spread", type=int, default=200, help="runs per engine for a Monte Carlo row's variance (0: none)"
+    )
     args = parser.parse_args()
 
     checkout = os.environ.get("OMPEVAL_DIR")
@@ -267,6 +307,7 @@ def main() -> None:
     print(f"pql beside OMPEval on CPU {cpu}, one thread each, median of {args.repeats} repeats (CPU time)")
     print(f"{machine()}\n")
     lines = []
+    spreads = []
     for row in rows(args.quick):
         if args.only not in row.what:
             continue
@@ -292,9 +333,19 @@ def main() -> None:
                 answer(theirs),
             ]
         )
+        if row.trials and args.spread > 1 and ours is not None and theirs is not None and peer is not None:
+            few = max(row.trials // 20, 10_000)
+            mine, its = pql_spread(row, args.spread, few), peer_spread(peer, row, args.spread, few)
+            rates = (ours[2] / ours[0]) / (theirs[2] / theirs[0])
+            same_error = rates * its / mine
+            spreads.append([row.what, f"{mine:.4f}", f"{its:.4f}", f"{rates:.2f}", f"{same_error:.2f}"])
         print(f"  {row.what}: done", file=sys.stderr, flush=True)
     print(table(["work", "pql", "OMPEval", "pql / OMPEval", "p1 pql", "p1 OMPEval"], lines))
     print("\nRatios: OMPEval's time over pql's for exact rows, pql's rate over OMPEval's otherwise.")
+    if spreads:
+        print(f"\nMonte Carlo at the same standard error ({args.spread} runs each, at 1/20 of the trials):")
+        header = ["work", "variance a trial: pql", "OMPEval", "rate ratio", "same-error ratio"]
+        print(table(header, spreads))
     for driver in (peer, ours_eval):
         if driver is not None:
             driver.close()
