@@ -14,7 +14,8 @@ this process (`pql_repl.run`, parsing included) and are timed by the process's C
 OMPEval's driver times its `start()`-to-`wait()` by its own process CPU time (its worker thread
 included). The 7-card evaluator row times a loop over the same random hands, dealt before
 timing, in pql's Rust driver (`rust_core/examples/peer_eval.rs`, built here with cargo) and in
-OMPEval's, each reading the hands as card bytes. Within each repeat the two engines run one
+OMPEval's, each reading the hands as card bytes, a fresh process of each for every repeat (see
+`evaluator_run`; `--repeats 7` or more for that row). Within each repeat the two engines run one
 after the other (pql, OMPEval, pql, ...), so that the machine's drift slows both alike; figures
 are medians. Ratios above 1 mean pql is faster.
 
@@ -185,9 +186,17 @@ def peer_run(driver: Driver, row: Row) -> Callable[[], tuple[float, float, int]]
     return run
 
 
-def evaluator_run(driver: Driver, count: int, seed: int) -> Callable[[], tuple[float, float, int]]:
+def evaluator_run(binary: Path, count: int, seed: int) -> Callable[[], tuple[float, float, int]]:
+    """Each call in a fresh driver process: on a shared VM one process can run at two thirds of
+    the next one's speed for its whole life (placement, neighbours), so a figure from one
+    process per engine says more about that luck than about the evaluator."""
+
     def run() -> tuple[float, float, int]:
-        seconds, _checksum = driver.ask(f"eval {count} {seed}")
+        driver = Driver([str(binary)])
+        try:
+            seconds, _checksum = driver.ask(f"eval {count} {seed}")
+        finally:
+            driver.close()
         return float(seconds), float("nan"), count
 
     return run
@@ -302,7 +311,6 @@ def main() -> None:
     # Pinned before the drivers start: they inherit the one CPU.
     cpu = pin_to_one_core()
     peer = Driver([str(peer_binary)]) if peer_binary else None
-    ours_eval = Driver([str(ours_binary)])
 
     print(f"pql beside OMPEval on CPU {cpu}, one thread each, median of {args.repeats} repeats (CPU time)")
     print(f"{machine()}\n")
@@ -313,8 +321,8 @@ def main() -> None:
             continue
         if row.evaluations:
             runs = [
-                evaluator_run(ours_eval, row.evaluations, 1),
-                evaluator_run(peer, row.evaluations, 1) if peer else None,
+                evaluator_run(ours_binary, row.evaluations, 1),
+                evaluator_run(peer_binary, row.evaluations, 1) if peer_binary else None,
             ]
         else:
             runs = [pql_run(row), peer_run(peer, row) if peer else None]
@@ -346,9 +354,8 @@ def main() -> None:
         print(f"\nMonte Carlo at the same standard error ({args.spread} runs each, at 1/20 of the trials):")
         header = ["work", "variance a trial: pql", "OMPEval", "rate ratio", "same-error ratio"]
         print(table(header, spreads))
-    for driver in (peer, ours_eval):
-        if driver is not None:
-            driver.close()
+    if peer is not None:
+        peer.close()
 
 
 if __name__ == "__main__":
