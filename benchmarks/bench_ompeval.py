@@ -187,9 +187,9 @@ def peer_run(driver: Driver, row: Row) -> Callable[[], tuple[float, float, int]]
 
 
 def evaluator_run(binary: Path, count: int, seed: int) -> Callable[[], tuple[float, float, int]]:
-    """Each call in a fresh driver process: on a shared VM one process can run at two thirds of
-    the next one's speed for its whole life (placement, neighbours), so a figure from one
-    process per engine says more about that luck than about the evaluator."""
+    """Each call in a fresh driver process: on a shared VM one process can run at half the next
+    one's speed for its whole life (placement, neighbours), so a figure from one process per
+    engine says more about that luck than about the evaluator."""
 
     def run() -> tuple[float, float, int]:
         driver = Driver([str(binary)])
