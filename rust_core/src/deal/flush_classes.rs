@@ -345,6 +345,16 @@ mod tests {
         out
     }
 
+    /// The classes of `patterns` on `deck` (within the budget), and their counts by key (one class
+    /// a key), to compare with [`brute`].
+    fn counted(patterns: &[[u8; 7]], deck: CardSet) -> (Vec<FlushClass>, HashMap<Vec<u8>, u64>) {
+        let classes = flush_classes(patterns, deck, &mut FLUSH_STEPS.clone()).expect("within the budget");
+        let counts: HashMap<Vec<u8>, u64> =
+            classes.iter().map(|c| (c.flush_positions.clone(), u64::try_from(c.count).unwrap())).collect();
+        assert_eq!(counts.len(), classes.len(), "one class per key");
+        (classes, counts)
+    }
+
     /// Seven ranks drawn mostly from a few so that players share ranks; one in three hands has a
     /// down pair, one in three a rank twice elsewhere.
     fn pattern(rng: &mut Rng) -> [u8; 7] {
@@ -385,10 +395,7 @@ mod tests {
                 }
             }
             let want = brute(&patterns, deck);
-            let classes = flush_classes(&patterns, deck, &mut FLUSH_STEPS.clone()).expect("within the budget");
-            let got: HashMap<Vec<u8>, u64> =
-                classes.iter().map(|c| (c.flush_positions.clone(), u64::try_from(c.count).unwrap())).collect();
-            assert_eq!(got.len(), classes.len(), "one class per key");
+            let (classes, got) = counted(&patterns, deck);
             assert_eq!(got, want, "{patterns:?}");
             assignments += want.values().sum::<u64>();
             flush_classes_seen += classes.iter().filter(|c| c.flush_positions.iter().any(|&m| m != 0)).count();
@@ -407,10 +414,7 @@ mod tests {
         // renamings): AAKQJT9 against KKAT985, both with a down pair, five ranks shared.
         let patterns = [[12, 12, 11, 10, 9, 8, 7], [11, 11, 12, 8, 7, 6, 3]];
         let want = brute(&patterns, CardSet::FULL);
-        let classes = flush_classes(&patterns, CardSet::FULL, &mut FLUSH_STEPS.clone()).expect("within the budget");
-        let got: HashMap<Vec<u8>, u64> =
-            classes.iter().map(|c| (c.flush_positions.clone(), u64::try_from(c.count).unwrap())).collect();
-        assert_eq!(got, want);
+        assert_eq!(counted(&patterns, CardSet::FULL).1, want);
         assert!(flush_classes_seen > 80, "flushes are exercised: {flush_classes_seen}");
         assert!(assignments > 1_000_000, "{assignments} assignments");
     }
