@@ -11,6 +11,7 @@ through a pager, and emacs or vi keys (``editing_mode``, ``.mode``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shlex
 import subprocess
@@ -238,7 +239,16 @@ class PlainRepl:
         self.prompt.default_buffer.on_text_changed += lambda buffer: self.check.submit(buffer.text)
 
     def _checked(self) -> None:
-        self.prompt.app.invalidate()  # the toolbar and the marker show the verdict
+        """The toolbar and the marker show the verdict. It comes from the checking thread: the
+        redraw is handed to the prompt's own loop, where the prompt cannot end halfway through
+        it (called from here, `invalidate` raced the prompt's exit and could find its loop gone),
+        and a verdict that comes after the prompt ended is shown by the next one."""
+        app = self.prompt.app
+        loop = app.loop
+        if loop is None or not app.is_running:
+            return
+        with contextlib.suppress(RuntimeError):  # the loop closed since: the prompt has ended
+            loop.call_soon_threadsafe(app.invalidate)
 
     def _toolbar(self) -> FormattedText:
         error = self.check.error_for(self.prompt.default_buffer.text)
