@@ -440,19 +440,36 @@ impl GivenTally {
             }
         }
         let k = self.open.len();
+        // The open cards' slots as runs of one slot (a player's cards are dealt together): each
+        // run's keys summed in a register, then added to its slot once. Added card by card, each
+        // addition to a slot waited for the one before to pass through memory.
+        let mut runs: Vec<(usize, usize)> = Vec::new();
+        for (i, &slot) in self.slots.iter().enumerate() {
+            match runs.last_mut() {
+                Some((last, end)) if *last == slot => *end = i + 1,
+                _ => runs.push((slot, i + 1)),
+            }
+        }
         for _ in 0..trials {
             let cards = &mut self.remaining;
             rng.partial_shuffle(shuffle, |i, j| cards.swap(i & 63, j & 63));
             let mut keys = self.given_keys;
-            for (&slot, &c) in self.slots.iter().zip(&self.remaining[..k]) {
-                keys[slot] += card_key(c);
+            let mut start = 0;
+            for &(slot, end) in &runs {
+                keys[slot % (MAX_PLAYERS + 1)] += self.remaining[start..end].iter().map(|&c| card_key(c)).sum::<u64>();
+                start = end;
             }
-            let new = self.remaining;
+            // Read in place, not copied: a wide copy of bytes the shuffle just stored one by one
+            // waits for the stores to reach the cache.
+            let new = &self.remaining[..k];
             let o = match self.seven {
-                Some(seven) => self.hi_outcome(seven, &keys, &new[..k]),
-                None => self.outcome(&keys, &new[..k]),
+                Some(seven) => self.hi_outcome(seven, &keys, new),
+                None => self.outcome(&keys, new),
             };
-            self.count(o, &new[..k]);
+            self.counts[o] += 1;
+            if self.examples[o].is_none() {
+                self.examples[o] = Some(new.to_vec());
+            }
         }
     }
 
