@@ -466,6 +466,8 @@ impl GivenTally {
                 Some(seven) => self.hi_outcome(seven, &keys, new),
                 None => self.outcome(&keys, new),
             };
+            // `count`'s work, written out: `self.count` would borrow all of `self` while `new`
+            // still reads `remaining`.
             self.counts[o] += 1;
             if self.examples[o].is_none() {
                 self.examples[o] = Some(new.to_vec());
