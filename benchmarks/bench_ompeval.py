@@ -156,27 +156,34 @@ def pql_query(row: Row) -> str:
     return f"select avg(riverEquity(p1)) from game='holdem', {players}"
 
 
+def pql_answer(
+    text: str, exact: bool, trials: int | None = None, seed: int | None = None
+) -> tuple[float, int]:
+    """Player 1's equity and the number of trials of one single-threaded run of `text`."""
+    result = pql.run(text, threads=1, exact=exact, trials=trials, seed=seed)[0]
+    value = result.columns[0].value
+    assert isinstance(value, float)
+    return value, result.trials
+
+
 def pql_run(row: Row) -> Callable[[], tuple[float, float, int]]:
     text = pql_query(row)
-    options = {"exact": True} if row.exact else {"exact": False, "trials": row.trials, "seed": 1}
 
     def run() -> tuple[float, float, int]:
         start = time.process_time()
-        result = pql.run(text, threads=1, **options)[0]
-        spent = time.process_time() - start
-        value = result.columns[0].value
-        assert isinstance(value, float)
-        return spent, value, result.trials
+        value, trials = pql_answer(text, True) if row.exact else pql_answer(text, False, row.trials, 1)
+        return time.process_time() - start, value, trials
 
     return run
 
 
-def omp_range(text: str) -> str:
-    return "random" if text == "*" else text.replace(" ", "")
+def omp_ranges(row: Row) -> str:
+    """The row's ranges as the peer's driver reads them."""
+    return "|".join("random" if r == "*" else r.replace(" ", "") for r in row.ranges)
 
 
 def peer_run(driver: Driver, row: Row) -> Callable[[], tuple[float, float, int]]:
-    ranges = "|".join(omp_range(r) for r in row.ranges)
+    ranges = omp_ranges(row)
     request = f"exact {ranges}" if row.exact else f"mc {row.trials} {ranges}"
 
     def run() -> tuple[float, float, int]:
@@ -231,17 +238,12 @@ def variance_per_trial(answers: list[tuple[float, int]]) -> float:
 
 def pql_spread(row: Row, runs: int, trials: int) -> float:
     text = pql_query(row)
-    answers = []
-    for seed in range(1, runs + 1):
-        result = pql.run(text, threads=1, exact=False, trials=trials, seed=seed)[0]
-        value = result.columns[0].value
-        assert isinstance(value, float)
-        answers.append((value, result.trials))
+    answers = [pql_answer(text, exact=False, trials=trials, seed=seed) for seed in range(1, runs + 1)]
     return variance_per_trial(answers)
 
 
 def peer_spread(driver: Driver, row: Row, runs: int, trials: int) -> float:
-    ranges = "|".join(omp_range(r) for r in row.ranges)
+    ranges = omp_ranges(row)
     answers = []
     for _ in range(runs):
         _seconds, equity, hands, _stdev = driver.ask(f"mc {trials} {ranges}")
