@@ -393,9 +393,8 @@ impl SevenCards {
     /// by the suit's rank mask. Nothing is built per call.
     #[inline]
     pub fn rank_seven(self, cards: &[Card; 7]) -> HiRank {
-        let [a, b, c, d, e, f, g] = cards.map(card_key);
         // From the bias that makes the flush test one AND.
-        let keys = ((SUIT_BIAS + a) + (b + c)) + ((d + e) + (f + g));
+        let keys = cards.iter().fold(SUIT_BIAS, |k, &c| k + card_key(c));
         if keys & FLUSH_BITS != 0 {
             return self.rank_seven_flush(*cards, biased_flush_suit(keys));
         }
