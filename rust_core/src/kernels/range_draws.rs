@@ -24,18 +24,38 @@ const BLOCK: usize = 128;
 pub struct RangeDraws {
     seven: SevenCards,
     joint: JointDeal,
-    /// Each group's choices' hands' keys, laid out as the group's hands.
-    keys: Vec<Vec<u64>>,
-    /// Each card's key by bit index, and the keys of the random seats' hands.
+    /// Every hand a seat can hold, as its summed card keys and its cards: each group's choices'
+    /// hands laid out as the group's, then the random seats' hands.
+    hands: Vec<[u64; 2]>,
+    /// Where each seat (in the order of [`JointDeal::seats`]) reads its hand in `hands`.
+    seat_hands: Vec<SeatHand>,
+    /// Each card's key by bit index.
     card_keys: [u64; 64],
-    hand_keys: Vec<u64>,
-    /// The known board cards' keys and bits.
+    /// The known board cards' keys and bits, and how many board cards are drawn.
     known_keys: u64,
     known_bits: u64,
-    /// Deals by hi winner mask (of players) since the last `clear`.
-    pub counts: Vec<u64>,
-    /// One deal of each outcome.
+    open: usize,
+    /// Deals by hi winner mask of seats since the last `clear`.
+    counts: Vec<u64>,
+    /// One deal of each outcome (by mask of seats).
     examples: Vec<Option<JointDraw>>,
+    /// The players' mask of each seats' mask.
+    players_of: Vec<u32>,
+}
+
+/// Where a seat's hand is in [`RangeDraws::hands`]: at `base + width * i`, `i` the choice of the
+/// seat's group or the index of its random hand.
+#[derive(Clone, Copy)]
+struct SeatHand {
+    pick: Pick,
+    base: usize,
+    width: usize,
+}
+
+#[derive(Clone, Copy)]
+enum Pick {
+    Choice(usize),
+    Random(usize),
 }
 
 impl RangeDraws {
@@ -45,24 +65,41 @@ impl RangeDraws {
         if game.pot_split() != PotSplit::HiOnly || game.is_omaha() || game.is_stud() || game.hole_cards() != 2 {
             return None;
         }
-        let keys =
-            joint.groups.iter().map(|g| g.hands.iter().map(|&h| keys_of(CardSet::from_bits(h))).collect()).collect();
+        let seats = joint.seats.len();
+        let mut hands = Vec::new();
+        let mut seat_hands = vec![SeatHand { pick: Pick::Random(0), base: 0, width: 1 }; seats];
+        for (g, group) in joint.groups.iter().enumerate() {
+            let width = group.seats.len();
+            for (j, &s) in group.seats.iter().enumerate() {
+                seat_hands[s] = SeatHand { pick: Pick::Choice(g), base: hands.len() + j, width };
+            }
+            hands.extend(group.hands.iter().map(|&h| [keys_of(CardSet::from_bits(h)), h]));
+        }
+        for (r, seat) in seat_hands[joint.ranged()..].iter_mut().enumerate() {
+            *seat = SeatHand { pick: Pick::Random(r), base: hands.len(), width: 1 };
+        }
+        hands.extend(joint.hands.iter().map(|&h| [keys_of(CardSet::from_bits(h)), h]));
         let mut card_keys = [0u64; 64];
         for c in game.deck().cards() {
             card_keys[usize::from(c.index()) & 63] = card_key(c);
         }
         let known: CardSet = joint.board_slots.iter().filter(|&&b| b != OPEN).map(|&b| Card::from_index(b)).collect();
-        let outcomes = 1 << joint.seats.len();
+        let outcomes = 1usize << seats;
+        let players_of = (0..outcomes)
+            .map(|o| joint.seats.iter().enumerate().fold(0u32, |m, (s, &p)| m | u32::from(o >> s & 1 == 1) << p))
+            .collect();
         Some(RangeDraws {
             seven: hi_table(game.hi_rules()).seven_cards(),
             joint: joint.clone(),
-            keys,
+            hands,
+            seat_hands,
             card_keys,
-            hand_keys: joint.hands.iter().map(|&h| keys_of(CardSet::from_bits(h))).collect(),
             known_keys: keys_of(known),
             known_bits: known.bits(),
+            open: joint.open_board.len().min(5),
             counts: vec![0; outcomes],
             examples: vec![None; outcomes],
+            players_of,
         })
     }
 
@@ -71,10 +108,19 @@ impl RangeDraws {
         self.counts.fill(0);
     }
 
+    /// The deals counted since the last `clear`, by hi winner mask of players.
+    pub fn counts(&self) -> Vec<u64> {
+        let mut by_players = vec![0; self.counts.len()];
+        for (&count, &players) in self.counts.iter().zip(&self.players_of) {
+            by_players[players as usize] += count;
+        }
+        by_players
+    }
+
     /// The next `trials` deals of `rng`, each counted by its hi winners.
     pub fn sample(&mut self, rng: &mut WyRand, trials: u64) {
         // The number of seats as a constant for the commonest: the rating unrolls.
-        match self.joint.seats.len() {
+        match self.seat_hands.len() {
             2 => self.sample_n::<2>(rng, trials),
             3 => self.sample_n::<3>(rng, trials),
             _ => self.sample_n::<0>(rng, trials),
@@ -113,56 +159,43 @@ impl RangeDraws {
         }
     }
 
-    /// The hi winners (a mask of players) of one deal, `N` seats (0: any number).
+    /// The hi winners (a mask of seats) of one deal, `N` seats (0: any number).
     #[allow(clippy::inline_always)]
     #[inline(always)]
     fn outcome<const N: usize>(&self, d: &JointDraw) -> usize {
-        let joint = &self.joint;
-        let mut keys = [0u64; MAX_PLAYERS];
-        let mut bits = [0u64; MAX_PLAYERS];
-        let mut seat = 0;
-        for (g, (group, &choice)) in joint.groups.iter().zip(&d.choices).enumerate() {
-            let width = group.seats.len();
-            let at = choice as usize * width;
-            for (j, &s) in group.seats.iter().enumerate() {
-                keys[s % MAX_PLAYERS] = self.keys[g][at + j];
-                bits[s % MAX_PLAYERS] = group.hands[at + j];
-            }
-            seat += width;
-        }
-        let (mut board_keys, mut board_bits) = (self.known_keys, self.known_bits);
-        for &c in &d.cards[..joint.open_board.len().min(5)] {
-            board_keys += self.card_keys[usize::from(c) & 63];
-            board_bits |= 1 << (c & 63);
-        }
-        for &hand in &d.random[..joint.random.min(MAX_PLAYERS)] {
-            let hand = usize::from(hand);
-            keys[seat % MAX_PLAYERS] = self.hand_keys[hand];
-            bits[seat % MAX_PLAYERS] = joint.hands[hand];
-            seat += 1;
-        }
-        let seats = if N > 0 { N } else { joint.seats.len() };
+        let board_keys =
+            d.cards[..self.open].iter().fold(self.known_keys, |k, &c| k + self.card_keys[usize::from(c) & 63]);
+        let seats = if N > 0 { N } else { self.seat_hands.len() };
         let mut ranks = [0u16; MAX_PLAYERS];
-        for ((rank, &k), &b) in ranks[..seats].iter_mut().zip(&keys).zip(&bits) {
-            let all = k + board_keys;
-            *rank = if has_flush(all) {
-                let suit = flush_suit(all);
-                self.seven.flush_order((((b | board_bits) >> (16 * suit)) & 0x1FFF) as u32)
-            } else {
-                self.seven.order(rank_key(all))
+        for (rank, seat) in ranks.iter_mut().zip(&self.seat_hands[..seats]) {
+            let i = match seat.pick {
+                Pick::Choice(g) => d.choices[g] as usize,
+                Pick::Random(r) => usize::from(d.random[r]),
             };
+            let [keys, bits] = self.hands[seat.base + seat.width * i];
+            let all = keys + board_keys;
+            *rank = if has_flush(all) { self.flush_order(d, bits, all) } else { self.seven.order(rank_key(all)) };
         }
         let best = ranks[..seats].iter().copied().max().unwrap_or(0);
-        ranks[..seats].iter().zip(&joint.seats).fold(0usize, |w, (&r, &player)| w | usize::from(r == best) << player)
+        ranks[..seats].iter().enumerate().fold(0usize, |w, (s, &r)| w | usize::from(r == best) << s)
     }
 
-    /// Each outcome counted since the last `clear`, given to `add` as its hi winner mask, its
-    /// count, and `deal` (made by [`JointDeal::start`]) set to one deal of that outcome.
+    /// The rank of a hand with a flush (rare: its board's cards are gathered only then).
+    #[cold]
+    #[inline(never)]
+    fn flush_order(&self, d: &JointDraw, bits: u64, all: u64) -> u16 {
+        let board = d.cards[..self.open].iter().fold(self.known_bits, |b, &c| b | 1 << (c & 63));
+        self.seven.flush_order((((bits | board) >> (16 * flush_suit(all))) & 0x1FFF) as u32)
+    }
+
+    /// Each outcome counted since the last `clear`, given to `add` as its hi winner mask (of
+    /// players), its count, and `deal` (made by [`JointDeal::start`]) set to one deal of that
+    /// outcome.
     pub fn for_each_outcome(&self, deal: &mut Deal, mut add: impl FnMut(u32, u64, &Deal)) {
-        for (outcome, &count) in self.counts.iter().enumerate() {
-            if let (true, Some(d)) = (count > 0, &self.examples[outcome]) {
+        for ((&count, example), &players) in self.counts.iter().zip(&self.examples).zip(&self.players_of) {
+            if let (true, Some(d)) = (count > 0, example) {
                 self.joint.place(d, deal);
-                add(outcome as u32, count, deal);
+                add(players, count, deal);
             }
         }
     }
@@ -245,14 +278,14 @@ mod tests {
             tried += 1;
             let mut tally = RangeDraws::new(&joint).unwrap();
             tally.sample(&mut WyRand::new(round as u64), 3000);
-            let mut counts = vec![0u64; tally.counts.len()];
+            let mut counts = vec![0u64; tally.counts().len()];
             let (mut stream, mut draw, mut deal) = (WyRand::new(round as u64), JointDraw::default(), joint.start());
             for _ in 0..3000 {
                 joint.sample(&mut stream, &mut draw, &mut deal);
                 assert_eq!(deal.used().len() as usize, 2 * deal.players + 5 + spec.dead.len() as usize, "{deal:?}");
                 counts[winners(game, &deal)] += 1;
             }
-            assert_eq!(tally.counts, counts, "{game:?} round {round}");
+            assert_eq!(tally.counts(), counts, "{game:?} round {round}");
             // Every outcome seen has a deal of that outcome to replay.
             let mut seen = 0;
             tally.for_each_outcome(&mut joint.start(), |o, _, deal| {
@@ -323,8 +356,9 @@ mod tests {
                 let mut d = RangeDraws::new(&source).unwrap();
                 let trials = 200_000u64;
                 d.sample(&mut WyRand::new(round as u64), trials);
-                assert_eq!(d.counts.iter().sum::<u64>(), trials);
-                for (o, (&p, &c)) in exact.iter().zip(&d.counts).enumerate() {
+                let counts = d.counts();
+                assert_eq!(counts.iter().sum::<u64>(), trials);
+                for (o, (&p, &c)) in exact.iter().zip(&counts).enumerate() {
                     let share = c as f64 / trials as f64;
                     let se = (p * (1.0 - p) / trials as f64).sqrt().max(1e-9);
                     assert!((share - p).abs() < 5.0 * se + 1e-6, "{game:?} outcome {o}: {share} vs {p}");
