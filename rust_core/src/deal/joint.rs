@@ -124,8 +124,9 @@ impl Group {
 }
 
 /// One deal drawn by [`JointDeal::draw`]: each group's choice, each random seat's hand (an index
-/// into [`JointDeal::hands`]) and the open board cards' bit indices (the first as many as the
-/// board has open slots; the rest are scratch the draw writes in passing).
+/// into [`JointDeal::hands`]) and the open board cards' bit indices in the low six bits of each
+/// byte (the first as many as the board has open slots; the rest are scratch the draw writes in
+/// passing).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct JointDraw {
     pub choices: [u32; MAX_PLAYERS],
@@ -270,9 +271,10 @@ impl JointDeal {
 
     /// One deal into `d`: each group's choice (the groups redrawn when two collide), then the
     /// open cards one by one from the cards left.
-    // `&`, not `&&`: both sides are cheap, and a branch on random outcomes mispredicts.
-    #[allow(clippy::needless_bitwise_bool)]
-    #[inline]
+    // `&`, not `&&`: both sides are cheap, and a branch on random outcomes mispredicts. Always
+    // inlined: in the tally's loop over a block of deals its fields are read once a block.
+    #[allow(clippy::needless_bitwise_bool, clippy::inline_always)]
+    #[inline(always)]
     pub fn draw(&self, rng: &mut WyRand, d: &mut JointDraw) {
         let mut used = 0u64;
         match self.groups.as_slice() {
@@ -325,18 +327,18 @@ impl JointDeal {
         // back through a copy, the byte stores could not forward to the copy's wide load, which
         // then waited for them to reach the cache (a seventh of a ranged run's time). A card looked
         // at leaves `free` whether kept or not (one not kept was not free anyway), so one card's
-        // test waits for one AND of the card before, not for whether that card was kept.
+        // test waits for one AND of the card before, not for whether that card was kept. The
+        // byte written holds two bits of the next card above the six of this one: readers mask.
         let cards = &mut d.cards;
         let mut n = 0usize;
         while n < open {
             let mut bits = rng.next_u64();
             for _ in 0..10 {
-                let c = bits & 63;
+                let bit = 1u64 << (bits & 63);
+                cards[n & 15] = bits as u8;
+                n += usize::from(free & bit != 0);
+                free &= !bit;
                 bits >>= 6;
-                let keep = (free >> c) & 1;
-                cards[n & 15] = c as u8;
-                free &= !(1u64 << c);
-                n += keep as usize;
             }
         }
     }
@@ -369,7 +371,7 @@ impl JointDeal {
             }
         }
         for (&i, &c) in self.open_board.iter().zip(&d.cards) {
-            deal.board[i] = Card::from_index(c);
+            deal.board[i] = Card::from_index(c & 63);
         }
         for (&p, &hand) in self.seats[self.ranged()..].iter().zip(&d.random) {
             deal.hole[p] = CardSet::from_bits(self.hands[usize::from(hand)]);
