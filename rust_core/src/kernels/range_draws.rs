@@ -35,6 +35,8 @@ pub struct RangeDraws {
     known_keys: u64,
     known_bits: u64,
     open: usize,
+    /// All ones for each of the five card slots of a draw that is drawn, zero for the others.
+    open_mask: [u64; 5],
     /// Deals by hi winner mask of seats since the last `clear`.
     counts: Vec<u64>,
     /// One deal of each outcome (by mask of seats).
@@ -97,6 +99,7 @@ impl RangeDraws {
             known_keys: keys_of(known),
             known_bits: known.bits(),
             open: joint.open_board.len().min(5),
+            open_mask: std::array::from_fn(|i| if i < joint.open_board.len() { !0 } else { 0 }),
             counts: vec![0; outcomes],
             examples: vec![None; outcomes],
             players_of,
@@ -163,8 +166,9 @@ impl RangeDraws {
     #[allow(clippy::inline_always)]
     #[inline(always)]
     fn outcome<const N: usize>(&self, d: &JointDraw) -> usize {
+        // All five slots, those not drawn masked out: no loop on the number drawn.
         let board_keys =
-            d.cards[..self.open].iter().fold(self.known_keys, |k, &c| k + self.card_keys[usize::from(c) & 63]);
+            (0..5).fold(self.known_keys, |k, i| k + (self.card_keys[usize::from(d.cards[i]) & 63] & self.open_mask[i]));
         let seats = if N > 0 { N } else { self.seat_hands.len() };
         let mut ranks = [0u16; MAX_PLAYERS];
         for (rank, seat) in ranks.iter_mut().zip(&self.seat_hands[..seats]) {
