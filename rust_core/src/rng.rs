@@ -113,21 +113,44 @@ impl Rng {
 /// wyrand (Wang Yi's generator): 64 bits of state, one add and one 64x64-bit multiply a number,
 /// and it passes the usual statistical test batteries. About half the work of
 /// [`Rng::next_u64`], for the one loop where that shows: drawing Monte Carlo boards, seeded from
-/// the chunk's [`Rng`] so that runs stay reproducible.
+/// the chunk's [`Rng`] so that runs stay reproducible. Beside it, a stratified sequence
+/// ([`WyRand::next_stratified`]) for the one choice of a deal that decides most of its variance.
 #[derive(Clone, Debug)]
-pub struct WyRand(u64);
+pub struct WyRand {
+    state: u64,
+    weyl: u64,
+}
 
 impl WyRand {
     pub fn new(seed: u64) -> WyRand {
-        WyRand(seed)
+        WyRand { state: seed, weyl: mix(seed ^ 0x5851_F42D_4C95_7F2D) }
     }
 
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0xa076_1d64_78bd_642f);
-        let t = u128::from(self.0) * u128::from(self.0 ^ 0xe703_7ed1_a0b4_28db);
-        (t >> 64) as u64 ^ t as u64
+        self.state = self.state.wrapping_add(0xa076_1d64_78bd_642f);
+        mix(self.state)
     }
+
+    /// The next number of Weyl's sequence from a random start: steps of 2^64 over the golden
+    /// ratio. Each number alone is uniform (the start is), and any n in a row spread over n equal
+    /// parts of the range about one to a part (the sequence of the golden ratio's multiples is
+    /// the most evenly spread there is), so a choice drawn from them is stratified: each item of
+    /// a list comes up in proportion to its share, not by chance. Not independent from one
+    /// number to the next: for one choice a deal only, whose other cards are drawn by
+    /// [`WyRand::next_u64`].
+    #[inline]
+    pub fn next_stratified(&mut self) -> u64 {
+        self.weyl = self.weyl.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        self.weyl
+    }
+}
+
+/// wyrand's output function.
+#[inline]
+fn mix(x: u64) -> u64 {
+    let t = u128::from(x) * u128::from(x ^ 0xe703_7ed1_a0b4_28db);
+    (t >> 64) as u64 ^ t as u64
 }
 
 /// How [`Rng::partial_shuffle`] draws `k` of `n` items: the positions' bounds n, n - 1, ... in
