@@ -367,6 +367,8 @@ impl JointDeal {
 
     /// The random hand that the random number `x` picks, as its index into `hands` and its cards;
     /// `None` when it shares a card with `used` or Lemire's multiply rejects `x`.
+    // `&`, not `&&`: one branch on both, not two.
+    #[allow(clippy::needless_bitwise_bool)]
     #[inline]
     fn random_hand(&self, x: u64, used: u64) -> Option<(u16, u64)> {
         let m = u128::from(x) * self.hands.len() as u128;
@@ -453,12 +455,8 @@ mod tests {
         let p1 = ["AsAh", "AsKs", "KdKc", "QhQd"];
         let p2 = ["AsKd", "KsKh", "QcQs", "AhAd", "2c2d"];
         let (w1, w2) = ([1, 2, 1, 3], [2, 1, 1, 1, 2]);
-        let spec = DealSpec::new(
-            Game::Holdem,
-            vec![range(&p1, &w1), range(&p2, &w2)],
-            BoardSource::Random,
-            CardSet::EMPTY,
-        );
+        let spec =
+            DealSpec::new(Game::Holdem, vec![range(&p1, &w1), range(&p2, &w2)], BoardSource::Random, CardSet::EMPTY);
         let joint = spec.joint_deal().unwrap();
         let [group] = joint.groups.as_slice() else { panic!("one group") };
         let total: f64 = group.weights.iter().sum();
