@@ -31,11 +31,11 @@ pub struct RangeDraws {
     seat_hands: Vec<SeatHand>,
     /// Each card's key by bit index.
     card_keys: [u64; 64],
-    /// The known board cards' keys and bits, and how many board cards are drawn.
+    /// The known board cards' keys and bits.
     known_keys: u64,
     known_bits: u64,
-    open: usize,
-    /// All ones for each of the five card slots of a draw that is drawn, zero for the others.
+    /// All ones for each of the five card slots of a draw that is drawn, zero for the others: the
+    /// board is read from all five slots, without a loop on the number drawn.
     open_mask: [u64; 5],
     /// Deals by hi winner mask of seats since the last `clear`.
     counts: Vec<u64>,
@@ -98,7 +98,6 @@ impl RangeDraws {
             card_keys,
             known_keys: keys_of(known),
             known_bits: known.bits(),
-            open: joint.open_board.len().min(5),
             open_mask: std::array::from_fn(|i| if i < joint.open_board.len() { !0 } else { 0 }),
             counts: vec![0; outcomes],
             examples: vec![None; outcomes],
@@ -188,7 +187,7 @@ impl RangeDraws {
     #[cold]
     #[inline(never)]
     fn flush_order(&self, d: &JointDraw, bits: u64, all: u64) -> u16 {
-        let board = d.cards[..self.open].iter().fold(self.known_bits, |b, &c| b | 1 << (c & 63));
+        let board = (0..5).fold(self.known_bits, |b, i| b | ((1 << (d.cards[i] & 63)) & self.open_mask[i]));
         self.seven.flush_order((((bits | board) >> (16 * flush_suit(all))) & 0x1FFF) as u32)
     }
 
