@@ -122,8 +122,12 @@ pub struct WyRand {
 }
 
 impl WyRand {
+    /// The state and the stratified sequence's start are expanded from `seed` by `SplitMix64`:
+    /// wyrand's first numbers from nearby states (consecutive seeds, say) are nearly evenly
+    /// spaced, not independent.
     pub fn new(seed: u64) -> WyRand {
-        WyRand { state: seed, weyl: mix(seed ^ 0x5851_F42D_4C95_7F2D) }
+        let mut x = seed;
+        WyRand { state: splitmix(&mut x), weyl: splitmix(&mut x) }
     }
 
     #[inline]

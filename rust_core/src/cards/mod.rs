@@ -2,16 +2,19 @@
 //!
 //! A card is a bit index `suit * 16 + rank` so that a [`CardSet`] (a `u64`) holds one 13-bit rank
 //! mask per suit in its four 16-bit lanes: flushes and rank masks fall out of shifts and ORs.
-//! Also choices of cards (`combinations`): every k-card combination, and how many there are.
+//! Also choices of cards (`combinations`): every k-card combination, and how many there are; and
+//! the k-th card of a set (`nth`), as a draw finds it.
 //!
 //! Uses nothing else of the crate: every other room stands on this one.
 
 mod cardset;
 mod combinations;
+mod nth;
 mod parse;
 
 pub use cardset::{CardSet, CardSetIter};
 pub use combinations::{binomial, for_each_combination};
+pub use nth::{ByCount, NthCard, Pdep};
 pub use parse::{parse_card, parse_cards, parse_rank, parse_suit, CardParseError};
 
 use std::fmt;

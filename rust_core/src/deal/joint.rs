@@ -8,13 +8,14 @@
 //! redraws the hands (whole-deal rejection, as [`DealSpec::sample`] does). A player without a
 //! range then draws one of every two-card hand of the cards left, again until it shares no card
 //! with the hands before (the number of hands to choose from is the same whatever those are).
-//! The board still to come is drawn a card at a time: six random bits are a card's bit index
-//! (`suit * 16 + rank`), kept when that card is still in the deck, so each card is uniform over
-//! the cards left (the technique of the fastest open equity calculators). Every compatible
-//! prefix leaves the same number of cards, so every legal deal is equally likely (by weight).
+//! The board still to come is drawn a card at a time, each the k-th of the cards left for a
+//! uniform k below their number (`cards::NthCard`), all from one random number: nothing is
+//! rejected. Every compatible prefix leaves the same number of cards, so every legal deal is
+//! equally likely (by weight).
 //!
 //! The deal's first choice is stratified: the choice of the one group when the ranged seats form
-//! one, or without ranges the first random seat's hand, is drawn from
+//! one, or without ranges the first two random seats' hands as one pair (of a hand and a hand
+//! clear of it: never colliding), or the first alone, is drawn from
 //! [`WyRand::next_stratified`] instead of independent numbers. Each deal's choice alone is as
 //! likely as before (the rest of the deal is drawn given it, and nothing redraws it: a random
 //! seat that collides with it redraws only itself, which leaves every choice as likely, as each
@@ -31,7 +32,7 @@
 
 use super::source::{BoardSource, DealSpec, HandSource, OPEN};
 use super::{Deal, MAX_PLAYERS};
-use crate::cards::{Card, CardSet};
+use crate::cards::{ByCount, Card, CardSet, NthCard};
 use crate::rng::WyRand;
 
 /// Combinations of ranges listed at most this many (about 1 MB heads-up): narrower ranges are
@@ -97,6 +98,8 @@ pub struct Group {
     used: Vec<u64>,
     weights: Vec<f64>,
     picks: Picks,
+    /// Where the group's hands begin in [`JointDeal::holdings`].
+    base: usize,
 }
 
 impl Group {
@@ -113,6 +116,7 @@ impl Group {
             used: Vec::new(),
             weights: Vec::new(),
             picks: Picks::new(&[1.0]),
+            base: 0,
         };
         for i in 0..self.choices() {
             for j in 0..other.choices() {
@@ -128,21 +132,28 @@ impl Group {
         g
     }
 
+    /// Writes the slots of choice `i`'s hands, seat by seat.
+    #[inline]
+    fn put(&self, i: usize, slots: &mut [u32; MAX_PLAYERS]) {
+        let width = self.seats.len();
+        for (j, &seat) in self.seats.iter().enumerate() {
+            slots[seat] = (self.base + i * width + j) as u32;
+        }
+    }
+
     /// How many compatible choices [`Group::join`] would make.
     fn join_size(&self, other: &Group) -> usize {
         self.used.iter().map(|&u| other.used.iter().filter(|&&v| u & v == 0).count()).sum()
     }
 }
 
-/// One deal drawn by [`JointDeal::draw`]: each group's choice, each random seat's hand (an index
-/// into [`JointDeal::hands`]) and the open board cards' bit indices in the low six bits of each
-/// byte (the first as many as the board has open slots; the rest are scratch the draw writes in
-/// passing).
+/// One deal drawn by [`JointDeal::draw`]: each seat's hand (its slot: an index into
+/// [`JointDeal::holdings`]) and the open board cards' bit indices (the first as many as the board
+/// has open slots).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct JointDraw {
-    pub choices: [u32; MAX_PLAYERS],
-    pub random: [u16; MAX_PLAYERS],
-    pub cards: [u8; 16],
+    pub slots: [u32; MAX_PLAYERS],
+    pub cards: [u8; 5],
 }
 
 /// The deal source of a two-card flop game with ranges and random hands (see the module doc).
@@ -151,6 +162,9 @@ pub struct JointDeal {
     /// The player of each seat: ranged seats first, then the players without a range.
     pub seats: Vec<usize>,
     pub groups: Vec<Group>,
+    /// Every hand a seat can hold: each group's choices' hands (a choice's in the order of its
+    /// group's seats), then `hands`.
+    pub holdings: Vec<u64>,
     /// Seats without a range (the last ones).
     pub random: usize,
     /// The board: its known cards' indices, `OPEN` where drawn.
@@ -159,10 +173,28 @@ pub struct JointDeal {
     pub open_board: Vec<usize>,
     /// The cards the open cards come from: the deck without dead and known board cards.
     pub pool: u64,
-    /// Every two-card hand of `pool`'s cards, for the random seats (empty without any).
+    /// Every two-card hand of `pool`'s cards, for the random seats (empty without any), in
+    /// colex order: by the second card, then the first, so that the hands of the first `n`
+    /// cards come first whatever `n` (a pair of random hands relies on it).
     pub hands: Vec<u64>,
+    /// Each of `hands`' cards, as indices into `pool`'s cards (the lower first).
+    hand_cards: Vec<[u8; 2]>,
     /// Lemire's rejection threshold for an index into `hands`.
     hands_threshold: u64,
+    /// Where the hands of pool card `b` as the higher begin in `hands`: `b * (b - 1) / 2`.
+    hands_of_higher: [u16; 64],
+    /// The number of hands a second random seat chooses from, clear of the first hand's cards
+    /// (the hands of all the pool's cards but two), and Lemire's threshold for drawing the pair
+    /// as one.
+    second_hands: u64,
+    pair_threshold: u64,
+    /// Where `hands` begin in `holdings`.
+    random_base: u32,
+    /// The cards left for the board once every player holds a hand (all hands are of `pool`).
+    board_left: u64,
+    /// Lemire's rejection threshold for the open cards' indices: `2^64` modulo the number of
+    /// their sequences.
+    board_threshold: u64,
     players: usize,
     pub game: crate::games::Game,
     dead: CardSet,
@@ -200,27 +232,52 @@ impl DealSpec {
         }
         let groups = self.range_groups(&ranged, known, JOINT_LIMIT)?;
         let pool = game.deck().cards().minus(self.dead).minus(known);
-        let mut hands = Vec::new();
+        // The board is drawn from the cards left by counting them: every hand must be of `pool`.
+        if groups.iter().any(|g| g.used.iter().any(|&u| u & !pool.bits() != 0)) {
+            return None;
+        }
+        let board_left = u64::from(pool.len()).checked_sub(2 * players as u64)?;
+        let sequences = (0..open_board.len() as u64).try_fold(1u64, |m, i| board_left.checked_sub(i).map(|n| m * n))?;
+        if sequences == 0 {
+            return None;
+        }
+        let (mut hands, mut hand_cards) = (Vec::new(), Vec::new());
+        let cards = pool.to_vec();
         if !random.is_empty() {
-            let cards = pool.to_vec();
-            for (i, a) in cards.iter().enumerate() {
-                hands.extend(cards[i + 1..].iter().map(|b| a.bit() | b.bit()));
+            for (b, high) in cards.iter().enumerate() {
+                for (a, low) in cards[..b].iter().enumerate() {
+                    hands.push(low.bit() | high.bit());
+                    hand_cards.push([a as u8, b as u8]);
+                }
             }
         }
         let count = (hands.len() as u64).max(1);
-        Some(JointDeal {
-            hands,
-            hands_threshold: count.wrapping_neg() % count,
-            seats: ranged.iter().chain(&random).copied().collect(),
-            groups,
-            random: random.len(),
-            board_slots,
-            open_board,
-            pool: pool.bits(),
-            players,
-            game,
-            dead: self.dead,
-        })
+        let second_hands = (cards.len().saturating_sub(2) * cards.len().saturating_sub(3) / 2).max(1) as u64;
+        let pairs = count * second_hands;
+        Some(
+            JointDeal {
+                holdings: Vec::new(),
+                hands,
+                hand_cards,
+                hands_threshold: count.wrapping_neg() % count,
+                hands_of_higher: std::array::from_fn(|b| (b * b.saturating_sub(1) / 2) as u16),
+                second_hands,
+                pair_threshold: pairs.wrapping_neg() % pairs,
+                random_base: 0,
+                board_left,
+                board_threshold: sequences.wrapping_neg() % sequences,
+                seats: ranged.iter().chain(&random).copied().collect(),
+                groups: Vec::new(),
+                random: random.len(),
+                board_slots,
+                open_board,
+                pool: pool.bits(),
+                players,
+                game,
+                dead: self.dead,
+            }
+            .with_groups(groups),
+        )
     }
 
     /// The ranged seats' hands in groups drawn as one: each range its own group at first, then
@@ -238,7 +295,14 @@ impl DealSpec {
                 return None;
             }
             let hands: Vec<u64> = keep.iter().map(|&i| list.items[i].fixed.bits()).collect();
-            groups.push(Group { seats: vec![seat], used: hands.clone(), hands, picks: Picks::new(&weights), weights });
+            groups.push(Group {
+                seats: vec![seat],
+                used: hands.clone(),
+                hands,
+                picks: Picks::new(&weights),
+                weights,
+                base: 0,
+            });
         }
         loop {
             let mut best: Option<(usize, usize, usize)> = None;
@@ -277,38 +341,56 @@ impl JointDeal {
         let ranged: Vec<usize> = self.seats[..self.ranged()].to_vec();
         let known: CardSet = self.board_slots.iter().filter(|&&b| b != OPEN).map(|&b| Card::from_index(b)).collect();
         let groups = spec.range_groups(&ranged, known, 0).unwrap_or_else(|| self.groups.clone());
-        JointDeal { groups, ..self.clone() }
+        self.clone().with_groups(groups)
     }
 
-    /// One deal into `d`: each group's choice (the groups redrawn when two collide), then the
-    /// open cards one by one from the cards left.
+    /// This source with `groups`, their hands and the random ones laid out in `holdings`.
+    fn with_groups(mut self, mut groups: Vec<Group>) -> JointDeal {
+        self.holdings.clear();
+        for g in &mut groups {
+            g.base = self.holdings.len();
+            self.holdings.extend(&g.hands);
+        }
+        self.random_base = self.holdings.len() as u32;
+        self.holdings.extend(&self.hands);
+        self.groups = groups;
+        self
+    }
+
+    /// One deal into `d`: each group's choice (the groups redrawn when two collide), each random
+    /// seat's hand, then the open cards one by one from the cards left, each found by `nth`
+    /// (every way finds the same card). `FULL`: the whole board is drawn (a constant, so the
+    /// five cards' loop unrolls).
     // `&`, not `&&`: both sides are cheap, and a branch on random outcomes mispredicts. Always
     // inlined: in the tally's loop over a block of deals its fields are read once a block.
     #[allow(clippy::needless_bitwise_bool, clippy::inline_always)]
     #[inline(always)]
-    pub fn draw(&self, rng: &mut WyRand, d: &mut JointDraw) {
+    pub fn draw<const FULL: bool>(&self, nth: impl NthCard, rng: &mut WyRand, d: &mut JointDraw) {
         let mut used = 0u64;
         match self.groups.as_slice() {
             [] => {}
-            [g] if g.choices() == 1 => used = g.used[0],
+            [g] if g.choices() == 1 => {
+                used = g.used[0];
+                g.put(0, &mut d.slots);
+            }
             // One group: its choice is the deal's stratified one (see the module doc).
             [g] => loop {
                 let (i, fair) = g.picks.pick(rng.next_stratified());
-                d.choices[0] = i as u32;
                 used = g.used[i];
                 if fair {
+                    g.put(i, &mut d.slots);
                     break;
                 }
             },
             groups => loop {
                 let mut stands = true;
                 used = 0;
-                for (g, choice) in groups.iter().zip(&mut d.choices) {
+                for g in groups {
                     let (i, fair) = if g.choices() == 1 { (0, true) } else { g.picks.pick(rng.next_u64()) };
                     let u = g.used[i];
                     stands &= fair & (u & used == 0);
                     used |= u;
-                    *choice = i as u32;
+                    g.put(i, &mut d.slots);
                 }
                 if stands {
                     break;
@@ -317,10 +399,19 @@ impl JointDeal {
         }
         // Each random seat: a hand of the cards left, redrawn while it shares a card with the
         // hands before (rarely).
-        let seats = &mut d.random[..self.random.min(MAX_PLAYERS)];
-        // Without groups, the first random seat's hand is the stratified choice: it never
-        // collides, so it is redrawn only by Lemire's rejection (almost never).
+        let seats = &mut d.slots[self.ranged().min(MAX_PLAYERS)..self.seats.len().min(MAX_PLAYERS)];
+        // Without groups, the first random seats' hands are the stratified choice: two as one
+        // pair (drawn together, never colliding) or one alone (it never collides either). Either
+        // is redrawn only by Lemire's rejection (almost never).
         let independent = match seats {
+            [first, second, rest @ ..] if self.groups.is_empty() => {
+                (*first, *second, used) = loop {
+                    if let Some(pair) = self.random_pair(rng.next_stratified()) {
+                        break pair;
+                    }
+                };
+                rest
+            }
             [first, rest @ ..] if self.groups.is_empty() => {
                 *first = loop {
                     if let Some((i, cards)) = self.random_hand(rng.next_stratified(), 0) {
@@ -332,56 +423,74 @@ impl JointDeal {
             }
             all => all,
         };
-        for hand in independent {
-            *hand = loop {
+        for slot in independent {
+            *slot = loop {
                 if let Some((i, cards)) = self.random_hand(rng.next_u64(), used) {
                     used |= cards;
                     break i;
                 }
             };
         }
-        let open = self.open_board.len();
-        // The cards still free to draw: those left and not looked at yet.
-        let mut free = self.pool & !used;
-        // Ten six-bit cards from each random number, kept or not without a branch: which are kept
-        // is random, and a mispredicted branch costs more than a card. (Cards kept beyond the
-        // board's are never read; at most 4 + 10 are written.) They are written in place: read
-        // back through a copy, the byte stores could not forward to the copy's wide load, which
-        // then waited for them to reach the cache (a seventh of a ranged run's time). A card looked
-        // at leaves `free` whether kept or not (one not kept was not free anyway), so one card's
-        // test waits for one AND of the card before, not for whether that card was kept. The
-        // byte written holds two bits of the next card above the six of this one: readers mask.
-        let cards = &mut d.cards;
-        let mut n = 0usize;
-        while n < open {
-            let mut bits = rng.next_u64();
-            for _ in 0..10 {
-                let bit = 1u64 << (bits & 63);
-                cards[n & 15] = bits as u8;
-                n += usize::from(free & bit != 0);
-                free &= !bit;
-                bits >>= 6;
+        // The open cards, each uniform over the cards left, with no rejection: the i-th is the
+        // k-th of the cards left, k below their number. One random number gives every k: its
+        // product with the number of cards left holds k in the high half and the rest in the
+        // low half, carried to the next card, so the ks are the digits of one number below the
+        // product of the counts (Lemire's multiply), exactly uniform unless the last rest falls
+        // below Lemire's threshold; then (almost never) all are drawn again.
+        let free = self.pool & !used;
+        debug_assert_eq!(u64::from(free.count_ones()), self.board_left);
+        let open = if FULL { 5 } else { self.open_board.len() };
+        debug_assert_eq!(open, self.open_board.len());
+        loop {
+            let (mut x, mut left, mut free) = (rng.next_u64(), self.board_left, free);
+            for card in &mut d.cards[..open] {
+                let m = u128::from(x) * u128::from(left);
+                let bit = nth.nth(free, (m >> 64) as u32);
+                *card = bit.trailing_zeros() as u8;
+                free ^= bit;
+                x = m as u64;
+                left -= 1;
+            }
+            if x >= self.board_threshold {
+                break;
             }
         }
     }
 
-    /// The random hand that the random number `x` picks, as its index into `hands` and its cards;
-    /// `None` when it shares a card with `used` or Lemire's multiply rejects `x`.
+    /// The random hand that the random number `x` picks, as its slot and its cards; `None` when it
+    /// shares a card with `used` or Lemire's multiply rejects `x`.
     // `&`, not `&&`: one branch on both, not two.
     #[allow(clippy::needless_bitwise_bool)]
     #[inline]
-    fn random_hand(&self, x: u64, used: u64) -> Option<(u16, u64)> {
+    fn random_hand(&self, x: u64, used: u64) -> Option<(u32, u64)> {
         let m = u128::from(x) * self.hands.len() as u128;
         let i = (m >> 64) as usize;
         let cards = self.hands.get(i).copied().unwrap_or(u64::MAX);
-        ((m as u64 >= self.hands_threshold) & (cards & used == 0)).then_some((i as u16, cards))
+        ((m as u64 >= self.hands_threshold) & (cards & used == 0)).then_some((self.random_base + i as u32, cards))
     }
 
-    /// Each group's hand choice's cards for seat `j` of group `g`.
+    /// The two random hands that the random number `x` picks, as one of the pairs of a hand and
+    /// a hand clear of its cards (so every such pair is as likely): their slots and their cards
+    /// in all; `None` when
+    /// Lemire's multiply rejects `x`. The first hand is the high half of `x` times the number of
+    /// hands; the low half times the number of second hands picks the second among the hands of
+    /// the pool's cards without the first's, whose indices map onto the pool's by skipping them.
     #[inline]
-    pub fn hand(&self, g: usize, choice: usize, j: usize) -> u64 {
-        let group = &self.groups[g];
-        group.hands[choice * group.seats.len() + j]
+    fn random_pair(&self, x: u64) -> Option<(u32, u32, u64)> {
+        let m = u128::from(x) * self.hands.len() as u128;
+        let second = u128::from(m as u64) * u128::from(self.second_hands);
+        let first = (m >> 64) as usize;
+        let [p, q] = self.hand_cards.get(first).copied().unwrap_or_default();
+        let [a, b] = self.hand_cards.get((second >> 64) as usize).copied().unwrap_or_default();
+        let skip = |k: u8| {
+            let k = k + u8::from(k >= p);
+            k + u8::from(k >= q)
+        };
+        let (a, b) = (skip(a), skip(b));
+        let i = usize::from(self.hands_of_higher[usize::from(b) & 63]) + usize::from(a);
+        let (one, two) = (self.hands.get(first).copied()?, self.hands.get(i).copied()?);
+        let base = self.random_base;
+        (second as u64 >= self.pair_threshold).then_some((base + first as u32, base + i as u32, one | two))
     }
 
     /// A deal to place draws in: the players, the dead cards and the known board cards set.
@@ -399,23 +508,18 @@ impl JointDeal {
     /// Puts the draw `d` into `deal` (made by [`JointDeal::start`]).
     #[inline]
     pub fn place(&self, d: &JointDraw, deal: &mut Deal) {
-        for (g, (group, &choice)) in self.groups.iter().zip(&d.choices).enumerate() {
-            for (j, &seat) in group.seats.iter().enumerate() {
-                deal.hole[self.seats[seat]] = CardSet::from_bits(self.hand(g, choice as usize, j));
-            }
+        for (&p, &slot) in self.seats.iter().zip(&d.slots) {
+            deal.hole[p] = CardSet::from_bits(self.holdings[slot as usize]);
         }
         for (&i, &c) in self.open_board.iter().zip(&d.cards) {
             deal.board[i] = Card::from_index(c & 63);
-        }
-        for (&p, &hand) in self.seats[self.ranged()..].iter().zip(&d.random) {
-            deal.hole[p] = CardSet::from_bits(self.hands[usize::from(hand)]);
         }
     }
 
     /// The next deal: [`JointDeal::draw`], then [`JointDeal::place`].
     #[inline]
     pub fn sample(&self, rng: &mut WyRand, draw: &mut JointDraw, deal: &mut Deal) {
-        self.draw(rng, draw);
+        self.draw::<false>(ByCount, rng, draw);
         self.place(draw, deal);
     }
 }
@@ -467,9 +571,9 @@ mod tests {
             for seed in 0..30_000u64 {
                 let mut rng = WyRand::new(seed);
                 for _ in 0..=at {
-                    joint.draw(&mut rng, &mut d);
+                    joint.draw::<false>(ByCount, &mut rng, &mut d);
                 }
-                *counts.entry(d.choices[0] as usize).or_insert(0.0) += 1.0;
+                *counts.entry(d.slots[group.seats[0]] as usize / 2).or_insert(0.0) += 1.0;
             }
             assert_chi_square(&counts, &share);
         }
@@ -477,8 +581,8 @@ mod tests {
             let mut rng = WyRand::new(seed);
             let mut counts = vec![0.0; group.choices()];
             for _ in 0..4_000 {
-                joint.draw(&mut rng, &mut d);
-                counts[d.choices[0] as usize] += 1.0;
+                joint.draw::<false>(ByCount, &mut rng, &mut d);
+                counts[d.slots[group.seats[0]] as usize / 2] += 1.0;
             }
             for (i, &c) in counts.iter().enumerate() {
                 assert!((c - 4_000.0 * share[&i]).abs() <= 4.0, "seed {seed} choice {i}: {c} of 4,000");
@@ -582,5 +686,67 @@ mod tests {
                 .collect();
             assert_chi_square(&counts, &expected);
         }
+    }
+
+    #[test]
+    fn a_pair_of_random_hands_is_uniform_over_compatible_pairs_and_stratified_over_a_run() {
+        // Two random players on a known board with 35 dead cards: 12 cards left, 66 hands for
+        // the first player and 45 clear of it for the second. Any one deal's pair (the first or
+        // the ninth of a run), over many runs: uniform over the 2,970 ordered pairs, as
+        // independent draws. Over one run of ten deals a pair: every pair 9 to 11 times
+        // (independent draws spread from about 0 to 22), and a third random player's hand
+        // uniform over the hands clear of both.
+        let deck = Game::Holdem.deck().cards().to_vec();
+        let board: Vec<Card> = deck[..5].to_vec();
+        let dead = CardSet::from_cards(deck[5..40].iter().copied());
+        let mut slots = [OPEN; 5];
+        for (slot, c) in slots.iter_mut().zip(&board) {
+            *slot = c.index();
+        }
+        let boards = BoardSource::Boards(WeightedList::uniform(vec![slots]));
+        let spec = DealSpec::new(Game::Holdem, vec![HandSource::Random; 2], boards.clone(), dead);
+        let joint = spec.joint_deal().unwrap();
+        let pool = CardSet::from_cards(deck[40..].iter().copied());
+        let mut pairs = HashMap::new();
+        for_each_combination(&pool.to_vec(), 2, CardSet::EMPTY, &mut |a| {
+            for_each_combination(&pool.minus(a).to_vec(), 2, CardSet::EMPTY, &mut |b| {
+                pairs.insert((a.0, b.0), 1.0 / 2970.0);
+            });
+        });
+        assert_eq!(pairs.len(), 2970);
+        let mut deal = joint.start();
+        let mut d = JointDraw::default();
+        for at in [0, 8] {
+            let mut counts = HashMap::new();
+            for seed in 0..60_000u64 {
+                let mut rng = WyRand::new(seed);
+                for _ in 0..=at {
+                    joint.sample(&mut rng, &mut d, &mut deal);
+                }
+                *counts.entry((deal.hole[0].0, deal.hole[1].0)).or_insert(0.0) += 1.0;
+            }
+            assert_chi_square(&counts, &pairs);
+        }
+        let mut rng = WyRand::new(11);
+        let mut counts: HashMap<(u64, u64), u32> = HashMap::new();
+        for _ in 0..29_700 {
+            joint.sample(&mut rng, &mut d, &mut deal);
+            *counts.entry((deal.hole[0].0, deal.hole[1].0)).or_insert(0) += 1;
+        }
+        assert_eq!(counts.len(), 2970);
+        assert!(counts.values().all(|&c| (9..=11).contains(&c)), "{:?}", counts.values().max());
+        let three = DealSpec::new(Game::Holdem, vec![HandSource::Random; 3], boards, dead).joint_deal().unwrap();
+        let (mut deal, mut third) = (three.start(), HashMap::new());
+        let mut expected = HashMap::new();
+        for _ in 0..100_000 {
+            three.sample(&mut rng, &mut d, &mut deal);
+            assert_eq!(deal.used().len(), 5 + 35 + 6, "{deal:?}");
+            let clear = pool.minus(deal.hole[0]).minus(deal.hole[1]);
+            for_each_combination(&clear.to_vec(), 2, CardSet::EMPTY, &mut |h| {
+                *expected.entry(h.0).or_insert(0.0) += 1.0 / 28.0 / 100_000.0;
+            });
+            *third.entry(deal.hole[2].0).or_insert(0.0) += 1.0;
+        }
+        assert_chi_square(&third, &expected);
     }
 }

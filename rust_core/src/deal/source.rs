@@ -412,7 +412,7 @@ pub enum MonteSource {
     Fixed(Box<FixedDeal>),
     /// Two-card games with ranges or random hands: narrow ranges as one list of compatible
     /// hands, and the open cards one by one ([`JointDeal`]).
-    Joint(JointDeal),
+    Joint(Box<JointDeal>),
     /// Anything else: [`DealSpec::sample`], rejecting whole deals whose cards collide.
     Rejection,
 }
@@ -421,7 +421,7 @@ impl DealSpec {
     /// This spec's Monte Carlo source (see [`MonteSource`]).
     pub fn monte_source(&self) -> MonteSource {
         if let Some(joint) = self.joint_deal() {
-            return MonteSource::Joint(joint);
+            return MonteSource::Joint(Box::new(joint));
         }
         self.fixed_deal().map_or(MonteSource::Rejection, |f| MonteSource::Fixed(Box::new(f)))
     }

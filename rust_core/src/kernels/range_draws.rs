@@ -8,7 +8,7 @@
 //! a deal, and each player adds the two (one rank-table read, or for the rare flush one by the
 //! suit's ranks).
 
-use crate::cards::{Card, CardSet};
+use crate::cards::{ByCount, Card, CardSet, NthCard, Pdep};
 use crate::deal::joint::{JointDeal, JointDraw};
 use crate::deal::source::OPEN;
 use crate::deal::{Deal, MAX_PLAYERS};
@@ -24,13 +24,11 @@ const BLOCK: usize = 128;
 pub struct RangeDraws {
     seven: SevenCards,
     joint: JointDeal,
-    /// Every hand a seat can hold, as its summed card keys and its cards: each group's choices'
-    /// hands laid out as the group's, then the random seats' hands.
+    /// Every hand a seat can hold, as its summed card keys and its cards, by slot (as
+    /// [`JointDeal::holdings`]).
     hands: Vec<[u64; 2]>,
-    /// Where each seat (in the order of [`JointDeal::seats`]) reads its hand in `hands`.
-    seat_hands: Vec<SeatHand>,
-    /// Each card's key by bit index.
-    card_keys: [u64; 64],
+    /// Each card's key by bit index (any byte: a card byte needs no mask to be read).
+    card_keys: [u64; 256],
     /// The known board cards' keys and bits.
     known_keys: u64,
     known_bits: u64,
@@ -45,21 +43,6 @@ pub struct RangeDraws {
     players_of: Vec<u32>,
 }
 
-/// Where a seat's hand is in [`RangeDraws::hands`]: at `base + width * i`, `i` the choice of the
-/// seat's group or the index of its random hand.
-#[derive(Clone, Copy)]
-struct SeatHand {
-    pick: Pick,
-    base: usize,
-    width: usize,
-}
-
-#[derive(Clone, Copy)]
-enum Pick {
-    Choice(usize),
-    Random(usize),
-}
-
 impl RangeDraws {
     /// The tally of `joint`'s deals, for a hi-only game (every two-card flop game).
     pub fn new(joint: &JointDeal) -> Option<RangeDraws> {
@@ -68,22 +51,10 @@ impl RangeDraws {
             return None;
         }
         let seats = joint.seats.len();
-        let mut hands = Vec::new();
-        let mut seat_hands = vec![SeatHand { pick: Pick::Random(0), base: 0, width: 1 }; seats];
-        for (g, group) in joint.groups.iter().enumerate() {
-            let width = group.seats.len();
-            for (j, &s) in group.seats.iter().enumerate() {
-                seat_hands[s] = SeatHand { pick: Pick::Choice(g), base: hands.len() + j, width };
-            }
-            hands.extend(group.hands.iter().map(|&h| [keys_of(CardSet::from_bits(h)), h]));
-        }
-        for (r, seat) in seat_hands[joint.ranged()..].iter_mut().enumerate() {
-            *seat = SeatHand { pick: Pick::Random(r), base: hands.len(), width: 1 };
-        }
-        hands.extend(joint.hands.iter().map(|&h| [keys_of(CardSet::from_bits(h)), h]));
-        let mut card_keys = [0u64; 64];
+        let hands = joint.holdings.iter().map(|&h| [keys_of(CardSet::from_bits(h)), h]).collect();
+        let mut card_keys = [0u64; 256];
         for c in game.deck().cards() {
-            card_keys[usize::from(c.index()) & 63] = card_key(c);
+            card_keys[usize::from(c.index())] = card_key(c);
         }
         let known: CardSet = joint.board_slots.iter().filter(|&&b| b != OPEN).map(|&b| Card::from_index(b)).collect();
         let outcomes = 1usize << seats;
@@ -94,7 +65,6 @@ impl RangeDraws {
             seven: hi_table(game.hi_rules()).seven_cards(),
             joint: joint.clone(),
             hands,
-            seat_hands,
             card_keys,
             known_keys: keys_of(known),
             known_bits: known.bits(),
@@ -121,34 +91,72 @@ impl RangeDraws {
 
     /// The next `trials` deals of `rng`, each counted by its hi winners.
     pub fn sample(&mut self, rng: &mut WyRand, trials: u64) {
-        // The number of seats as a constant for the commonest: the rating unrolls.
-        match self.seat_hands.len() {
-            2 => self.sample_n::<2>(rng, trials),
-            3 => self.sample_n::<3>(rng, trials),
-            _ => self.sample_n::<0>(rng, trials),
+        #[cfg(target_arch = "x86_64")]
+        if let Some(pdep) = Pdep::detect() {
+            #[allow(unsafe_code)]
+            // SAFETY: a `Pdep` is made only where the processor has BMI1 and BMI2.
+            unsafe {
+                self.sample_bmi2(pdep, rng, trials);
+            }
+            return;
+        }
+        self.sample_by(ByCount, rng, trials);
+    }
+
+    /// [`RangeDraws::sample`] compiled for BMI1 and BMI2, where the board's cards are found by
+    /// `pdep`.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi1,bmi2")]
+    fn sample_bmi2(&mut self, pdep: Pdep, rng: &mut WyRand, trials: u64) {
+        self.sample_by(pdep, rng, trials);
+    }
+
+    /// [`RangeDraws::sample`], the board's cards found by `nth`. Always inlined, so that the
+    /// loops are compiled for the caller's processor features.
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn sample_by(&mut self, nth: impl NthCard, rng: &mut WyRand, trials: u64) {
+        // The number of seats, and whether the whole board is drawn, as constants for the
+        // commonest: the draw and the rating unroll.
+        match (self.joint.seats.len(), self.joint.open_board.len() == 5) {
+            (2, true) => self.sample_n::<2, true>(nth, rng, trials),
+            (2, false) => self.sample_n::<2, false>(nth, rng, trials),
+            (3, true) => self.sample_n::<3, true>(nth, rng, trials),
+            (3, false) => self.sample_n::<3, false>(nth, rng, trials),
+            (_, true) => self.sample_n::<0, true>(nth, rng, trials),
+            (_, false) => self.sample_n::<0, false>(nth, rng, trials),
         }
     }
 
-    /// [`RangeDraws::sample`] with `N` seats (0: any number).
-    fn sample_n<const N: usize>(&mut self, rng: &mut WyRand, trials: u64) {
+    /// [`RangeDraws::sample_by`] with `N` seats (0: any number), the whole board drawn if `FULL`.
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn sample_n<const N: usize, const FULL: bool>(&mut self, nth: impl NthCard, rng: &mut WyRand, trials: u64) {
         let mut block = [JointDraw::default(); BLOCK];
         let mut left = trials;
         while left > 0 {
             let want = BLOCK.min(usize::try_from(left).unwrap_or(BLOCK));
             for d in &mut block[..want] {
-                self.joint.draw(rng, d);
+                self.joint.draw::<FULL>(nth, rng, d);
             }
             // Heads up (four outcomes), the block's counts are 16-bit fields of a register: no
             // add to memory that waits for the one before.
             let mut fields = 0u64;
+            // With few seats, the outcomes still without an example are the bits of a register.
+            let mut missing = if N > 0 { self.missing_examples() } else { 0 };
             for d in &block[..want] {
-                let o = self.outcome::<N>(d);
+                let o = self.outcome::<N, FULL>(d);
                 if N == 2 {
                     fields += 1 << (16 * (o & 3));
                 } else {
                     self.counts[o] += 1;
                 }
-                if self.examples[o].is_none() {
+                if N > 0 {
+                    if missing >> (o & 63) & 1 == 1 {
+                        self.examples[o] = Some(*d);
+                        missing &= !(1 << (o & 63));
+                    }
+                } else if self.examples[o].is_none() {
                     self.examples[o] = Some(*d);
                 }
             }
@@ -161,21 +169,26 @@ impl RangeDraws {
         }
     }
 
-    /// The hi winners (a mask of seats) of one deal, `N` seats (0: any number).
+    /// The outcomes (below 64) without an example yet, as a mask.
+    fn missing_examples(&self) -> u64 {
+        self.examples.iter().take(64).enumerate().fold(0, |m, (o, e)| m | u64::from(e.is_none()) << o)
+    }
+
+    /// The hi winners (a mask of seats) of one deal, `N` seats (0: any number), the whole board
+    /// drawn if `FULL`.
     #[allow(clippy::inline_always)]
     #[inline(always)]
-    fn outcome<const N: usize>(&self, d: &JointDraw) -> usize {
+    fn outcome<const N: usize, const FULL: bool>(&self, d: &JointDraw) -> usize {
         // All five slots, those not drawn masked out: no loop on the number drawn.
-        let board_keys =
-            (0..5).fold(self.known_keys, |k, i| k + (self.card_keys[usize::from(d.cards[i]) & 63] & self.open_mask[i]));
-        let seats = if N > 0 { N } else { self.seat_hands.len() };
+        let board_keys = if FULL {
+            d.cards.iter().map(|&c| self.card_keys[usize::from(c)]).sum()
+        } else {
+            (0..5).fold(self.known_keys, |k, i| k + (self.card_keys[usize::from(d.cards[i])] & self.open_mask[i]))
+        };
+        let seats = if N > 0 { N } else { self.joint.seats.len() };
         let mut ranks = [0u16; MAX_PLAYERS];
-        for (rank, seat) in ranks.iter_mut().zip(&self.seat_hands[..seats]) {
-            let i = match seat.pick {
-                Pick::Choice(g) => d.choices[g] as usize,
-                Pick::Random(r) => usize::from(d.random[r]),
-            };
-            let [keys, bits] = self.hands[seat.base + seat.width * i];
+        for (rank, &slot) in ranks.iter_mut().zip(&d.slots[..seats]) {
+            let [keys, bits] = self.hands[slot as usize];
             let all = keys + board_keys;
             *rank = if has_flush(all) { self.flush_order(d, bits, all) } else { self.seven.order(rank_key(all)) };
         }
