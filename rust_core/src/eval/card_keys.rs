@@ -24,10 +24,28 @@ static CARD_KEYS: [u64; 256] = {
     t
 };
 
+/// [`CARD_KEYS`] with [`SUIT_BIAS`] added: a sum started from one card's key read here is
+/// biased with no addition of its own.
+static BIASED_CARD_KEYS: [u64; 256] = {
+    let mut t = CARD_KEYS;
+    let mut i = 0;
+    while i < 256 {
+        t[i] += SUIT_BIAS;
+        i += 1;
+    }
+    t
+};
+
 /// The key of one card.
 #[inline]
 pub fn card_key(c: Card) -> u64 {
     CARD_KEYS[usize::from(c.index())]
+}
+
+/// The key of one card plus [`SUIT_BIAS`].
+#[inline]
+pub fn biased_card_key(c: Card) -> u64 {
+    BIASED_CARD_KEYS[usize::from(c.index())]
 }
 
 /// Added to summed keys, this makes a suit's nibble reach 8 exactly when the suit holds five

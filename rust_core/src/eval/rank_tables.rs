@@ -8,7 +8,7 @@
 //! Every entry is filled by the bit-arithmetic evaluators of `hi.rs` and `lo.rs`, which stay
 //! the references.
 
-use super::card_keys::{biased_flush_suit, card_key, rank_key, FLUSH_BITS, SUIT_BIAS};
+use super::card_keys::{biased_card_key, biased_flush_suit, card_key, rank_key, FLUSH_BITS, SUIT_BIAS};
 use super::hi::rate_hi_bits;
 use super::lo::{rate_lo8, rate_razz};
 use super::{HiRating, LoRating};
@@ -393,18 +393,23 @@ impl SevenCards {
     /// by the suit's rank mask. Nothing is built per call.
     #[inline]
     pub fn rank_seven(self, cards: &[Card; 7]) -> HiRank {
-        // From the bias that makes the flush test one AND. A card at a time: the array taken
-        // apart by value is read as one wide load and a dozen shifts.
-        let keys = cards.iter().fold(SUIT_BIAS, |k, &c| k + card_key(c));
+        // Biased (the first card's key read with the bias that makes the flush test one AND).
+        // A card at a time: the array taken apart by value is read as one wide load and a dozen
+        // shifts.
+        let [first, rest @ ..] = cards;
+        let keys = rest.iter().fold(biased_card_key(*first), |k, &c| k + card_key(c));
         if keys & FLUSH_BITS != 0 {
-            return self.rank_seven_flush(*cards, biased_flush_suit(keys));
+            return self.rank_seven_flush(*cards);
         }
         HiRank(self.order(rank_key(keys)))
     }
 
+    /// [`SevenCards::rank_seven`] of seven cards with a flush (the suit found again here, so
+    /// that the common path keeps nothing for it).
     #[cold]
     #[inline(never)]
-    fn rank_seven_flush(self, cards: [Card; 7], suit: u32) -> HiRank {
+    fn rank_seven_flush(self, cards: [Card; 7]) -> HiRank {
+        let suit = biased_flush_suit(cards.iter().fold(SUIT_BIAS, |k, &c| k + card_key(c)));
         let lane = cards.iter().filter(|c| u32::from(c.suit()) == suit).fold(0u32, |m, c| m | 1 << c.rank());
         HiRank(self.flush_order(lane))
     }
