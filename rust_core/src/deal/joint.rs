@@ -32,7 +32,7 @@
 
 use super::source::{BoardSource, DealSpec, HandSource, OPEN};
 use super::{Deal, MAX_PLAYERS};
-use crate::cards::{ByCount, Card, CardSet, NthCard};
+use crate::cards::{ByCount, Card, CardSet, NthCard, Pdep};
 use crate::rng::WyRand;
 
 /// Combinations of ranges listed at most this many (about 1 MB heads-up): narrower ranges are
@@ -516,11 +516,25 @@ impl JointDeal {
         }
     }
 
-    /// The next deal: [`JointDeal::draw`], then [`JointDeal::place`].
+    /// The next deal: [`JointDeal::draw`] (its cards found by `pdep` where that is fast), then
+    /// [`JointDeal::place`].
     #[inline]
     pub fn sample(&self, rng: &mut WyRand, draw: &mut JointDraw, deal: &mut Deal) {
-        self.draw::<false>(ByCount, rng, draw);
+        match Pdep::detect() {
+            #[cfg(target_arch = "x86_64")]
+            #[allow(unsafe_code)]
+            // SAFETY: a `Pdep` is made only where the processor has BMI1 and BMI2.
+            Some(pdep) => unsafe { self.draw_bmi2(pdep, rng, draw) },
+            _ => self.draw::<false>(ByCount, rng, draw),
+        }
         self.place(draw, deal);
+    }
+
+    /// [`JointDeal::draw`] compiled for BMI1 and BMI2, its cards found by `pdep`.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi1,bmi2")]
+    fn draw_bmi2(&self, pdep: Pdep, rng: &mut WyRand, d: &mut JointDraw) {
+        self.draw::<false>(pdep, rng, d);
     }
 }
 
@@ -685,6 +699,35 @@ mod tests {
                 .flat_map(|i| deck.iter().map(move |c| ((i, c.index()), if i == 5 { 2.0 } else { 1.0 } / 7.0 / n)))
                 .collect();
             assert_chi_square(&counts, &expected);
+        }
+    }
+
+    #[test]
+    fn every_way_of_finding_cards_deals_the_same_deals() {
+        // `sample` (by `pdep` where it is fast) and the draw by counting, from the same seed:
+        // the same deals, with ranges and random hands, a random board or a known flop.
+        let p1 = range(&["AsAh", "AsKs", "KdKc", "QhQd"], &[1, 2, 1, 3]);
+        let p2 = range(&["AsKd", "KsKh", "QcQs", "AhAd", "2c2d"], &[2, 1, 1, 1, 2]);
+        let mut flop = [OPEN; 5];
+        for (slot, c) in flop.iter_mut().zip(parse_cards("Jh7d2s").unwrap().iter()) {
+            *slot = c.index();
+        }
+        let cases = [
+            (vec![p1.clone(), p2.clone()], BoardSource::Random),
+            (vec![HandSource::Random; 3], BoardSource::Random),
+            (vec![p1, HandSource::Random, p2], BoardSource::Boards(WeightedList::uniform(vec![flop]))),
+        ];
+        for (k, (sources, board)) in cases.into_iter().enumerate() {
+            let joint = DealSpec::new(Game::Holdem, sources, board, CardSet::EMPTY).joint_deal().unwrap();
+            let (mut a, mut b) = (WyRand::new(k as u64), WyRand::new(k as u64));
+            let (mut da, mut db) = (JointDraw::default(), JointDraw::default());
+            let (mut deal, mut counted) = (joint.start(), joint.start());
+            for _ in 0..20_000 {
+                joint.sample(&mut a, &mut da, &mut deal);
+                joint.draw::<false>(ByCount, &mut b, &mut db);
+                joint.place(&db, &mut counted);
+                assert_eq!(format!("{deal:?}"), format!("{counted:?}"));
+            }
         }
     }
 

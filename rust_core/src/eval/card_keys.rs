@@ -10,9 +10,11 @@
 use crate::cards::{Card, CardSet};
 
 /// Per card index (suit * 16 + rank): its key (see the module doc); zero for indices that are
-/// no card. Every byte has an entry, so that a card's index needs no mask to read it.
-static CARD_KEYS: [u64; 256] = {
-    let mut t = [0u64; 256];
+/// no card. Every byte has an entry, so that a card's index needs no mask to read it. Then the
+/// same keys with [`SUIT_BIAS`] added: a sum started from one card's key read there is biased
+/// with no addition of its own. One table for both, so a loop holds one address for them.
+static CARD_KEYS: [u64; 512] = {
+    let mut t = [0u64; 512];
     let mut i = 0;
     while i < 64 {
         let (suit, rank) = (i / 16, i % 16);
@@ -21,16 +23,10 @@ static CARD_KEYS: [u64; 256] = {
         }
         i += 1;
     }
-    t
-};
-
-/// [`CARD_KEYS`] with [`SUIT_BIAS`] added: a sum started from one card's key read here is
-/// biased with no addition of its own.
-static BIASED_CARD_KEYS: [u64; 256] = {
-    let mut t = CARD_KEYS;
-    let mut i = 0;
-    while i < 256 {
-        t[i] += SUIT_BIAS;
+    while i < 512 {
+        if i >= 256 {
+            t[i] = t[i - 256] + SUIT_BIAS;
+        }
         i += 1;
     }
     t
@@ -45,7 +41,7 @@ pub fn card_key(c: Card) -> u64 {
 /// The key of one card plus [`SUIT_BIAS`].
 #[inline]
 pub fn biased_card_key(c: Card) -> u64 {
-    BIASED_CARD_KEYS[usize::from(c.index())]
+    CARD_KEYS[256 | usize::from(c.index())]
 }
 
 /// Added to summed keys, this makes a suit's nibble reach 8 exactly when the suit holds five
