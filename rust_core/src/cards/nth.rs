@@ -46,8 +46,8 @@ impl NthCard for ByCount {
 pub struct Pdep(());
 
 impl Pdep {
-    /// `Some` where `pdep` is there and fast (and BMI1 with it). AMD's processors before Zen 3 have it in microcode,
-    /// a step per bit, slower than counting.
+    /// `Some` where `pdep` is there and fast (and BMI1 with it). AMD's processors before Zen 3
+    /// (and Hygon's, built on Zen 1) have it in microcode, a step per bit, slower than counting.
     pub fn detect() -> Option<Pdep> {
         #[cfg(target_arch = "x86_64")]
         {
@@ -59,10 +59,13 @@ impl Pdep {
                     return false;
                 }
                 let vendor = __cpuid(0);
-                let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6E65, 0x444D_4163);
+                // "AuthenticAMD" and "HygonGenuine", as cpuid spells them in three registers.
+                let vendor = (vendor.ebx, vendor.edx, vendor.ecx);
+                let amd = vendor == (0x6874_7541, 0x6974_6E65, 0x444D_4163);
+                let hygon = vendor == (0x6F67_7948, 0x6E65_476E, 0x656E_6975);
                 let signature = __cpuid(1).eax;
                 let family = (signature >> 8 & 0xF) + (signature >> 20 & 0xFF);
-                !amd || family >= 0x19
+                !hygon && (!amd || family >= 0x19)
             });
             fast.then_some(Pdep(()))
         }

@@ -471,10 +471,10 @@ impl JointDeal {
 
     /// The two random hands that the random number `x` picks, as one of the pairs of a hand and
     /// a hand clear of its cards (so every such pair is as likely): their slots and their cards
-    /// in all; `None` when
-    /// Lemire's multiply rejects `x`. The first hand is the high half of `x` times the number of
-    /// hands; the low half times the number of second hands picks the second among the hands of
-    /// the pool's cards without the first's, whose indices map onto the pool's by skipping them.
+    /// in all; `None` when Lemire's multiply rejects `x`. The first hand is the high half of `x`
+    /// times the number of hands; the low half times the number of second hands picks the
+    /// second among the hands of the pool's cards without the first's (the first ones in colex
+    /// order), whose indices map onto the pool's by skipping the first's two.
     #[inline]
     fn random_pair(&self, x: u64) -> Option<(u32, u32, u64)> {
         let m = u128::from(x) * self.hands.len() as u128;
