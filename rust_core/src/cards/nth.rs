@@ -1,41 +1,66 @@
 //! The `k`-th card of a set (its `k`-th lowest set bit): how a Monte Carlo draw turns a uniform
-//! index below the number of cards left into a card, with no rejection.
+//! index below the number of cards left into a card, with no rejection, card after card.
 //!
 //! Two ways, the same card from both: BMI2's `pdep` (one instruction where it is fast), and a
 //! count of bytes for every other processor. A draw is generic over the way, so a seed deals the
 //! same cards on every machine.
 
-/// A way to find the `k`-th lowest card of a set.
+/// A way to take the `k`-th lowest card of a set, card after card.
 // Always inlined, each way: a draw's loop must compile `pdep` in place (a call per card would cost
 // more than the card).
 pub trait NthCard: Copy {
-    /// The bit of the `k`-th lowest card of `set` (`k` below the number of cards in it).
-    fn nth(self, set: u64, k: u32) -> u64;
+    /// The cards left, in the form this way takes them from.
+    type Left: Copy;
+    /// `set` as cards left to take from.
+    fn left(self, set: u64) -> Self::Left;
+    /// Takes the `k`-th lowest card of `left` (`k` below the number of cards in it) out of it,
+    /// and gives its bit index (the card's index).
+    fn take(self, left: &mut Self::Left, k: u32) -> u32;
 }
 
-/// The `k`-th card by counting: each byte's cards, their running sums, the byte the card is in,
-/// then that byte's cards from a table. No branch, about twenty instructions.
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// The `k`-th card by counting: the cards left hold, beside the set, the running sums of its
+/// bytes' cards (counted once, then one subtraction a card taken); a card's byte is where the
+/// sums pass `k`, its place in the byte a table read. No branch, about twenty instructions a
+/// card.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ByCount;
 
+/// Cards left for [`ByCount`]: the set, and in byte `i` of `sums` the number of its cards in
+/// bytes `0..=i` (at most 64, so no byte carries into the next).
+#[derive(Clone, Copy, Debug)]
+pub struct Counted {
+    set: u64,
+    sums: u64,
+}
+
 impl NthCard for ByCount {
-    #[allow(clippy::inline_always)]
-    #[inline(always)]
-    fn nth(self, set: u64, k: u32) -> u64 {
-        const ONES: u64 = 0x0101_0101_0101_0101;
-        const HIGHS: u64 = 0x8080_8080_8080_8080;
+    type Left = Counted;
+
+    #[inline]
+    fn left(self, set: u64) -> Counted {
         let mut counts = set - ((set >> 1) & 0x5555_5555_5555_5555);
         counts = (counts & 0x3333_3333_3333_3333) + ((counts >> 2) & 0x3333_3333_3333_3333);
         counts = (counts + (counts >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
-        // Byte i: the cards in bytes 0..=i (at most 64, so no byte carries into the next).
-        let sums = counts.wrapping_mul(ONES);
+        Counted { set, sums: counts.wrapping_mul(ONES) }
+    }
+
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn take(self, left: &mut Counted, k: u32) -> u32 {
+        let Counted { set, sums } = *left;
         // The high bit of each byte whose running sum is at most k: the card lies past it.
         let past = (((u64::from(k) * ONES) | HIGHS) - sums) & HIGHS;
         let byte = ((past >> 7).wrapping_mul(ONES) >> 56) as u32;
         let before = ((sums << 8) >> (8 * byte)) & 0xFF;
         let bits = (set >> (8 * byte)) & 0xFF;
         let within = NTH_IN_BYTE[(bits as usize) << 3 | (k as usize - before as usize) & 7];
-        1 << (8 * byte + u32::from(within))
+        let index = 8 * byte + u32::from(within);
+        // One card fewer in this byte's running sum and every one after it.
+        *left = Counted { set: set ^ 1 << index, sums: sums - (ONES << (8 * byte)) };
+        index
     }
 }
 
@@ -76,16 +101,23 @@ impl Pdep {
 
 #[allow(unsafe_code)]
 impl NthCard for Pdep {
+    type Left = u64;
+
+    #[inline]
+    fn left(self, set: u64) -> u64 {
+        set
+    }
+
     #[allow(clippy::inline_always)]
     #[inline(always)]
-    fn nth(self, set: u64, k: u32) -> u64 {
+    fn take(self, left: &mut u64, k: u32) -> u32 {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: a `Pdep` exists only where the processor has BMI2 (`Pdep::detect`).
-        unsafe {
-            std::arch::x86_64::_pdep_u64(1 << k, set)
-        }
+        let bit = unsafe { std::arch::x86_64::_pdep_u64(1 << k, *left) };
         #[cfg(not(target_arch = "x86_64"))]
-        ByCount.nth(set, k)
+        let bit = 1 << ByCount.take(&mut ByCount.left(*left), k);
+        *left ^= bit;
+        bit.trailing_zeros()
     }
 }
 
@@ -112,15 +144,15 @@ mod tests {
     use super::*;
     use crate::rng::WyRand;
 
-    fn nth_by_loop(mut set: u64, k: u32) -> u64 {
+    fn nth_by_loop(mut set: u64, k: u32) -> u32 {
         for _ in 0..k {
             set &= set - 1;
         }
-        set & set.wrapping_neg()
+        set.trailing_zeros()
     }
 
     #[test]
-    fn every_way_finds_the_kth_lowest_card() {
+    fn every_way_takes_the_kth_lowest_card() {
         let mut rng = WyRand::new(7);
         let pdep = Pdep::detect();
         for round in 0..20_000 {
@@ -135,13 +167,24 @@ mod tests {
             }
             for k in 0..set.count_ones() {
                 let want = nth_by_loop(set, k);
-                assert_eq!(ByCount.nth(set, k), want, "{set:#x} {k}");
+                assert_eq!(ByCount.take(&mut ByCount.left(set), k), want, "{set:#x} {k}");
                 if let Some(p) = pdep {
-                    assert_eq!(p.nth(set, k), want, "{set:#x} {k}");
+                    assert_eq!(p.take(&mut p.left(set), k), want, "{set:#x} {k}");
+                }
+            }
+            // Card after card from the same cards left, as a draw takes them.
+            let (mut counted, mut plain, mut left) = (ByCount.left(set), set, set);
+            while left != 0 {
+                let k = (rng.next_u64() % u64::from(left.count_ones())) as u32;
+                let want = nth_by_loop(left, k);
+                left ^= 1 << want;
+                assert_eq!(ByCount.take(&mut counted, k), want, "{set:#x} {k}");
+                if let Some(p) = pdep {
+                    assert_eq!(p.take(&mut plain, k), want, "{set:#x} {k}");
                 }
             }
         }
-        assert_eq!(ByCount.nth(u64::MAX, 63), 1 << 63);
-        assert_eq!(ByCount.nth(1 << 63, 0), 1 << 63);
+        assert_eq!(ByCount.take(&mut ByCount.left(u64::MAX), 63), 63);
+        assert_eq!(ByCount.take(&mut ByCount.left(1 << 63), 0), 63);
     }
 }

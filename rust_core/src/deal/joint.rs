@@ -441,15 +441,14 @@ impl JointDeal {
         debug_assert_eq!(u64::from(free.count_ones()), self.board_left);
         let open = if FULL { 5 } else { self.open_board.len() };
         debug_assert_eq!(open, self.open_board.len());
+        let free = nth.left(free);
         loop {
-            let (mut x, mut left, mut free) = (rng.next_u64(), self.board_left, free);
+            let (mut x, mut count, mut left) = (rng.next_u64(), self.board_left, free);
             for card in &mut d.cards[..open] {
-                let m = u128::from(x) * u128::from(left);
-                let bit = nth.nth(free, (m >> 64) as u32);
-                *card = bit.trailing_zeros() as u8;
-                free ^= bit;
+                let m = u128::from(x) * u128::from(count);
+                *card = nth.take(&mut left, (m >> 64) as u32) as u8;
                 x = m as u64;
-                left -= 1;
+                count -= 1;
             }
             if x >= self.board_threshold {
                 break;
