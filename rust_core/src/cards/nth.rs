@@ -23,8 +23,8 @@ const HIGHS: u64 = 0x8080_8080_8080_8080;
 
 /// The `k`-th card by counting: the cards left hold, beside the set, the running sums of its
 /// bytes' cards (counted once, then one subtraction a card taken); a card's byte is where the
-/// sums pass `k`, its place in the byte a table read. No branch, about twenty instructions a
-/// card.
+/// sums pass `k`, its place in the byte a table read. No branch, about thirty instructions a
+/// card (against about seven by `pdep`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ByCount;
 
