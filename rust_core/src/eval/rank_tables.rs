@@ -8,7 +8,7 @@
 //! Every entry is filled by the bit-arithmetic evaluators of `hi.rs` and `lo.rs`, which stay
 //! the references.
 
-use super::card_keys::{biased_card_key, biased_flush_suit, card_key, rank_key, FLUSH_BITS, SUIT_BIAS};
+use super::card_keys::{biased_card_key, biased_flush_suit, card_key, rank_key, FLUSH_BITS};
 use super::hi::rate_hi_bits;
 use super::lo::{rate_lo8, rate_razz};
 use super::{HiRating, LoRating};
@@ -387,17 +387,24 @@ pub struct SevenCards {
     rows: &'static [OnceLock<Box<[u16; FIVE_RANK_SLOTS]>>; 169],
 }
 
+/// Seven cards' keys summed from [`SUIT_BIAS`](super::card_keys::SUIT_BIAS) (the first card's key
+/// read with the bias, which makes the flush test one AND with no addition of its own). A card
+/// at a time, by reference: the array taken apart by value is read as one wide load and a dozen
+/// shifts.
+#[allow(clippy::trivially_copy_pass_by_ref)]
+#[inline]
+fn biased_keys(cards: &[Card; 7]) -> u64 {
+    let [first, rest @ ..] = cards;
+    rest.iter().fold(biased_card_key(*first), |k, &c| k + card_key(c))
+}
+
 impl SevenCards {
     /// The rank of exactly seven cards, from their card bytes: their keys summed (one addition
     /// a card, see `card_keys`), then one table read by rank multiset, or for the rare flush one
     /// by the suit's rank mask. Nothing is built per call.
     #[inline]
     pub fn rank_seven(self, cards: &[Card; 7]) -> HiRank {
-        // Biased (the first card's key read with the bias that makes the flush test one AND).
-        // A card at a time: the array taken apart by value is read as one wide load and a dozen
-        // shifts.
-        let [first, rest @ ..] = cards;
-        let keys = rest.iter().fold(biased_card_key(*first), |k, &c| k + card_key(c));
+        let keys = biased_keys(cards);
         if keys & FLUSH_BITS != 0 {
             return self.rank_seven_flush(*cards);
         }
@@ -409,7 +416,7 @@ impl SevenCards {
     #[cold]
     #[inline(never)]
     fn rank_seven_flush(self, cards: [Card; 7]) -> HiRank {
-        let suit = biased_flush_suit(cards.iter().fold(SUIT_BIAS, |k, &c| k + card_key(c)));
+        let suit = biased_flush_suit(biased_keys(&cards));
         let lane = cards.iter().filter(|c| u32::from(c.suit()) == suit).fold(0u32, |m, c| m | 1 << c.rank());
         HiRank(self.flush_order(lane))
     }

@@ -27,8 +27,6 @@ pub struct RangeDraws {
     /// Every hand a seat can hold, as its summed card keys and its cards, by slot (as
     /// [`JointDeal::holdings`]).
     hands: Vec<[u64; 2]>,
-    /// Each card's key by bit index (any byte: a card byte needs no mask to be read).
-    card_keys: [u64; 256],
     /// The known board cards' keys and bits.
     known_keys: u64,
     known_bits: u64,
@@ -52,10 +50,6 @@ impl RangeDraws {
         }
         let seats = joint.seats.len();
         let hands = joint.holdings.iter().map(|&h| [keys_of(CardSet::from_bits(h)), h]).collect();
-        let mut card_keys = [0u64; 256];
-        for c in game.deck().cards() {
-            card_keys[usize::from(c.index())] = card_key(c);
-        }
         let known: CardSet = joint.board_slots.iter().filter(|&&b| b != OPEN).map(|&b| Card::from_index(b)).collect();
         let outcomes = 1usize << seats;
         let players_of = (0..outcomes)
@@ -65,7 +59,6 @@ impl RangeDraws {
             seven: hi_table(game.hi_rules()).seven_cards(),
             joint: joint.clone(),
             hands,
-            card_keys,
             known_keys: keys_of(known),
             known_bits: known.bits(),
             open_mask: std::array::from_fn(|i| if i < joint.open_board.len() { !0 } else { 0 }),
@@ -181,9 +174,9 @@ impl RangeDraws {
     fn outcome<const N: usize, const FULL: bool>(&self, d: &JointDraw) -> usize {
         // All five slots, those not drawn masked out: no loop on the number drawn.
         let board_keys = if FULL {
-            d.cards.iter().map(|&c| self.card_keys[usize::from(c)]).sum()
+            d.cards.iter().map(|&c| card_key(Card::from_index(c))).sum()
         } else {
-            (0..5).fold(self.known_keys, |k, i| k + (self.card_keys[usize::from(d.cards[i])] & self.open_mask[i]))
+            (0..5).fold(self.known_keys, |k, i| k + (card_key(Card::from_index(d.cards[i])) & self.open_mask[i]))
         };
         let seats = if N > 0 { N } else { self.joint.seats.len() };
         let mut ranks = [0u16; MAX_PLAYERS];
