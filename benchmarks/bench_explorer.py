@@ -15,10 +15,10 @@ import statistics
 import time
 
 import pql_repl as pql
-from pql_repl.exploration import Heatmap, hand_classes
-from pql_repl.history import History
-from pql_repl.range_edit import RangeEdit
-from pql_repl.session import Session
+from pql_repl.api.exploration import Heatmap, hand_classes
+from pql_repl.editors.range_edit import RangeEdit
+from pql_repl.files.history import History
+from pql_repl.session.session import Session
 from pql_repl.tui.app import PqlApp
 
 VILLAIN = "QQ+, AK"

@@ -5,7 +5,7 @@
 'straightflush'
 
 The names below are loaded on first use, so that importing a part of the package (the `pql`
-command imports `pql_repl.cli`) does not load the rest.
+command imports `pql_repl.cli.main`) does not load the rest.
 """
 
 from __future__ import annotations
@@ -16,22 +16,15 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (the comman
 if TYPE_CHECKING:
     from typing import Any
 
-    from pql_repl.api import (
-        Bucket,
-        Column,
-        FunctionInfo,
-        Query,
-        Range,
-        StatementInfo,
-        StatementResult,
-        functions,
-        game_streets,
-        keywords,
-        parse_range,
-        prepare,
-        run,
-    )
-    from pql_repl.errors import (
+    from pql_repl.api.catalogue import FunctionInfo, Range, functions, game_streets, keywords, parse_range
+    from pql_repl.api.evaluation import Evaluation, HandValue, evaluate
+    from pql_repl.api.multi_odds import Odds, OddsRun, OddsTable, OddsTableRun, odds, odds_table
+    from pql_repl.api.results import Bucket, Column, StatementInfo, StatementResult
+    from pql_repl.api.run import Query, prepare, run
+    from pql_repl.api.sheet import Sheet, spreadsheet
+    from pql_repl.api.sweep_values import SweepValue, classes, flops, ranks, rivers, turns
+    from pql_repl.api.sweeps import SweepResult, sweep
+    from pql_repl.base.errors import (
         PqlCancelled,
         PqlError,
         PqlRangeError,
@@ -39,11 +32,6 @@ if TYPE_CHECKING:
         PqlSyntaxError,
         PqlTypeError,
     )
-    from pql_repl.evaluation import Evaluation, HandValue, evaluate
-    from pql_repl.multi_odds import Odds, OddsRun, OddsTable, OddsTableRun, odds, odds_table
-    from pql_repl.sheet import Sheet, spreadsheet
-    from pql_repl.sweep_values import SweepValue, classes, flops, ranks, rivers, turns
-    from pql_repl.sweeps import SweepResult, sweep
 
 __all__ = [
     "Bucket",
@@ -88,16 +76,24 @@ __all__ = [
 
 #: The module that defines each public name.
 _HOMES = {
+    **dict.fromkeys(["Query", "prepare", "run"], "pql_repl.api.run"),
+    **dict.fromkeys(["Bucket", "Column", "StatementInfo", "StatementResult"], "pql_repl.api.results"),
+    **dict.fromkeys(
+        ["FunctionInfo", "Range", "functions", "game_streets", "keywords", "parse_range"],
+        "pql_repl.api.catalogue",
+    ),
     **dict.fromkeys(
         ["PqlCancelled", "PqlError", "PqlRangeError", "PqlRuntimeError", "PqlSyntaxError", "PqlTypeError"],
-        "pql_repl.errors",
+        "pql_repl.base.errors",
     ),
-    **dict.fromkeys(["Evaluation", "HandValue", "evaluate"], "pql_repl.evaluation"),
-    **dict.fromkeys(["Sheet", "spreadsheet"], "pql_repl.sheet"),
-    **dict.fromkeys(["SweepResult", "sweep"], "pql_repl.sweeps"),
-    **dict.fromkeys(["SweepValue", "classes", "flops", "ranks", "rivers", "turns"], "pql_repl.sweep_values"),
+    **dict.fromkeys(["Evaluation", "HandValue", "evaluate"], "pql_repl.api.evaluation"),
+    **dict.fromkeys(["Sheet", "spreadsheet"], "pql_repl.api.sheet"),
+    **dict.fromkeys(["SweepResult", "sweep"], "pql_repl.api.sweeps"),
     **dict.fromkeys(
-        ["Odds", "OddsRun", "OddsTable", "OddsTableRun", "odds", "odds_table"], "pql_repl.multi_odds"
+        ["SweepValue", "classes", "flops", "ranks", "rivers", "turns"], "pql_repl.api.sweep_values"
+    ),
+    **dict.fromkeys(
+        ["Odds", "OddsRun", "OddsTable", "OddsTableRun", "odds", "odds_table"], "pql_repl.api.multi_odds"
     ),
 }
 
@@ -105,7 +101,7 @@ _HOMES = {
 def __getattr__(name: str) -> Any:
     if name not in __all__:
         raise AttributeError(f"module 'pql_repl' has no attribute '{name}'")
-    home = _HOMES.get(name, "pql_repl.api")
+    home = _HOMES[name]
     value = getattr(importlib.import_module(home), name)
     globals()[name] = value  # later look-ups skip this function
     return value

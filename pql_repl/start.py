@@ -10,6 +10,6 @@ def main() -> int:
     from pql_repl import _core  # noqa: PLC0415 (first, to start the tables before the rest loads)
 
     _core.warm_up()
-    from pql_repl.cli import main as cli_main  # noqa: PLC0415
+    from pql_repl.cli.main import main as cli_main  # noqa: PLC0415
 
     return cli_main()

@@ -26,6 +26,6 @@ def _no_automatic_precision(monkeypatch: pytest.MonkeyPatch) -> None:
     """Whether a run is projected to take longer than the REPLs' automatic precision waits for
     depends on the machine's speed: in-process tests never reach it unless they set
     ``precision.AUTO_AFTER_SECONDS`` themselves (``tests/test_precision.py``)."""
-    from pql_repl import precision  # noqa: PLC0415
+    from pql_repl.api import precision  # noqa: PLC0415
 
     monkeypatch.setattr(precision, "AUTO_AFTER_SECONDS", 1e12)

@@ -10,8 +10,8 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import DataTable
 
-from pql_repl.history import History
-from pql_repl.session import Session
+from pql_repl.files.history import History
+from pql_repl.session.session import Session
 from pql_repl.tui.app import PqlApp
 
 

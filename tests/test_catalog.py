@@ -12,7 +12,7 @@ from reference import FLOP_CATEGORIES, HAND_TYPES
 
 import pql_repl as pql
 from pql_repl import _core
-from pql_repl.api import game_streets
+from pql_repl.api.catalogue import game_streets
 
 # PQL-SPEC §4: the original's functions (77 names plus the alias `equity`) ...
 ORIGINAL = [

@@ -507,7 +507,7 @@ def test_timer_adds_the_run_time() -> None:
 def test_c_does_not_import_terminal_libraries() -> None:
     code = (
         "import sys\n"
-        "from pql_repl.cli import main\n"
+        "from pql_repl.cli.main import main\n"
         f"code = main(['-c', {AA_KK!r}, '--trials', '2000', '--no-exact'])\n"
         "assert code == 0, code\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'prompt_toolkit')))\n"

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 import pql_repl as pql
-from pql_repl.cluster import connect
-from pql_repl.errors import ClusterError
-from pql_repl.sweeps import check, parse, stream
+from pql_repl.api.cluster import connect
+from pql_repl.api.sweeps import check, parse, stream
+from pql_repl.base.errors import ClusterError
 
 distributed = pytest.importorskip("distributed")
 
@@ -103,7 +103,17 @@ def test_the_command_runs_sweeps_on_the_cluster(client: Any) -> None:
     import sys  # noqa: PLC0415
 
     address = client.scheduler.address
-    command = [sys.executable, "-m", "pql_repl.cli", "--cluster", address, "-c", TURNS, "--format", "csv"]
+    command = [
+        sys.executable,
+        "-m",
+        "pql_repl.cli",
+        "--cluster",
+        address,
+        "-c",
+        TURNS,
+        "--format",
+        "csv",
+    ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout == pql.sweep(TURNS).to_csv()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pql_repl.completion import Candidate, complete, fuzzy_score, opens_by_itself
-from pql_repl.session import COMMANDS
-from pql_repl.vocabulary import vocabulary
+from pql_repl.session.completion import Candidate, complete, fuzzy_score, opens_by_itself
+from pql_repl.session.session import COMMANDS
+from pql_repl.session.vocabulary import vocabulary
 
 
 def texts(text: str, cursor: int | None = None) -> list[str]:

@@ -10,9 +10,9 @@ import io
 import json
 
 from pql_repl import _core
-from pql_repl.api import StatementResult
-from pql_repl.output import format_table, render
-from pql_repl.repl.progress import status_text
+from pql_repl.api.output import format_table, render
+from pql_repl.api.results import StatementResult
+from pql_repl.session.progress import status_text
 
 QUERY = (
     "select avg(riverEquity(a)) as eq, count(winsHi(a)) as wins, histogram(handType(a, river)) "

@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 import pql_repl as pql
-from pql_repl.api import DEFAULT_TRIALS, SIMULATE_TRIALS
-from pql_repl.session import DotCommand, Session, Statement, split_statements
-from pql_repl.sweeps import is_sweep
+from pql_repl.api.results import DEFAULT_TRIALS, SIMULATE_TRIALS
+from pql_repl.api.sweeps import is_sweep
+from pql_repl.session.session import Session
+from pql_repl.session.statements import DotCommand, Statement, split_statements
 
 EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("*.pql"))
 #: The examples run as a user runs them (`pql examples/X.pql`): default trials, no time limit,

@@ -9,8 +9,8 @@ import pytest
 from reference import best_hi, hi_type, split
 
 import pql_repl as pql
-from pql_repl.errors import PqlError
-from pql_repl.exploration import Distribution, Heatmap, breakdown, hand_classes, range_summary
+from pql_repl.api.exploration import Distribution, Heatmap, breakdown, hand_classes, range_summary
+from pql_repl.base.errors import PqlError
 
 
 def test_the_grid_holds_every_class_once() -> None:

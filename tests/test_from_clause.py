@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pql_repl.from_clause import clause_at, from_clauses, player_at
+from pql_repl.session.from_clause import clause_at, from_clauses, player_at
 
 TEXT = (
     "select avg(riverEquity(hero)) from game='holdem', hero='QQ+, AKs', villain = \"KK\", board='Kh7c2d'\n"

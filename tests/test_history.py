@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from prompt_toolkit.history import FileHistory
 
-from pql_repl.history import History, data_dir, history_path, load_buffer, read_entries, save_buffer
+from pql_repl.files.history import History, data_dir, history_path, load_buffer, read_entries, save_buffer
 
 
 @pytest.fixture(autouse=True)

@@ -15,8 +15,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
 import pql_repl as pql
-from pql_repl import session as pql_session
-from pql_repl.multi_odds import (
+from pql_repl.api.multi_odds import (
     OddsTable,
     OddsTableRun,
     format_odds,
@@ -24,7 +23,9 @@ from pql_repl.multi_odds import (
     odds_table,
     table_cells,
 )
-from pql_repl.session import Session, SessionError
+from pql_repl.session import session as pql_session
+from pql_repl.session.session import Session
+from pql_repl.session.settings import SessionError
 from pql_repl.tui.chart import ChartScreen, is_percent
 from pql_repl.tui.odds_screen import OddsScreen, OddsTableScreen
 

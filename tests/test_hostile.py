@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import pql_repl as pql
-from pql_repl import limits
+from pql_repl.base import limits
 
 AA_KK = "select count(winsHi(hero)) from hero='AA', villain='KK'"
 FAST = ["--trials", "2000", "--no-exact", "--seed", "1", "--threads", "1"]
@@ -314,7 +314,7 @@ async def test_the_app_starts_on_a_damaged_data_directory(tmp_path: Path, what: 
     from textual.message import Message  # noqa: PLC0415
     from textual.notifications import Notify  # noqa: PLC0415
 
-    from pql_repl.session import Session  # noqa: PLC0415
+    from pql_repl.session.session import Session  # noqa: PLC0415
     from pql_repl.tui.app import PqlApp  # noqa: PLC0415
 
     damaged, content = damage(tmp_path / "data", what)
@@ -414,7 +414,7 @@ def test_two_plain_sessions_writing_history_at_once_lose_nothing(tmp_path: Path)
     for w in workers:
         w.join(120)
         assert w.exitcode == 0
-    from pql_repl.history import read_entries  # noqa: PLC0415
+    from pql_repl.files.history import read_entries  # noqa: PLC0415
 
     entries = read_entries(data / "history")
     assert len(entries) == 600
@@ -464,7 +464,7 @@ def test_an_unreachable_precision_with_no_time_limit_says_how_long_it_would_take
 
 
 def test_history_is_trimmed_to_its_configured_size(tmp_path: Path) -> None:
-    from pql_repl.history import History, read_entries  # noqa: PLC0415
+    from pql_repl.files.history import History, read_entries  # noqa: PLC0415
 
     path = tmp_path / "history"
     for i in range(50):
@@ -498,7 +498,7 @@ def test_a_dot_command_may_end_with_a_semicolon() -> None:
 def test_an_atomic_write_that_fails_keeps_the_old_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pql_repl import files  # noqa: PLC0415
+    from pql_repl.files import storage as files  # noqa: PLC0415
 
     target = tmp_path / "buffer.pql"
     target.write_text("old text")

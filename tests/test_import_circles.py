@@ -5,7 +5,11 @@ Rust: the rooms are the top-level modules of ``rust_core/src`` (its folders, and
 as ``error.rs`` and ``rng.rs``); a room uses another when any of its files names it in a path:
 ``crate::room``, or ``super::`` climbing out of the room (test modules and inline paths count,
 comments and strings do not). Python: every module of ``pql_repl`` is a node, and every
-``import`` counts, also those inside functions and ``if TYPE_CHECKING:`` blocks.
+``import`` counts, also those inside functions and ``if TYPE_CHECKING:`` blocks, and so do
+modules loaded by name (``importlib.import_module`` or ``__import__``): a literal name is that
+module; a name computed at run time counts as every module of the package that the file names in
+a string. The Python rooms (the subpackages of ``pql_repl``) use only rooms below them in
+``PYTHON_ROOMS``.
 
 Run as a script to print both graphs: ``python tests/test_import_circles.py``.
 """
@@ -154,15 +158,38 @@ def python_modules(package: Path) -> dict[str, Path]:
     return modules
 
 
+def loaded_by_name(node: ast.AST, tree: ast.AST, modules: dict[str, Path]) -> list[str] | None:
+    """What a call ``importlib.import_module(x)`` / ``__import__(x)`` loads: ``x`` when it is a
+    literal, else every module of the package named by a string anywhere in the file (the name
+    is computed from one of them); None when the node is no such call."""
+    if not isinstance(node, ast.Call):
+        return None
+    func = node.func
+    called = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    if called not in ("import_module", "__import__") or not node.args:
+        return None
+    first = node.args[0]
+    if isinstance(first, ast.Constant) and isinstance(first.value, str):
+        return [first.value]
+    return [
+        s.value
+        for s in ast.walk(tree)
+        if isinstance(s, ast.Constant) and isinstance(s.value, str) and s.value in modules
+    ]
+
+
 def python_edges(package: Path = PYTHON_PACKAGE) -> Edges:
     """Which module imports which, anywhere in its file: (module, other) -> the first place."""
     modules = python_modules(package)
     edges: Edges = {}
     for name, file in modules.items():
         is_package = file.name == "__init__.py"
-        for node in ast.walk(ast.parse(file.read_text(), str(file))):
+        tree = ast.parse(file.read_text(), str(file))
+        for node in ast.walk(tree):
             imported: list[str] = []
-            if isinstance(node, ast.Import):
+            if (by_name := loaded_by_name(node, tree, modules)) is not None:
+                imported = by_name
+            elif isinstance(node, ast.Import):
                 imported = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom):
                 if node.level:
@@ -260,12 +287,54 @@ def test_rust_rooms_use_only_rooms_declared_before_them_in_lib_rs() -> None:
     assert not upward(rust_edges(), order)
 
 
+#: The rooms of ``pql_repl`` lowest first (ARCHITECTURE.md): a room uses only rooms of a lower
+#: level. ``pql_repl`` is the package's own ``__init__`` (the public names, loaded from ``api``),
+#: ``_core`` the engine; rooms on one level do not use each other.
+PYTHON_ROOMS = [
+    {"_core"},
+    {"base"},
+    {"files"},
+    {"api"},
+    {"editors", "session", "pql_repl"},
+    {"repl", "tui"},
+    {"cli"},
+    {"start"},
+]
+
+
+def python_room(module: str) -> str:
+    """``pql_repl.api.run`` -> ``api``; the package itself -> ``pql_repl``."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def python_upward(edges: Edges, rooms: list[set[str]] = PYTHON_ROOMS) -> list[str]:
+    """The edges from a room to one on its own level or above, with where they are written."""
+    level = {room: i for i, group in enumerate(rooms) for room in group}
+    found = []
+    for (a, b), where in sorted(edges.items()):
+        ra, rb = python_room(a), python_room(b)
+        if ra != rb and level[ra] <= level[rb]:
+            found.append(f"{a} -> {b}  ({where})")
+    return found
+
+
 def test_no_python_module_imports_one_that_imports_it_back() -> None:
     edges = python_edges()
     assert ("pql_repl.tui.app", "pql_repl.tui.palette") in edges
-    assert ("pql_repl.cli", "pql_repl.session") in edges
+    assert ("pql_repl.cli.main", "pql_repl.session.session") in edges
+    # Loaded by name: the cluster when asked for, the front ends when started.
+    assert ("pql_repl.api.run", "pql_repl.api.cluster") in edges
+    assert ("pql_repl.cli.main", "pql_repl.tui") in edges
     groups = circles(edges)
     assert not groups, describe(groups, edges)
+
+
+def test_python_rooms_use_only_rooms_below_them() -> None:
+    modules = python_modules(PYTHON_PACKAGE)
+    rooms = {python_room(m) for m in modules}
+    assert rooms == set().union(*PYTHON_ROOMS), "a new room goes into PYTHON_ROOMS at its level"
+    assert not python_upward(python_edges())
 
 
 def write(root: Path, files: dict[str, str]) -> Path:
@@ -316,6 +385,29 @@ def test_the_python_check_finds_circles_through_type_checking_and_relative_impor
     assert set(edges) == {("pkg", "pkg.api"), ("pkg.api", "pkg.util"), ("pkg.ui.app", "pkg.ui.palette"),
                           ("pkg.ui.palette", "pkg.ui.app")}  # fmt: skip
     assert circles(edges) == [["pkg.ui.app", "pkg.ui.palette"]]
+
+
+def test_the_python_check_follows_modules_loaded_by_name(tmp_path: Path) -> None:
+    package = write(
+        tmp_path / "pkg",
+        {
+            "__init__.py": "",
+            "api.py": "def f():\n    import importlib\n    return importlib.import_module('pkg.extra')\n",
+            "extra.py": "from pkg.api import f\n",
+            "lazy.py": "HOMES = {'x': 'pkg.util'}\ndef g(n):\n    return __import__(HOMES[n])\n",
+            "util.py": "",
+        },
+    )
+    edges = python_edges(package)
+    assert set(edges) == {("pkg.api", "pkg.extra"), ("pkg.extra", "pkg.api"), ("pkg.lazy", "pkg.util")}
+    assert circles(edges) == [["pkg.api", "pkg.extra"]]
+    assert python_upward(edges, [{"pkg"}, {"util"}, {"extra"}, {"api"}, {"lazy"}]) == [
+        "pkg.extra -> pkg.api  (pkg/extra.py:1)"
+    ]
+    assert python_upward(edges, [{"pkg"}, {"lazy"}, {"util"}, {"extra"}, {"api"}]) == [
+        "pkg.extra -> pkg.api  (pkg/extra.py:1)",
+        "pkg.lazy -> pkg.util  (pkg/lazy.py:3)",
+    ]
 
 
 if __name__ == "__main__":

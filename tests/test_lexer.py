@@ -8,8 +8,8 @@ import pytest
 from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
 from pygments.token import Comment, Error, Keyword, Name, Number, Operator, Punctuation, String, _TokenType
 
-from pql_repl.lexer import PqlLexer, scan, tokenize
-from pql_repl.vocabulary import vocabulary
+from pql_repl.session.lexer import PqlLexer, scan, tokenize
+from pql_repl.session.vocabulary import vocabulary
 
 EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("*.pql"))
 

@@ -8,9 +8,10 @@ import platformdirs
 import pytest
 
 import pql_repl as pql
-from pql_repl import config, named_ranges
-from pql_repl.errors import PqlRangeError
-from pql_repl.session import Session, SessionError
+from pql_repl.base.errors import PqlRangeError
+from pql_repl.files import config, named_ranges
+from pql_repl.session.session import Session
+from pql_repl.session.settings import SessionError
 
 
 def test_define_stores_and_every_range_can_use_it() -> None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 import pql_repl as pql
-from pql_repl.completion import opens_by_itself
-from pql_repl.lexer import STRING, scan
-from pql_repl.session import Statement, split_statements
+from pql_repl.session.completion import opens_by_itself
+from pql_repl.session.lexer import STRING, scan
+from pql_repl.session.statements import Statement, split_statements
 
 SIMPLE_AND_SEARCHED = [
     (

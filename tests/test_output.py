@@ -1,4 +1,4 @@
-"""The writers of pql_repl.output on hand-built results: the table of PQL-SPEC §7, CSV, JSON.
+"""The writers of pql_repl.api.output on hand-built results: the table of PQL-SPEC §7, CSV, JSON.
 
 The results here are written out by hand so every expected string is known independently of the
 engine; test_cli.py runs the same writers on real runs.
@@ -13,9 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pql_repl import records
-from pql_repl.api import Bucket, Column, StatementResult
-from pql_repl.output import (
+from pql_repl.api.output import (
     BAR_WIDTH,
     CSV_HEADER,
     Destination,
@@ -28,7 +26,9 @@ from pql_repl.output import (
     summary_line,
     table_rows,
 )
-from pql_repl.repl.progress import status_text
+from pql_repl.api.results import Bucket, Column, StatementResult
+from pql_repl.base import records
+from pql_repl.session.progress import status_text
 
 
 def result(

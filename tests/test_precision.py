@@ -14,14 +14,15 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 import pql_repl
-from pql_repl import precision
-from pql_repl.api import StatementResult
-from pql_repl.config import load_config
-from pql_repl.output import stop_note, summary_line, worst_error
-from pql_repl.precision import AUTO_TARGET, engine_precision
+from pql_repl.api import precision
+from pql_repl.api.output import stop_note, summary_line, worst_error
+from pql_repl.api.precision import AUTO_TARGET, engine_precision
+from pql_repl.api.results import StatementResult
+from pql_repl.files.config import load_config
 from pql_repl.repl.plain import PlainRepl
-from pql_repl.repl.progress import status_text
-from pql_repl.session import Session, SessionError, Settings
+from pql_repl.session.progress import status_text
+from pql_repl.session.session import Session
+from pql_repl.session.settings import SessionError, Settings
 
 #: Monte Carlo only (a wide range: far too many deals to enumerate).
 QUERY = "select avg(riverEquity(hero)) as eq, count(winsHi(hero)) as wins from hero='AhKh', villain='50%'"

@@ -19,13 +19,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import pql_repl as pql
-from pql_repl.api import Column, StatementResult
-from pql_repl.cli import _command_source
-from pql_repl.config import ConfigError, load_config
-from pql_repl.files import FileProblem, ReplacingFile, decode_text, write_text_atomic
-from pql_repl.history import History, read_entries
-from pql_repl.output import render
-from pql_repl.session import DotCommand, Session, SessionError, Statement, is_complete, split_statements
+from pql_repl.api.output import render
+from pql_repl.api.results import Column, StatementResult
+from pql_repl.cli.scripts import command_source as _command_source
+from pql_repl.files.config import ConfigError, load_config
+from pql_repl.files.history import History, read_entries
+from pql_repl.files.storage import FileProblem, ReplacingFile, decode_text, write_text_atomic
+from pql_repl.session.session import Session
+from pql_repl.session.settings import SessionError
+from pql_repl.session.statements import DotCommand, Statement, is_complete, split_statements
 
 T = TypeVar("T")
 

@@ -8,7 +8,7 @@ import random
 import pytest
 
 import pql_repl as pql
-from pql_repl.range_edit import FULL, RangeEdit, canonical_text
+from pql_repl.editors.range_edit import FULL, RangeEdit, canonical_text
 
 
 def classes_of(edit: RangeEdit, *names: str) -> list[int]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import pql_repl as pql
-from pql_repl.session import Session
+from pql_repl.session.session import Session
 
 
 def one(query: str, **options: object) -> pql.StatementResult:

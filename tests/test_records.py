@@ -1,4 +1,4 @@
-"""``pql_repl.records``: records behave as the dataclasses they stand for, checked against
+"""``pql_repl.base.records``: records behave as the dataclasses they stand for, checked against
 ``dataclasses`` itself on the same class."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from pql_repl import records
+from pql_repl.base import records
 
 
 @records.record(frozen=True)

@@ -19,12 +19,12 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.layout.processors import TransformationInput
 from prompt_toolkit.output import DummyOutput
 
-from pql_repl.completion import complete
-from pql_repl.history import read_entries
+from pql_repl.files.history import read_entries
 from pql_repl.repl.plain import ErrorMarker, PlainRepl, PqlCompleter, input_complete
-from pql_repl.session import Session
-from pql_repl.themes import PLAIN_STYLES, plain_style
-from pql_repl.vocabulary import vocabulary
+from pql_repl.session.completion import complete
+from pql_repl.session.session import Session
+from pql_repl.session.themes import PLAIN_STYLES, plain_style
+from pql_repl.session.vocabulary import vocabulary
 
 QUERY = "select avg(riverEquity(hero)) as eq, count(winsHi(hero)) as wins from hero='AA', villain='KK';"
 

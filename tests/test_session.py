@@ -1,4 +1,4 @@
-"""Session settings, dot-commands, config files and statement splitting (pql_repl.session)."""
+"""Session settings, dot-commands, config files and statement splitting (pql_repl.session.session)."""
 
 from __future__ import annotations
 
@@ -7,21 +7,11 @@ from pathlib import Path
 import pytest
 
 from pql_repl import PqlRangeError, functions
-from pql_repl.config import ConfigError, config_path, data_dir, load_config
-from pql_repl.session import (
-    MAX_READ_DEPTH,
-    DotCommand,
-    Session,
-    SessionError,
-    Settings,
-    Statement,
-    is_complete,
-    parse_count,
-    parse_seconds,
-    parse_seed,
-    read_script,
-    split_statements,
-)
+from pql_repl.files.config import ConfigError, config_path, data_dir, load_config
+from pql_repl.base.limits import MAX_READ_DEPTH
+from pql_repl.session.session import Session
+from pql_repl.session.settings import SessionError, Settings, parse_count, parse_seconds, parse_seed
+from pql_repl.session.statements import DotCommand, Statement, is_complete, read_script, split_statements
 
 # ---------------------------------------------------------------------------------------------
 # Splitting

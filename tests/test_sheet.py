@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import pql_repl as pql
-from pql_repl.sheet import SpreadsheetError, check_rows, fill, placeholders, read_rows
+from pql_repl.api.sheet import SpreadsheetError, check_rows, fill, placeholders, read_rows
 
 TEMPLATE = (
     "select avg(riverEquity(player1)) as eq, count(winsHi(player1)) as wins\n"

@@ -17,13 +17,13 @@ import threading
 import pytest
 
 import pql_repl as pql
-from pql_repl.api import SIMULATE_TRIALS
-from pql_repl.completion import complete
-from pql_repl.lexer import KEYWORD, SELECTOR, tokenize
-from pql_repl.output import csv_rows, format_table
-from pql_repl.session import SIMULATE_KEY_DOCS, Session, simulate_help
+from pql_repl.api.output import csv_rows, format_table
+from pql_repl.api.results import SIMULATE_TRIALS
+from pql_repl.session.completion import complete
+from pql_repl.session.lexer import KEYWORD, SELECTOR, tokenize
+from pql_repl.session.session import SIMULATE_KEY_DOCS, Session, simulate_help
+from pql_repl.session.vocabulary import vocabulary
 from pql_repl.tui.screens import help_markdown
-from pql_repl.vocabulary import vocabulary
 
 SPOT = (
     "simulate fold, call, raise from game='holdem', hero='AhKh', villain='QQ+@90, 22-JJ@40, AK@80, *@5', "

@@ -30,9 +30,9 @@ NOT_ON_THE_RUN_PATH = [
     "platformdirs",
     "pql_repl.repl",
     "pql_repl.tui",
-    "pql_repl.completion",
-    "pql_repl.lexer",
-    "pql_repl.evaluation",
+    "pql_repl.session.completion",
+    "pql_repl.session.lexer",
+    "pql_repl.api.evaluation",
 ]
 
 #: Runs the command as its script does, then prints the names of the modules loaded.
@@ -81,7 +81,7 @@ def test_running_statements_loads_nothing_interactive(how: str, tmp_path: Path) 
     script.write_text(QUERY + ";\n")
     args, stdin = {"-c": (["-c", QUERY], ""), "script": ([str(script)], ""), "pipe": ([], QUERY + "\n")}[how]
     loaded = loaded_modules(args, stdin, tmp_path)
-    assert "pql_repl.cli" in loaded  # the check looks at a real run
+    assert "pql_repl.cli.main" in loaded  # the check looks at a real run
     already = interpreter_modules()
     avoided = NOT_ON_THE_RUN_PATH + HEAVY_STANDARD_MODULES
     if how == "-c":

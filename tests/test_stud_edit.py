@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from pql_repl.exploration import range_summary
-from pql_repl.stud_edit import Slot, parse_stud_hand, stud_text, typed
+from pql_repl.api.exploration import range_summary
+from pql_repl.editors.stud_edit import Slot, parse_stud_hand, stud_text, typed
 
 
 @pytest.mark.parametrize(

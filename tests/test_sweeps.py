@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 import pql_repl as pql
-from pql_repl.errors import PqlError
-from pql_repl.sweep_values import DECK, SweepValue
+from pql_repl.api.sweep_values import DECK, SweepValue
+from pql_repl.base.errors import PqlError
 
 RUN = {"trials": 4000, "seed": 3, "threads": 1}
 
@@ -221,7 +221,8 @@ def test_to_pandas_needs_pandas_and_says_so() -> None:
 
 
 def test_the_cluster_setting() -> None:
-    from pql_repl.session import Session, SessionError  # noqa: PLC0415
+    from pql_repl.session.session import Session  # noqa: PLC0415
+    from pql_repl.session.settings import SessionError  # noqa: PLC0415
 
     session = Session()
     session.handle(".cluster scheduler:8786")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import pql_repl as pql
-from pql_repl.term_edit import Term, parse_terms, terms_text
+from pql_repl.editors.term_edit import Term, parse_terms, terms_text
 
 
 def hands(text: str) -> set[str]:

@@ -8,7 +8,7 @@ import pytest
 from pilot_helpers import make_app, set_text, type_text, wait_until
 from rich.table import Table
 
-from pql_repl.history import load_buffer
+from pql_repl.files.history import load_buffer
 
 
 @pytest.fixture(autouse=True)

@@ -17,7 +17,7 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList
 
 import pql_repl as pql
-from pql_repl import named_ranges
+from pql_repl.files import named_ranges
 from pql_repl.tui.app import PqlApp
 from pql_repl.tui.explorer import NamedRangeList, NamePrompt, SuitPicker, weight_colour
 

@@ -1,12 +1,15 @@
 """``pql --plain``: the prompt_toolkit line REPL. Importing this package does not import
-prompt_toolkit; ``main`` does."""
+prompt_toolkit; ``main`` does.
+
+May use: ``base``, ``files``, ``api``, ``session``. Only ``cli`` imports it.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pql_repl.session import Session
+    from pql_repl.session.session import Session
 
 
 def main(session: Session | None = None) -> int:

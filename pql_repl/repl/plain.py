@@ -41,27 +41,22 @@ from prompt_toolkit.lexers import PygmentsLexer
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import BaseStyle, Style, merge_styles, style_from_pygments_cls
 
-from pql_repl.api import DEFAULT_TRIALS, Query, StatementResult
-from pql_repl.completion import complete, opens_by_itself
-from pql_repl.errors import PqlCancelled, PqlError
-from pql_repl.history import History, take_warnings
-from pql_repl.lexer import PqlLexer
-from pql_repl.output import Destination, OutputError, render
-from pql_repl.repl.progress import estimates_text, status_text
+from pql_repl.api.output import Destination, OutputError, render
+from pql_repl.api.results import DEFAULT_TRIALS, StatementResult
+from pql_repl.api.run import Query
+from pql_repl.base.errors import PqlCancelled, PqlError
+from pql_repl.files.history import History, take_warnings
 from pql_repl.repl.shared_history import SharedHistory
-from pql_repl.session import (
-    DotCommand,
-    OddsRequest,
-    Session,
-    SessionError,
-    is_complete,
-    read_script,
-    split_statements,
-)
-from pql_repl.themes import THEMES, plain_style
+from pql_repl.session.completion import complete, opens_by_itself
+from pql_repl.session.lexer import PqlLexer
+from pql_repl.session.progress import estimates_text, status_text
+from pql_repl.session.session import OddsRequest, Session
+from pql_repl.session.settings import SessionError
+from pql_repl.session.statements import DotCommand, is_complete, read_script, split_statements
+from pql_repl.session.themes import THEMES, plain_style
 
 if TYPE_CHECKING:
-    from pql_repl.multi_odds import Odds, OddsRun
+    from pql_repl.api.multi_odds import Odds, OddsRun
 
 PROMPT = "pql> "
 CONTINUATION = "...> "
@@ -136,7 +131,7 @@ class ErrorMarker(Processor):
 
 
 class PqlCompleter(Completer):
-    """prompt_toolkit face of ``pql_repl.completion.complete``."""
+    """prompt_toolkit face of ``pql_repl.session.completion.complete``."""
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
         cursor = document.cursor_position
@@ -378,7 +373,7 @@ class PlainRepl:
         """`.odds`: its two statements streamed with the progress line (Ctrl+C cancels), then
         the report; the odds view (a span of opponents) shows each row once its run is done,
         and Ctrl+C stops it there."""
-        from pql_repl.multi_odds import (  # noqa: PLC0415
+        from pql_repl.api.multi_odds import (  # noqa: PLC0415
             TABLE_LEGEND,
             OddsRun,
             format_odds,

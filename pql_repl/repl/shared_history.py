@@ -1,5 +1,5 @@
 """The line REPL's prompt_toolkit history, kept in the history file the app shares
-(``pql_repl.history``): trimmed when loaded, and each entry appended in one locked write, so
+(``pql_repl.files.history``): trimmed when loaded, and each entry appended in one locked write, so
 two sessions at once never interleave entries (prompt_toolkit's ``FileHistory`` writes an entry
 in pieces)."""
 
@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 from prompt_toolkit.history import History as PromptHistory
 
-from pql_repl.history import History
+from pql_repl.files.history import History
 
 
 class SharedHistory(PromptHistory):

@@ -1,11 +1,14 @@
-"""The full-screen Textual REPL. Importing this package does not import Textual; ``main`` does."""
+"""The full-screen Textual app. Importing this package does not import Textual; ``main`` does.
+
+May use: ``base``, ``files``, ``api``, ``editors``, ``session``. Only ``cli`` imports it.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pql_repl.session import Session
+    from pql_repl.session.session import Session
 
 
 def main(session: Session | None = None) -> int:

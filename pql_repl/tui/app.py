@@ -26,27 +26,23 @@ from textual.widget import Widget
 from textual.widgets import Footer, Static
 from textual.worker import get_current_worker
 
-from pql_repl.api import DEFAULT_TRIALS, Query, StatementResult, game_streets
-from pql_repl.errors import ClusterError, PqlCancelled, PqlError
-from pql_repl.exploration import hand_classes
-from pql_repl.files import write_text_atomic
-from pql_repl.from_clause import clause_at, from_clauses, player_at
-from pql_repl.history import History, load_buffer, save_buffer, take_warnings
-from pql_repl.output import render
-from pql_repl.records import replace
-from pql_repl.session import (
-    CommandResult,
-    OddsRequest,
-    Session,
-    SessionError,
-    Statement,
-    read_script,
-    split_statements,
-)
-from pql_repl.sweeps import SweepResult, is_sweep
-from pql_repl.sweeps import check as check_sweep
-from pql_repl.sweeps import parse as parse_sweep
-from pql_repl.sweeps import stream as stream_sweep
+from pql_repl.api.catalogue import game_streets
+from pql_repl.api.exploration import hand_classes
+from pql_repl.api.output import render
+from pql_repl.api.results import DEFAULT_TRIALS, StatementResult
+from pql_repl.api.run import Query
+from pql_repl.api.sweeps import SweepResult, is_sweep
+from pql_repl.api.sweeps import check as check_sweep
+from pql_repl.api.sweeps import parse as parse_sweep
+from pql_repl.api.sweeps import stream as stream_sweep
+from pql_repl.base.errors import ClusterError, PqlCancelled, PqlError
+from pql_repl.base.records import replace
+from pql_repl.files.history import History, load_buffer, save_buffer, take_warnings
+from pql_repl.files.storage import write_text_atomic
+from pql_repl.session.from_clause import clause_at, from_clauses, player_at
+from pql_repl.session.session import CommandResult, OddsRequest, Session
+from pql_repl.session.settings import SessionError
+from pql_repl.session.statements import Statement, read_script, split_statements
 from pql_repl.tui.editor import CompletionList, QueryEditor, pql_theme
 from pql_repl.tui.explorer import ExplorerClosed, ExplorerPanel, RangeEdited
 from pql_repl.tui.palette import PqlCommands
@@ -675,7 +671,7 @@ class PqlApp(App[None]):
 
     def open_odds(self, request: OddsRequest) -> None:
         """`.odds`: the odds view (a span of opponents) or the MultiOdds screen, computing live."""
-        from pql_repl.multi_odds import OddsRun, OddsTableRun  # noqa: PLC0415
+        from pql_repl.api.multi_odds import OddsRun, OddsTableRun  # noqa: PLC0415
         from pql_repl.tui.odds_screen import OddsScreen, OddsTableScreen  # noqa: PLC0415
 
         options = self.session.run_options()
@@ -715,7 +711,7 @@ class PqlApp(App[None]):
         over the deals of the editor's first statement with PLAYER of the player's equity against
         the other players' ranges on STREET (HvREquity), sampled with a small budget of deals
         (:func:`plot_options`), then drawn (F7 shows it again)."""
-        from pql_repl.from_clause import from_clauses  # noqa: PLC0415
+        from pql_repl.session.from_clause import from_clauses  # noqa: PLC0415
         from pql_repl.tui.chart import equity_plot_query, equity_plot_title, plot_options  # noqa: PLC0415
 
         clauses = [c for c in from_clauses(self.editor.text) if c.player(player) is not None]

@@ -18,10 +18,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
-from pql_repl.api import DEFAULT_TRIALS, Column, StatementResult
+from pql_repl.api.results import DEFAULT_TRIALS, Column, StatementResult
 
 if TYPE_CHECKING:
-    from pql_repl.from_clause import FromClause
+    from pql_repl.session.from_clause import FromClause
 
 #: Deals `.plot equity` samples (fewer when `.trials` says so): each deal's HvREquity is itself
 #: an enumeration or 2,000 sampled showdowns, so this is seconds, not minutes.

@@ -14,10 +14,10 @@ from textual.widgets import OptionList, TextArea
 from textual.widgets.option_list import Option
 from textual.widgets.text_area import TextAreaTheme
 
-from pql_repl import lexer
-from pql_repl.completion import Candidate, complete, opens_by_itself
-from pql_repl.history import History
-from pql_repl.session import is_complete
+from pql_repl.files.history import History
+from pql_repl.session import lexer
+from pql_repl.session.completion import Candidate, complete, opens_by_itself
+from pql_repl.session.statements import is_complete
 
 ERROR_HIGHLIGHT = "pql.error"
 _HIGHLIGHT_NAMES = {

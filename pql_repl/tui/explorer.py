@@ -25,13 +25,13 @@ from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from pql_repl import named_ranges
-from pql_repl.api import range_name_error
-from pql_repl.errors import PqlError
-from pql_repl.exploration import Breakdown, Heatmap, HeatmapSnapshot, breakdown, reweighted_classes
-from pql_repl.from_clause import FromClause, clause_of
-from pql_repl.multi_odds import HAND_TYPES
-from pql_repl.range_edit import FULL, RangeEdit
+from pql_repl.api.catalogue import range_name_error
+from pql_repl.api.exploration import Breakdown, Heatmap, HeatmapSnapshot, breakdown, reweighted_classes
+from pql_repl.api.multi_odds import HAND_TYPES
+from pql_repl.base.errors import PqlError
+from pql_repl.editors.range_edit import FULL, RangeEdit
+from pql_repl.files import named_ranges
+from pql_repl.session.from_clause import FromClause, clause_of
 from pql_repl.tui.live_job import JobUpdate, relay_snapshots
 
 #: The Monte Carlo heatmap stops once every class's 95% margin is this small...

@@ -10,7 +10,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.worker import get_current_worker
 
-from pql_repl.errors import PqlError
+from pql_repl.base.errors import PqlError
 
 #: How long a poll waits for news before it looks again whether its worker was cancelled.
 POLL_SECONDS = 0.15

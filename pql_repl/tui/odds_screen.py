@@ -15,8 +15,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
-from pql_repl.errors import PqlCancelled, PqlError
-from pql_repl.multi_odds import (
+from pql_repl.api.multi_odds import (
     TABLE_COLUMNS,
     TABLE_LEGEND,
     Odds,
@@ -27,6 +26,7 @@ from pql_repl.multi_odds import (
     table_cells,
     table_title,
 )
+from pql_repl.base.errors import PqlCancelled, PqlError
 
 Run = TypeVar("Run", OddsRun, OddsTableRun)
 Snap = TypeVar("Snap", Odds, OddsTable)

@@ -8,7 +8,7 @@ from typing import Protocol, runtime_checkable
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from pql_repl.vocabulary import vocabulary
+from pql_repl.session.vocabulary import vocabulary
 
 
 @runtime_checkable

@@ -9,7 +9,7 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from pql_repl.api import Range, parse_range
+from pql_repl.api.catalogue import Range, parse_range
 
 #: Ranks from high to low, as cards are written.
 RANK_ORDER = "AKQJT98765432"

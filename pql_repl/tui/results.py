@@ -21,11 +21,11 @@ from textual.message import Message
 from textual.widget import AwaitMount, Widget
 from textual.widgets import DataTable, Static
 
-from pql_repl.api import Column, StatementResult
-from pql_repl.output import bucket_stderr
-from pql_repl.records import replace
-from pql_repl.repl.progress import status_text
-from pql_repl.sweeps import SweepResult
+from pql_repl.api.output import bucket_stderr
+from pql_repl.api.results import Column, StatementResult
+from pql_repl.api.sweeps import SweepResult
+from pql_repl.base.records import replace
+from pql_repl.session.progress import status_text
 from pql_repl.tui.sweep_table import SweepTable
 
 _EIGHTHS = " ▏▎▍▌▋▊▉"

@@ -16,9 +16,9 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from pql_repl.errors import PqlError
-from pql_repl.exploration import RangeSummary, range_summary
-from pql_repl.stud_edit import (
+from pql_repl.api.exploration import RangeSummary, range_summary
+from pql_repl.base.errors import PqlError
+from pql_repl.editors.stud_edit import (
     ANY,
     RANKS,
     SLOT_NAMES,

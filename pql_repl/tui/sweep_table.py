@@ -12,9 +12,9 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Static
 
-from pql_repl.api import StatementResult
-from pql_repl.output import format_estimate
-from pql_repl.sweeps import SweepResult, SweepRow
+from pql_repl.api.output import format_estimate
+from pql_repl.api.results import StatementResult
+from pql_repl.api.sweeps import SweepResult, SweepRow
 
 
 def _value(row: SweepRow, column: int, names: int) -> tuple[int, Any]:

@@ -20,9 +20,9 @@ from textual.widget import Widget
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
-from pql_repl.errors import PqlError
-from pql_repl.exploration import Distribution, DistributionSnapshot, RangeSummary, range_summary
-from pql_repl.term_edit import Term, parse_terms, terms_text
+from pql_repl.api.exploration import Distribution, DistributionSnapshot, RangeSummary, range_summary
+from pql_repl.base.errors import PqlError
+from pql_repl.editors.term_edit import Term, parse_terms, terms_text
 from pql_repl.tui.bound_explorer import BoundExplorer
 from pql_repl.tui.explorer import ExplorerClosed
 from pql_repl.tui.live_job import JobUpdate, relay_snapshots

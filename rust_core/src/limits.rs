@@ -2,7 +2,7 @@
 //!
 //! Each keeps hostile or mistaken input (a megabyte of `!`, a million selectors) from costing
 //! unbounded stack, memory or time: past one, the text is refused with a positioned error that
-//! names the bound. The Python package reads them all through `pql_repl.limits`, which adds the
+//! names the bound. The Python package reads them all through `pql_repl.base.limits`, which adds the
 //! bounds on the files the front ends read.
 
 /// Parentheses, calls, `case` and prefix operators of a query nested deeper than this are
@@ -63,7 +63,7 @@ pub const DEAD_MAX_SETS: usize = 200_000;
 /// than holding (and printing) millions of buckets.
 pub const MAX_HISTOGRAM_BUCKETS: usize = 10_000;
 
-/// Every bound above by name, for `pql_repl.limits` and the documentation.
+/// Every bound above by name, for `pql_repl.base.limits` and the documentation.
 pub const ALL: [(&str, u64); 14] = [
     ("query_max_depth", QUERY_MAX_DEPTH as u64),
     ("query_max_tree_depth", QUERY_MAX_TREE_DEPTH as u64),

@@ -1,4 +1,4 @@
-//! `PqlError` -> the exception classes of `pql_repl.errors`, and panics -> `PqlRuntimeError`.
+//! `PqlError` -> the exception classes of `pql_repl.base.errors`, and panics -> `PqlRuntimeError`.
 
 use crate::error::{ErrorKind, PqlError, SourceMap};
 use crate::run::runner::{panic_message, WORKER_THREAD_PREFIX};
@@ -22,7 +22,7 @@ fn class_name(kind: ErrorKind) -> &'static str {
 /// larger text ((1, 1) for a whole text). The core caps the list (`error::cap_errors`), and the
 /// positions come from one `SourceMap`, so this is linear in the text.
 pub fn to_py_err_at(py: Python<'_>, source: &str, origin: (usize, usize), errors: &[PqlError]) -> PyErr {
-    // Failing to build the exception (pql_repl.errors missing) still yields a Python error, and
+    // Failing to build the exception (pql_repl.base.errors missing) still yields a Python error, and
     // a panic while rendering becomes PqlRuntimeError like any other.
     match catch_unwind(AssertUnwindSafe(|| build(py, &SourceMap::with_origin(source, origin), errors))) {
         Ok(built) => built.unwrap_or_else(|e| e),
@@ -34,7 +34,7 @@ pub fn to_py_err_at(py: Python<'_>, source: &str, origin: (usize, usize), errors
 }
 
 fn build(py: Python<'_>, map: &SourceMap, errors: &[PqlError]) -> PyResult<PyErr> {
-    let module = py.import("pql_repl.errors")?;
+    let module = py.import("pql_repl.base.errors")?;
     let mut items = Vec::with_capacity(errors.len());
     for e in errors {
         let (line, col) = map.line_col_of(e).map_or((None, None), |(l, c)| (Some(l), Some(c)));

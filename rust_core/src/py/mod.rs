@@ -18,7 +18,7 @@ mod simulate;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-/// Every bound of `crate::limits` by name (`pql_repl.limits` reads them).
+/// Every bound of `crate::limits` by name (`pql_repl.base.limits` reads them).
 #[pyfunction]
 fn limits(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let d = PyDict::new(py);

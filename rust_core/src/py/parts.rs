@@ -1,4 +1,4 @@
-//! Pieces of a run sent between processes, for a cluster's tasks (`pql_repl.cluster`): a
+//! Pieces of a run sent between processes, for a cluster's tasks (`pql_repl.api.cluster`): a
 //! worker runs chunks `lo..hi` of a Monte Carlo run, or the work items at positions `lo..hi`
 //! of an exhaustive one, and sends back each piece's aggregates as plain tuples; the client
 //! merges them in the local run's order (`run::pieces`), which gives its answer to the last bit.

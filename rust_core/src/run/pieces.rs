@@ -1,4 +1,4 @@
-//! A run cut into pieces that run anywhere (a cluster's tasks, `pql_repl.cluster`), and the
+//! A run cut into pieces that run anywhere (a cluster's tasks, `pql_repl.api.cluster`), and the
 //! pieces merged back into the run. A piece is a Monte Carlo chunk or a work item of an
 //! exhaustive run, named by its place: the chunk's number, the item's position in the seeded
 //! order of items. A task runs a range of them ([`RunOptions::chunks`],

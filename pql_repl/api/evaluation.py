@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from pql_repl import _core
-from pql_repl.api import unicode_checked
-from pql_repl.errors import PqlRangeError
-from pql_repl.records import record
+from pql_repl.api.options import unicode_checked
+from pql_repl.base.errors import PqlRangeError
+from pql_repl.base.records import record
 
 
 @record(frozen=True)

@@ -21,9 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
 
-from pql_repl.api import DEFAULT_TRIALS, Column, StatementResult, prepare
-from pql_repl.errors import PqlCancelled
-from pql_repl.records import record
+from pql_repl.api.results import DEFAULT_TRIALS, Column, StatementResult
+from pql_repl.api.run import prepare
+from pql_repl.base.errors import PqlCancelled
+from pql_repl.base.records import record
 
 #: Hand types from best to worst, as ``handType`` prints them.
 HAND_TYPES = (

@@ -19,10 +19,12 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from pql_repl.api import DEFAULT_TRIALS, Query, StatementResult, resolve_macros
-from pql_repl.errors import ClusterError, PqlRuntimeError
-from pql_repl.precision import engine_precision
-from pql_repl.records import replace
+from pql_repl.api.options import resolve_macros
+from pql_repl.api.precision import engine_precision
+from pql_repl.api.query import LocalQuery as Query
+from pql_repl.api.results import DEFAULT_TRIALS, StatementResult
+from pql_repl.base.errors import ClusterError, PqlRuntimeError
+from pql_repl.base.records import replace
 
 
 def pql_version() -> str:

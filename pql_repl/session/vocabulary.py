@@ -9,8 +9,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 
-from pql_repl.api import FunctionInfo, functions, game_streets, keywords
-from pql_repl.sweeps import SWEEP_KEYWORDS
+from pql_repl.api.catalogue import FunctionInfo, functions, game_streets, keywords
+from pql_repl.api.sweeps import SWEEP_KEYWORDS
 
 
 @dataclass(frozen=True)

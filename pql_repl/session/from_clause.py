@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pql_repl.session import DotCommand, Statement, split_statements
-from pql_repl.vocabulary import vocabulary
+from pql_repl.session.statements import DotCommand, Statement, split_statements
+from pql_repl.session.vocabulary import vocabulary
 
 _FROM = re.compile(r"(?i)\bfrom\b")
 #: ``key='value'``, ``key="value"`` or a bare value (a simulate statement's ``pot=10``); a key

@@ -12,8 +12,9 @@ from functools import cache
 from typing import Any
 
 from pql_repl import _core
-from pql_repl.api import Query, resolve_macros
-from pql_repl.errors import PqlError
+from pql_repl.api.options import resolve_macros
+from pql_repl.api.run import Query
+from pql_repl.base.errors import PqlError
 
 
 @dataclass(frozen=True)

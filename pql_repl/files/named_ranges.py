@@ -11,9 +11,9 @@ from __future__ import annotations
 import contextlib
 import os
 
-from pql_repl import config
-from pql_repl.files import FileProblem, decode_text, locked, read_bounded, write_text_atomic
-from pql_repl.limits import RANGES_MAX_BYTES
+from pql_repl.base.limits import RANGES_MAX_BYTES
+from pql_repl.files import config
+from pql_repl.files.storage import FileProblem, decode_text, locked, read_bounded, write_text_atomic
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing
 if TYPE_CHECKING:

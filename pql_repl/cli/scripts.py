@@ -1,12 +1,6 @@
-"""The ``pql`` command (DESIGN.md §4).
-
-``pql`` alone starts the full-screen app on a terminal and reads statements from stdin
-otherwise; ``pql --plain`` starts the line REPL; ``pql FILE ...`` and ``pql -c TEXT`` run
-scripts. Results go to stdout (or ``--output``), everything else to stderr.
-
-The terminal libraries are imported only when an interactive front end starts, so scripts start
-fast: this module must not import textual or prompt_toolkit at module level.
-"""
+"""Running statements from ``-c``, files and pipes: every statement checked before the first runs,
+each run with a progress line on a terminal, Ctrl-C stopping the run and keeping what it
+computed, results written as they end."""
 
 from __future__ import annotations
 
@@ -17,42 +11,31 @@ import signal
 import sys
 import threading
 import time
-from types import SimpleNamespace
 
-from pql_repl.api import DEFAULT_TRIALS, Query, StatementResult
-from pql_repl.config import ConfigError
-from pql_repl.errors import ClusterError, PqlCancelled, PqlError
-from pql_repl.files import FileProblem, bad_byte, open_output, read_stream_bounded, surrogate_bytes
-from pql_repl.limits import SCRIPT_MAX_BYTES
-from pql_repl.output import FORMATS, Destination, OutputError, ResultWriter
-from pql_repl.records import record
-from pql_repl.session import (
-    DotCommand,
-    OddsRequest,
-    Session,
+from pql_repl.api.output import Destination, OutputError, ResultWriter
+from pql_repl.api.results import DEFAULT_TRIALS, StatementResult
+from pql_repl.api.run import Query
+from pql_repl.base.errors import ClusterError, PqlCancelled, PqlError
+from pql_repl.base.limits import SCRIPT_MAX_BYTES
+from pql_repl.base.records import record
+from pql_repl.cli.options import EXIT_INTERRUPTED, EXIT_OK, EXIT_QUERY_ERROR, EXIT_USAGE
+from pql_repl.files.storage import FileProblem, bad_byte, read_stream_bounded, surrogate_bytes
+from pql_repl.session.session import OddsRequest, Session
+from pql_repl.session.settings import (
     SessionError,
-    decode_script,
-    parse_cluster,
-    parse_count,
-    parse_output,
-    parse_precision,
-    parse_seconds,
-    parse_seed,
-    read_script,
-    split_statements,
 )
+from pql_repl.session.statements import DotCommand, decode_script, read_script, split_statements
 
 # argparse, re, pathlib and typing are loaded where used: `pql -c` starts on every run, and
-# they would cost it a fifth of its start (see `_bare_commands`).
+# they would cost it a fifth of its start (see `bare_commands`).
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing
 if TYPE_CHECKING:
-    import argparse
     from collections.abc import Callable, Iterator
     from pathlib import Path
     from types import FrameType, ModuleType
     from typing import Any, Protocol, TextIO
 
-    from pql_repl.sweeps import CheckedSweep
+    from pql_repl.api.sweeps import CheckedSweep
 
     class Cancellable(Protocol):
         """A run that another thread may cancel (a query, an odds run)."""
@@ -60,12 +43,6 @@ if TYPE_CHECKING:
         def cancel(self) -> None: ...
 
 
-EXIT_OK = 0
-EXIT_QUERY_ERROR = 1
-EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
-
-#: Runs shorter than this show no progress line.
 PROGRESS_DELAY = 0.5
 
 
@@ -79,141 +56,6 @@ class ScriptError(Exception):
 
 # ---------------------------------------------------------------------------------------------
 # Command line
-
-
-def _option(parse: Callable[[str], object]) -> Callable[[str], object]:
-    """An argparse type from one of the session's value parsers, so both accept the same text."""
-
-    def convert(text: str) -> object:
-        try:
-            return parse(text)
-        except SessionError as e:
-            import argparse  # noqa: PLC0415 (see the imports)
-
-            raise argparse.ArgumentTypeError(e.message) from None
-
-    convert.__name__ = parse.__name__.removeprefix("parse_")
-    return convert
-
-
-def build_parser() -> argparse.ArgumentParser:
-    import argparse  # noqa: PLC0415 (see the imports)
-
-    class VersionAction(argparse.Action):
-        """``--version``, looking the version up only when asked (importlib.metadata is slow to
-        load)."""
-
-        def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
-            super().__init__(option_strings, dest, nargs=0)
-
-        def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
-            from importlib import metadata  # noqa: PLC0415
-
-            try:
-                version = metadata.version("pql-repl")
-            except metadata.PackageNotFoundError:
-                version = "unknown"
-            sys.stdout.write(f"pql {version}\n")
-            parser.exit()
-
-    parser = argparse.ArgumentParser(
-        prog="pql",
-        description="Answer poker questions written in PQL, exactly or by Monte Carlo simulation.",
-        epilog=(
-            "With no FILE and no -c: the full-screen app when stdin and stdout are terminals, "
-            "otherwise statements from stdin. Statements end with ';' or a blank line; lines "
-            "starting with '.' are dot-commands (.help lists them). Exit codes: 0 ok, 1 query "
-            "error, 2 usage error, 130 interrupted."
-        ),
-    )
-    parser.add_argument("files", nargs="*", metavar="FILE", help="scripts to run ('-' reads stdin)")
-    parser.add_argument(
-        "-c",
-        "--command",
-        action="append",
-        default=[],
-        metavar="TEXT",
-        help="statements or dot-commands to run (repeatable; run before any FILE)",
-    )
-    parser.add_argument("--plain", action="store_true", help="start the line-mode REPL")
-    parser.add_argument(
-        "--template",
-        metavar="FILE",
-        help="spreadsheet mode: a statement with #NAME# placeholders, run once per row of --rows",
-    )
-    parser.add_argument(
-        "--rows",
-        metavar="CSV",
-        help="spreadsheet mode: a CSV file whose header names the placeholders; written back as CSV "
-        "with each selector's value and standard error appended",
-    )
-
-    # Settings given on the command line override the config; absent ones leave it alone.
-    def setting(flag: str, parse: Callable[[str], object], metavar: str, help_text: str) -> None:
-        parser.add_argument(
-            flag, default=argparse.SUPPRESS, type=_option(parse), metavar=metavar, help=help_text
-        )
-
-    setting("--trials", parse_count, "N", "Monte Carlo trials (600000)")
-    setting("--seed", parse_seed, "S", "random seed, for reproducible runs")
-    exact = parser.add_mutually_exclusive_group()
-    for flag, value, help_text in (
-        ("--exact", "on", "enumerate every deal"),
-        ("--no-exact", "off", "always sample"),
-    ):
-        exact.add_argument(
-            flag, dest="exact", default=argparse.SUPPRESS, action="store_const", const=value, help=help_text
-        )
-    setting("--threads", parse_count, "N", "worker threads (all cores)")
-    setting("--time-limit", parse_seconds, "SECONDS", "stop each statement after this long")
-    setting(
-        "--precision",
-        parse_precision,
-        "X",
-        "stop once every standard error is below X (auto: the REPLs' rule)",
-    )
-    parser.add_argument(
-        "--format",
-        default=argparse.SUPPRESS,
-        choices=FORMATS,
-        help="how results are written (table; markdown for forums and notes)",
-    )
-    setting("--output", parse_output, "FILE", "write results to FILE instead of stdout")
-    setting(
-        "--cluster",
-        parse_cluster,
-        "ADDRESS",
-        "run select statements and sweeps on a Dask cluster (tcp://host:8786)",
-    )
-    parser.add_argument("--timer", action="store_true", help="show each statement's run time")
-    parser.add_argument("--version", action=VersionAction, help="show the version and exit")
-    return parser
-
-
-#: Options that override a setting only when given (so `--seed off` can undo a config seed).
-SETTING_OPTIONS = (
-    "trials",
-    "seed",
-    "threads",
-    "time_limit",
-    "precision",
-    "format",
-    "output",
-    "exact",
-    "cluster",
-)
-
-
-def _apply_options(session: Session, args: argparse.Namespace | SimpleNamespace) -> None:
-    for key in SETTING_OPTIONS:
-        if hasattr(args, key):
-            setattr(session.settings, key, getattr(args, key))
-    if args.timer:
-        session.settings.timer = True
-
-
-# ---------------------------------------------------------------------------------------------
-# Progress on stderr
 
 
 class ProgressLine:
@@ -365,7 +207,7 @@ class ScriptRunner:
             if result.quit:
                 self.quit = True
             if result.read is not None:
-                sub = _read_file(result.read, depth)
+                sub = read_file(result.read, depth)
                 self.run(sub, self.check(sub), depth + 1)
         except (SessionError, PqlError) as e:
             # A dot-command's errors have no position in the script; name its line instead.
@@ -379,7 +221,7 @@ class ScriptRunner:
     def odds(self, request: OddsRequest) -> None:
         """`.odds`: the odds view's rows written as each is done, or one count's report. Ctrl-C
         cancels: the rows done are kept and the script stops, as for a statement."""
-        from pql_repl.multi_odds import (  # noqa: PLC0415 (with .odds only)
+        from pql_repl.api.multi_odds import (  # noqa: PLC0415 (with .odds only)
             TABLE_LEGEND,
             OddsRun,
             OddsTableRun,
@@ -466,7 +308,7 @@ class ScriptRunner:
         options = self.session.run_options()
         total = len(checked.rows)
         started = time.monotonic()
-        run = _run_cancellable(self.session)
+        run = run_cancellable(self.session)
         self.progress.start()
         cluster = self.session.settings.cluster
         where: dict[str, Any] = {"cluster": cluster, **options} if cluster else {"run": run}
@@ -536,14 +378,14 @@ def _error_count(errors: list[PqlError]) -> int:
     return len(errors)
 
 
-def _read_file(path: Path | str, depth: int = 0) -> Source:
+def read_file(path: Path | str, depth: int = 0) -> Source:
     """A script named on the command line (``-``: stdin) or by `.read`; raises ``SessionError``."""
     if str(path) == "-":
-        return _read_stdin("<stdin>")
+        return read_stdin("<stdin>")
     return Source(read_script(path, depth), str(path))
 
 
-def _read_stdin(name: str | None) -> Source:
+def read_stdin(name: str | None) -> Source:
     """The statements on stdin, read as bytes so that what is not UTF-8 is named, not a
     traceback; at most ``SCRIPT_MAX_BYTES``. Raises ``SessionError``."""
     label = name or "<stdin>"
@@ -556,7 +398,7 @@ def _read_stdin(name: str | None) -> Source:
     return Source(decode_script(data, label), name)
 
 
-def _command_source(text: str) -> Source:
+def command_source(text: str) -> Source:
     """A ``-c`` text. Python hands over bytes that are not UTF-8 as lone surrogates, which the
     engine cannot read: they are named here instead. Raises ``SessionError``."""
     raw = surrogate_bytes(text)
@@ -620,60 +462,18 @@ def run_scripts(session: Session, sources: list[Source], stdout: TextIO, stderr:
         # Results could not be written (a full disk): say where, and stop.
         where = f"'{runner.destination.file.name}'" if runner.destination.file else "results to stdout"
         stderr.write(f"pql: cannot write {where}: {e.strerror or e}\n")
-        _silence_stdout()
+        silence_stdout()
         return EXIT_QUERY_ERROR
     return EXIT_OK
 
 
-def run_spreadsheet(
-    session: Session, template_path: Path, rows_path: Path, stdout: TextIO, stderr: TextIO
-) -> int:
-    """Spreadsheet mode: every row of ``rows_path`` checked, then run in turn and written (as
-    CSV, a row at a time) to ``--output`` or stdout; the exit code. Ctrl-C stops after the rows
-    that are done (the row it interrupted is left out)."""
-    from pql_repl import sheet  # noqa: PLC0415
-    from pql_repl.output import csv_line  # noqa: PLC0415
-
-    try:
-        template = read_script(template_path)
-        header, rows = sheet.read_rows(_read_file(rows_path).text, str(rows_path))
-        queries = sheet.check_rows(template, header, rows, str(rows_path))
-    except SessionError as e:
-        stderr.write(f"pql: {e}\n")
-        return EXIT_USAGE
-    except sheet.SpreadsheetError as e:
-        stderr.write(f"pql: {e}\n")
-        return EXIT_QUERY_ERROR
-    output = session.settings.output
-    stream = open_output(output) if output else stdout
-    done = 0
-    end_progress = "\n" if stderr.isatty() else ""  # a message starts below the progress line
-    try:
-        run = _run_cancellable(session)
-        for cells, results in sheet.run_checked(header, rows, queries, source=str(rows_path), run=run):
-            if done == 0:
-                stream.write(csv_line(header + sheet.result_header(results)))
-            stream.write(csv_line(cells))
-            stream.flush()
-            done += 1
-            if stderr.isatty():
-                stderr.write(f"\rrow {done} of {len(rows)} (line {done + 1})")
-                stderr.flush()
-    except (Interrupted, PqlCancelled, KeyboardInterrupt):
-        stderr.write(f"{end_progress}pql: interrupted after {done} of {len(rows)} rows\n")
-        return EXIT_INTERRUPTED
-    except sheet.SpreadsheetError as e:
-        stderr.write(f"{end_progress}pql: {e}\n")
-        return EXIT_QUERY_ERROR
-    finally:
-        if stream is not stdout:
-            stream.close()
-    if stderr.isatty():
-        stderr.write("\n")
-    return EXIT_OK
+def _sweeps() -> ModuleType:
+    """The sweeps module, loaded when a statement has a sweep clause (a plain run starts faster
+    without it)."""
+    return importlib.import_module("pql_repl.api.sweeps")
 
 
-def _run_cancellable(session: Session) -> Callable[[Query], list[StatementResult]]:
+def run_cancellable(session: Session) -> Callable[[Query], list[StatementResult]]:
     """Runs one statement with the session's options; Ctrl-C cancels it and raises
     ``Interrupted``."""
     options = session.run_options()
@@ -688,13 +488,7 @@ def _run_cancellable(session: Session) -> Callable[[Query], list[StatementResult
     return run
 
 
-def _sweeps() -> ModuleType:
-    """The sweeps module, loaded when a statement has a sweep clause (a plain run starts faster
-    without it)."""
-    return importlib.import_module("pql_repl.sweeps")
-
-
-def _silence_stdout() -> None:
+def silence_stdout() -> None:
     """Point stdout at /dev/null, so what is left in its buffer does not fail again (with a
     message on stderr) when Python flushes it at exit."""
     with contextlib.suppress(OSError, ValueError):
@@ -703,107 +497,3 @@ def _silence_stdout() -> None:
 
 # ---------------------------------------------------------------------------------------------
 # Interactive front ends (imported lazily: they pull in textual or prompt_toolkit)
-
-
-def _start_plain(session: Session) -> int:
-    try:
-        repl = importlib.import_module("pql_repl.repl")
-    except ImportError as e:
-        sys.stderr.write(f"pql: the line REPL is not available ({e}); run a script with pql FILE\n")
-        return EXIT_USAGE
-    return int(repl.main(session))
-
-
-def _start_app(session: Session) -> int:
-    try:
-        importlib.import_module("pql_repl.tui.app")
-    except ImportError:
-        return _start_plain(session)  # no full-screen app here; the line REPL may still work
-    return int(importlib.import_module("pql_repl.tui").main(session))
-
-
-# ---------------------------------------------------------------------------------------------
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``pql`` command; returns the exit code."""
-    try:
-        return _main(argv)
-    except KeyboardInterrupt:  # outside a run (a run reports it itself)
-        sys.stderr.write("pql: interrupted\n")
-        return EXIT_INTERRUPTED
-
-
-def _bare_commands(argv: list[str]) -> SimpleNamespace | None:
-    """The arguments of the commonest scripted use, ``pql -c TEXT [-c TEXT ...]`` and nothing
-    else, read without argparse (which, with the re module it loads, costs that run a tenth of
-    its start); None for any other command line, which argparse reads."""
-    if not argv or len(argv) % 2 or any(flag != "-c" for flag in argv[::2]):
-        return None
-    texts = argv[1::2]
-    if any(t.startswith("-") for t in texts):
-        return None  # argparse's reading of option-like values decides
-    return SimpleNamespace(command=texts, files=[], template=None, rows=None, plain=False, timer=False)
-
-
-def _main(argv: list[str] | None) -> int:
-    bare = _bare_commands(sys.argv[1:] if argv is None else argv)
-    args: argparse.Namespace | SimpleNamespace
-    if bare is not None:
-        args = bare
-    else:
-        try:
-            args = build_parser().parse_args(argv)
-        except SystemExit as e:  # argparse exits on --help, --version and usage errors
-            return e.code if isinstance(e.code, int) else EXIT_USAGE
-    try:
-        session = Session.from_config()
-    except (ConfigError, SessionError) as e:
-        sys.stderr.write(f"pql: config: {e}\n")
-        return EXIT_USAGE
-    _apply_options(session, args)
-
-    try:
-        sources = [_command_source(text) for text in args.command]
-        sources.extend(_read_file(name) for name in args.files)
-    except SessionError as e:
-        sys.stderr.write(f"pql: {e}\n")
-        return EXIT_USAGE
-
-    if args.template is not None or args.rows is not None:
-        if args.template is None or args.rows is None or sources or args.plain:
-            build_parser().print_usage(sys.stderr)
-            sys.stderr.write("pql: spreadsheet mode takes --template FILE and --rows CSV, not FILE or -c\n")
-            return EXIT_USAGE
-        from pathlib import Path  # noqa: PLC0415 (see the imports)
-
-        return run_spreadsheet(session, Path(args.template), Path(args.rows), sys.stdout, sys.stderr)
-
-    if args.plain:
-        if sources:
-            build_parser().print_usage(sys.stderr)
-            sys.stderr.write("pql: --plain starts the interactive REPL; it takes no FILE or -c\n")
-            return EXIT_USAGE
-        return _start_plain(session)
-    if not sources:
-        if sys.stdin.isatty() and sys.stdout.isatty():
-            return _start_app(session)
-        if sys.stdin.isatty():
-            sys.stderr.write("pql: reading statements from the terminal; end with Ctrl-D\n")
-        try:
-            sources = [_read_stdin(None)]
-        except SessionError as e:
-            sys.stderr.write(f"pql: {e}\n")
-            return EXIT_USAGE
-
-    try:
-        return run_scripts(session, sources, sys.stdout, sys.stderr)
-    except BrokenPipeError:
-        # The reader went away (`pql ... | head`): stop quietly, and keep Python from
-        # complaining when it flushes stdout on exit.
-        _silence_stdout()
-        return EXIT_OK
-
-
-if __name__ == "__main__":
-    sys.exit(main())

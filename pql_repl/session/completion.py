@@ -15,11 +15,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pql_repl.api import FunctionInfo
-from pql_repl.lexer import COMMENT, OPERATOR, PUNCT, SPACE, STRING, WORD, Token, scan
-from pql_repl.output import FORMATS
-from pql_repl.session import COMMANDS, EXACT_MODES
-from pql_repl.vocabulary import Vocabulary, vocabulary
+from pql_repl.api.catalogue import FunctionInfo
+from pql_repl.api.output import FORMATS
+from pql_repl.session.lexer import COMMENT, OPERATOR, PUNCT, SPACE, STRING, WORD, Token, scan
+from pql_repl.session.session import COMMANDS
+from pql_repl.session.settings import EXACT_MODES
+from pql_repl.session.vocabulary import Vocabulary, vocabulary
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from pygments.token import (
     _TokenType,
 )
 
-from pql_repl.vocabulary import Vocabulary, vocabulary
+from pql_repl.session.vocabulary import Vocabulary, vocabulary
 
 
 class Token(NamedTuple):

@@ -22,12 +22,13 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import islice, product
 from typing import Any
 
-from pql_repl import sweep_values
-from pql_repl.api import Query, StatementResult
-from pql_repl.errors import PqlError, PqlRuntimeError, PqlSyntaxError
-from pql_repl.output import csv_line, csv_number, format_estimate
-from pql_repl.records import field, record
-from pql_repl.sweep_values import SweepValue
+from pql_repl.api import sweep_values
+from pql_repl.api.output import csv_line, csv_number, format_estimate
+from pql_repl.api.results import StatementResult
+from pql_repl.api.run import Query
+from pql_repl.api.sweep_values import SweepValue
+from pql_repl.base.errors import PqlError, PqlRuntimeError, PqlSyntaxError
+from pql_repl.base.records import field, record
 
 #: The lists a sweep may run over, by name: (function, how many text arguments it takes).
 SOURCES: dict[str, tuple[Callable[..., list[SweepValue]], tuple[int, int]]] = {
@@ -466,7 +467,7 @@ def stream(
     selectors = list(rows[0][2].statements[0].selectors)
     result = SweepResult(checked.sweep.names, selectors, total=len(rows))
     if cluster is not None:
-        dask_layer = importlib.import_module("pql_repl.cluster")  # Dask only when asked for
+        dask_layer = importlib.import_module("pql_repl.api.cluster")  # Dask only when asked for
         client = dask_layer.connect(cluster)
         done: dict[int, SweepRow] = {}
         for i, answer in dask_layer.run_rows(client, [q.text for _, _, q in rows], options):
@@ -497,7 +498,7 @@ def sweep(text: str, *, trials: int = 600_000, **kwargs: Any) -> SweepResult:
     """Runs the sweep statement ``text``; keyword arguments that are lists give placeholders
     their values (``flop=pql_repl.flops('canonical')``), the others are run options (``seed``,
     ``exact``, ``threads``, ``time_limit``, ``precision``) and ``cluster``: a Dask scheduler
-    address or client to run the rows on (``pql_repl.cluster``)."""
+    address or client to run the rows on (``pql_repl.api.cluster``)."""
     run_keys = {"seed", "exact", "threads", "time_limit", "precision", "cluster"}
     values = {k: v for k, v in kwargs.items() if k not in run_keys}
     options = {k: v for k, v in kwargs.items() if k in run_keys}

@@ -19,9 +19,16 @@ import os
 import stat
 from pathlib import Path
 
-from pql_repl import config
-from pql_repl.files import FileProblem, append_locked, decode_text, locked, read_bounded, write_text_atomic
-from pql_repl.limits import BUFFER_MAX_BYTES, HISTORY_MAX_READ_BYTES, HISTORY_SIZE
+from pql_repl.base.limits import BUFFER_MAX_BYTES, HISTORY_MAX_READ_BYTES, HISTORY_SIZE
+from pql_repl.files import config
+from pql_repl.files.storage import (
+    FileProblem,
+    append_locked,
+    decode_text,
+    locked,
+    read_bounded,
+    write_text_atomic,
+)
 
 HISTORY_FILE = "history"
 BUFFER_FILE = "buffer.pql"

@@ -55,4 +55,4 @@ __all__ = ["PqlCancelled", "PqlError", "PqlRangeError", "PqlRuntimeError", "PqlS
 
 class ClusterError(Exception):
     """The cluster cannot be used: Dask missing, no scheduler at the address, or workers that
-    run another pql version (``pql_repl.cluster``)."""
+    run another pql version (``pql_repl.api.cluster``)."""

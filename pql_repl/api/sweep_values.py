@@ -9,7 +9,7 @@ import functools
 from collections.abc import Iterable
 from itertools import combinations, permutations
 
-from pql_repl.records import record
+from pql_repl.base.records import record
 
 RANKS = "AKQJT98765432"
 SUITS = "shdc"
@@ -82,7 +82,7 @@ def rivers(board: str) -> list[SweepValue]:
 
 def classes(game: str = "holdem") -> list[SweepValue]:
     """The starting-hand classes of hold'em (169) or short deck (81), each weighing its hands."""
-    from pql_repl.exploration import hand_classes  # noqa: PLC0415 (the engine, loaded when used)
+    from pql_repl.api.exploration import hand_classes  # noqa: PLC0415 (the engine, loaded when used)
 
     c = hand_classes(game)
     return [SweepValue(name, float(len(hands))) for name, hands in zip(c.names, c.combos, strict=True)]

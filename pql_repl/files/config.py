@@ -21,8 +21,8 @@ from __future__ import annotations
 import os
 import sys
 
-from pql_repl.files import FileProblem, decode_text, read_bounded
-from pql_repl.limits import CONFIG_MAX_BYTES
+from pql_repl.base.limits import CONFIG_MAX_BYTES
+from pql_repl.files.storage import FileProblem, decode_text, read_bounded
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing
 if TYPE_CHECKING:

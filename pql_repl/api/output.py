@@ -11,9 +11,9 @@ from __future__ import annotations
 import io
 import math
 
-from pql_repl.api import Bucket, Column, StatementResult
-from pql_repl.files import open_output
-from pql_repl.records import record
+from pql_repl.api.results import Bucket, Column, StatementResult
+from pql_repl.base.records import record
+from pql_repl.files.storage import open_output
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (the command's start)
 if TYPE_CHECKING:
@@ -169,7 +169,7 @@ def truncation_note(result: StatementResult) -> str:
 
 def worst_error(result: StatementResult) -> float | None:
     """The largest standard error among the selectors, as the target judges them (see
-    ``pql_repl.precision``); None when no selector has one."""
+    ``pql_repl.api.precision``); None when no selector has one."""
     errors = [c.stderr for c in result.columns if c.stderr is not None]
     n = result.accepted
     for c in result.columns:
@@ -364,7 +364,7 @@ def json_document(results: Iterable[StatementResult], sweeps: Sequence[object] =
 if TYPE_CHECKING:
 
     class SweepTable(Protocol):
-        """What the writer needs of a sweep's result (``pql_repl.sweeps.SweepResult``)."""
+        """What the writer needs of a sweep's result (``pql_repl.api.sweeps.SweepResult``)."""
 
         def to_table(self) -> str: ...
         def to_csv(self) -> str: ...

@@ -1,4 +1,5 @@
-"""What the ``pql`` command and both REPLs share: settings, dot-commands and statement splitting.
+"""The session the ``pql`` command and both REPLs keep: its settings and the dot-commands that
+change or query them.
 
 A front end keeps one ``Session``. Lines that start with ``.`` go to ``Session.handle``; text
 goes through ``split_statements`` into ``Statement`` and ``DotCommand`` items; each statement is
@@ -19,23 +20,20 @@ from __future__ import annotations
 
 import importlib
 
-from pql_repl import named_ranges
-from pql_repl.api import (
-    DEFAULT_TRIALS,
-    FunctionInfo,
-    Query,
-    functions,
-    keywords,
-    parse_range,
-    range_name_error,
+from pql_repl.api.catalogue import FunctionInfo, functions, keywords, parse_range, range_name_error
+from pql_repl.api.precision import AUTO
+from pql_repl.api.results import DEFAULT_TRIALS
+from pql_repl.api.run import Query
+from pql_repl.base.errors import PqlError
+from pql_repl.base.records import field, record
+from pql_repl.files import named_ranges
+from pql_repl.files.config import load_config
+from pql_repl.session.settings import (
+    SessionError,
+    Settings,
+    parse_choice,
 )
-from pql_repl.config import load_config
-from pql_repl.errors import PqlError
-from pql_repl.files import FileProblem, decode_text, read_bounded
-from pql_repl.limits import HISTORY_SIZE, MAX_READ_DEPTH, SCRIPT_MAX_BYTES
-from pql_repl.output import FORMATS
-from pql_repl.precision import AUTO, AUTO_AFTER_SECONDS, AUTO_TARGET
-from pql_repl.records import field, fields, record
+from pql_repl.session.statements import Statement, split_statements, sweep_clause
 
 # Loaded where used: `pql -c` and scripts start on every run, and re, pathlib and typing would
 # cost them a fifth of their start.
@@ -44,173 +42,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
     from typing import Any
-
-EXACT_MODES = ("auto", "on", "off")
-EDITING_MODES = ("emacs", "vi")
-
-
-class SessionError(Exception):
-    """A dot-command or setting that cannot be applied; ``hint`` suggests the fix."""
-
-    def __init__(self, message: str, hint: str | None = None) -> None:
-        super().__init__(message if hint is None else f"{message}\n  hint: {hint}")
-        self.message = message
-        self.hint = hint
-
-
-# ---------------------------------------------------------------------------------------------
-# Values of settings, shared with the command-line options so both accept the same spellings.
-
-
-def _quoted(text: str, limit: int = 40) -> str:
-    """``text`` quoted in a message on one line: cut to ``limit`` characters, what cannot be
-    printed (a newline, a control character) escaped."""
-    cut = text if len(text) <= limit else text[:limit] + "…"
-    return "'" + "".join(c if c.isprintable() else repr(c)[1:-1] for c in cut) + "'"
-
-
-#: The largest count (trials, threads) the engine takes: it counts in 64 bits.
-MAX_COUNT = 2**64 - 1
-
-
-def parse_count(text: str) -> int:
-    """A positive whole number up to ``MAX_COUNT``: ``600000``, ``600_000``, ``600,000``, ``600k``,
-    ``1m``, ``1e6``."""
-    t = text.strip().lower().replace("_", "").replace(",", "")
-    scale = 1
-    if t.endswith(("k", "m")):
-        scale = 1_000 if t[-1] == "k" else 1_000_000
-        t = t[:-1]
-    try:
-        value = float(t) * scale if ("e" in t or "." in t) else int(t) * scale
-    except ValueError:
-        raise SessionError(f"{_quoted(text)} is not a number", "write it like 600000, 600k or 1e6") from None
-    # Out of range is checked before int(value): 1e400 is an infinite float, which int() refuses.
-    if value > MAX_COUNT:
-        raise SessionError(f"{_quoted(text)} is more than {MAX_COUNT:,}")
-    if value < 1 or value != int(value):
-        raise SessionError(f"{_quoted(text)} must be a whole number of at least 1")
-    return int(value)
-
-
-def parse_seed(text: str) -> int | None:
-    """A seed (0 ≤ seed < 2**64), or ``off``/``none``/``random`` for a fresh one each run."""
-    t = text.strip().lower()
-    if t in ("off", "none", "random"):
-        return None
-    try:
-        value = int(t.replace("_", ""))
-    except ValueError:
-        raise SessionError(
-            f"{_quoted(text)} is not a seed", "a whole number, or 'off' for a fresh seed"
-        ) from None
-    if not 0 <= value <= MAX_COUNT:
-        raise SessionError(f"seed {value} is out of range", f"use 0 to {MAX_COUNT}")
-    return value
-
-
-def parse_seconds(text: str) -> float | None:
-    """A positive number of seconds (``2``, ``1.5``, ``2s``, ``500ms``), or ``off``/``none`` for
-    no limit. Zero is refused, as by the Python API: it is neither a limit nor a way to say none."""
-    t = text.strip().lower()
-    if t in ("off", "none"):
-        return None
-    scale = 1.0
-    if t.endswith("ms"):
-        t, scale = t[:-2], 0.001
-    elif t.endswith("s"):
-        t = t[:-1]
-    try:
-        value = float(t) * scale
-    except ValueError:
-        raise SessionError(
-            f"{_quoted(text)} is not a number of seconds", "like 2, 0.5 or 500ms; 'off' for none"
-        ) from None
-    if not value > 0 or value == float("inf"):
-        raise SessionError(f"{_quoted(text)} must be a positive number of seconds", "'off' for no limit")
-    return value
-
-
-def parse_precision(text: str) -> float | str | None:
-    """A positive standard-error target (``0.001``), ``auto`` (the REPLs' automatic target, see
-    ``pql_repl.precision``) or ``off`` for none."""
-    t = text.strip().lower()
-    if t in ("off", "none", "0"):
-        return None
-    if t == AUTO:
-        return AUTO
-    try:
-        value = float(t)
-    except ValueError:
-        raise SessionError(
-            f"{_quoted(text)} is not a number", "a standard error such as 0.001, 'auto' or 'off'"
-        ) from None
-    if not 0 < value < 1:
-        raise SessionError(f"precision {text} must be between 0 and 1", "such as 0.001")
-    return value
-
-
-def parse_output(text: str) -> str | None:
-    """A file to write results to, in a directory that exists; None for ``stdout`` (or ``-``).
-    A path that can never be written is refused here, when it is given, not at the first result."""
-    if text.strip() in ("", "stdout", "-"):
-        return None
-    from pathlib import Path  # noqa: PLC0415 (see the imports)
-
-    path = Path(text.strip()).expanduser()
-    if path.is_dir():
-        raise SessionError(f"cannot write to {_quoted(text)}: it is a directory", "name a file inside it")
-    if not path.parent.is_dir():
-        raise SessionError(
-            f"cannot write to {_quoted(text)}: there is no directory {_quoted(str(path.parent))}"
-        )
-    return str(path)
-
-
-def parse_choice(text: str, choices: tuple[str, ...], what: str) -> str:
-    t = text.strip().lower()
-    if t not in choices:
-        raise SessionError(f"unknown {what} {_quoted(text)}", "one of " + ", ".join(choices))
-    return t
-
-
-def parse_on_off(text: str) -> bool:
-    t = text.strip().lower()
-    if t in ("on", "true", "yes", "1"):
-        return True
-    if t in ("off", "false", "no", "0"):
-        return False
-    raise SessionError(f"{_quoted(text)} is not on or off")
-
-
-def sweep_clause(text: str) -> bool:
-    """Whether statement ``text`` has a sweep clause (``pql_repl.sweeps``, loaded only then)."""
-    return bool(importlib.import_module("pql_repl.sweeps").is_sweep(text))
-
-
-def read_script(path: Path | str, depth: int = 0) -> str:
-    """The text of the script at ``path``, asked for by a script ``depth`` `.read`s deep (0: a
-    script given on the command line or typed in a REPL). Every front end reads scripts here, so
-    all of them stop a script that reads itself and report an unreadable file the same way;
-    raises ``SessionError``."""
-    if depth >= MAX_READ_DEPTH:
-        raise SessionError(f".read nested more than {MAX_READ_DEPTH} deep", "does a script read itself?")
-    try:
-        return decode_script(read_bounded(path, SCRIPT_MAX_BYTES), str(path))
-    except FileProblem as e:
-        raise SessionError(f"cannot read '{path}': {e}") from None
-    except OSError as e:
-        raise SessionError(f"cannot read '{path}': {e.strerror or e}") from None
-
-
-def decode_script(data: bytes, name: str) -> str:
-    """The text of a script's bytes; ``SessionError`` naming ``name`` and the first byte that
-    is not UTF-8 (by line and column)."""
-    try:
-        return decode_text(data)
-    except FileProblem as e:
-        raise SessionError(f"cannot read '{name}': {e}", "save it as UTF-8") from None
-
 
 # ---------------------------------------------------------------------------------------------
 # The simulate statement's words (for .describe simulate and the F1 help)
@@ -258,246 +89,6 @@ def vocabulary_games() -> frozenset[str]:
 
 # ---------------------------------------------------------------------------------------------
 # Settings
-
-
-@record
-class Settings:
-    """How statements run and how results are written. ``output`` None means stdout."""
-
-    trials: int = DEFAULT_TRIALS
-    seed: int | None = None
-    exact: str = "auto"
-    threads: int | None = None
-    format: str = "table"
-    output: str | None = None
-    timer: bool = False
-    time_limit: float | None = None
-    #: A standard-error target, ``"auto"`` (applied by the REPLs only: scripts and ``-c`` run
-    #: every trial) or None.
-    precision: float | str | None = AUTO
-    theme: str | None = None
-    #: Keys of ``pql --plain``: emacs (the default) or vi.
-    editing_mode: str = "emacs"
-    #: Entries the REPLs' history keeps (older ones are dropped when it is loaded).
-    history_size: int = HISTORY_SIZE
-    #: A Dask scheduler's address (``tcp://host:8786``): sweeps run their rows there.
-    cluster: str | None = None
-
-    @classmethod
-    def from_config(cls, config: dict[str, Any]) -> Settings:
-        """Settings with the config file's values (as ``load_config`` returns them) applied."""
-        s = cls()
-        for key, value in config.items():
-            s.apply(key, value)
-        return s
-
-    def apply(self, key: str, value: Any) -> None:
-        """Set ``key`` from a typed value or the text a user wrote; raises ``SessionError``."""
-        if isinstance(value, bool) and key == "exact":
-            value = "on" if value else "off"
-        text = str(value)
-        match key:
-            case "trials":
-                self.trials = parse_count(text)
-            case "seed":
-                self.seed = parse_seed(text)
-            case "exact":
-                self.exact = parse_choice(text, EXACT_MODES, "exact mode")
-            case "threads":
-                self.threads = None if text.lower() in ("auto", "all") else parse_count(text)
-            case "format":
-                self.format = parse_choice(
-                    "markdown" if text.strip().lower() == "md" else text, FORMATS, "format"
-                )
-            case "output":
-                self.output = parse_output(text)
-            case "timer":
-                self.timer = value if isinstance(value, bool) else parse_on_off(text)
-            case "time_limit":
-                self.time_limit = parse_seconds(text)
-            case "precision":
-                self.precision = parse_precision(text)
-            case "theme":
-                self.theme = text
-            case "editing_mode":
-                self.editing_mode = parse_choice(text, EDITING_MODES, "editing mode")
-            case "history_size":
-                self.history_size = parse_count(text)
-            case "cluster":
-                self.cluster = parse_cluster(text)
-            case _:
-                raise SessionError(f"unknown setting '{key}'")
-
-    def exact_flag(self) -> bool | None:
-        """``exact`` as the API takes it: True, False, or None to let the planner decide."""
-        return {"on": True, "off": False}.get(self.exact)
-
-    def shown(self, key: str) -> str:
-        """One setting's value as a user would write it."""
-        match key:
-            case "seed":
-                return "off" if self.seed is None else str(self.seed)
-            case "threads":
-                return "all cores" if self.threads is None else str(self.threads)
-            case "output":
-                return self.output or "stdout"
-            case "timer":
-                return "on" if self.timer else "off"
-            case "time_limit":
-                return "off" if self.time_limit is None else f"{self.time_limit:g} s"
-            case "precision":
-                if self.precision == AUTO:
-                    return (
-                        f"auto (±{AUTO_TARGET:g} once a run would take over {AUTO_AFTER_SECONDS:g} s;"
-                        " the app and --plain only)"
-                    )
-                return "off" if self.precision is None else f"{self.precision:g}"
-            case "theme":
-                return self.theme or "default"
-            case "cluster":
-                return self.cluster or "off (sweeps run here)"
-            case _:
-                return str(getattr(self, key))
-
-    def describe(self) -> str:
-        """One line per setting, for ``.show``."""
-        return "\n".join(f"{name:<11} {self.shown(name)}" for name in fields(self))
-
-
-# ---------------------------------------------------------------------------------------------
-# Splitting text into statements and dot-commands
-
-
-@record(frozen=True)
-class Statement:
-    """One PQL statement of a text, without its ``;``. ``line``/``col`` (1-based) and ``offset``
-    (characters) locate its first character in the text it was split from."""
-
-    text: str
-    line: int
-    col: int
-    offset: int
-
-
-@record(frozen=True)
-class DotCommand:
-    """A line that starts with ``.``, for ``Session.handle``; ``line`` is 1-based."""
-
-    text: str
-    line: int
-
-
-def _dot_command_at(text: str, i: int) -> int | None:
-    """Where the dot-command on the line starting at ``i`` begins (its ``.``): the line's first
-    characters other than spaces and tabs are ``.`` and an ASCII letter or ``_``. None when the
-    line holds no dot-command."""
-    n = len(text)
-    while i < n and text[i] in " \t":
-        i += 1
-    if i + 1 >= n or text[i] != ".":
-        return None
-    first = text[i + 1]
-    return i if first == "_" or (first.isascii() and first.isalpha()) else None
-
-
-def _scan(text: str) -> tuple[list[Statement | DotCommand], bool]:
-    """The items of ``text`` and whether the last statement is still open (no ``;`` or blank line
-    after it yet, or an unterminated string or comment)."""
-    items: list[Statement | DotCommand] = []
-    start: int | None = None  # where the statement being read begins
-    has_code = False  # it holds more than comments
-    i, n = 0, len(text)
-    line_start = 0
-    # Line and column are counted on from the last position asked for (positions only grow),
-    # so a long script costs one pass, not one pass per statement.
-    counted = [0, 1, 0]  # position, its line, where that line starts
-
-    def position(at: int) -> tuple[int, int]:
-        pos, line, starts = counted
-        breaks = text.count("\n", pos, at)
-        if breaks:
-            line += breaks
-            starts = text.rfind("\n", pos, at) + 1
-        counted[:] = [at, line, starts]
-        return line, at - starts + 1
-
-    def close(end: int) -> None:
-        nonlocal start, has_code
-        if start is not None and has_code:
-            body = text[start:end].rstrip()
-            line, col = position(start)
-            items.append(Statement(body, line, col, start))
-        start, has_code = None, False
-
-    while i < n:
-        c = text[i]
-        if i == line_start and (dot := _dot_command_at(text, i)) is not None:
-            # A dot-command is never PQL (nothing in PQL starts with `.` and a letter), so it
-            # also ends a statement someone forgot to terminate.
-            close(i)
-            end = text.find("\n", i)
-            end = n if end < 0 else end
-            items.append(DotCommand(text[dot:end].strip(), position(i)[0]))
-            i = line_start = end + 1
-            continue
-        if c == "\n":
-            if start is not None and text[line_start:i].strip() == "":
-                close(i)  # a blank line ends a statement
-            line_start = i + 1
-            i += 1
-            continue
-        if c.isspace():
-            i += 1
-            continue
-        if start is None:
-            start = i
-        if c in "'\"":
-            # Strings have no escapes (a double quote reads like a single one): scan to the
-            # next quote of the same kind.
-            end = text.find(c, i + 1)
-            if end < 0:
-                has_code = True
-                break
-            line_start = max(line_start, text.rfind("\n", i, end) + 1)
-            i, has_code = end + 1, True
-            continue
-        if text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            if end < 0:
-                has_code = True  # let the parser report the unterminated comment
-                break
-            line_start = max(line_start, text.rfind("\n", i, end) + 1)
-            i = end + 2
-            continue
-        if text.startswith("--", i):
-            end = text.find("\n", i)
-            i = n if end < 0 else end
-            continue
-        if c == ";":
-            close(i)
-            i += 1
-            continue
-        has_code = True
-        i += 1
-    open_tail = start is not None and has_code
-    close(n)
-    return items, open_tail
-
-
-def split_statements(text: str) -> list[Statement | DotCommand]:
-    """The statements and dot-commands of ``text`` in order. A statement ends with ``;``, a blank
-    line, a dot-command line or the end of the text; ``;`` and blank lines inside strings and
-    ``/* */`` comments do not count; parts that hold only comments are dropped."""
-    return _scan(text)[0]
-
-
-def is_complete(text: str) -> bool:
-    """Whether ``text`` can be run as it is: every statement is closed by ``;`` or a blank line
-    (so a REPL knows whether Enter runs the input or starts a new line). Dot-commands and empty
-    text are complete."""
-    return not _scan(text)[1]
-
-
 # ---------------------------------------------------------------------------------------------
 # Dot-commands
 
@@ -573,7 +164,7 @@ class Session:
             "threads": s.threads,
             "time_limit": s.time_limit,
             "precision": None if s.precision == AUTO and not self.interactive else s.precision,
-            # A Dask scheduler's address: select statements run there (pql_repl.cluster).
+            # A Dask scheduler's address: select statements run there (pql_repl.api.cluster).
             "cluster": s.cluster,
         }
 
@@ -602,7 +193,7 @@ class Session:
                 try:
                     if "sweep" in item.text.lower() and sweep_clause(item.text):
                         # The clause and the first row (the rows differ only by their values).
-                        sweeps = importlib.import_module("pql_repl.sweeps")
+                        sweeps = importlib.import_module("pql_repl.api.sweeps")
                         sweeps.check(sweeps.parse(item.text, origin=(item.line, item.col)), limit=1)
                     else:
                         self.prepare(item, text)
@@ -821,7 +412,7 @@ class Session:
         import re  # noqa: PLC0415 (only for this command: the command starts faster)
         import shlex  # noqa: PLC0415
 
-        from pql_repl.multi_odds import ALL_COUNTS, MAX_OPPONENTS, odds_queries  # noqa: PLC0415
+        from pql_repl.api.multi_odds import ALL_COUNTS, MAX_OPPONENTS, odds_queries  # noqa: PLC0415
 
         usage = (
             "write .odds AdQc 3h4cJh (1 to 9 opponents), .odds AdQc 3h4cJh 9,"
@@ -909,23 +500,6 @@ def _quoted_and_game(text: str, example: str) -> tuple[str, str]:
     return text, "holdem"
 
 
-def parse_cluster(text: str) -> str | None:
-    """``off`` or a Dask scheduler's address (``tcp://host:8786``; a bare ``host:port`` gets
-    ``tcp://``). Whether a scheduler answers there is found when a sweep first uses it."""
-    t = text.strip()
-    if t.lower() in ("off", "none", ""):
-        return None
-    if "://" not in t:
-        t = "tcp://" + t
-    import re  # noqa: PLC0415 (see the imports)
-
-    if not re.fullmatch(r"[a-z]+://[^\s/]+:\d+/?", t):
-        raise SessionError(
-            f"'{text}' is not a scheduler address", "write .cluster tcp://host:8786 or .cluster off"
-        )
-    return t
-
-
 def _setter(key: str, usage: str) -> Callable[[Session, str], CommandResult]:
     return lambda session, arg: session._set(key, arg, usage)
 
@@ -936,7 +510,7 @@ def _output(session: Session, arg: str) -> CommandResult:
 
 def _theme(session: Session, arg: str) -> CommandResult:
     # themes.py loads pygments' styles: only `.theme` needs it, and scripts start without it.
-    from pql_repl.themes import THEMES, theme_list  # noqa: PLC0415
+    from pql_repl.session.themes import THEMES, theme_list  # noqa: PLC0415
 
     themes = session.themes or THEMES
     if not arg:

@@ -16,12 +16,13 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from pql_repl.api import DEFAULT_TRIALS, Query, StatementResult
-from pql_repl.errors import PqlCancelled, PqlError
-from pql_repl.files import FileProblem, decode_text, read_bounded
-from pql_repl.limits import SCRIPT_MAX_BYTES
-from pql_repl.output import csv_line, csv_number
-from pql_repl.records import field, record
+from pql_repl.api.output import csv_line, csv_number
+from pql_repl.api.results import DEFAULT_TRIALS, StatementResult
+from pql_repl.api.run import Query
+from pql_repl.base.errors import PqlCancelled, PqlError
+from pql_repl.base.limits import SCRIPT_MAX_BYTES
+from pql_repl.base.records import field, record
+from pql_repl.files.storage import FileProblem, decode_text, read_bounded
 
 #: ``#NAME#``: letters, digits and ``_``, as the Oracle's templates wrote them.
 PLACEHOLDER = re.compile(r"#([A-Za-z_][A-Za-z0-9_]*)#")

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from pql_repl.api import StatementResult
-from pql_repl.output import (
+from pql_repl.api.output import (
     enumeration_reason,
     enumeration_share,
     format_estimate,
@@ -13,6 +12,7 @@ from pql_repl.output import (
     simulation_note,
     stop_note,
 )
+from pql_repl.api.results import StatementResult
 
 
 def status_text(result: StatementResult, timing: bool = True) -> str:

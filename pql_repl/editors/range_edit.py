@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from pql_repl.api import parse_range
-from pql_repl.exploration import HandClasses, hand_classes
+from pql_repl.api.catalogue import parse_range
+from pql_repl.api.exploration import HandClasses, hand_classes
 
 #: The weight of a hand in an unweighted range (``@`` weights run from 1 to 100).
 FULL = 100

@@ -1,0 +1,122 @@
+"""What the engine knows, for completion, help and the range editors: the function catalogue
+(``FunctionInfo``), PQL's keywords, each game's streets, and ranges compiled as a player's range
+would be (``parse_range``)."""
+
+from __future__ import annotations
+
+from pql_repl import _core
+from pql_repl.api.options import resolve_macros, unicode_checked
+from pql_repl.base.errors import PqlRangeError
+from pql_repl.base.records import record
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (the command's start)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+
+@record(frozen=True)
+class FunctionInfo:
+    """A catalogue entry: how to call a built-in function, what it returns and where it applies."""
+
+    name: str
+    #: (parameter name, type name) in call order; ``any`` marks an argument of any type.
+    args: list[tuple[str, str]]
+    returns: str
+    doc: str
+    example: str
+    #: Canonical names of the games the function applies to.
+    games: list[str]
+    #: ``original`` (the original PQL's functions) or ``ext`` (pql's extensions).
+    origin: str
+    #: ``riverEquity(player) -> equity``.
+    signature: str
+    #: The street a call may leave out (its last argument) stands for this one: ``river``,
+    #: ``seventh``, or ``river|seventh`` in board and stud games; None when it must be written.
+    street_default: str | None = None
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> FunctionInfo:
+        return cls(
+            name=d["name"],
+            args=[(a["name"], a["type"]) for a in d["args"]],
+            returns=d["returns"],
+            doc=d["doc"],
+            example=d["example"],
+            games=list(d["games"]),
+            origin=d["origin"],
+            signature=d["signature"],
+            street_default=d.get("street_default"),
+        )
+
+
+def functions() -> list[FunctionInfo]:
+    """The built-in function catalogue, aliases included (the one source of truth for help and
+    completion)."""
+    return [FunctionInfo.from_dict(f) for f in _core.functions()]
+
+
+def keywords() -> dict[str, list[str]]:
+    """Vocabulary for highlighting and completion: ``keywords``, ``selectors``, ``reserved_keys``,
+    ``games`` (names and aliases), ``streets``, ``hand_types`` and ``flop_categories`` (worst
+    first), ``syntaxes``, ``orderings`` (of ``N%``, the default first), ``functions`` (names and
+    aliases), ``range_keywords``."""
+    return _core.keywords()
+
+
+def game_streets() -> dict[str, list[str]]:
+    """Every game name and alias mapped to its streets, first to last."""
+    return _core.game_streets()
+
+
+@record(frozen=True)
+class Range:
+    """A compiled range: its hands (as card strings) and their relative weights."""
+
+    text: str
+    game: str
+    combos: list[str]
+    weights: list[int]
+
+    def __len__(self) -> int:
+        return len(self.combos)
+
+    @property
+    def weighted(self) -> bool:
+        """Whether the range has ``@`` weights (hands then read ``AsAh@10``)."""
+        return any(w != 1 for w in self.weights)
+
+    def labels(self, limit: int) -> list[str]:
+        """The first ``limit`` hands as written in ``str()``: with ``@weight`` when weighted."""
+        combos = self.combos[:limit]
+        if self.weighted:
+            return [f"{c}@{w}" for c, w in zip(combos, self.weights, strict=False)]
+        return combos
+
+    def __str__(self) -> str:
+        n = len(self.combos)
+        head = " ".join(self.labels(12))
+        more = f" … (+{n - 12})" if n > 12 else ""
+        return f"{n} {'hand' if n == 1 else 'hands'}: {head}{more}"
+
+
+def parse_range(
+    text: str,
+    game: str = "holdem",
+    syntax: str | None = None,
+    *,
+    macros: Mapping[str, str] | None = None,
+    ordering: str | None = None,
+) -> Range:
+    """Compile a range as a player's range of ``game`` would be; raises ``PqlRangeError``.
+    ``macros``: the named ranges it may use (None: the user's, from ``.define``); ``ordering``:
+    the ordering of starting hands ``N%`` reads (``ordering='equity'``; None: the default)."""
+    for given in (text, game, syntax or "", ordering or ""):
+        unicode_checked(given, PqlRangeError)
+    raw = _core.parse_range(text, game, syntax, resolve_macros(macros), ordering)
+    return Range(text, raw["game"], raw["combos"], raw["weights"])
+
+
+def range_name_error(name: str) -> str | None:
+    """Why ``name`` (``$open`` or ``open``) cannot name a range, or None when it can."""
+    return _core.range_name_error(name)
