@@ -291,6 +291,21 @@ def test_help_and_version() -> None:
     assert r.stdout.startswith("pql ")
 
 
+def test_help_has_examples_the_config_file_and_the_environment(tmp_path: Path) -> None:
+    """`pql --help` ends with examples, the config file pql reads (as PQL_CONFIG names it here)
+    and the PQL_* variables; the examples keep their lines (issue 37)."""
+    r = pql("--help")
+    assert r.returncode == 0
+    epilog = r.stdout.split("examples:", 1)[1]
+    examples = [line.strip() for line in epilog.split("\n\n", 1)[0].splitlines() if line.strip()]
+    assert len(examples) >= 2
+    assert all(line.startswith("pql ") for line in examples)
+    assert "pql -c \"select avg(riverEquity(hero)) from hero='AA', villain='KK';\"" in examples
+    assert f"{tmp_path / 'no-config.toml'} (named by PQL_CONFIG; none there yet)" in epilog
+    for variable in ("PQL_CONFIG", "PQL_DATA_DIR"):
+        assert f"\n  {variable}  " in epilog
+
+
 # ---------------------------------------------------------------------------------------------
 # Sources: -c, stdin, files, dot-commands
 

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from pql_repl import PqlRangeError, functions
-from pql_repl.files.config import ConfigError, config_path, data_dir, load_config
 from pql_repl.base.limits import MAX_READ_DEPTH
+from pql_repl.base.records import fields
+from pql_repl.files.config import ConfigError, config_path, data_dir, load_config
 from pql_repl.session.session import Session
 from pql_repl.session.settings import SessionError, Settings, parse_count, parse_seconds, parse_seed
 from pql_repl.session.statements import DotCommand, Statement, is_complete, read_script, split_statements
@@ -229,8 +230,8 @@ def test_quit_read_and_show(tmp_path: Path) -> None:
     assert s.handle(f".read {script}").read == script
     s.handle(".seed 3")
     shown = s.handle(".show").output
-    assert "seed        3" in shown
-    assert "trials      600000" in shown
+    assert "seed          3" in shown
+    assert "trials        600000" in shown
 
 
 def test_read_of_a_directory_says_so(tmp_path: Path) -> None:
@@ -319,6 +320,33 @@ def test_config_file_sets_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert config_path() == path
     s = Session.from_config()
     assert s.settings == Settings(trials=1000, seed=5, threads=1, format="json", exact="off", theme="nord")
+
+
+def test_show_lines_up_every_setting_and_names_the_config_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`.show`: every setting (the longest names too) with its value in one column, then the
+    config file in use, whether it is there and whether PQL_CONFIG named it (issue 37)."""
+    path = tmp_path / "config.toml"
+    path.write_text("seed = 3\nhistory_size = 500\n")
+    monkeypatch.setenv("PQL_CONFIG", str(path))
+    lines = Session.from_config().handle(".show").output.splitlines()
+    names = [line.split("  ")[0].strip() for line in lines]
+    assert names == [*fields(Settings()), "config file"]
+    starts = {len(line) - len(line[len(name) :].lstrip()) for line, name in zip(lines, names, strict=True)}
+    assert len(starts) == 1, lines  # the values start in one column
+    assert lines[names.index("history_size")].split()[1] == "500"
+    assert lines[names.index("editing_mode")].split()[1] == "emacs"
+    assert lines[-1].endswith(f"{path} (read at the start; named by PQL_CONFIG)")
+    monkeypatch.setenv("PQL_CONFIG", str(tmp_path / "absent.toml"))
+    last = Session.from_config().handle(".show").output.splitlines()[-1]
+    assert last.endswith(
+        f"{tmp_path / 'absent.toml'} (none there: the built-in defaults; named by PQL_CONFIG)"
+    )
+    monkeypatch.delenv("PQL_CONFIG")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    last = Session().handle(".show").output.splitlines()[-1]
+    assert last.endswith(f"{config_path()} (none there)")
 
 
 def test_missing_config_is_no_config(tmp_path: Path) -> None:

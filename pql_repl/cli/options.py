@@ -76,12 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pql",
         description="Answer poker questions written in PQL, exactly or by Monte Carlo simulation.",
-        epilog=(
-            "With no FILE and no -c: the full-screen app when stdin and stdout are terminals, "
-            "otherwise statements from stdin. Statements end with ';' or a blank line; lines "
-            "starting with '.' are dot-commands (.help lists them). Exit codes: 0 ok, 1 query "
-            "error, 2 usage error, 130 interrupted."
-        ),
+        epilog=epilog(),
+        # The epilog's examples and lists keep their lines.
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("files", nargs="*", metavar="FILE", help="scripts to run ('-' reads stdin)")
     parser.add_argument(
@@ -145,6 +142,40 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--timer", action="store_true", help="show each statement's run time")
     parser.add_argument("--version", action=VersionAction, help="show the version and exit")
     return parser
+
+
+def epilog() -> str:
+    """What ``pql --help`` says after the options: when each front end starts, examples, the
+    config file (where it is now) and the environment variables."""
+    import os  # noqa: PLC0415 (only for --help)
+
+    from pql_repl.files.config import config_file  # noqa: PLC0415 (only for --help)
+
+    path = config_file()
+    where = "named by PQL_CONFIG" if os.environ.get("PQL_CONFIG") else "the default place"
+    state = "there" if os.path.isfile(path) else "none there yet"
+    return f"""\
+With no FILE and no -c: the full-screen app when stdin and stdout are terminals,
+otherwise statements from stdin. Statements end with ';' or a blank line; lines
+starting with '.' are dot-commands (.help lists them). Exit codes: 0 ok, 1 query
+error, 2 usage error, 130 interrupted.
+
+examples:
+  pql -c "select avg(riverEquity(hero)) from hero='AA', villain='KK';"
+  pql --trials 1e6 --seed 7 --format csv --output results.csv examples/holdem_equity.pql
+  pql --plain --exact          the line-mode REPL, enumerating every deal
+
+config file:
+  {path} ({where}; {state})
+  TOML defaults for the settings above and the REPLs' (trials = 200000, seed = 7,
+  format = "csv", theme = "nord", ...); options given here override it. In the
+  REPLs, .show lists the settings in force and names this file.
+
+environment:
+  PQL_CONFIG    the config file to read instead of the default one
+  PQL_DATA_DIR  where the REPLs keep their history, the app's editor text and
+                named ranges (.define)
+"""
 
 
 #: Options that override a setting only when given (so `--seed off` can undo a config seed).

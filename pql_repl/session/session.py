@@ -19,6 +19,7 @@ Nothing here imports a terminal library, so scripts start fast.
 from __future__ import annotations
 
 import importlib
+import os
 
 from pql_repl.api.catalogue import FunctionInfo, functions, keywords, parse_range, range_name_error
 from pql_repl.api.precision import AUTO
@@ -27,7 +28,7 @@ from pql_repl.api.run import Query
 from pql_repl.base.errors import PqlError
 from pql_repl.base.records import field, record
 from pql_repl.files import named_ranges
-from pql_repl.files.config import load_config
+from pql_repl.files.config import config_file, load_config
 from pql_repl.session.settings import (
     SessionError,
     Settings,
@@ -145,11 +146,33 @@ class Session:
         self.observations: list[tuple[str, str, str]] = []
         #: The last simulate statement checked, for ``.range PLAYER``.
         self.last_simulate: Query | None = None
+        #: The config file this session's settings were read from (there or not); None when
+        #: they were not read from one.
+        self.config_read: str | None = None
 
     @classmethod
     def from_config(cls, path: Path | None = None) -> Session:
         """A session with the defaults of the user's config file; raises ``ConfigError``."""
-        return cls(Settings.from_config(load_config(path)))
+        session = cls(Settings.from_config(load_config(path)))
+        session.config_read = str(path) if path is not None else config_file()
+        return session
+
+    def config_line(self) -> str:
+        """The config file `.show` names: the one read at the start (else the one pql reads),
+        whether it is there, and whether ``PQL_CONFIG`` chose it."""
+        path = self.config_read or config_file()
+        there = os.path.isfile(path)
+        if self.config_read is None:
+            state = "there, not read by this session" if there else "none there"
+        else:
+            state = "read at the start" if there else "none there: the built-in defaults"
+        chosen = self.config_read is None or self.config_read == config_file()
+        if chosen and os.environ.get("PQL_CONFIG"):
+            state += "; named by PQL_CONFIG"
+        return f"{path} ({state})"
+
+    def _show(self, _arg: str) -> CommandResult:
+        return CommandResult(output=self.settings.describe((("config file", self.config_line()),)))
 
     # -- running statements ------------------------------------------------------------------
 
@@ -603,9 +626,7 @@ COMMANDS: dict[str, _Command] = {
         "chart the player's equity against the others' ranges by deal (HvREquity; app; F7: any histogram)",
         Session._plot,
     ),
-    "show": _Command(
-        ".show", "the current settings", lambda s, _: CommandResult(output=s.settings.describe())
-    ),
+    "show": _Command(".show", "the current settings and the config file", Session._show),
     "quit": _Command(".quit", "leave pql", lambda _s, _a: CommandResult(quit=True)),
 }
 

@@ -253,9 +253,12 @@ class Settings:
             case _:
                 return str(getattr(self, key))
 
-    def describe(self) -> str:
-        """One line per setting, for ``.show``."""
-        return "\n".join(f"{name:<11} {self.shown(name)}" for name in fields(self))
+    def describe(self, extra: tuple[tuple[str, str], ...] = ()) -> str:
+        """One line per setting, for ``.show``, then the ``extra`` (name, value) lines; the
+        values start in one column, after the longest name."""
+        rows = [*((name, self.shown(name)) for name in fields(self)), *extra]
+        width = max(len(name) for name, _ in rows)
+        return "\n".join(f"{name:<{width}}  {value}" for name, value in rows)
 
 
 def parse_cluster(text: str) -> str | None:
