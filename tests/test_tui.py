@@ -20,10 +20,11 @@ from textual.widgets._footer import FooterKey
 from pql_repl.api.catalogue import parse_range
 from pql_repl.session.session import COMMANDS
 from pql_repl.session.vocabulary import vocabulary
-from pql_repl.tui.app import PqlApp, RunEnded, RunProgress
+from pql_repl.tui.app import PqlApp
 from pql_repl.tui.editor import ERROR_HIGHLIGHT
 from pql_repl.tui.range_grid import class_shares, hand_class, range_grid
 from pql_repl.tui.results import FittedResult
+from pql_repl.tui.run_control import RunEnded, RunProgress
 from pql_repl.tui.screens import ExportDialog, HelpScreen, HistorySearch
 
 QUERY = "select avg(riverEquity(hero)) as eq, count(winsHi(hero)) as wins from hero='AA', villain='KK';"

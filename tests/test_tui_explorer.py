@@ -208,11 +208,11 @@ async def test_the_heatmap_agrees_with_pql_run_per_class() -> None:
         assert aa is not None
         assert f"{aa[0] * 100:.1f}%" in cell
         # A new villain range restarts the heatmap; the range's edits do not.
-        run = explorer._heat_run
+        run = explorer.heat.run
         await keys(pilot, "space")
-        assert explorer._heat_run == run
+        assert explorer.heat.run == run
         app.editor.load_text(query(hero_range(app), villain="KK"))
-        await wait_until(pilot, lambda: explorer._heat_run == run + 1)
+        await wait_until(pilot, lambda: explorer.heat.run == run + 1)
 
 
 def ordered(hero: str, villain: str) -> str:

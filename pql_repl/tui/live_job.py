@@ -1,10 +1,11 @@
 """A live engine job (the explorer's heatmap, the term explorer's equity distribution) read
 from a worker thread: its snapshots travel to the widget as messages, numbered by run so that
-the last words of a job that was replaced are ignored."""
+the last words of a job that was replaced are ignored. ``LiveJob`` is that handling, once, for
+every explorer."""
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Generic, Protocol, TypeVar
 
 from textual.message import Message
 from textual.widget import Widget
@@ -23,6 +24,11 @@ class Snapshot(Protocol):
 
 class Job(Protocol):
     def poll(self, timeout: float) -> Snapshot | None: ...
+
+    def cancel(self) -> None: ...
+
+
+J = TypeVar("J", bound=Job)
 
 
 class JobUpdate(Message):
@@ -60,3 +66,37 @@ def relay_snapshots(widget: Widget, run: int, job: Job, update: type[JobUpdate])
             widget.post_message(update(run, snap))
             if snap.done:
                 return
+
+
+class LiveJob(Generic[J]):
+    """The one live job of a widget: starting another cancels it, its snapshots reach the widget
+    as ``update`` messages from a thread worker of ``group``, and ``is_current`` tells a message
+    of the job running now from the last words of one it replaced."""
+
+    def __init__(self, widget: Widget, update: type[JobUpdate], group: str) -> None:
+        self._widget = widget
+        self._update = update
+        self._group = group
+        self._run = 0
+        #: The job running now (None: none).
+        self.job: J | None = None
+
+    def start(self, job: J) -> None:
+        self.stop()
+        self.job = job
+        self._run += 1
+        run, widget, update = self._run, self._widget, self._update
+        widget.run_worker(lambda: relay_snapshots(widget, run, job, update), thread=True, group=self._group)
+
+    def stop(self) -> None:
+        if self.job is not None:
+            self.job.cancel()
+            self.job = None
+
+    @property
+    def run(self) -> int:
+        """How many jobs were started (the number of the one running now)."""
+        return self._run
+
+    def is_current(self, message: JobUpdate) -> bool:
+        return message.run == self._run

@@ -25,7 +25,7 @@ from pql_repl.base.errors import PqlError
 from pql_repl.editors.term_edit import Term, parse_terms, terms_text
 from pql_repl.tui.bound_explorer import BoundExplorer
 from pql_repl.tui.explorer import ExplorerClosed
-from pql_repl.tui.live_job import JobUpdate, relay_snapshots
+from pql_repl.tui.live_job import JobUpdate, LiveJob
 
 #: Hands drawn for the distribution, and deals per hand.
 DISTRIBUTION_HANDS = 1_000
@@ -141,8 +141,7 @@ class TermExplorer(BoundExplorer[list[Term]]):
         self.union: RangeSummary | str | None = None
         self.distribution: DistributionSnapshot | None = None
         self.distribution_error: str | None = None
-        self._dist: Distribution | None = None
-        self._dist_run = 0
+        self.live: LiveJob[Distribution] = LiveJob(self, DistributionUpdate, "distribution")
         #: The range text the counts shown are of.
         self.counted: str | None = None
 
@@ -288,21 +287,13 @@ class TermExplorer(BoundExplorer[list[Term]]):
         except PqlError as e:
             self.distribution_error = str(e).splitlines()[0]
             return
-        self._dist = dist
-        self._dist_run += 1
-        self._poll_distribution(self._dist_run, dist)
+        self.live.start(dist)
 
     def stop_distribution(self) -> None:
-        if self._dist is not None:
-            self._dist.cancel()
-            self._dist = None
-
-    @work(thread=True, group="distribution")
-    def _poll_distribution(self, run: int, dist: Distribution) -> None:
-        relay_snapshots(self, run, dist, DistributionUpdate)
+        self.live.stop()
 
     def on_distribution_update(self, message: DistributionUpdate) -> None:
-        if message.run != self._dist_run:
+        if not self.live.is_current(message):
             return
         if message.error:
             self.distribution_error = message.error

@@ -1,0 +1,62 @@
+"""Writing the results history to a file: Ctrl+S asks where (the extension gives the format), and
+`.output FILE` keeps the file up to date after every run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pql_repl.api.output import render
+from pql_repl.files.storage import write_text_atomic
+from pql_repl.tui.app_core import AppCore
+from pql_repl.tui.screens import ExportDialog, export_format
+
+
+class Exporting(AppCore):
+    """Ctrl+S and `.output`."""
+
+    def action_export(self) -> None:
+        """Ctrl+S: ask where to write the finished results (prefilled; the extension says the
+        format: .csv, .json or .md), then write them."""
+        results = self.results.finished
+        if not results:
+            self.notify("nothing to export yet", severity="warning")
+            return
+
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self._write(path, render(results, export_format(path) or "csv"), len(results))
+
+        self.push_screen(ExportDialog(self._suggested_export(), len(results)), chosen)
+
+    def _suggested_export(self) -> Path:
+        """The `.output` file, or pql-results.<format> in the current directory (shown whole,
+        so the user sees where it goes)."""
+        if self.session.settings.output:
+            return Path(self.session.settings.output).resolve()
+        extension = {"json": ".json", "markdown": ".md"}.get(self.session.settings.format, ".csv")
+        return Path.cwd() / f"pql-results{extension}"
+
+    def _write_output(self, quiet: bool) -> None:
+        """`.output FILE` is in force: the file holds every finished result (its format from
+        the extension, else from `.format`)."""
+        output = self.session.settings.output
+        results = self.results.finished
+        if not output or not results:
+            return
+        path = Path(output)
+        fmt = export_format(path) or _file_format(self.session.settings.format)
+        self._write(path, render(results, fmt), len(results), quiet)
+
+    def _write(self, path: Path, text: str, count: int, quiet: bool = False) -> None:
+        try:
+            write_text_atomic(path, text)
+        except OSError as e:
+            self.notify(f"cannot write {path}: {e.strerror}", severity="error")
+            return
+        if not quiet:
+            self.notify(f"wrote {count} result{'s' if count != 1 else ''} to {path}")
+
+
+def _file_format(fmt: str) -> str:
+    """A file's format when its name does not say: the table is for screens, so CSV."""
+    return "csv" if fmt == "table" else fmt
