@@ -591,3 +591,42 @@ def test_odds_by_opponents_one_to_three() -> None:
     assert wins == sorted(wins, reverse=True)
     strengths = [o.hand_strength for o in rows]
     assert strengths == sorted(strengths, reverse=True)
+
+
+@pytest.mark.parametrize(
+    ("hand", "board", "positive", "negative"),
+    # HoldemHand's HandPotential on the seed's example, ties by halves (issue 38): without the
+    # tie halves the view showed 9.29% / 18.10%.
+    [("AsKs", "2h3h4h", 0.1062, 0.1961)],
+)
+def test_holdemhand_potentials_count_ties_by_halves(
+    hand: str, board: str, positive: float, negative: float
+) -> None:
+    o = pql.odds(hand, board, 1)
+    assert o.exact
+    assert o.hh_positive_potential == pytest.approx(positive, abs=5e-5)
+    assert o.hh_negative_potential == pytest.approx(negative, abs=5e-5)
+
+
+def test_holdemhand_potentials_against_several_opponents_follow_the_definition() -> None:
+    """Three random opponents, sampled: the two shares equal the definition written out per deal
+    with the same seed (the transition table's cells counted with their halves)."""
+    o = pql.odds("AdQc", "3h4cJh", 3, trials=50_000, seed=5)
+    cells = {
+        "bw": "not bestHiRating(hero, flop) and winsHi(hero)",
+        "bt": "not bestHiRating(hero, flop) and tiesHi(hero)",
+        "tw": "bestHiRating(hero, flop) and ({tied}) and winsHi(hero)",
+        "tl": "bestHiRating(hero, flop) and ({tied}) and not winsHi(hero) and not tiesHi(hero)",
+        "at": "bestHiRating(hero, flop) and not ({tied}) and tiesHi(hero)",
+        "al": "bestHiRating(hero, flop) and not ({tied}) and not winsHi(hero) and not tiesHi(hero)",
+    }
+    tied = " or ".join(f"hiRating(hero, flop) = hiRating(v{i}, flop)" for i in (1, 2, 3))
+    select = ", ".join(f"count({c.format(tied=tied)})" for c in cells.values())
+    (r,) = pql.run(
+        f"select {select} from game='holdem', hero='AdQc', v1='*', v2='*', v3='*', board='3h4cJh'",
+        trials=50_000,
+        seed=5,
+    )
+    hp = dict(zip(cells, (float(c.value) for c in r.columns), strict=True))  # type: ignore[arg-type]
+    assert o.hh_positive_potential == pytest.approx(hp["bw"] + hp["bt"] / 2 + hp["tw"] / 2, abs=1e-12)
+    assert o.hh_negative_potential == pytest.approx(hp["al"] + hp["at"] / 2 + hp["tl"] / 2, abs=1e-12)

@@ -12,9 +12,15 @@ cancellable like any query); this module only writes them and reads their column
 The odds view proper is a table of those values against 1, 2, … 9 random opponents, one row (one
 :class:`Odds`, its two statements) per count, filled row by row (:class:`OddsTableRun`).
 
-HoldemHand's potentials are shares of *all* deals: positive, behind now (an opponent's hand is
-better on the board now) and winning at the river; negative, best now (ties included) and losing
-at the river. Loki's (ours) are conditional on being behind or ahead and count ties by halves.
+HoldemHand's potentials (its ``HandPotential``) are shares of *all* deals, ties counted by
+halves: with HP[now][river] the share of deals in each state now (on the board's street) and at
+the river — ahead (better than every opponent), tied (sharing the best hand) or behind —
+
+    positive = HP[behind][ahead] + HP[behind][tied]/2 + HP[tied][ahead]/2
+    negative = HP[ahead][behind] + HP[ahead][tied]/2 + HP[tied][behind]/2
+
+Loki's (ours) are the same sums divided by the share of deals behind (ties halved) or ahead
+(ties halved): conditional on where the hand stands now.
 """
 
 from __future__ import annotations
@@ -126,10 +132,22 @@ def odds_queries(hand: str, board: str = "", opponents: int | Sequence[str] = 1)
         for t in HAND_TYPES[:-1]
     )
     best_opponent = f"case {best} else 'highcard' end"
+    # HoldemHand's potentials (the module's doc): behind now, or tied now (best, and level with
+    # some opponent), then the river's outcome, ties by halves.
+    tied_now = " or ".join(f"hiRating(hero, {street}) = hiRating({s}, {street})" for s in seats)
+    behind_now = f"not bestHiRating(hero, {street})"
+    hh_positive = (
+        f"avg(case when {behind_now} then (case when winsHi(hero) then 1 when tiesHi(hero) then 0.5 else 0 end)"
+        f" when {tied_now} then (case when winsHi(hero) then 0.5 else 0 end) else 0 end)"
+    )
+    hh_negative = (
+        f"avg(case when {behind_now} then 0"
+        f" when {tied_now} then (case when winsHi(hero) or tiesHi(hero) then 0 else 0.5 end)"
+        " else (case when winsHi(hero) then 0 when tiesHi(hero) then 0.5 else 1 end) end)"
+    )
     showdown = (
         "select count(winsHi(hero)), count(tiesHi(hero)), avg(riverEquity(hero)), "
-        f"count(not bestHiRating(hero, {street}) and winsHi(hero)), "
-        f"count(bestHiRating(hero, {street}) and not winsHi(hero) and not tiesHi(hero)), "
+        f"{hh_positive}, {hh_negative}, "
         f"histogram(toString(handType(hero, river)) || ':' || {outcome}), "
         f"histogram({best_opponent} || ':' || {outcome}) {source}"
     )
@@ -449,8 +467,9 @@ def table_title(hand: str, board: str, counts: Sequence[int]) -> str:
 #: What the odds view's columns mean (printed under it).
 TABLE_LEGEND = (
     "strength, +pot, -pot: Loki's hand strength and potentials on the board's street, joint against\n"
-    "the whole field (ANALYSIS.md). HH +pot, HH -pot: HoldemHand's potentials, shares of all deals\n"
-    "(behind now and winning at the river; best now and losing at the river)."
+    "the whole field. HH +pot, HH -pot: HoldemHand's potentials, shares of all deals, ties by\n"
+    "halves (behind or tied now and ahead or tied at the river; ahead or tied now and behind or\n"
+    "tied at the river)."
 )
 
 
