@@ -137,7 +137,8 @@ def odds_queries(hand: str, board: str = "", opponents: int | Sequence[str] = 1)
     tied_now = " or ".join(f"hiRating(hero, {street}) = hiRating({s}, {street})" for s in seats)
     behind_now = f"not bestHiRating(hero, {street})"
     hh_positive = (
-        f"avg(case when {behind_now} then (case when winsHi(hero) then 1 when tiesHi(hero) then 0.5 else 0 end)"
+        f"avg(case when {behind_now}"
+        " then (case when winsHi(hero) then 1 when tiesHi(hero) then 0.5 else 0 end)"
         f" when {tied_now} then (case when winsHi(hero) then 0.5 else 0 end) else 0 end)"
     )
     hh_negative = (
