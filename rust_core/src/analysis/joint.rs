@@ -19,6 +19,11 @@ use std::cmp::Ordering;
 pub const JOINT_EXACT_BUDGET: f64 = 1_200_000.0;
 /// Joint deals drawn for hand strength when the enumeration does not fit.
 pub const JOINT_SAMPLES: usize = 20_000;
+/// Joint deals drawn for hand strength when the enumeration does not fit and the value is
+/// averaged over a Monte Carlo run's deals: each deal draws its own few from its own stream, so
+/// the run's trials drive the inner sampling and its standard error includes it (a mean of
+/// unbiased estimates: the same mean, a noisier value per deal).
+pub const JOINT_AVERAGED_SAMPLES: usize = 64;
 /// Rejected joint deals tolerated per accepted one before giving up (ranges that rarely fit).
 const MAX_ATTEMPTS: usize = 100;
 
@@ -181,12 +186,28 @@ impl<'a> Sampler<'a> {
 
 /// Joint hand strength: p's average share of the pot against the whole field on `board` if the
 /// hand ended now (heads-up: (ahead + tied/2) / total). 0 when no joint deal fits.
-pub fn joint_strength(game: Game, hand: CardSet, board: CardSet, field: &Field, rng: &mut Rng) -> Joint<f64> {
-    strength_within(game, hand, board, field, rng, JOINT_EXACT_BUDGET)
+/// Beyond the exact budget, `samples` joint deals are drawn with `rng`.
+pub fn joint_strength(
+    game: Game,
+    hand: CardSet,
+    board: CardSet,
+    field: &Field,
+    rng: &mut Rng,
+    samples: usize,
+) -> Joint<f64> {
+    strength_within(game, hand, board, field, rng, JOINT_EXACT_BUDGET, samples)
 }
 
 /// [`joint_strength`] enumerating at most `budget` joint deals.
-fn strength_within(game: Game, hand: CardSet, board: CardSet, field: &Field, rng: &mut Rng, budget: f64) -> Joint<f64> {
+fn strength_within(
+    game: Game,
+    hand: CardSet,
+    board: CardSet,
+    field: &Field,
+    rng: &mut Rng,
+    budget: f64,
+    samples: usize,
+) -> Joint<f64> {
     let rater = HiRater::new(game, board);
     let mine = rater.rate(hand);
     let ratio = |num: f64, den: f64| if den > 0.0 { num / den } else { 0.0 };
@@ -204,7 +225,7 @@ fn strength_within(game: Game, hand: CardSet, board: CardSet, field: &Field, rng
     let sampler = Sampler::new(field);
     let mut hands = vec![CardSet::EMPTY; field.opponents.len()];
     let (mut share, mut accepted, mut attempts) = (0.0, 0usize, 0usize);
-    while accepted < JOINT_SAMPLES && attempts < JOINT_SAMPLES * MAX_ATTEMPTS {
+    while accepted < samples && attempts < samples * MAX_ATTEMPTS {
         attempts += 1;
         if sampler.draw(rng, &mut hands).is_some() {
             share += field_state(mine, hands.iter().map(|&h| rater.rate(h))).1;
@@ -315,7 +336,7 @@ mod tests {
         for opp in [Opponent::Random { up: CardSet::EMPTY, down: 2 }, Opponent::Listed(holdings.clone())] {
             let opponents = [opp];
             let field = Field { opponents: &opponents, known, unseen: &unseen };
-            let hs = joint_strength(Game::Holdem, hole, board, &field, &mut rng);
+            let hs = joint_strength(Game::Holdem, hole, board, &field, &mut rng, JOINT_SAMPLES);
             assert!(hs.exact);
             assert!((hs.value - heads_up).abs() < 1e-12, "{hs:?} {heads_up}");
             for need in [1, 2] {
@@ -372,11 +393,11 @@ mod tests {
             let opponents = [random.clone(), random];
             let field = Field { opponents: &opponents, known, unseen: &unseen };
             let mut rng = Rng::new(9, 1);
-            let exact = joint_strength(Game::Holdem, hole, board, &field, &mut rng);
+            let exact = joint_strength(Game::Holdem, hole, board, &field, &mut rng, JOINT_SAMPLES);
             assert!(exact.exact);
             assert!((exact.value - reference).abs() < 1e-9, "{exact:?} {reference}");
             // The sampled path (budget 0) within five standard errors of the reference.
-            let sampled = strength_within(Game::Holdem, hole, board, &field, &mut rng, 0.0);
+            let sampled = strength_within(Game::Holdem, hole, board, &field, &mut rng, 0.0, JOINT_SAMPLES);
             assert!(!sampled.exact);
             let se = (reference * (1.0 - reference) / JOINT_SAMPLES as f64).sqrt().max(1e-4);
             assert!((sampled.value - reference).abs() < 5.0 * se, "{sampled:?} {reference} {se}");
@@ -396,7 +417,7 @@ mod tests {
         let opponents = vec![random; 9];
         let field = Field { opponents: &opponents, known, unseen: &unseen };
         let mut rng = Rng::new(19, 9);
-        let hs = joint_strength(Game::Holdem, hole, board, &field, &mut rng);
+        let hs = joint_strength(Game::Holdem, hole, board, &field, &mut rng, JOINT_SAMPLES);
         assert!(!hs.exact);
         let rules = Game::Holdem.hi_rules();
         let mine = rate_hi(hole.union(board), rules);

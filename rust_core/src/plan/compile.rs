@@ -706,11 +706,12 @@ impl Lowering<'_> {
                 c(B::MaxHiRating(p, s))
             }
             Func::HandStrength => {
+                let averaged = std::mem::take(&mut self.averaged);
                 let (p, s) = self.ps(args);
                 // Heads-up one pass over the holdings; against several opponents their joint
                 // deals (enumerated or sampled, analysis::joint).
                 self.inner_cost += if self.players > 2 { crate::analysis::joint::JOINT_EXACT_BUDGET } else { 1_000.0 };
-                c(B::HandStrength(p, s))
+                c(B::HandStrength(p, s, averaged))
             }
             Func::PositivePotential
             | Func::NegativePotential

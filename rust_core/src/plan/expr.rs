@@ -144,7 +144,9 @@ pub enum Builtin {
     FlushDrawCount(usize, Street),
     FlushDraw(usize, Street),
     BackdoorFlushDraw(usize, Street),
-    HandStrength(usize, Street),
+    /// The flag: the call is a selector's whole `avg` argument (see [`crate::analysis::joint`]'s
+    /// averaged samples).
+    HandStrength(usize, Street, bool),
     PositivePotential(usize, Street),
     NegativePotential(usize, Street),
     PositivePotential1(usize, Street),
@@ -258,7 +260,7 @@ impl Builtin {
             | B::FlushDrawCount(_, s)
             | B::FlushDraw(_, s)
             | B::BackdoorFlushDraw(_, s)
-            | B::HandStrength(_, s)
+            | B::HandStrength(_, s, _)
             | B::PositivePotential(_, s)
             | B::NegativePotential(_, s)
             | B::PositivePotential1(_, s)

@@ -5,6 +5,7 @@ use super::columns::Errors;
 use super::errors::{contained, guarded_at, to_py_err_at};
 use super::simulate::SimulationRun;
 use crate::plan::compile::CompiledStatement;
+use crate::run::cluster::ClusterSample;
 use crate::run::pieces::{self, ItemSpan, Piece};
 use crate::run::runner::{self, default_threads, Enumerated, Progress, RunOptions};
 use crate::simulate::program::{compile_program, Compiled};
@@ -410,12 +411,15 @@ fn snapshot<'py>(
         d.set_item("items_total", sample.items_total)?;
     }
     let columns = PyList::empty(py);
+    // Values sampled inside the deals: the items' spread covers that noise (see there).
+    let noisy = p.sample.as_ref().filter(|_| p.inner_sampled).map(ClusterSample::with_inner_noise);
     for (i, (sel, agg)) in stmt.plan.selectors.iter().zip(&p.aggregates).enumerate() {
-        let errors = match &p.sample {
-            None => Errors::Sampled,
-            // A whole enumeration has no errors to show (with inner values sampled, none known).
-            Some(sample) if sample.complete() => Errors::None,
-            Some(sample) => Errors::Items(sample, i),
+        let errors = match (&noisy, &p.sample) {
+            (_, None) => Errors::Sampled,
+            (Some(noisy), Some(_)) => Errors::Items(noisy, i),
+            // A whole enumeration of exact values has no error.
+            (None, Some(sample)) if sample.complete() => Errors::None,
+            (None, Some(sample)) => Errors::Items(sample, i),
         };
         columns.append(super::columns::column(py, sel, agg, errors)?)?;
     }

@@ -284,8 +284,14 @@ impl<'a> Trial<'a> {
     /// run's standard error then measures the sampling too) while a run stays reproducible for
     /// its seed, whatever the thread count.
     pub(crate) fn fresh_rng(&mut self, salt: u64, known: CardSet) -> crate::rng::Rng {
-        self.scratch.fresh += 1;
         self.scratch.inner_sampled = true;
+        self.fresh_stream(salt, known)
+    }
+
+    /// A stream of its own for this call in this deal, like [`Trial::fresh_rng`], for a value
+    /// that may turn out exact (the caller flags the deal as sampled when it draws from it).
+    pub(crate) fn fresh_stream(&mut self, salt: u64, known: CardSet) -> crate::rng::Rng {
+        self.scratch.fresh += 1;
         let stream = self.scratch.unit_stream ^ salt ^ (self.scratch.fresh << 8);
         crate::rng::Rng::new(0x5EED ^ stream, known.bits())
     }

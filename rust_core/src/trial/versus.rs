@@ -89,9 +89,17 @@ impl Trial<'_> {
         self.opponents_symmetric(p).then(|| self.canonical_cards_key(kind | 0x80, p, street, &[]).0)
     }
 
-    /// Hand strength (ANALYSIS.md): heads-up HS₁ against the opponent's range; against
-    /// several opponents, p's share of the pot now averaged over their joint deals.
-    pub fn hand_strength(&mut self, p: usize, street: Street) -> f64 {
+    /// Hand strength: heads-up HS₁ against the opponent's range; against several opponents,
+    /// p's share of the pot now averaged over their joint deals.
+    ///
+    /// `averaged` (the call is a selector's whole `avg` argument): in a Monte Carlo run a value
+    /// that must be sampled is drawn afresh in every deal from the deal's own stream, with
+    /// [`analysis::joint::JOINT_AVERAGED_SAMPLES`] joint deals, so the run's trials drive the
+    /// inner sampling and its standard error covers it. Otherwise a sampled value is drawn from
+    /// a stream seeded by the cards it depends on and kept across deals (a fixed value of the
+    /// deal, for `where` and histograms), and the run is flagged as sampled inside.
+    pub fn hand_strength(&mut self, p: usize, street: Street, averaged: bool) -> f64 {
+        let fresh = averaged && self.scratch.outer_sampled;
         let key = memo_key(MEMO_HS, p, street);
         if let Some([v, _]) = self.memo(key) {
             return v;
@@ -102,7 +110,15 @@ impl Trial<'_> {
         let canonical = self.symmetric_key(MEMO_HS, p, street).filter(|_| self.deal.players <= 2);
         let mut cross = self.cards_key(MEMO_HS, p, street);
         self.push_up_cards(&mut cross, p, street);
-        for k in canonical.iter().chain([&cross]) {
+        // A fresh draw's key: kept across deals only once known to be exact (see the end).
+        let mut exact_key = cross.clone();
+        exact_key.push(u64::MAX);
+        let keys: Vec<&CacheKey> = if fresh {
+            canonical.iter().chain([&exact_key]).collect()
+        } else {
+            canonical.iter().chain([&cross]).collect()
+        };
+        for k in keys {
             if let Some([bits, _]) = self.cached(k) {
                 let v = f64::from_bits(bits);
                 self.remember(key, [v, 0.0]);
@@ -113,12 +129,14 @@ impl Trial<'_> {
         let hand = d.hand_at(p, street);
         let known = self.known_to(p, street);
         let unseen = self.deck_without(known);
-        let mut rng = deal_rng(1, known);
+        let mut rng = if fresh { self.fresh_stream(1, known) } else { deal_rng(1, known) };
+        let start = rng.clone();
+        let samples = if fresh { analysis::joint::JOINT_AVERAGED_SAMPLES } else { analysis::joint::JOINT_SAMPLES };
         let sampled;
         let hs = if d.players > 2 {
             let opponents = self.joint_opponents(p, street, known);
             let field = Field { opponents: &opponents, known, unseen: &unseen };
-            let joint = analysis::joint_strength(d.game, hand, d.board_at(street), &field, &mut rng);
+            let joint = analysis::joint_strength(d.game, hand, d.board_at(street), &field, &mut rng, samples);
             sampled = !joint.exact;
             joint.value
         } else {
@@ -137,15 +155,18 @@ impl Trial<'_> {
             }
             let v = analysis::tally(&rater, mine, &holdings).strength();
             self.scratch.holdings = holdings;
-            // A draw from the deal's stream means some holdings were sampled.
-            sampled = rng != deal_rng(1, known);
+            // A draw from the stream means some holdings were sampled.
+            sampled = rng != start;
             v
         };
         self.scratch.inner_sampled |= sampled;
         self.remember(key, [hs, 0.0]);
-        // A sampled value is this deal's own (its sample is drawn by its cards); an exact one
-        // holds for every renaming of the suits.
-        let store = canonical.filter(|_| !sampled).unwrap_or(cross);
+        // A sampled value is this deal's own (drawn by its cards, or afresh); an exact one holds
+        // for every renaming of the suits. A fresh draw is never kept for another deal.
+        if fresh && sampled {
+            return hs;
+        }
+        let store = canonical.filter(|_| !sampled).unwrap_or(if fresh { exact_key } else { cross });
         self.cache(&store, [hs.to_bits(), 0]);
         hs
     }
