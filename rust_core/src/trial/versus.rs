@@ -111,7 +111,7 @@ impl Trial<'_> {
         let mut cross = self.cards_key(MEMO_HS, p, street);
         self.push_up_cards(&mut cross, p, street);
         // A fresh draw's key: kept across deals only once known to be exact (see the end).
-        let mut exact_key = cross.clone();
+        let mut exact_key = cross;
         exact_key.push(u64::MAX);
         let keys: Vec<&CacheKey> = if fresh {
             canonical.iter().chain([&exact_key]).collect()
