@@ -99,7 +99,7 @@ fn cards_play_and_flop_category() {
 #[test]
 fn analysis_example_through_the_engine() {
     let d = deal(Game::Holdem, &["AdQc", "7s7d"], "3h4cJh", "");
-    let hs = num(&call(&d, &Builtin::HandStrength(0, Street::Flop)));
+    let hs = num(&call(&d, &Builtin::HandStrength(0, Street::Flop, false)));
     assert!((hs - 0.5851).abs() < 5e-5, "{hs}");
     let ppot = num(&call(&d, &Builtin::PositivePotential(0, Street::Flop)));
     let npot = num(&call(&d, &Builtin::NegativePotential(0, Street::Flop)));
@@ -112,7 +112,7 @@ fn analysis_example_through_the_engine() {
     // With two random opponents hand strength is joint (issue 19), not HS₁ squared: being best
     // against both at once is rarer than against each (analysis::joint checks it by brute force).
     let d3 = deal(Game::Holdem, &["AdQc", "7s7d", "8s8d"], "3h4cJh", "");
-    let hs3 = num(&call(&d3, &Builtin::HandStrength(0, Street::Flop)));
+    let hs3 = num(&call(&d3, &Builtin::HandStrength(0, Street::Flop, false)));
     assert!(hs3 > 0.0 && hs3 < hs && (hs3 - hs * hs).abs() > 1e-3, "{hs3} {hs}");
 }
 
