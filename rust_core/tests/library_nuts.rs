@@ -215,7 +215,7 @@ fn equity_against_a_weighted_range() {
 fn hand_strength_against_a_weighted_range() {
     let range = [("AsAd", 10), ("KsKd", 5), ("QhJh", 1), ("7c7d", 3)];
     let d = deal(Game::Holdem, &["Ac9c", "KsKd"], "9h8c2h", "");
-    let hs = run(&d, &[HandSource::Random, weighted_range(&range)], |t| t.hand_strength(0, Street::Flop));
+    let hs = run(&d, &[HandSource::Random, weighted_range(&range)], |t| t.hand_strength(0, Street::Flop, false));
     // p's pair of nines is ahead of Q-J (weight 1) and 7-7 (3), behind A-A (10) and K-K (5).
     let expected = (1.0 + 3.0) / (10.0 + 5.0 + 1.0 + 3.0);
     assert!((hs - expected).abs() < 1e-12, "{hs} vs {expected}");
@@ -456,7 +456,7 @@ fn stud_hand_strength_sees_the_up_cards() {
     }
     d.hole[0] = d.stud[0].iter().copied().collect();
     d.hole[1] = d.stud[1].iter().copied().collect();
-    let hs = num(&call(&d, &Builtin::HandStrength(0, Street::Third)));
+    let hs = num(&call(&d, &Builtin::HandStrength(0, Street::Third, false)));
     // Third street: p has aces with a seven; the opponent shows Kc. Of its C(48, 2) possible
     // down cards (52 minus p's three and the Kc), p is behind K-K (three kings: 3 holdings) and
     // Ah-Ac (aces with a king: 1 holding), and ahead of everything else.
