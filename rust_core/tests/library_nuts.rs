@@ -684,10 +684,10 @@ fn hand_strength_and_potential_cached_by_suit_class_match_fresh_values() {
                 let deck = d.game.deck().cards().minus(d.dead).to_vec();
                 for street in [Street::Flop, Street::Turn] {
                     let fresh = run(&d, &sources, |t| {
-                        (t.hand_strength(0, street), t.call(&Builtin::PositivePotential(0, street)))
+                        (t.hand_strength(0, street, false), t.call(&Builtin::PositivePotential(0, street)))
                     });
                     let mut t = Trial::new(&d, &deck, &mut scratch).with_sources(&sources);
-                    let kept = (t.hand_strength(0, street), t.call(&Builtin::PositivePotential(0, street)));
+                    let kept = (t.hand_strength(0, street, false), t.call(&Builtin::PositivePotential(0, street)));
                     assert_eq!(kept.0.to_bits(), fresh.0.to_bits(), "{d:?} {street}");
                     assert_eq!(kept.1, fresh.1, "{d:?} {street}");
                 }
