@@ -27,7 +27,7 @@ from pql_repl.session import session as pql_session
 from pql_repl.session.session import Session
 from pql_repl.session.settings import SessionError
 from pql_repl.tui.chart import ChartScreen, is_percent
-from pql_repl.tui.odds_screen import OddsScreen, OddsTableScreen
+from pql_repl.tui.odds_screen import OddsChart, OddsScreen, OddsTableScreen
 
 
 def values(query: str) -> list[object]:
@@ -446,6 +446,110 @@ async def test_odds_view_in_the_app_escape_cancels_then_closes() -> None:
         assert "cancelled" in str(screen.query_one("#odds-status", Static).render())
         await pilot.press("escape")
         await wait_until(pilot, lambda: not isinstance(app.screen, OddsTableScreen))
+
+
+def drawn(app: Any) -> list[str]:
+    """The screen as drawn, line by line, as plain text."""
+    return ["".join(segment.text for segment in strip) for strip in app.screen._compositor.render_strips()]
+
+
+def modal_lines(app: Any) -> list[str]:
+    """The odds screen's lines between its borders (the thick border is drawn with █)."""
+    return [line.split("█")[1] for line in drawn(app) if line.count("█") >= 2][1:-1]
+
+
+SIZES = [(80, 24), (160, 48)]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.asyncio
+async def test_odds_view_fits_its_numbers_to_the_width_and_charts_on_f7(size: tuple[int, int]) -> None:
+    """Issue 37: every number of the odds view drawn whole (the trials too), the columns taking
+    the modal's width, no nan for a row still running (…), and F7 a bar chart of win, tie and
+    equity by the number of opponents (F7 again: back to the table)."""
+    app = make_app(trials="100000000", seed="5")  # sampled, far too many to finish
+    async with app.run_test(size=size) as pilot:
+        await run_text(pilot, app, ".odds AdQc 3h4cJh", lambda: isinstance(app.screen, OddsTableScreen))
+        screen = app.screen
+        assert isinstance(screen, OddsTableScreen)
+        # The first row (exact) is done and the second one runs: its strength is not computed.
+        await wait_until(pilot, lambda: screen.latest is not None and len(screen.latest.rows) == 2)
+        await pilot.pause(0.2)
+        lines = modal_lines(app)
+        assert not any("nan" in line for line in lines), lines
+        (running,) = [line for line in lines if line.split()[:1] == ["2"]]
+        assert "…" in running.split()
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: screen.finished)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not isinstance(app.screen, OddsTableScreen))
+
+        app.session.settings.apply("trials", "20000")
+        await run_text(pilot, app, ".odds AdQc 3h4cJh 1-3", lambda: isinstance(app.screen, OddsTableScreen))
+        screen = app.screen
+        assert isinstance(screen, OddsTableScreen)
+        await wait_until(pilot, lambda: screen.finished)
+        await pilot.pause(0.2)
+        lines = modal_lines(app)
+        text = "\n".join(lines)
+        assert screen.latest is not None
+        for row in screen.latest.rows:
+            cells = table_cells(row)
+            (line,) = [line for line in lines if line.split()[:1] == [cells[0]]]
+            for cell in cells[1:9]:
+                assert cell in line.split(), (cell, line)
+            assert "nan" not in line
+        assert "20,000 trials" in text  # in its column or, when there is no room, under the table
+        (header,) = [line for line in lines if line.split()[:1] in (["opp"], ["opponents"])]
+        assert len(header.rstrip()) >= len(header) - 3, header  # the columns take the width
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: isinstance(app.screen, OddsChart))
+        await pilot.pause(0.2)
+        chart = "\n".join(drawn(app))
+        assert "AdQc on 3h4cJh against 1 to 3 random opponents" in chart
+        assert "random opponents" in chart.replace("1 to 3 random opponents", "")  # the x axis
+        for series in ("win", "tie", "equity"):
+            assert f"██ {series}" in chart
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: app.screen is screen)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.asyncio
+async def test_multiodds_report_shows_pending_numbers_and_charts_hand_types_on_f7(
+    size: tuple[int, int],
+) -> None:
+    """Issue 37: the MultiOdds report shows … for the strength and potentials until they are
+    computed, and F7 charts the player's and the best opponent's final hand types."""
+    app = make_app(trials="100000000", seed="5")
+    async with app.run_test(size=size) as pilot:
+        await run_text(pilot, app, ".odds AdQc 3h4cJh 3", lambda: isinstance(app.screen, OddsScreen))
+        screen = app.screen
+        assert isinstance(screen, OddsScreen)
+        await wait_until(pilot, lambda: screen.latest is not None)
+        await pilot.pause(0.2)
+        text = "\n".join(modal_lines(app))
+        assert "hand strength" in text
+        assert "nan" not in text
+        assert "…" in text
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not isinstance(app.screen, OddsScreen))
+
+        app.session.settings.apply("trials", "3000")
+        await run_text(pilot, app, ".odds AdQc 3h4cJh 3", lambda: isinstance(app.screen, OddsScreen))
+        screen = app.screen
+        assert isinstance(screen, OddsScreen)
+        await wait_until(pilot, lambda: screen.finished)
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: isinstance(app.screen, OddsChart))
+        await pilot.pause(0.2)
+        chart = "\n".join(drawn(app))
+        assert "AdQc on 3h4cJh against 3 random: the player's hand" in chart
+        assert "the best opponent's hand" in chart
+        assert "hand type at the river" in chart
+        assert "██ share of the deals" in chart
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is screen)
 
 
 # --- charts -------------------------------------------------------------------------------------

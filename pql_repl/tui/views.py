@@ -32,13 +32,18 @@ class Views(AppCore):
             self.push_screen(OddsScreen(OddsRun(request.hand, request.board, request.opponents, **how)))
 
     def action_chart(self) -> None:
-        """F7: the latest result's histograms as charts (F7 again: the table)."""
+        """F7: the latest result's histograms as charts, or on an odds screen its own chart
+        (F7 again: back)."""
         from pql_repl.tui.chart import ChartScreen  # noqa: PLC0415
+        from pql_repl.tui.odds_screen import OddsChart, OddsScreen, OddsTableScreen  # noqa: PLC0415
 
-        if isinstance(self.screen, ChartScreen):
-            self.screen.dismiss()
-            return
-        self.open_chart()
+        screen = self.screen
+        if isinstance(screen, ChartScreen | OddsChart):
+            screen.dismiss()
+        elif isinstance(screen, OddsScreen | OddsTableScreen):
+            screen.open_chart()
+        else:
+            self.open_chart()
 
     def open_chart(self, title: str | None = None) -> None:
         """The latest result's histograms as charts (``title``: the first one's, else its name)."""
