@@ -6,16 +6,20 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from pilot_helpers import cells, finished, make_app, run_text, set_text, wait_until
 from rich.console import Console
+from textual.geometry import Region
 from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import Input, Static
 
 import pql_repl as pql
+from pql_repl.session.session import COMMANDS
 from pql_repl.tui.results import BAR_MIN, BAR_WIDTH, CI_WIDTH, NAME_MIN, FittedResult, fit_columns
 from pql_repl.tui.screens import ExportDialog, HelpScreen
 from pql_repl.tui.welcome import EXAMPLES, ExampleList, Welcome
@@ -261,6 +265,53 @@ async def test_theme_alone_lists_the_themes() -> None:
         listing = str(app.query(".history-entry").last().content)
         assert "* nord" in listing.splitlines()
         assert "  textual-light" in listing.splitlines()
+
+
+def drawn_lines(widget: Widget) -> list[str]:
+    """Every line of ``widget`` as drawn at its width, those scrolled out of view too."""
+    return [strip.text for strip in widget.render_lines(Region(0, 0, *widget.size))]
+
+
+#: Arguments in brackets in `.help` (Rich markup would read them as tags and drop them).
+BRACKETED = ("[COMMAND]", "[NAME]", "[PATTERN]", "[generic]", "[BOARD]", "[1-9 | N |", "[STREET]", "[GAME]")
+
+
+@pytest.mark.parametrize("size", [NARROW, (160, 48)])
+@pytest.mark.asyncio
+async def test_help_command_shows_every_argument_and_lines_up_the_descriptions(size: tuple[int, int]) -> None:
+    """`.help` in the app: every bracketed argument drawn as written, and each command's
+    description starting in one column, wrapped lines too (issue 37)."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await run_text(pilot, app, ".help", lambda: bool(app.query(".history-entry")))
+        await pilot.pause()
+        lines = drawn_lines(app.query(".history-entry").last())
+        drawn = "\n".join(lines)
+        for argument in BRACKETED:
+            assert argument in drawn
+        starts = set()
+        for command in COMMANDS.values():
+            first = next(
+                line
+                for line in lines
+                if line.startswith(command.usage.split()[0] + " ") or line.rstrip() == command.usage
+            )
+            row = re.match(r"(\S.*?) {2,}(\S)", first)
+            assert row is not None, first
+            assert first[row.start(2) :].startswith(command.summary.split()[0]), first
+            starts.add(row.start(2))
+        assert len(starts) == 1, starts
+        # A description's wrapped lines start in that column too.
+        (column,) = starts
+        for line in lines[: [line.strip() for line in lines].index("")]:
+            assert line[column - 2 : column] == "  ", line
+            assert not line[column:].strip() or line[column] != " ", line
+        # F1's help draws them as written as well.
+        await pilot.press("f1")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        app.screen.query_one(Input).value = ".odds"
+        await pilot.pause()
+        assert "[BOARD] [1-9 | N |" in screen_text(app)
 
 
 async def export_dialog(pilot: Pilot[Any], app: Any) -> ExportDialog:

@@ -26,6 +26,7 @@ from pql_repl.api.results import Column, StatementResult
 from pql_repl.api.sweeps import SweepResult
 from pql_repl.base.records import replace
 from pql_repl.session.progress import status_text
+from pql_repl.tui.command_output import command_output
 from pql_repl.tui.sweep_table import SweepTable
 
 _EIGHTHS = " ▏▎▍▌▋▊▉"
@@ -349,7 +350,9 @@ class ResultsPanel(Vertical):
         history = self.history
         history.add_class("has-entries")
         self.add_class("has-history")
-        history.mount(Static(renderable, classes="history-entry"))
+        # A command's output is text, not markup (`.help`'s `[BOARD]`), its tables kept in line.
+        shown = command_output(renderable) if isinstance(renderable, str) else renderable
+        history.mount(Static(shown, classes="history-entry"))
         # The newest shows, and stays in view as the entry gets its height (until the user
         # scrolls away).
         history.anchor()
