@@ -232,3 +232,68 @@ def test_the_cluster_setting() -> None:
     assert session.settings.cluster is None
     with pytest.raises(SessionError, match="not a scheduler address"):
         session.handle(".cluster two words")
+
+
+#: A sweep with a count, a histogram (no mean) and a row that leaves no legal deal.
+MIXED_SWEEP = (
+    "select avg(riverEquity(hero)) as eq, count(winsHi(hero)) as wins, histogram(handType(hero, river)) "
+    "as hands from hero=$h, villain='QQ+', board='As7d2c' sweep $h over ('AKs', 'JJ', 'AsKd')"
+)
+
+
+def test_a_results_history_with_a_sweep_is_one_csv_and_one_json_document() -> None:
+    """The app's export (issue 37): statements' results and a sweep's, in their order, as one
+    tidy CSV that pandas reads and one JSON document; without a sweep, what ``render`` wrote."""
+    pandas = pytest.importorskip("pandas")
+    from pql_repl.api.output import CSV_HEADER, SWEEP_CSV_COLUMNS, render, render_history  # noqa: PLC0415
+    from pql_repl.api.results import StatementResult  # noqa: PLC0415
+    from pql_repl.api.sweeps import SweepResult  # noqa: PLC0415
+
+    (first,) = pql.run("select avg(riverEquity(hero)) as eq from hero='AA', villain='KK'", **RUN)
+    (last,) = pql.run("select count(winsHi(hero)) as wins from hero='QQ', villain='AKs'", **RUN)
+    swept = pql.sweep(MIXED_SWEEP, trials=1000, seed=3)
+    history: list[StatementResult | SweepResult] = [first, swept, last]
+    for fmt in ("csv", "json", "markdown", "table"):
+        assert render_history([first, last], fmt) == render([first, last], fmt)
+
+    text = render_history(history, "csv")
+    header = next(csv.reader(io.StringIO(text)))
+    assert header == [*CSV_HEADER, *SWEEP_CSV_COLUMNS, "$h"]
+    frame = pandas.read_csv(io.StringIO(text), keep_default_na=False)
+    assert sorted(set(frame["statement"])) == [1, 2, 3]
+    assert list(frame[frame["statement"] == 1]["selector"]) == ["eq"]
+    assert list(frame[frame["statement"] == 3]["selector"]) == ["wins"]
+    assert set(frame[frame["statement"] != 2]["sweep_row"]) == {""}
+    rows = frame[frame["statement"] == 2]
+    # Each row's statement as its own rows: the filled query, the row's number, weight, value.
+    for number, row in enumerate(swept.rows, start=1):
+        mine = rows[rows["sweep_row"] == str(number)]
+        assert set(mine["$h"]) == {row.values[0]}
+        assert set(mine["weight"]) == {"1.0"}
+        if row.result is None:
+            assert list(mine["selector"]) == ["eq", "wins", "hands"]
+            assert set(mine["status"]) == {"no legal deal"}
+            assert set(mine["value"]) == {""}
+            continue
+        assert set(mine["query"]) == {row.result.query}
+        eq = mine[mine["selector"] == "eq"]
+        assert float(eq["value"].iloc[0]) == pytest.approx(float(row.result.columns[0].value or 0))
+        assert list(mine[mine["selector"] == "hands"]["label"]) == [
+            b.label for b in row.result.columns[2].buckets
+        ]
+    # The aggregate: `all`, every selector with a mean (the histogram has none), its weight.
+    total = rows[rows["sweep_row"] == "all"]
+    assert list(total["selector"]) == ["eq", "wins"]
+    assert list(total["kind"]) == ["avg", "count"]
+    assert set(total["weight"]) == {"2.0"}
+    for (value, _), shown in zip(swept.aggregate()[:2], total["value"], strict=True):
+        assert float(shown) == pytest.approx(value)
+
+    document = json.loads(render_history(history, "json"))
+    assert [s["query"] for s in document["statements"]] == [first.query, last.query]
+    (sweep_doc,) = document["sweeps"]
+    assert sweep_doc["statement"] == 2
+    assert [r["values"]["h"] for r in sweep_doc["rows"]] == ["AKs", "JJ", "AsKd"]
+    markdown = render_history(history, "markdown")
+    assert markdown.index("as eq from hero='AA'") < markdown.index("| h | weight |")
+    assert markdown.index("| h | weight |") < markdown.index("as wins from hero='QQ'")

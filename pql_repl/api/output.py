@@ -3,7 +3,8 @@
 ``table_rows`` gives the cells of the table so a REPL can lay them out its own way;
 ``ResultWriter`` streams results of a whole session to one destination in one format;
 ``Destination`` keeps that writer in step with ``.output`` and ``.format`` (CLI and line REPL);
-``render`` formats a list of results at once.
+``render`` formats a list of results at once; ``render_history`` a results history with sweeps
+in it (the app's export) as one document.
 """
 
 from __future__ import annotations
@@ -272,7 +273,8 @@ def _layout(result: StatementResult, rows: list[TableRow], timer: bool = False) 
 # CSV, JSON and markdown
 
 #: The one header of every CSV pql writes: a tidy table, one row per statement and selector and
-#: per histogram bucket, that pandas and duckdb read as it is.
+#: per histogram bucket, that pandas and duckdb read as it is (a results history with sweeps adds
+#: ``SWEEP_CSV_COLUMNS`` after it: ``render_history``).
 CSV_HEADER = (
     "statement",  # its number in the file, from 1
     "query",
@@ -370,6 +372,13 @@ if TYPE_CHECKING:
         def to_csv(self) -> str: ...
         def to_markdown(self) -> str: ...
         def to_json(self) -> dict[str, Any]: ...
+
+    class HistorySweep(SweepTable, Protocol):
+        """What ``render_history`` needs of a sweep's result (``SweepResult``)."""
+
+        @property
+        def names(self) -> list[str]: ...
+        def history_csv_rows(self, statement: int, placeholders: Sequence[str]) -> list[list[str]]: ...
 
 
 def _md_cell(text: str) -> str:
@@ -568,6 +577,65 @@ def render(
         writer.write(r)
     writer.close()
     return buffer.getvalue()
+
+
+#: The columns a results history with sweeps adds to ``CSV_HEADER``; after them, a column per
+#: placeholder of the history's sweeps (``$flop``), in the order they first appear.
+SWEEP_CSV_COLUMNS = (
+    "sweep_row",  # a sweep's row (its number in the sweep, from 1) or `all` (its weighted mean)
+    "weight",  # what the row stands for (a canonical flop: the flops it stands for); the sum for `all`
+)
+
+
+def render_history(
+    entries: Iterable[StatementResult | HistorySweep],
+    fmt: str = "csv",
+    timer: bool = False,
+    width: int | None = None,
+) -> str:
+    """A results history (the app's export) as one document: statements' results and sweeps'
+    (``SweepResult``), in the order given. Without sweeps it is what ``render`` writes. With
+    them, CSV is one tidy table: ``CSV_HEADER``, ``SWEEP_CSV_COLUMNS`` and a ``$name`` column
+    per placeholder; each entry numbered in the ``statement`` column, a sweep's rows as the
+    rows of their statements (the filled query) with the row's number, weight and values, and
+    its aggregate with ``all`` in ``sweep_row`` (statements leave these cells empty). JSON is
+    one document: ``"statements"``, and ``"sweeps"`` (``SweepResult.to_json``) each with
+    ``"statement"``, its number among the entries. Tables and markdown: each entry in turn."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}")
+    entries = list(entries)
+    sweeps = [e for e in entries if not isinstance(e, StatementResult)]
+    if not sweeps:
+        return render([e for e in entries if isinstance(e, StatementResult)], fmt, timer, width)
+    if fmt == "json":
+        import json  # noqa: PLC0415 (loaded when needed: the command starts faster without it)
+
+        statements = [e for e in entries if isinstance(e, StatementResult)]
+        placed = [
+            {**e.to_json(), "statement": n}
+            for n, e in enumerate(entries, start=1)
+            if not isinstance(e, StatementResult)
+        ]
+        return json.dumps(json_document(statements, placed), indent=2) + "\n"
+    if fmt == "csv":
+        placeholders = list(dict.fromkeys(f"${name}" for sweep in sweeps for name in sweep.names))
+        blank = [""] * (len(SWEEP_CSV_COLUMNS) + len(placeholders))
+        lines = [csv_line((*CSV_HEADER, *SWEEP_CSV_COLUMNS, *placeholders))]
+        for n, e in enumerate(entries, start=1):
+            rows = (
+                [[*cells, *blank] for cells in csv_rows(e, n)]
+                if isinstance(e, StatementResult)
+                else e.history_csv_rows(n, placeholders)
+            )
+            lines += [csv_line(row) for row in rows]
+        return "".join(lines)
+    parts = []
+    for e in entries:
+        if isinstance(e, StatementResult):
+            parts.append(render([e], fmt, timer, width))
+        else:
+            parts.append(e.to_table() if fmt == "table" else e.to_markdown())
+    return "\n".join(parts)
 
 
 def _can_encode(stream: TextIO, text: str) -> bool:

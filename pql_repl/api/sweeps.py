@@ -23,7 +23,7 @@ from itertools import islice, product
 from typing import Any
 
 from pql_repl.api import sweep_values
-from pql_repl.api.output import csv_line, csv_number, format_estimate
+from pql_repl.api.output import csv_line, csv_number, csv_rows, format_estimate
 from pql_repl.api.results import StatementResult
 from pql_repl.api.run import Query
 from pql_repl.api.sweep_values import SweepValue
@@ -253,6 +253,8 @@ class SweepResult:
     rows: list[SweepRow] = field(default_factory=list)
     total: int = 0
     done: bool = False
+    #: The statement with its placeholders (``$flop``), without the sweep clause.
+    query: str = ""
 
     @property
     def answered(self) -> list[tuple[SweepRow, StatementResult]]:
@@ -322,6 +324,43 @@ class SweepResult:
         """A header, a line per row, and the aggregate last (its first cell ``all``)."""
         lines = [self.header(), *(self._cells(r) for r in self.rows), self._aggregate_cells()]
         return "".join(csv_line(line) for line in lines)
+
+    def history_csv_rows(self, statement: int, placeholders: Sequence[str]) -> list[list[str]]:
+        """The sweep in the tidy CSV of a results history (``output.render_history``), as its
+        ``statement``-th entry: each row's statement as the rows ``output.csv_rows`` gives
+        it (its filled query; ``no legal deal`` as the status of a row without a result),
+        then the aggregate (``all``, the query with its placeholders, the trials summed); each
+        ends in the row's number in the sweep (``all`` for the aggregate), its weight and its
+        value of each of ``placeholders`` (names with ``$``; '' for a name not swept here)."""
+        answered = self.answered
+        game = answered[0][1].game if answered else ""
+        status = "done" if self.done else "cancelled"
+        found = [c.selector for c in answered[0][1].columns] if answered else []
+        kinds = [*found, *[""] * len(self.selectors)][: len(self.selectors)]
+
+        def tail(number: str, weight: float, values: Mapping[str, str]) -> list[str]:
+            return [number, csv_number(weight), *(values.get(p, "") for p in placeholders)]
+
+        rows: list[list[str]] = []
+        for number, row in enumerate(self.rows, start=1):
+            values = {f"${n}": v for n, v in zip(self.names, row.values, strict=True)}
+            end = tail(str(number), row.weight, values)
+            if row.result is not None:
+                rows += [[*cells, *end] for cells in csv_rows(row.result, statement)]
+                continue
+            for selector, kind in zip(self.selectors, kinds, strict=True):
+                cells = [str(statement), self.query, game, selector, kind, "", "", "", "", "0", "false"]
+                rows.append([*cells, row.error or "no legal deal", *end])
+        exact = bool(answered) and all(result.exact for _, result in answered)
+        trials = str(sum(result.trials for _, result in answered))
+        end = tail("all", sum(r.weight for r, _ in answered), {})
+        for selector, kind, (value, stderr) in zip(self.selectors, kinds, self.aggregate(), strict=True):
+            if value is None:
+                continue  # a histogram, or a value that is not a number: no mean
+            error = csv_number(stderr) if stderr is not None else ("0.0" if exact else "")
+            cells = [str(statement), self.query, game, selector, kind, "", csv_number(value), error, ""]
+            rows.append([*cells, trials, "true" if exact else "false", status, *end])
+        return rows
 
     def to_json(self) -> dict[str, Any]:
         def number(x: object) -> object:
@@ -465,7 +504,7 @@ def stream(
     table keeps the sweep's order)."""
     rows = checked.rows
     selectors = list(rows[0][2].statements[0].selectors)
-    result = SweepResult(checked.sweep.names, selectors, total=len(rows))
+    result = SweepResult(checked.sweep.names, selectors, total=len(rows), query=checked.sweep.template)
     if cluster is not None:
         dask_layer = importlib.import_module("pql_repl.api.cluster")  # Dask only when asked for
         client = dask_layer.connect(cluster)

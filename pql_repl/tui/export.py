@@ -1,13 +1,15 @@
 """Writing the results history to a file: Ctrl+S asks where (the extension gives the format), and
-`.output FILE` keeps the file up to date after every run."""
+`.output FILE` keeps the file up to date after every run. Both write the whole history, sweeps'
+tables with the statements' results, as one document (``output.render_history``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from pql_repl.api.output import render
+from pql_repl.api.output import render_history
 from pql_repl.files.storage import write_text_atomic
 from pql_repl.tui.app_core import AppCore
+from pql_repl.tui.results import ResultsPanel
 from pql_repl.tui.screens import ExportDialog, export_format
 
 
@@ -17,14 +19,14 @@ class Exporting(AppCore):
     def action_export(self) -> None:
         """Ctrl+S: ask where to write the finished results (prefilled; the extension says the
         format: .csv, .json or .md), then write them."""
-        results = self.results.finished
+        results = self.results.exportable
         if not results:
             self.notify("nothing to export yet", severity="warning")
             return
 
         def chosen(path: Path | None) -> None:
             if path is not None:
-                self._write(path, render(results, export_format(path) or "csv"), len(results))
+                self._write(path, render_history(results, export_format(path) or "csv"), len(results))
 
         self.push_screen(ExportDialog(self._suggested_export(), len(results)), chosen)
 
@@ -40,12 +42,18 @@ class Exporting(AppCore):
         """`.output FILE` is in force: the file holds every finished result (its format from
         the extension, else from `.format`)."""
         output = self.session.settings.output
-        results = self.results.finished
+        results = self.results.exportable
         if not output or not results:
             return
         path = Path(output)
         fmt = export_format(path) or _file_format(self.session.settings.format)
-        self._write(path, render(results, fmt), len(results), quiet)
+        self._write(path, render_history(results, fmt), len(results), quiet)
+
+    def on_results_panel_sweep_done(self, _: ResultsPanel.SweepDone) -> None:
+        """A sweep ended: while `.output FILE` is in force, the file follows (as after a
+        statement)."""
+        if self.session.settings.output:
+            self._write_output(quiet=True)
 
     def _write(self, path: Path, text: str, count: int, quiet: bool = False) -> None:
         try:

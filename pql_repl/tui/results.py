@@ -183,6 +183,12 @@ class ResultsHistory(VerticalScroll):
         super().watch_scroll_y(old_value, new_value)
         self.show_position()
 
+    def on_resize(self, _: events.Resize) -> None:
+        room = self.scrollable_content_region.height
+        for table in self.query(SweepTable):
+            table.fit(room)
+        self.call_after_refresh(self.show_position)
+
     def show_position(self) -> None:
         """Say in the border whether there is more above or below the view."""
         above, below = round(self.scroll_y), round(self.max_scroll_y - self.scroll_y)
@@ -192,6 +198,9 @@ class ResultsHistory(VerticalScroll):
 
 class ResultsPanel(Vertical):
     """Live table of the run in progress, its status line, and finished runs above it."""
+
+    class SweepDone(Message):
+        """A sweep's last row is in its table (the history to export has grown)."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -205,6 +214,8 @@ class ResultsPanel(Vertical):
         self.timing = True
         #: The history entry of the sweep being run, updated after each row.
         self._sweep: SweepTable | None = None
+        #: Finished statements and sweeps' tables, in the order they ran (``exportable``).
+        self._entries: list[StatementResult | SweepTable] = []
 
     def compose(self) -> ComposeResult:
         history = ResultsHistory(id="history")
@@ -250,6 +261,13 @@ class ResultsPanel(Vertical):
         """The statement ended (done or cancelled); it stays in the live table until the next run."""
         self.update_result(result)
         self.finished.append(result)
+        self._entries.append(result)
+
+    @property
+    def exportable(self) -> list[StatementResult | SweepResult]:
+        """What an export writes: every finished statement's result and every sweep's (as far
+        as it ran), in the order they ran (``pql_repl.api.output.render_history``)."""
+        return [e.result if isinstance(e, SweepTable) else e for e in self._entries]
 
     def _rows(self, bar_width: int) -> list[tuple[str, Cells]]:
         if self.last is not None:
@@ -317,19 +335,28 @@ class ResultsPanel(Vertical):
         """The statement in the live table failed: its partial rows go, so that they are neither
         taken for a result nor moved to the history as one still running."""
         if self.last is None or not (self.last.done or self.last.cancelled):
-            self.table.clear()
-            self._row_keys = []
-            self._started = []
-            self.last = None
-            self.show_more()
+            self._clear_live()
+
+    def _clear_live(self) -> None:
+        self.table.clear()
+        self._row_keys = []
+        self._started = []
+        self.last = None
+        self.show_more()
 
     # -- sweeps ---------------------------------------------------------------------------------
 
     def show_sweep(self, result: SweepResult, seconds_left: float) -> None:
         """A sweep's table so far, in one history entry that grows row by row."""
         if self._sweep is None or self._sweep.result.total != result.total or not self._sweep.is_attached:
+            if self.last is not None:
+                # The statement before the sweep goes to the history first, as before a
+                # statement: the history keeps the order the runs happened in.
+                self.add_history(FittedResult(self.last, self.timing))
+                self._clear_live()
             self.remove_welcome()
             self._sweep = SweepTable(result)
+            self._entries.append(self._sweep)
             history = self.history
             history.add_class("has-entries")
             self.add_class("has-history")
@@ -337,10 +364,12 @@ class ResultsPanel(Vertical):
             history.anchor()
         else:
             self._sweep.show(result)
+        self.call_after_refresh(self.history.show_position)
         left = f", about {seconds_left:.0f} s left" if not result.done else ""
         self.show_status(f"sweep · {len(result.rows)} of {result.total} rows{left}")
         if result.done:
             self._sweep = None
+            self.post_message(self.SweepDone())
 
     # -- the history ----------------------------------------------------------------------------
 

@@ -35,8 +35,11 @@ from pql_repl.tui.explorer import ExplorerClosed
 
 #: Hands of the range shown as a sample.
 SAMPLE = 8
-#: Columns of one slot.
-SLOT_WIDTH = 9
+#: Blank columns between two slots.
+SLOT_GAP = 2
+#: The slots' width before the panel is laid out (the explorer's 58 columns, less its border
+#: and padding).
+DEFAULT_WIDTH = 54
 
 #: The characters the slots take (ranks in either case, suits, marks, grouping, clearing).
 PICKER_CHARACTERS = RANKS + RANKS.lower() + SUITS + "-+*(x"
@@ -46,8 +49,35 @@ STUD_KEYS = (
 )
 
 
+def slot_cell(slots: list[Slot], i: int) -> str:
+    """Slot ``i`` as drawn: its text, in the parenthesis of its group when it opens or closes
+    one (a blank where no parenthesis opens, so the texts line up)."""
+    s = slots[i]
+    opens = s.grouped and (i == 0 or not slots[i - 1].grouped)
+    closes = s.grouped and (i == len(slots) - 1 or not slots[i + 1].grouped)
+    return ("(" if opens else " ") + s.text + (")" if closes else "")
+
+
+def slot_lines(slots: list[Slot], width: int) -> list[list[tuple[int, int]]]:
+    """The slots laid out in ``width`` columns: lines of (slot, its width), each slot as wide as
+    its name or its cell, with ``SLOT_GAP`` columns between two; a slot that does not fit after
+    the others on a line starts the next one (seven slots of usual cells take one line of 52
+    columns)."""
+    lines: list[list[tuple[int, int]]] = [[]]
+    used = 0
+    for i, name in enumerate(SLOT_NAMES):
+        need = max(len(name), len(slot_cell(slots, i)))
+        if lines[-1] and used + SLOT_GAP + need > width:
+            lines.append([])
+            used = 0
+        used += (SLOT_GAP if lines[-1] else 0) + need
+        lines[-1].append((i, need))
+    return lines
+
+
 class StudSlots(Widget, can_focus=True):
-    """The seven slots in a row, the cursor on one; typed keys go to the explorer."""
+    """The seven slots in a row (or in as many rows as the width takes: no slot is cut), the
+    cursor on one; typed keys go to the explorer."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", "Left", show=False),
@@ -80,21 +110,29 @@ class StudSlots(Widget, can_focus=True):
 
     def render(self) -> Text:
         slots = self.explorer.slots
-        out = Text(no_wrap=True)
-        for name in SLOT_NAMES:
-            out.append(f"{name:<{SLOT_WIDTH}}", style="dim")
-        out.append("\n")
-        for i, s in enumerate(slots):
-            opens = s.grouped and (i == 0 or not slots[i - 1].grouped)
-            closes = s.grouped and (i == SLOTS - 1 or not slots[i + 1].grouped)
-            cell = ("(" if opens else " ") + s.text + (")" if closes else "")
-            style = "reverse" if i == self.cursor and self.has_focus else ("bold" if s.text != ANY else "dim")
-            out.append(f"{cell:<{SLOT_WIDTH - 1}}", style)
-            out.append(" ")
+        width = self.size.width or DEFAULT_WIDTH
+        out = Text(no_wrap=True, overflow="ellipsis")
+        for n, line in enumerate(slot_lines(slots, width)):
+            if n:
+                out.append("\n")
+            names, cells = Text(), Text()
+            for at, (i, need) in enumerate(line):
+                gap = " " * (SLOT_GAP if at else 0)
+                names.append(gap + f"{SLOT_NAMES[i]:<{need}}", style="dim")
+                focused = i == self.cursor and self.has_focus
+                style = "reverse" if focused else ("bold" if slots[i].text != ANY else "dim")
+                cells.append(gap)
+                cells.append(f"{slot_cell(slots, i):<{need}}", style)
+            # Only a slot wider than the whole panel (a long list) is cut, with an ellipsis.
+            names.truncate(width, overflow="ellipsis")
+            cells.truncate(width, overflow="ellipsis")
+            out.append_text(names)
+            out.append("\n")
+            out.append_text(cells)
         return out
 
     def get_content_height(self, container: object, viewport: object, width: int) -> int:
-        return 2
+        return 2 * len(slot_lines(self.explorer.slots, width or DEFAULT_WIDTH))
 
 
 class StudCounted(Message):

@@ -1,6 +1,12 @@
 """A sweep's table in the results (issue 17): a row per substitution, filled as rows finish,
 sortable by any column (``s`` on a column sorts by it, again reverses), the weighted aggregate
-under it; Enter on a row adds that row's full result to the history."""
+under it; Enter on a row adds that row's full result to the history.
+
+The table sits in the scrolling results history among other entries, so its height is its own:
+every row when they fit the history's view, else a table scrolling within that height (``fit``),
+the aggregate line always under it. (A height of ``1fr`` there, the height of a ``Vertical``,
+is what is left of the history's view after the entries above it: none once the history
+scrolls, and the table showed its header alone.)"""
 
 from __future__ import annotations
 
@@ -10,6 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from pql_repl.api.output import format_estimate
@@ -30,8 +37,27 @@ def _value(row: SweepRow, column: int, names: int) -> tuple[int, Any]:
     return (0, value) if isinstance(value, int | float) else (0, float("-inf"))
 
 
+#: The grid's rows at most (and its header) before the history's view is known.
+GRID_MAX = 12
+#: The grid's least height: its header and two rows.
+GRID_MIN = 3
+
+
 class SweepTable(Vertical):
     """The table of one sweep, and its aggregate line."""
+
+    DEFAULT_CSS = f"""
+    SweepTable {{
+        height: auto;
+    }}
+    SweepTable > SweepGrid {{
+        height: auto;
+        max-height: {GRID_MAX + 1};
+    }}
+    SweepTable > .sweep-aggregate {{
+        height: auto;
+    }}
+    """
 
     class OpenRow(Message):
         """Enter on a row: show its full result."""
@@ -58,13 +84,23 @@ class SweepTable(Vertical):
         for name in [*self.result.names, "weight", *self.result.selectors]:
             grid.add_column(name, key=name)
         self.show(self.result)
+        parent = self.parent
+        if isinstance(parent, Widget) and parent.size.height:
+            self.fit(parent.scrollable_content_region.height)
+
+    def fit(self, room: int) -> None:
+        """The history shows ``room`` lines: the grid takes at most what leaves its aggregate
+        line in view with it, and scrolls when its rows need more."""
+        aggregate = max(1, self.query_one(".sweep-aggregate", Static).size.height)
+        self.grid.styles.max_height = max(GRID_MIN, room - aggregate)
 
     def show(self, result: SweepResult) -> None:
         """The rows so far: new ones appended (in the chosen order once sorted)."""
         self.result = result
-        grid = self.grid
-        if not grid.columns:
-            return  # not mounted yet: on_mount shows the rows of the latest result
+        grids = self.query(SweepGrid)
+        if not grids or not grids.first().columns:
+            return  # not composed or mounted yet: on_mount shows the rows of the latest result
+        grid = grids.first()
         have = grid.row_count
         for i in range(have, len(result.rows)):
             grid.add_row(*result.shown_cells(result.rows[i]), key=str(i))
@@ -110,6 +146,10 @@ class SweepGrid(DataTable[str]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "sort", "Sort by column"),
         Binding("enter", "open", "Open row"),
+        # Rows, not columns, are what there is more of: Home and End go to the first and last
+        # row (as in the live table).
+        Binding("home", "scroll_top", "Top", show=False),
+        Binding("end", "scroll_bottom", "Bottom", show=False),
     ]
 
     def __init__(self, table: SweepTable) -> None:
