@@ -24,7 +24,7 @@ from pql_repl.session.session import OddsRequest, Session
 from pql_repl.session.settings import (
     SessionError,
 )
-from pql_repl.session.statements import DotCommand, decode_script, read_script, split_statements
+from pql_repl.session.statements import DotCommand, Statement, decode_script, read_script, split_statements
 
 # argparse, re, pathlib and typing are loaded where used: `pql -c` starts on every run, and
 # they would cost it a fifth of its start (see `bare_commands`).
@@ -153,21 +153,30 @@ class ScriptRunner:
 
     # -- scripts -----------------------------------------------------------------------------
 
-    def check(self, source: Source) -> list[Query | DotCommand | CheckedSweep]:
+    def check(
+        self, source: Source, shadow: Session | None = None
+    ) -> list[Statement | DotCommand | CheckedSweep]:
         """Parse and check every statement of ``source`` (every row of a sweep) before anything
-        runs, so a mistake at the end of a long script costs no simulation time. Prints every
-        error it finds."""
-        plan: list[Query | DotCommand | CheckedSweep] = []
+        runs, so a mistake at the end of a long script costs no simulation time. Each statement
+        is checked against the session it will run in: the dot-commands before it that change
+        checking (``.define``, ``.observe``) are replayed on a shadow session, which writes
+        nothing. A statement is compiled again when it runs (nothing compiled is kept: a long
+        script's memory is that of one statement). ``shadow``: the one checking the scripts run
+        before this one (None: a new one). Prints every error it finds."""
+        plan: list[Statement | DotCommand | CheckedSweep] = []
+        shadow = shadow or self.session.shadow()
         found = 0
         for item in split_statements(source.text):
             if isinstance(item, DotCommand):
                 plan.append(item)
+                shadow.replay(item.text)
                 continue
             try:
                 if "sweep" in item.text.lower() and (sweeps := _sweeps()).is_sweep(item.text):
                     plan.append(sweeps.check(sweeps.parse(item.text, origin=(item.line, item.col))))
                 else:
-                    plan.append(self.session.prepare(item, source.text))
+                    shadow.prepare(item, source.text)
+                    plan.append(item)
             except PqlError as e:
                 # Like the engine within one text: at most MAX_REPORTED errors, then a count.
                 shown = e.errors[: max(0, MAX_REPORTED - found)]
@@ -182,16 +191,16 @@ class ScriptRunner:
             raise ScriptError
         return plan
 
-    def run(self, source: Source, plan: list[Query | DotCommand | CheckedSweep], depth: int = 0) -> None:
+    def run(self, source: Source, plan: list[Statement | DotCommand | CheckedSweep], depth: int = 0) -> None:
         for item in plan:
             if self.quit:
                 return
             if isinstance(item, DotCommand):
                 self.command(item, source, depth)
-            elif not isinstance(item, Query):
-                self.sweep(item, source)
-            else:
+            elif isinstance(item, Statement):
                 self.statement(item, source)
+            else:
+                self.sweep(item, source)
 
     def command(self, item: DotCommand, source: Source, depth: int) -> None:
         try:
@@ -199,7 +208,9 @@ class ScriptRunner:
             if result.changed & {"output", "format"}:
                 self.writer()  # open the new destination now, so a bad path fails here
             if result.output:
-                stream = self.destination.stream
+                # CSV and JSON are read by programs: a command's words go beside them, to stderr.
+                machine = self.session.settings.format in ("csv", "json")
+                stream = self.stderr if machine else self.destination.stream
                 stream.write(result.output + "\n")
                 stream.flush()
             if result.odds is not None:
@@ -269,9 +280,14 @@ class ScriptRunner:
             self.stderr.write("pql: .odds cancelled; the rows above were computed\n")
             raise Interrupted from None
 
-    def statement(self, query: Query, source: Source) -> None:
+    def statement(self, item: Statement, source: Source) -> None:
         options = self.session.run_options()
         self.progress.start()
+        try:
+            query = self.session.prepare(item, source.text)
+        except PqlError as e:  # the session changed since the check in a way it could not see
+            self.report(e.errors, source)
+            raise ScriptError from None
         try:
             # Ctrl-C cancels the run, whose last snapshot (what was computed, marked cancelled)
             # is written like any result before the script stops; a second Ctrl-C stops at once.
@@ -424,9 +440,10 @@ def run_scripts(session: Session, sources: list[Source], stdout: TextIO, stderr:
         try:
             plans = []
             failed = False
+            shadow = session.shadow()  # the scripts run one after another: checked so too
             for source in sources:
                 try:
-                    plans.append(runner.check(source))
+                    plans.append(runner.check(source, shadow))
                 except ScriptError:
                     failed = True
             if failed:

@@ -18,6 +18,7 @@ Nothing here imports a terminal library, so scripts start fast.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 
@@ -146,6 +147,9 @@ class Session:
         self.observations: list[tuple[str, str, str]] = []
         #: The last simulate statement checked, for ``.range PLAYER``.
         self.last_simulate: Query | None = None
+        #: Named ranges held here instead of in the user's file (None: the file): a shadow
+        #: session checking a script keeps its ``.define``s to itself (``shadow``).
+        self.macros: dict[str, str] | None = None
         #: The config file this session's settings were read from (there or not); None when
         #: they were not read from one.
         self.config_read: str | None = None
@@ -203,10 +207,34 @@ class Session:
             # The engine is told where the statement starts, so its lines and columns are those
             # of `source` (a blanked copy of everything before it made a long script quadratic).
             text, origin = statement.text, (statement.line, statement.col)
-        query = Query(text, origin=origin, observations=self.observations or None)
+        query = Query(text, origin=origin, macros=self.macros, observations=self.observations or None)
         if any(info.kind == "simulate" for info in query.statements):
             self.last_simulate = query
         return query
+
+    #: The dot-commands that change how later statements are checked (named ranges, observed
+    #: actions); a shadow session replays them while a script is checked.
+    CHECKING_COMMANDS = frozenset({"define", "undefine", "observe"})
+
+    def shadow(self) -> Session:
+        """A copy to check a script against, statement after statement, as it will run: the same
+        settings and observed actions, the named ranges held in memory. Its dot-commands in
+        ``CHECKING_COMMANDS`` (``replay``) change only the copy: nothing is written."""
+        copy = Session(self.settings)
+        copy.interactive = self.interactive
+        copy.themes = self.themes
+        copy.observations = list(self.observations)
+        copy.macros = dict(named_ranges.load() if self.macros is None else self.macros)
+        return copy
+
+    def replay(self, line: str) -> None:
+        """On a shadow session: apply a dot-command that changes checking; others, and any
+        error, are left to the run (which reports it in place)."""
+        name = line.strip().lstrip(".").split(None, 1)[0].lower() if line.strip(". \t") else ""
+        if ALIASES.get(name, name) not in self.CHECKING_COMMANDS:
+            return
+        with contextlib.suppress(SessionError, PqlError):
+            self.handle(line)
 
     def first_error(self, text: str) -> PqlError | None:
         """The first error the checker finds in the statements of ``text`` (what the REPLs mark
@@ -389,7 +417,7 @@ class Session:
     def _define(self, arg: str) -> CommandResult:
         """`.define` lists the named ranges, `.define $name` shows one, `.define $name 'RANGE'`
         stores it (checked: the name, and the range in some game)."""
-        stored = named_ranges.load()
+        stored = named_ranges.load() if self.macros is None else self.macros
         if not arg:
             if not stored:
                 return CommandResult(output="no named ranges yet: .define $name 'RANGE'")
@@ -409,6 +437,9 @@ class Session:
         text, game = _quoted_and_game(rest, f".define ${bare} 'QQ+, AKs'")
         # Checked in one game (hold'em unless named); it is read in the game of each range using it.
         parse_range(text, game, macros={**stored, bare: text})
+        if self.macros is not None:
+            self.macros[bare] = text
+            return CommandResult(note=f"${bare} = {text}")
         try:
             named_ranges.store(bare, text)
         except OSError as e:
@@ -420,6 +451,13 @@ class Session:
     def _undefine(self, arg: str) -> CommandResult:
         if not arg:
             raise SessionError("missing name: .undefine $name")
+        if self.macros is not None:
+            bare = arg.strip().removeprefix("$").lower()
+            key = next((k for k in self.macros if k.lower() == bare), None)
+            if key is None:
+                raise SessionError(f"no range is named ${bare}", "list them with .define")
+            del self.macros[key]
+            return CommandResult(note=f"forgot ${key}")
         try:
             removed = named_ranges.remove(arg.strip())
         except OSError as e:

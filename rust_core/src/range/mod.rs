@@ -271,11 +271,26 @@ fn parse_expanding(
     let mut named = |leaf: &str, span: Span| -> Option<Result<Range, PqlError>> {
         macros.lookup(leaf).is_some().then(|| named_range(leaf, span, reading, macros, expansion))
     };
-    if game.is_stud() {
+    let parsed = if game.is_stud() {
         stud::parse(text, game, syntax, &mut named)
     } else {
         parse_flop(text, game, syntax, ordering, &mut named)
+    };
+    parsed.map_err(|e| unknown_name(text, macros, e))
+}
+
+/// An error at a `$name` that names no range (a well-formed user name, not a built-in macro) says
+/// so, rather than what the grammar expected there.
+fn unknown_name(text: &str, macros: &Macros, e: PqlError) -> PqlError {
+    let Some(span) = e.span else { return e };
+    let Some(after) = text.get(span.start..).and_then(|rest| rest.strip_prefix('$')) else { return e };
+    let name: String = after.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    if macros::check_name(&name).is_err() || macros.lookup(&format!("${name}")).is_some() {
+        return e;
     }
+    let at = Span::new(span.start, span.start + 1 + name.len());
+    PqlError::range(format!("unknown named range `${name}`"), at)
+        .with_hint(format!("define it with .define ${name} 'QQ+, AKs' (.define lists those defined)"))
 }
 
 /// Reads a leaf that names a user macro: `Some` with the range it stands for, `None` for any
