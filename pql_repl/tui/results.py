@@ -276,6 +276,7 @@ class ResultsPanel(Vertical):
 
     def _fill(self) -> None:
         table = self.table
+        table.display = True
         # The scrollbar takes its cells whether it shows or not: the table never jitters.
         width = max(0, table.size.width - table.styles.scrollbar_size_vertical) or self.app.size.width - 2
         plain = self._rows(0)
@@ -339,6 +340,7 @@ class ResultsPanel(Vertical):
 
     def _clear_live(self) -> None:
         self.table.clear()
+        self.table.display = False  # not an empty header: the room goes to the history
         self._row_keys = []
         self._started = []
         self.last = None
