@@ -4,13 +4,15 @@ the board breakdown against counts made here. Waits are on conditions, never on 
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from collections.abc import Callable
 from itertools import product
 from pathlib import Path
 from typing import Any
 
 import pytest
-from pilot_helpers import make_app, set_text, wait_until
+from pilot_helpers import make_app, set_text, type_text, wait_until
 from reference import best_hi, hi_type, split
 from rich.style import Style
 from textual.pilot import Pilot
@@ -637,3 +639,166 @@ async def test_a_select_statement_has_no_weights_view() -> None:
         await keys(pilot, "w")
         assert not app.explorer.showing_weights
         assert app.explorer.reweighted is None
+
+
+# -- issue 37: the range equity follows the range; the completion menu and the narrow layout --
+
+WIDE_VILLAIN = "22+, A2s+, KTs+, QJs, AQo+"
+SIZES = [(80, 24), (160, 48)]
+
+
+def screen_lines(app: PqlApp) -> list[str]:
+    """The screen as drawn: one string per row."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def drawn_equity(app: PqlApp) -> tuple[float, float] | None:
+    """The range equity the explorer draws, in percent, and its 95% margin (0: exact); None
+    when the screen shows none."""
+    for line in screen_lines(app):
+        found = re.search(r"range equity (\d+\.\d)%(?: ± (\d+\.\d+)| (exact))", line)
+        if found:
+            return float(found[1]), 0.0 if found[3] else float(found[2])
+    return None
+
+
+def heatmap_done(app: PqlApp, villain: str | None = None) -> Callable[[], bool]:
+    """A condition: the explorer's heatmap (against ``villain``, if given) has finished."""
+
+    def done() -> bool:
+        snap, inputs = app.explorer.snapshot, app.explorer._heat_inputs
+        against = villain is None or (inputs is not None and inputs.villains == (villain,))
+        return snap is not None and snap.done and against
+
+    return done
+
+
+async def check_range_equity(pilot: Pilot[Any], app: PqlApp, villain: str = WIDE_VILLAIN, **run: Any) -> None:
+    """The drawn range equity is that of the hero's range in the editor now (``pql.run`` with
+    ``run``'s options: exact, or sampled with a standard error), within the drawn margin."""
+    await pilot.pause()
+    (r,) = pql.run(query(hero_range(app), villain=villain, board="Kh7c2d" if run.get("exact") else ""), **run)
+    col = r.columns[0]
+    expected = float(col.value or 0) * 100
+    reference = 1.96 * (col.stderr or 0.0) * 100
+    drawn = drawn_equity(app)
+    assert drawn is not None, "\n".join(screen_lines(app))
+    figure, margin = drawn
+    # Rounded to 0.1 when drawn: 0.05 of slack besides the margins.
+    assert abs(figure - expected) <= margin + reference + 0.05 + 1e-9, (hero_range(app), drawn, expected)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_range_equity_follows_every_edit(size: tuple[int, int]) -> None:
+    """Issue 37: the "range equity" line describes the range in the editor after every edit
+    (grid keys, undo, the villain's range typed in the editor), the heatmap long finished."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await open_on(pilot, app, query("QQ+, AKs", villain=WIDE_VILLAIN, board="Kh7c2d"))
+        await wait_until(pilot, heatmap_done(app))
+        await check_range_equity(pilot, app, exact=True)
+        assert drawn_equity(app) == (80.1, 0.0)
+        await keys(pilot, "plus", "plus")
+        assert hero_range(app) == "TT+, AKs"
+        await check_range_equity(pilot, app, exact=True)
+        assert drawn_equity(app) == (71.5, 0.0)
+        await keys(pilot, "right", "right", "space")  # AQs in
+        assert hero_range(app) == "TT+, AQs+"
+        await check_range_equity(pilot, app, exact=True)
+        await keys(pilot, "u")
+        assert hero_range(app) == "TT+, AKs"
+        await check_range_equity(pilot, app, exact=True)
+        # The villain's range, typed in the editor: a new heatmap, the same range of the hero.
+        await keys(pilot, "f2")
+        assert app.editor.has_focus
+        text = app.editor.text
+        start = text.index(WIDE_VILLAIN)
+        app.editor.move_cursor(app.editor.location_of(start + len(WIDE_VILLAIN)))
+        await type_text(pilot, ", 72o")
+        await wait_until(pilot, heatmap_done(app, WIDE_VILLAIN + ", 72o"))
+        await check_range_equity(pilot, app, villain=WIDE_VILLAIN + ", 72o", exact=True)
+        # The hero's range typed in the editor.
+        text = app.editor.text
+        app.editor.move_cursor(app.editor.location_of(text.index("AKs") + len("AKs")))
+        await type_text(pilot, ", 99")
+        assert hero_range(app) == "TT+, AKs, 99"
+        await wait_until(pilot, lambda: app.explorer.edit.text() == "99+, AKs")
+        await check_range_equity(pilot, app, villain=WIDE_VILLAIN + ", 72o", exact=True)
+
+
+@pytest.mark.asyncio
+async def test_the_range_equity_of_a_sampled_heatmap_follows_edits() -> None:
+    """Issue 37: a Monte Carlo heatmap that has finished still gives the range equity of every
+    new range, with its margin."""
+    app = make_app(seed=3)
+    async with app.run_test(size=(160, 48)) as pilot:
+        app.explorer.heat_trials = 40_000
+        app.explorer.heat_precision = None
+        await open_on(pilot, app, query("QQ+, AKs", villain=WIDE_VILLAIN, board=""))
+        await wait_until(pilot, heatmap_done(app))
+        assert app.explorer.snapshot is not None
+        assert not app.explorer.snapshot.exact
+        await check_range_equity(pilot, app, trials=400_000, seed=5)
+        before = drawn_equity(app)
+        await keys(pilot, "plus", "plus")
+        assert hero_range(app) == "TT+, AKs"
+        await check_range_equity(pilot, app, trials=400_000, seed=5)
+        after = drawn_equity(app)
+        assert before is not None
+        assert after is not None
+        assert after[0] < before[0] - 1
+        assert 0 < after[1] < 2  # sampled: a margin, and a useful one
+        await keys(pilot, "u")
+        await check_range_equity(pilot, app, trials=400_000, seed=5)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", SIZES)
+async def test_f2_closes_the_completion_menu(size: tuple[int, int]) -> None:
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await set_text(pilot, app, "select avg(riverEquity(hero)) from hero='QQ+, AKs', villain='KK', bo")
+        await type_text(pilot, "a")
+        assert app.editor.completing
+        assert any("from key" in line for line in screen_lines(app))  # the menu: "board  from key"
+        await pilot.press("f2")
+        await wait_until(pilot, lambda: app.explorer.display and app.explorer.grid.has_focus)
+        await pilot.pause()
+        assert not app.editor.completing
+        assert not any("from key" in line for line in screen_lines(app))
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_explorer_leaves_the_editor_its_width(size: tuple[int, int]) -> None:
+    """Issue 37: at 160 columns the explorer sits beside the editor; at 80 it takes the results'
+    place below the editor, which keeps the screen's width, and its whole grid is drawn."""
+    width, height = size
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await open_on(pilot, app, query("QQ+, AKs", villain=WIDE_VILLAIN, board="Kh7c2d"))
+        await wait_until(pilot, heatmap_done(app))
+        await pilot.pause()
+        editor, explorer, grid = app.editor.region, app.explorer.region, app.explorer.grid.region
+        lines = screen_lines(app)
+        if width >= 160:
+            assert explorer.x >= editor.right
+            assert explorer.y == editor.y == 0
+            assert editor.width >= 100
+        else:
+            assert editor.width == width
+            assert explorer.y >= editor.bottom
+            assert explorer.width == width
+            assert not app.results.region.height  # the explorer is where the results were
+        # The whole grid is drawn: every row, from AA to 22, inside the screen.
+        assert grid.width == 52
+        assert grid.height == 13
+        assert grid.bottom <= height - 1  # above the footer
+        rows = [line for line in lines if re.search(r"A[2-9TJQK]o .*[2-9TJQKA]{2}", line)]
+        assert "A2o K2o Q2o J2o T2o 92o 82o 72o 62o 52o 42o 32o 22" in "\n".join(lines)
+        assert len(rows) == 12
+        assert any("AA " in line and "A2s" in line for line in lines)
+        # The range equity and its totals are drawn too.
+        assert drawn_equity(app) == (80.1, 0.0)
+        assert any("22 hands" in line for line in lines)

@@ -6,6 +6,7 @@ screens (``tui/explorer*``) and the benchmarks use it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -117,10 +118,16 @@ class HeatmapSnapshot:
     elapsed: float
     classes: list[tuple[float, float] | None]
     hands: list[float | None]
+    #: The equity of the range last given to ``Heatmap.set_focus`` (weighted by its weights and
+    #: by how often each of its hands can be dealt against the others, as a query deals them)
+    #: and its standard error: 0 when exact, infinite when not measured yet (see
+    #: ``range_equity``).
     focus: tuple[float, float] | None
+    #: The weights ``focus`` is of (None: no focus was given).
+    focus_of: tuple[int, ...] | None = None
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> HeatmapSnapshot:
+    def from_dict(cls, d: dict[str, Any], focus_of: tuple[int, ...] | None = None) -> HeatmapSnapshot:
         return cls(
             exact=d["exact"],
             trials=d["trials"],
@@ -131,6 +138,7 @@ class HeatmapSnapshot:
             classes=[None if c is None else (c[0], c[1]) for c in d["classes"]],
             hands=list(d["hands"]),
             focus=None if d["focus"] is None else (d["focus"][0], d["focus"][1]),
+            focus_of=focus_of,
         )
 
 
@@ -159,6 +167,8 @@ class Heatmap:
         ordering: str | None = None,
     ) -> None:
         self.game = game
+        #: The weights last given to ``set_focus``.
+        self._focus: tuple[int, ...] | None = None
         self._run = _core.HeatmapRun(
             game,
             list(villains),
@@ -175,9 +185,14 @@ class Heatmap:
         )
 
     def poll(self, timeout: float) -> HeatmapSnapshot | None:
-        """Waits up to ``timeout`` seconds for news; raises ``PqlError`` when the run failed."""
+        """Waits up to ``timeout`` seconds for news; raises ``PqlError`` when the run failed.
+        Once the heatmap is done, every poll returns its final snapshot at once, with the focus
+        range's equity worked out again for the focus given last."""
+        # Read before the run reads its own copy, which ``set_focus`` changes first: the
+        # snapshot's focus is of these weights, or of newer ones (then it only looks stale).
+        focus = self._focus
         d = self._run.poll(timeout)
-        return None if d is None else HeatmapSnapshot.from_dict(d)
+        return None if d is None else HeatmapSnapshot.from_dict(d, focus)
 
     def wait(self) -> HeatmapSnapshot:
         """Blocks until the heatmap is done (or cancelled); the final snapshot."""
@@ -187,11 +202,56 @@ class Heatmap:
                 return snap
 
     def set_focus(self, weights: Sequence[int]) -> None:
-        """The range being explored, one weight per hand of ``hand_classes(game).hands``."""
-        self._run.set_focus(list(weights))
+        """The range being explored, one weight per hand of ``hand_classes(game).hands``: later
+        snapshots give its equity (``focus``). The same weights again change nothing (a Monte
+        Carlo heatmap measures the focus's standard error anew after each change)."""
+        focus = tuple(weights)
+        if focus == self._focus:
+            return
+        self._run.set_focus(list(focus))
+        self._focus = focus
 
     def cancel(self) -> None:
         self._run.cancel()
+
+
+def range_equity(
+    snapshot: HeatmapSnapshot, weights: Sequence[int], classes: HandClasses
+) -> tuple[float, float] | None:
+    """The equity of the range ``weights`` (one per hand of ``classes``) and its standard error
+    (0: exact; infinite: not known yet) from ``snapshot``; None when the snapshot's focus is of
+    other weights (give them to ``Heatmap.set_focus`` and poll) or the range has no hand the
+    heatmap could deal.
+
+    The value is the snapshot's ``focus``, from every deal so far. Its standard error is the
+    engine's, measured on the deals since the focus was set; when there are none (a Monte Carlo
+    heatmap that finished before the range changed) it is bounded by the classes' errors
+    instead: the range's equity is the mean of its classes' weighted by their share of its deals,
+    and the standard error of such a mean is at most the same mean of the classes' standard
+    errors, whatever their correlation. The shares are taken as the classes' shares of the
+    range's hands the board leaves (their blockers shift the deals' shares by a little), and a
+    class only partly in the range counts its error times the root of its hands over the
+    range's hands in it (as if its hands' results were independent)."""
+    if snapshot.focus is None or snapshot.focus_of is None or snapshot.focus_of != tuple(weights):
+        return None
+    value, stderr = snapshot.focus
+    if snapshot.exact or math.isfinite(stderr):
+        return value, stderr
+    total = 0.0
+    bound = 0.0
+    for cls, combos in enumerate(classes.combos):
+        alive = [h for h in combos if snapshot.hands[h] is not None]
+        held = [weights[h] for h in alive if weights[h]]
+        if not held:
+            continue
+        estimate = snapshot.classes[cls]
+        if estimate is None:
+            return value, math.inf
+        share = float(sum(held))
+        effective = share * share / sum(w * w for w in held)  # the hands it counts, by weight
+        total += share
+        bound += share * estimate[1] * math.sqrt(len(alive) / effective)
+    return (value, bound / total) if total else None
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ range became (``RangeEdited``); the app moves text between them."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -15,11 +16,18 @@ from rich.style import Style
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Static
 
-from pql_repl.api.exploration import Breakdown, Heatmap, HeatmapSnapshot, breakdown, reweighted_classes
+from pql_repl.api.exploration import (
+    Breakdown,
+    Heatmap,
+    HeatmapSnapshot,
+    breakdown,
+    range_equity,
+    reweighted_classes,
+)
 from pql_repl.base.errors import PqlError
 from pql_repl.editors.range_edit import FULL, RangeEdit
 from pql_repl.files import named_ranges
@@ -136,10 +144,14 @@ class ExplorerPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="explorer-title")
-        yield RangeGrid(self, id="grid")
-        yield Static("", id="explorer-cell")
-        yield Static("", id="explorer-totals")
-        yield Static("", id="explorer-legend")
+        # The grid and its lines: one above the other, or side by side when the explorer sits
+        # below the editor (a narrow screen: app.tcss).
+        with Horizontal(id="explorer-body"):
+            yield RangeGrid(self, id="grid")
+            with Vertical(id="explorer-lines"):
+                yield Static("", id="explorer-cell")
+                yield Static("", id="explorer-totals")
+                yield Static("", id="explorer-legend")
         yield Static("", id="explorer-breakdown")
 
     @property
@@ -353,8 +365,24 @@ class ExplorerPanel(Vertical):
         self._send_focus()
 
     def _send_focus(self) -> None:
+        """The heatmap is told the range as it is now, for the range's own equity."""
         if self.heat.job is not None:
             self.heat.job.set_focus(self.edit.weights)
+            self._refocus()
+
+    def _refocus(self) -> None:
+        """A finished heatmap is polled by no one any more: the range's equity of a range that
+        changed since is asked of it here (it answers at once, from the deals it made)."""
+        job, snap = self.heat.job, self.snapshot
+        if job is None or snap is None or not snap.done or snap.focus_of == tuple(self.edit.weights):
+            return
+        try:
+            fresh = job.poll(0)
+        except PqlError as e:
+            self.heat_error = str(e).splitlines()[0]
+            return
+        if fresh is not None:
+            self.snapshot = fresh
 
     def stop_heatmap(self) -> None:
         self.heat.stop()
@@ -366,6 +394,7 @@ class ExplorerPanel(Vertical):
             self.heat_error = message.error
         elif message.snapshot is not None:
             self.snapshot = message.snapshot
+            self._refocus()  # the last snapshot may be of the range before the last edit
         self._refresh_all()
 
     # -- the weights after reweighting ---------------------------------------------------------
@@ -540,11 +569,31 @@ class ExplorerPanel(Vertical):
     def _totals(self) -> Text:
         t = self.edit.totals()
         out = Text(f"{t.combos} hands, {t.share * 100:.1f}% of {t.total}, weighted {t.weighted:g}")
-        snap = self.snapshot
-        if snap is not None and snap.focus is not None:
-            eq, se = snap.focus
-            out.append(f"\nrange equity {eq * 100:.1f}%" + (f" ± {1.96 * se * 100:.1f}" if se else " exact"))
+        line = self._range_equity()
+        if line:
+            out.append(f"\n{line}")
         return out
+
+    def _range_equity(self) -> str:
+        """The range's own equity against the other players, with its 95% margin: always of the
+        range as it is now (while a new snapshot is on its way, it says so)."""
+        snap = self.snapshot
+        if snap is None or self.heat_error or not any(self.edit.weights):
+            return ""
+        if snap.exact and not snap.done:
+            return f"range equity: computing… {snap.progress * 100:.0f}%"
+        found = range_equity(snap, self.edit.weights, self.edit.classes)
+        if found is None:
+            return "range equity: updating…" if snap.focus_of != tuple(self.edit.weights) else ""
+        eq, se = found
+        if snap.exact:
+            margin = " exact"
+        elif math.isfinite(se):
+            points = 1.96 * se * 100
+            margin = f" ± {points:.1f}" if points >= 0.1 else f" ± {points:.2f}"  # not a bare 0.0
+        else:
+            margin = " ± ?"  # no deal yet for a class of the range
+        return f"range equity {eq * 100:.1f}%{margin}"
 
     def _legend(self) -> Text:
         if self.showing_weights:

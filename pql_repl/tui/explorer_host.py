@@ -12,11 +12,18 @@ from pql_repl.tui.explorer import ExplorerClosed, RangeEdited
 
 
 class ExplorerHost(AppCore):
-    """F2 and the explorers' messages."""
+    """F2 and the explorers' messages, and where an explorer goes: beside the editor on a wide
+    screen, in the results' place below it on a narrow one (the screen's class ``-narrow``
+    under 120 columns, ``-exploring`` while an explorer is open: ``app.tcss``)."""
+
+    # App declares it an attribute (its ClassVar is inside a union, which mypy does not read).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]  # noqa: RUF012
 
     def action_explore(self) -> None:
         """F2: in the editor, explore the range of the player at the cursor; elsewhere (the
-        results, the explorer), back to the editor."""
+        results, the explorer), back to the editor. A completion menu open in the editor closes
+        either way (it would stay drawn over the explorer)."""
+        self.editor.hide_completions()
         if self.editor.has_focus:
             self.open_explorer()
         else:
@@ -37,6 +44,7 @@ class ExplorerHost(AppCore):
             self.notify(f"{where}: the explorer opens on a player's range (hero='AKs')", severity="warning")
             return False
         self.close_explorers()
+        self.editor.screen.add_class("-exploring")
         if is_stud(clause.game):
             self.stud_explorer.display = True
             self.stud_explorer.bind(setting.key, clause.index, text)
@@ -60,6 +68,7 @@ class ExplorerHost(AppCore):
         self.term_explorer.stop_distribution()
         self.term_explorer.display = False
         self.stud_explorer.display = False
+        self.editor.screen.remove_class("-exploring")
 
     def on_range_edited(self, message: RangeEdited) -> None:
         """The grid changed the range: it replaces the player's range in the editor."""
