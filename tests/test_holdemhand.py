@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Static
 
 import pql_repl as pql
 from pql_repl.api.multi_odds import (
+    ANALYSIS_TRIALS,
     OddsTable,
     OddsTableRun,
     format_odds,
@@ -321,7 +322,10 @@ def showdown_and_analysis(o: pql.Odds, trials: int, seed: int) -> list[object]:
     """The row's numbers as pql.run gives them from its two statements, with its options (a
     single hand's analysis is one value: one trial)."""
     (showdown,) = pql.run(o.queries[0], trials=trials, seed=seed)
-    (analysis,) = pql.run(o.queries[1], trials=1, seed=seed)
+    # As the odds run it: one trial for one value (a hand against one opponent), else the
+    # trials drive the sampling of the field inside each deal.
+    one_value = len(o.opponents) == 1 and len(o.hand.replace(" ", "")) == 4
+    (analysis,) = pql.run(o.queries[1], trials=1 if one_value else min(trials, ANALYSIS_TRIALS), seed=seed)
     return [*(c.value for c in showdown.columns[:5]), *(c.value for c in analysis.columns)]
 
 
@@ -734,3 +738,16 @@ def test_holdemhand_potentials_against_several_opponents_follow_the_definition()
     hp = dict(zip(cells, (float(c.value) for c in r.columns), strict=True))  # type: ignore[arg-type]
     assert o.hh_positive_potential == pytest.approx(hp["bw"] + hp["bt"] / 2 + hp["tw"] / 2, abs=1e-12)
     assert o.hh_negative_potential == pytest.approx(hp["al"] + hp["at"] / 2 + hp["tl"] / 2, abs=1e-12)
+
+
+def test_odds_hand_strength_against_several_opponents_shows_its_error() -> None:
+    """Against three random hands hand strength is sampled inside each deal (issue 38): the view
+    gives its standard error, which covers an independent estimate (0.5984 ± 0.0006), and the
+    report shows the 95% margin."""
+    o = pql.odds("Js7s", "4d7d6d", 3, trials=20_000, seed=2)
+    se = o.hand_strength_stderr
+    assert se is not None
+    assert 0 < se < 0.002
+    assert abs(o.hand_strength - 0.5984) < 4 * (se**2 + 0.0006**2) ** 0.5
+    assert f"hand strength  {100 * o.hand_strength:.2f}% ± {100 * 1.96 * se:.2f}" in format_odds(o)
+    assert pql.odds("Js7s", "4d7d6d", 1).hand_strength_stderr is None  # exact heads-up

@@ -32,6 +32,10 @@ from pql_repl.api.run import prepare
 from pql_repl.base.errors import PqlCancelled
 from pql_repl.base.records import record
 
+#: Trials of the analysis statement at most (hand strength and potentials): against several
+#: opponents each deal samples the field's joint deals, so these trials set its error.
+ANALYSIS_TRIALS = 20_000
+
 #: Hand types from best to worst, as ``handType`` prints them.
 HAND_TYPES = (
     "straightflush",
@@ -91,6 +95,11 @@ class Odds:
     #: False while a run is still going (a live snapshot).
     done: bool = True
     progress: float = 1.0
+    #: Standard errors of hand strength and the two potentials (None: exact, or not known yet).
+    #: Against several opponents hand strength is sampled inside each deal, so it has one.
+    hand_strength_stderr: float | None = None
+    positive_potential_stderr: float | None = None
+    negative_potential_stderr: float | None = None
 
 
 def _ranges(opponents: int | Sequence[str]) -> tuple[str, ...]:
@@ -185,6 +194,14 @@ def _is_one_hand(hand: str) -> bool:
     )
 
 
+def _stderr(analysis: StatementResult | None, column: int) -> float | None:
+    """A sampled analysis column's standard error (None when exact or not computed)."""
+    if analysis is None or analysis.exact:
+        return None
+    se = analysis.columns[column].stderr
+    return None if se is None or se < 1e-9 else se
+
+
 def _combine(  # noqa: PLR0917 - the run's parts, each once
     hand: str,
     board: str,
@@ -211,6 +228,9 @@ def _combine(  # noqa: PLR0917 - the run's parts, each once
         opponent_types=_table(showdown.columns[6]),
         exact=showdown.exact,
         analysis_exact=analysis is not None and not analysis.inner_sampled,
+        hand_strength_stderr=_stderr(analysis, 0),
+        positive_potential_stderr=_stderr(analysis, 1),
+        negative_potential_stderr=_stderr(analysis, 2),
         trials=showdown.trials,
         queries=queries,
         done=showdown.done and analysis is not None and analysis.done,
@@ -240,8 +260,11 @@ class OddsRun:
         self.showdown = prepare(self.queries[0])
         self.analysis = prepare(self.queries[1])
         self._options = {"trials": trials, "seed": seed, "threads": threads, "batch": batch}
-        # A single hand on a fixed board: the analysis is one value, the same in every deal.
-        self.analysis_trials = 1 if _is_one_hand(self.hand) else min(trials, 2_000)
+        # A single hand on a fixed board against one opponent: the analysis is one value, the
+        # same in every deal. Otherwise deals differ, or the field's joint deals are sampled
+        # inside each deal (several opponents): the run's trials drive that sampling.
+        one_value = _is_one_hand(self.hand) and len(self.ranges) == 1
+        self.analysis_trials = 1 if one_value else min(trials, ANALYSIS_TRIALS)
 
     def combine(self, showdown: StatementResult, analysis: StatementResult | None) -> Odds:
         """The odds from (snapshots of) the two statements' results."""
@@ -395,13 +418,19 @@ def format_odds(o: Odds) -> str:
     def pct(x: float) -> str:
         return f"{100 * x:6.2f}%"
 
+    def margin(se: float | None) -> str:
+        """The 95% margin of a sampled value, in percentage points."""
+        return "" if se is None else f" ± {100 * 1.96 * se:.2f}"
+
     who = ", ".join(o.opponents) if any(r != "*" for r in o.opponents) else f"{len(o.opponents)} random"
     how = "exact" if o.exact else f"{o.trials:,} trials"
     lines = [
         f"{o.hand} on {o.board or '(no board)'} against {who} ({how})",
         f"  win {pct(o.win)}  tie {pct(o.tie)}  equity {pct(o.equity)}",
-        f"  hand strength {pct(o.hand_strength)}   positive potential {pct(o.positive_potential)}"
-        f"   negative potential {pct(o.negative_potential)}" + ("" if o.analysis_exact else "  (sampled)"),
+        f"  hand strength {pct(o.hand_strength)}{margin(o.hand_strength_stderr)}"
+        f"   positive potential {pct(o.positive_potential)}{margin(o.positive_potential_stderr)}"
+        f"   negative potential {pct(o.negative_potential)}{margin(o.negative_potential_stderr)}"
+        + ("" if o.analysis_exact else "  (sampled)"),
         f"  HoldemHand's potentials (shares of all deals): positive {pct(o.hh_positive_potential)}"
         f"   negative {pct(o.hh_negative_potential)}",
     ]
