@@ -47,7 +47,9 @@ def hand_strength_reference(
         total += share
         total_sq += share * share
     mean = total / samples
-    var = total_sq / samples - mean * mean
+    # No share seen (or every one) says little of a rare one: at least that of one in `samples`.
+    floor = max(min(mean, 1 - mean), 1 / samples)
+    var = max(total_sq / samples - mean * mean, floor * (1 - floor))
     return mean, (var / samples) ** 0.5
 
 
