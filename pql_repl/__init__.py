@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from pql_repl.api.sweep_values import SweepValue, classes, flops, ranks, rivers, turns
     from pql_repl.api.sweeps import SweepResult, sweep
     from pql_repl.base.errors import (
+        ClusterError,
+        PqlArgumentError,
+        PqlArgumentTypeError,
         PqlCancelled,
         PqlError,
         PqlRangeError,
@@ -35,6 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Bucket",
+    "ClusterError",
     "Column",
     "Evaluation",
     "FunctionInfo",
@@ -43,6 +47,8 @@ __all__ = [
     "OddsRun",
     "OddsTable",
     "OddsTableRun",
+    "PqlArgumentError",
+    "PqlArgumentTypeError",
     "PqlCancelled",
     "PqlError",
     "PqlRangeError",
@@ -83,7 +89,17 @@ _HOMES = {
         "pql_repl.api.catalogue",
     ),
     **dict.fromkeys(
-        ["PqlCancelled", "PqlError", "PqlRangeError", "PqlRuntimeError", "PqlSyntaxError", "PqlTypeError"],
+        [
+            "ClusterError",
+            "PqlArgumentError",
+            "PqlArgumentTypeError",
+            "PqlCancelled",
+            "PqlError",
+            "PqlRangeError",
+            "PqlRuntimeError",
+            "PqlSyntaxError",
+            "PqlTypeError",
+        ],
         "pql_repl.base.errors",
     ),
     **dict.fromkeys(["Evaluation", "HandValue", "evaluate"], "pql_repl.api.evaluation"),

@@ -4,10 +4,15 @@ survives a worker killed mid-sweep. Waits are on conditions, never on the clock 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -262,3 +267,198 @@ def test_cancelling_an_enumeration_on_the_cluster_keeps_an_estimate(client: Any)
     assert last.total_deals is not None
     assert last.attempted < last.total_deals
     wait_for(lambda: not tasks_named(client, "run_items"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Addresses that cannot be used (issue 41, item 4): each refused within a couple of seconds with
+# one line naming the address, never a traceback or a hang; Ctrl-C gets through while
+# connecting. Only local sockets on 127.0.0.1.
+
+QUICK = "select avg(riverEquity(hero)) from hero='AsAh', villain='KsKd', board='2c3d4h5s9c'"
+
+
+def ends_within(seconds: float, call: Any) -> BaseException | None:
+    """Runs ``call`` on a thread: what it raised (None when it returned); fails when it has not
+    ended after ``seconds`` (the thread is left behind)."""
+    import threading  # noqa: PLC0415
+
+    outcome: list[BaseException | None] = []
+
+    def target() -> None:
+        try:
+            call()
+        except BaseException as e:  # handed to the test
+            outcome.append(e)
+        else:
+            outcome.append(None)
+
+    thread = threading.Thread(target=target, daemon=True)
+    started = time.monotonic()
+    thread.start()
+    thread.join(seconds)
+    assert outcome, f"still running after {time.monotonic() - started:.1f} s"
+    return outcome[0]
+
+
+@pytest.fixture
+def silent_port() -> Iterator[int]:
+    """A port on 127.0.0.1 that accepts connections and never sends a byte."""
+    yield from _server(b"")
+
+
+@pytest.fixture
+def junk_port() -> Iterator[int]:
+    """A port on 127.0.0.1 that answers every connection with bytes that are not Dask's."""
+    yield from _server(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n" + b"\xff" * 4000)
+
+
+def _server(reply: bytes) -> Iterator[int]:
+    import socket  # noqa: PLC0415
+    import threading  # noqa: PLC0415
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    accepted: list[socket.socket] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            accepted.append(conn)
+            if reply:
+                with contextlib.suppress(OSError):
+                    conn.sendall(reply)
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield listener.getsockname()[1]
+    finally:
+        listener.close()
+        for conn in accepted:
+            conn.close()
+
+
+@pytest.fixture
+def closed_port() -> int:
+    """A port on 127.0.0.1 where nothing listens."""
+    import socket  # noqa: PLC0415
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_a_scheduler_that_never_answers_is_given_up_within_seconds(silent_port: int) -> None:
+    address = f"tcp://127.0.0.1:{silent_port}"
+    started = time.monotonic()
+    e = ends_within(20, lambda: pql.run(QUICK, cluster=address))
+    assert isinstance(e, ClusterError)
+    assert isinstance(e, pql.PqlError)
+    assert time.monotonic() - started < 5
+    assert str(e) == f"no answer from {address} within 2 s: is a Dask scheduler listening there?"
+
+
+def test_a_server_that_is_not_dask_is_named(junk_port: int) -> None:
+    address = f"tcp://127.0.0.1:{junk_port}"
+    e = ends_within(20, lambda: pql.run(QUICK, cluster=address))
+    assert isinstance(e, ClusterError)
+    assert "\n" not in str(e)
+    assert str(e).startswith(f"{address} answers, but not as a Dask scheduler")
+
+
+def test_a_closed_port_is_said_at_once(closed_port: int) -> None:
+    address = f"tcp://127.0.0.1:{closed_port}"
+    started = time.monotonic()
+    e = ends_within(20, lambda: pql.run(QUICK, cluster=address))
+    assert isinstance(e, ClusterError)
+    assert time.monotonic() - started < 2
+    assert str(e) == f"no Dask scheduler at {address}: connection refused"
+
+
+def test_ctrl_c_gets_through_while_connecting(silent_port: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    import _thread  # noqa: PLC0415
+    import threading  # noqa: PLC0415
+
+    from pql_repl.api import cluster  # noqa: PLC0415
+
+    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 60.0, raising=False)  # no timeout to help
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    started = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            pql.run(QUICK, cluster=f"tcp://127.0.0.1:{silent_port}")
+    finally:
+        timer.cancel()
+    assert time.monotonic() - started < 3
+
+
+@pytest.mark.parametrize(
+    ("address", "message"),
+    [
+        ("tls://127.0.0.1:8786", "over tcp:// only, not tls://"),
+        ("ucx://127.0.0.1:8786", "over tcp:// only, not ucx://"),
+        ("inproc://192.0.2.2/4369/1", "over tcp:// only, not inproc://"),
+        ("gopher://127.0.0.1:70", "over tcp:// only, not gopher://"),
+        ("tcp://127.0.0.1", "no port"),
+        ("tcp://127.0.0.1:0", "port must be from 1 to 65535"),
+        ("tcp://127.0.0.1:65536", "port must be from 1 to 65535"),
+        ("tcp://:8786", "no host"),
+        ("tcp://a b:8786", "not a host name"),
+        ("tcp://127.0.0.1:²", "port must be from 1 to 65535"),
+        ("", "no scheduler address"),
+    ],
+)
+def test_an_address_pql_cannot_use_is_refused_when_given(address: str, message: str) -> None:
+    e = ends_within(5, lambda: pql.run(QUICK, cluster=address))
+    assert isinstance(e, ClusterError)
+    assert message in str(e)
+    assert "\n" not in str(e)
+    if address:
+        from pql_repl.session.session import Session  # noqa: PLC0415
+        from pql_repl.session.settings import SessionError  # noqa: PLC0415
+
+        with pytest.raises(SessionError, match=re.escape(message)):
+            Session().handle(f".cluster {address}")
+
+
+def test_a_cluster_that_is_no_address_nor_client_is_an_argument_error() -> None:
+    with pytest.raises(pql.PqlArgumentTypeError, match=r"cluster must be a Dask scheduler address .* not 5"):
+        pql.run(QUICK, cluster=5)
+    with pytest.raises(TypeError):
+        pql.prepare(QUICK).stream(cluster=[])
+
+
+def pql_command(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "pql_repl.cli", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+
+
+def test_the_command_says_in_one_line_what_is_wrong_with_the_cluster(
+    silent_port: int, closed_port: int, tmp_path: Path
+) -> None:
+    # Refused when the option is read (a usage error), before anything runs.
+    done = pql_command("--cluster", "tls://127.0.0.1:8786", "-c", QUICK)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert "over tcp:// only" in done.stderr
+    # No answer: given up within seconds, for a statement, and in spreadsheet mode.
+    started = time.monotonic()
+    done = pql_command("--cluster", f"tcp://127.0.0.1:{silent_port}", "-c", QUICK)
+    assert time.monotonic() - started < 15
+    assert done.returncode == 1
+    silent = f"tcp://127.0.0.1:{silent_port}"
+    assert done.stderr == f"pql: no answer from {silent} within 2 s: is a Dask scheduler listening there?\n"
+    template = tmp_path / "t.pql"
+    template.write_text("select avg(riverEquity(p1)) from p1='#H#', p2='KK'\n")
+    rows = tmp_path / "rows.csv"
+    rows.write_text("H\nAA\n")
+    options = ["--template", str(template), "--rows", str(rows)]
+    done = pql_command("--cluster", f"tcp://127.0.0.1:{closed_port}", *options)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.splitlines()) == 1
+    assert f"no Dask scheduler at tcp://127.0.0.1:{closed_port}: connection refused" in done.stderr

@@ -12,18 +12,19 @@ must run the same pql version as the client: checked when connecting.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import itertools
 import secrets
 import time
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from pql_repl.api.options import resolve_macros
 from pql_repl.api.precision import engine_precision
 from pql_repl.api.query import LocalQuery as Query
 from pql_repl.api.results import DEFAULT_TRIALS, StatementResult
-from pql_repl.base.errors import ClusterError, PqlRuntimeError
+from pql_repl.base.errors import ClusterError, PqlArgumentTypeError, PqlRuntimeError
 from pql_repl.base.records import replace
 
 
@@ -40,36 +41,257 @@ def pql_version() -> str:
 #: Clients made from an address, kept for the session's next statements and sweeps.
 _clients: dict[str, Any] = {}
 
+#: Seconds to wait for a scheduler to answer (connecting, then its greeting) before giving up.
+CONNECT_SECONDS = 2.0
+#: Seconds the Dask client may then take to finish connecting, and the workers to say which
+#: pql they run.
+SETUP_SECONDS = 30.0
+#: The bytes of a Dask scheduler's greeting pql reads at most (a real one is under a hundred).
+GREETING_MAX_BYTES = 1 << 16
+
+_ADDRESS_HINT = "write tcp://HOST:PORT, as `dask scheduler` prints it"
+
+
+def check_address(text: str) -> str:
+    """``text`` as the address of a Dask scheduler pql can connect to, ``tcp://HOST:PORT`` (a
+    bare ``HOST:PORT`` gets ``tcp://``); a ``ClusterError`` saying what is wrong otherwise.
+
+    Only ``tcp://``: ``tls://`` needs certificates pql has no way to take, ``ucx://`` a library it
+    does not install and ``inproc://`` a scheduler in this very process; from Python, a
+    ``distributed.Client`` made for any of them may be passed instead."""
+    shown = _shown(text)
+    t = text.strip()
+    if not t:
+        raise ClusterError(f"no scheduler address: {_ADDRESS_HINT}")
+    scheme, sep, rest = t.partition("://")
+    if not sep:
+        scheme, rest = "tcp", t
+    if scheme.lower() != "tcp":
+        named = (
+            scheme.lower() if scheme.isascii() and scheme.isalnum() and len(scheme) <= 16 else _shown(scheme)
+        )
+        raise ClusterError(
+            f"{shown} is not a scheduler address pql can use: it connects over tcp:// only, not "
+            f"{named}:// (from Python, pass a distributed.Client made for it)"
+        )
+    host, port = _host_and_port(rest.removesuffix("/"), shown)
+    return f"tcp://{host}:{port}"
+
+
+def _host_and_port(rest: str, shown: str) -> tuple[str, int]:
+    if rest.startswith("["):  # an IPv6 address: [::1]:8786
+        end = rest.find("]")
+        host, after = (rest[: end + 1], rest[end + 1 :]) if end > 0 else (rest, "")
+        sep, port = after[:1], after[1:]
+        name_ok = (
+            sep in ("", ":") and ":" in host and all(c in "0123456789abcdefABCDEF:." for c in host[1:-1])
+        )
+    else:
+        host, sep, port = rest.rpartition(":")
+        name_ok = all(c.isascii() and (c.isalnum() or c in "-._") for c in host)
+    bad = f"{shown} is not a scheduler address"
+    if not sep:
+        raise ClusterError(f"{bad}: no port; {_ADDRESS_HINT}")
+    if not host:
+        raise ClusterError(f"{bad}: no host; {_ADDRESS_HINT}")
+    if not name_ok or len(host) > 255:
+        raise ClusterError(
+            f"{bad}: {_shown(host)} is not a host name or IP address (IPv6 in brackets: [::1]:8786)"
+        )
+    number = int(port) if port.isascii() and port.isdigit() and len(port) <= 5 else 0
+    if not 1 <= number <= 65535:
+        raise ClusterError(f"{bad}: the port must be from 1 to 65535, not {_shown(port)}")
+    return host, number
+
+
+def _shown(text: str, most: int = 60) -> str:
+    """``text`` quoted for a message: at most ``most`` characters, what is not printable escaped."""
+    cut = text if len(text) <= most else text[: most - 1] + "…"
+    return repr(cut) if not cut.isprintable() else f"'{cut}'"
+
 
 def connect(cluster: Any, *, expected: str | None = None) -> Any:
     """A Dask client for ``cluster`` (a scheduler address such as ``tcp://host:8786``, or a
-    client already made), after checking that every worker runs pql version ``expected``
-    (default: this one). Raises ``ClusterError`` saying what is wrong."""
+    ``distributed.Client`` already made), after checking that every worker runs pql version
+    ``expected`` (default: this one). Raises ``ClusterError`` saying what is wrong, within
+    ``CONNECT_SECONDS`` when nothing answers at the address; Ctrl-C gets through while it
+    waits."""
+    address = check_cluster(cluster)
     try:
         distributed = importlib.import_module("distributed")
     except ImportError:
         raise ClusterError("running on a cluster needs Dask: pip install 'pql-repl[cluster]'") from None
-    if isinstance(cluster, str):
-        known = _clients.get(cluster)
+    if address is not None:
+        known = _clients.get(address)
         if known is not None and known.status == "running" and expected is None:
             return known  # checked when it was made
-        try:
-            client = distributed.Client(cluster, timeout="10s")
-        except OSError as e:
-            raise ClusterError(f"no Dask scheduler at {cluster}: {e}") from None
+        # Looking the host up is not bounded by the socket's timeout: the wait is.
+        _within(CONNECT_SECONDS + 1.0, lambda: _greeted(address), _silent(address).message)
+        client = _within(
+            SETUP_SECONDS,
+            lambda: _client(distributed, address),
+            f"the Dask scheduler at {address} did not finish connecting within {SETUP_SECONDS:g} s",
+            on_late=lambda c: c.close(),
+        )
     else:
         client = cluster
     want = expected or pql_version()
-    found: Mapping[str, str] = client.run(pql_version)
+    found: Mapping[str, str] = _within(
+        SETUP_SECONDS,
+        lambda: client.run(pql_version),
+        f"the cluster's workers did not say which pql they run within {SETUP_SECONDS:g} s",
+    )
     if not found:
         raise ClusterError("the cluster has no workers")
     wrong = {w: v for w, v in found.items() if v != want}
     if wrong:
         shown = ", ".join(f"{w} has {v}" for w, v in sorted(wrong.items()))
         raise ClusterError(f"every worker needs pql {want} (this one): {shown}")
-    if isinstance(cluster, str):
-        _clients[cluster] = client
+    if address is not None:
+        _clients[address] = client
     return client
+
+
+def check_cluster(cluster: object) -> str | None:
+    """What ``cluster=`` names: an address, checked (``check_address``), or None for a client
+    made in Python (anything with Dask's ``submit`` and ``run``); ``PqlArgumentTypeError``
+    naming the argument for anything else."""
+    if isinstance(cluster, str):
+        return check_address(cluster)
+    if callable(getattr(cluster, "submit", None)) and callable(getattr(cluster, "run", None)):
+        return None
+    shown = repr(cluster)
+    shown = shown if len(shown) <= 40 else shown[:39] + "…"
+    raise PqlArgumentTypeError(
+        f"cluster must be a Dask scheduler address ('tcp://host:8786') or a distributed.Client, not {shown}"
+    )
+
+
+def _greeted(address: str) -> None:
+    """Raises ``ClusterError`` unless a Dask scheduler greets pql at ``address`` within
+    ``CONNECT_SECONDS``: a port where nothing listens, a server that says nothing, or one that
+    says what a Dask scheduler does not (whose bytes Dask would read as a length to allocate)."""
+    import socket  # noqa: PLC0415 (only when connecting)
+
+    rest = address.removeprefix("tcp://")
+    host, _, port = rest.rpartition(":")
+    host = host.removeprefix("[").removesuffix("]")
+    deadline = time.monotonic() + CONNECT_SECONDS
+    silent = _silent(address)
+    try:
+        sock = socket.create_connection((host, int(port)), timeout=CONNECT_SECONDS)
+    except TimeoutError:
+        raise silent from None
+    except OSError as e:
+        reason = "connection refused" if isinstance(e, ConnectionRefusedError) else (e.strerror or str(e))
+        raise ClusterError(f"no Dask scheduler at {address}: {reason}") from None
+    with sock:
+        # A scheduler greets first: the greeting's length (8 bytes, little-endian), then its
+        # frames: their count and each one's length (8 bytes each), then the frames.
+        head = _read(sock, 8, deadline, silent)
+        size = int.from_bytes(head, "little")
+        if not 16 <= size <= GREETING_MAX_BYTES:
+            raise _not_dask(address, head)
+        body = _read(sock, size, deadline, silent)
+        frames = int.from_bytes(body[:8], "little")
+        lengths = [int.from_bytes(body[8 + 8 * i : 16 + 8 * i], "little") for i in range(min(frames, 64))]
+        if not 1 <= frames <= 64 or 8 + 8 * frames + sum(lengths) != size:
+            raise _not_dask(address, head)
+
+
+def _silent(address: str) -> ClusterError:
+    return ClusterError(
+        f"no answer from {address} within {CONNECT_SECONDS:g} s: is a Dask scheduler listening there?"
+    )
+
+
+def _read(sock: Any, size: int, deadline: float, silent: ClusterError) -> bytes:
+    """``size`` bytes from ``sock`` by ``deadline``; ``silent`` when they do not come."""
+    parts: list[bytes] = []
+    got = 0
+    while got < size:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise silent
+        sock.settimeout(left)
+        try:
+            part = sock.recv(min(size - got, 1 << 16))
+        except TimeoutError:
+            raise silent from None
+        except OSError:
+            raise silent from None
+        if not part:  # closed before greeting
+            raise silent
+        parts.append(part)
+        got += len(part)
+    return b"".join(parts)
+
+
+def _not_dask(address: str, head: bytes) -> ClusterError:
+    return ClusterError(f"{address} answers, but not as a Dask scheduler (it began with {head!r})")
+
+
+def _client(distributed: Any, address: str) -> Any:
+    try:
+        return distributed.Client(address, timeout=f"{CONNECT_SECONDS}s")
+    except TimeoutError:  # it greeted, then stopped answering
+        raise _silent(address) from None
+    except (OSError, ValueError) as e:
+        raise ClusterError(f"no Dask scheduler at {address}: {_one_line(e)}") from None
+    except Exception as e:  # Dask's own errors: a scheduler that stops mid-greeting, ...
+        raise ClusterError(f"cannot connect to the Dask scheduler at {address}: {_one_line(e)}") from None
+
+
+def _one_line(e: BaseException) -> str:
+    text = " ".join(str(e).split()) or type(e).__name__
+    return text if len(text) <= 200 else text[:199] + "…"
+
+
+T = TypeVar("T")
+
+
+def _within(
+    seconds: float, work: Callable[[], T], late: str, *, on_late: Callable[[T], object] | None = None
+) -> T:
+    """``work()`` run on another thread while this one waits, at most ``seconds``: its answer, or
+    what it raised; ``ClusterError`` (``late``) past that, and ``KeyboardInterrupt`` at once on
+    Ctrl-C (Dask's waits do not let it through). Work given up keeps running to its end, then
+    ``on_late`` is handed its answer (a client, to be closed)."""
+    import threading  # noqa: PLC0415
+
+    done = threading.Event()
+    outcome: list[Any] = []
+    lock = threading.Lock()
+    abandoned = False
+
+    def run() -> None:
+        try:
+            answer: Any = work()
+            failed = False
+        except BaseException as e:  # raised again on the waiting thread
+            answer, failed = e, True
+        with lock:
+            outcome.append((answer, failed))
+            late_answer = abandoned and not failed
+        done.set()
+        if late_answer and on_late is not None:
+            with contextlib.suppress(Exception):
+                on_late(answer)
+
+    thread = threading.Thread(target=run, name="pql-cluster-connect", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + seconds
+    try:
+        while not done.wait(min(0.05, max(deadline - time.monotonic(), 0.0))):
+            if time.monotonic() >= deadline:
+                raise ClusterError(late)
+    finally:
+        with lock:
+            abandoned = not outcome
+    answer, failed = outcome[0]
+    if failed:
+        raise answer
+    return answer  # type: ignore[no-any-return]
 
 
 def run_batch(texts: list[str], options: Mapping[str, Any]) -> list[StatementResult | str]:

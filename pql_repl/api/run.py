@@ -59,17 +59,18 @@ class Query(LocalQuery):
             )
         checked = checked_options(trials=trials, seed=seed, threads=threads, time_limit=time_limit)
         engine_precision(precision)  # checked now, not when the generator first runs
-        return self._stream_on_cluster(cluster, {**checked, "exact": exact, "precision": precision})
+        dask_layer = _cluster_layer()
+        dask_layer.check_cluster(cluster)  # an address pql cannot use is said now
+        return self._stream_on_cluster(
+            dask_layer, cluster, {**checked, "exact": exact, "precision": precision}
+        )
 
     def _stream_on_cluster(
-        self, cluster: Any, options: dict[str, Any]
+        self, dask_layer: Any, cluster: Any, options: dict[str, Any]
     ) -> Generator[StatementResult, None, None]:
         """``stream`` with ``cluster`` (``pql_repl.api.cluster``): each select statement's snapshots
         as its tasks end; a simulate statement with observed actions runs here (a worker does
         not know them). ``cancel()`` stops the tasks left as the next one ends."""
-        import importlib  # noqa: PLC0415 (Dask only when asked for)
-
-        dask_layer = importlib.import_module("pql_repl.api.cluster")
         client = dask_layer.connect(cluster)
         self._cancelled = False
         for index, info in enumerate(self.statements):
@@ -91,6 +92,14 @@ class Query(LocalQuery):
                         raise cancelled_error()
             finally:
                 snapshots.close()
+
+
+def _cluster_layer() -> Any:
+    """``pql_repl.api.cluster``, loaded by name when a run is asked for on a cluster (it does not
+    load Dask itself until it connects)."""
+    import importlib  # noqa: PLC0415 (only for runs on a cluster)
+
+    return importlib.import_module("pql_repl.api.cluster")
 
 
 def prepare(text: str, *, macros: Mapping[str, str] | None = None) -> Query:

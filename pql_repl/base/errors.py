@@ -1,4 +1,6 @@
-"""The exceptions pql raises. Every error that belongs to a place in the query carries it."""
+"""The exceptions pql raises. Every error that belongs to a place in the query carries it, and
+every failure of the API is a ``PqlError``: a wrong argument is a ``PqlArgumentError`` (also a
+``ValueError``, or a ``TypeError`` as ``PqlArgumentTypeError``)."""
 
 from __future__ import annotations
 
@@ -50,9 +52,29 @@ class PqlCancelled(PqlError):
     """The run was cancelled."""
 
 
-__all__ = ["PqlCancelled", "PqlError", "PqlRangeError", "PqlRuntimeError", "PqlSyntaxError", "PqlTypeError"]
+class PqlArgumentError(PqlError, ValueError):
+    """A value the API cannot take (``trials=0``, ``cluster=''``, a named range called ``a``):
+    a ``ValueError`` too, naming the argument."""
 
 
-class ClusterError(Exception):
-    """The cluster cannot be used: Dask missing, no scheduler at the address, or workers that
-    run another pql version (``pql_repl.api.cluster``)."""
+class PqlArgumentTypeError(PqlArgumentError, TypeError):
+    """An argument of the wrong type (``run(None)``, ``cluster=5``): a ``TypeError`` too,
+    naming the argument and the type it must be."""
+
+
+class ClusterError(PqlError):
+    """The cluster cannot be used: Dask missing, an address pql cannot use, no scheduler
+    answering there, or workers that run another pql version (``pql_repl.api.cluster``)."""
+
+
+__all__ = [
+    "ClusterError",
+    "PqlArgumentError",
+    "PqlArgumentTypeError",
+    "PqlCancelled",
+    "PqlError",
+    "PqlRangeError",
+    "PqlRuntimeError",
+    "PqlSyntaxError",
+    "PqlTypeError",
+]

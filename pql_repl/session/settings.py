@@ -7,6 +7,7 @@ from __future__ import annotations
 from pql_repl.api.output import FORMATS
 from pql_repl.api.precision import AUTO, AUTO_AFTER_SECONDS, AUTO_TARGET
 from pql_repl.api.results import DEFAULT_TRIALS
+from pql_repl.base.errors import ClusterError
 from pql_repl.base.limits import HISTORY_SIZE
 from pql_repl.base.records import fields, record
 
@@ -263,16 +264,14 @@ class Settings:
 
 def parse_cluster(text: str) -> str | None:
     """``off`` or a Dask scheduler's address (``tcp://host:8786``; a bare ``host:port`` gets
-    ``tcp://``). Whether a scheduler answers there is found when a sweep first uses it."""
+    ``tcp://``), checked now (``api.cluster.check_address``: tcp:// only, a host and a port).
+    Whether a scheduler answers there is found when a statement or sweep first uses it."""
     t = text.strip()
     if t.lower() in ("off", "none", ""):
         return None
-    if "://" not in t:
-        t = "tcp://" + t
-    import re  # noqa: PLC0415 (see the imports)
+    from pql_repl.api.cluster import check_address  # noqa: PLC0415 (only when a cluster is named)
 
-    if not re.fullmatch(r"[a-z]+://[^\s/]+:\d+/?", t):
-        raise SessionError(
-            f"'{text}' is not a scheduler address", "write .cluster tcp://host:8786 or .cluster off"
-        )
-    return t
+    try:
+        return check_address(t)
+    except ClusterError as e:
+        raise SessionError(e.message, "write .cluster tcp://host:8786 or .cluster off") from None
