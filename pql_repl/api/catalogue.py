@@ -113,7 +113,7 @@ def parse_range(
     the ordering of starting hands ``N%`` reads (``ordering='equity'``; None: the default)."""
     for given in (text, game, syntax or "", ordering or ""):
         unicode_checked(given, PqlRangeError)
-    raw = _core.parse_range(text, game, syntax, resolve_macros(macros), ordering)
+    raw = _core.parse_range(text, game, syntax, resolve_macros(macros, text), ordering)
     return Range(text, raw["game"], raw["combos"], raw["weights"])
 
 

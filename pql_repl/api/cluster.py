@@ -358,7 +358,7 @@ def _by_chunk(rows: int, workers: int, options: Mapping[str, Any]) -> bool:
 def _rows_by_chunk(
     client: Any, texts: list[str], options: Mapping[str, Any]
 ) -> Iterator[tuple[int, StatementResult | str]]:
-    macros = resolve_macros(None)
+    macros = resolve_macros(None, *texts)
     for i, text in enumerate(texts):
         try:
             yield i, _final(stream_statement(client, text, options, macros))

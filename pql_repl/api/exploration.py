@@ -175,7 +175,7 @@ class Heatmap:
             board,
             dead,
             syntax,
-            resolve_macros(macros),
+            resolve_macros(macros, *villains, board or "", dead or ""),
             trials,
             seed,
             threads,
@@ -321,7 +321,7 @@ def range_summary(
 ) -> RangeSummary:
     """Count the hands of a range (and draw ``sample`` of them by weight; ``N%`` read in
     ``ordering``); raises ``PqlRangeError`` with positions in ``text``."""
-    raw = _core.range_summary(text, game, syntax, resolve_macros(macros), sample, seed, ordering)
+    raw = _core.range_summary(text, game, syntax, resolve_macros(macros, text), sample, seed, ordering)
     return RangeSummary(
         raw["game"], raw["hands"], raw["total"], raw["weighted"], raw["weighted_range"], list(raw["sample"])
     )
@@ -367,7 +367,7 @@ class Distribution:
             board,
             dead,
             syntax,
-            resolve_macros(macros),
+            resolve_macros(macros, hero, *villains, board or "", dead or ""),
             hands,
             deals,
             seed,

@@ -1,12 +1,12 @@
 """What callers pass to the engine, checked before it runs: run options (trials, seed, threads,
-time limit), text the engine can read, and the named ranges a statement may use."""
+time limit), text the engine can read, and the named ranges a statement may use (the user's file
+is read only for a text that names one)."""
 
 from __future__ import annotations
 
 import operator
 
 from pql_repl.base.errors import PqlError
-from pql_repl.files import named_ranges
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (the command's start)
 if TYPE_CHECKING:
@@ -14,9 +14,17 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def resolve_macros(macros: Mapping[str, str] | None) -> dict[str, str]:
-    """The named ranges a range may use: those given, or else the user's stored ones."""
-    return named_ranges.load() if macros is None else dict(macros)
+def resolve_macros(macros: Mapping[str, str] | None, *texts: str) -> dict[str, str]:
+    """The named ranges ``texts`` may use: those given, or else those of the user's stored ones
+    that the texts use (``files.named_ranges.used_by``; the file is not even looked at when no
+    text holds a ``$``)."""
+    if macros is not None:
+        return dict(macros)
+    if not any("$" in t for t in texts):
+        return {}
+    from pql_repl.files import named_ranges  # noqa: PLC0415 (only for a text with a $name)
+
+    return named_ranges.used_by(*texts)
 
 
 _MAX_WHOLE = 2**64 - 1

@@ -41,7 +41,7 @@ class LocalQuery:
         of the simulate statements that seat the player (as their ``history=`` does)."""
         self.text = text
         unicode_checked(text, PqlSyntaxError, origin)
-        self._macros = resolve_macros(macros)
+        self._macros = resolve_macros(macros, text)
         self._observations = observations or []
         self._program = _core.Program(text, origin, self._macros, self._observations)
         self._lock = threading.Lock()

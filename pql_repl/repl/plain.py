@@ -45,6 +45,7 @@ from pql_repl.api.output import Destination, OutputError, render
 from pql_repl.api.results import DEFAULT_TRIALS, StatementResult
 from pql_repl.api.run import Query
 from pql_repl.base.errors import PqlCancelled, PqlError
+from pql_repl.files import named_ranges
 from pql_repl.files.history import History, take_warnings
 from pql_repl.repl.shared_history import SharedHistory
 from pql_repl.session.completion import complete, opens_by_itself
@@ -274,6 +275,9 @@ class PlainRepl:
         """The loop; returns the exit code."""
         for warning in take_warnings():  # damaged data moved aside: say so, then carry on
             self._error(f"pql: warning: {warning}")
+        # Named ranges are read as input is checked, on another thread while the prompt is drawn:
+        # what is wrong with their file is said between prompts.
+        named_ranges.claim_warnings()
         try:
             while True:
                 try:
@@ -284,6 +288,8 @@ class PlainRepl:
                     return 0
                 if self.execute(text):
                     return 0
+                for warning in named_ranges.take_warnings():
+                    self._error(f"pql: warning: {warning}")
         finally:
             self.destination.close()
 

@@ -28,7 +28,6 @@ from pql_repl.api.results import DEFAULT_TRIALS
 from pql_repl.api.run import Query
 from pql_repl.base.errors import PqlError
 from pql_repl.base.records import field, record
-from pql_repl.files import named_ranges
 from pql_repl.files.config import config_file, load_config
 from pql_repl.session.settings import (
     SessionError,
@@ -150,6 +149,10 @@ class Session:
         #: Named ranges held here instead of in the user's file (None: the file): a shadow
         #: session checking a script keeps its ``.define``s to itself (``shadow``).
         self.macros: dict[str, str] | None = None
+        #: A shadow session: its first ``.define`` or ``.undefine`` copies the file's ranges
+        #: into ``macros`` and changes the copy (until then it reads the file, only when a
+        #: statement names a range).
+        self.keeps_ranges = False
         #: The config file this session's settings were read from (there or not); None when
         #: they were not read from one.
         self.config_read: str | None = None
@@ -224,7 +227,8 @@ class Session:
         copy.interactive = self.interactive
         copy.themes = self.themes
         copy.observations = list(self.observations)
-        copy.macros = dict(named_ranges.load() if self.macros is None else self.macros)
+        copy.macros = None if self.macros is None else dict(self.macros)
+        copy.keeps_ranges = True
         return copy
 
     def replay(self, line: str) -> None:
@@ -414,10 +418,25 @@ class Session:
         noun = "hand" if len(r) == 1 else "hands"
         return CommandResult(output=f"{len(r)} {noun} ({r.game})\n{' '.join(combos)}{more}".rstrip())
 
+    def _stored_ranges(self) -> dict[str, str]:
+        """The named ranges in force: this session's own, or else the user's file's."""
+        if self.macros is not None:
+            return self.macros
+        from pql_repl.files import named_ranges  # noqa: PLC0415 (a plain run does without it)
+
+        return named_ranges.load()
+
+    def _own_ranges(self) -> dict[str, str] | None:
+        """The named ranges a change applies to when they are this session's own (a shadow's
+        copy of the file's, made at its first change); None when changes go to the file."""
+        if self.macros is None and self.keeps_ranges:
+            self.macros = self._stored_ranges()
+        return self.macros
+
     def _define(self, arg: str) -> CommandResult:
         """`.define` lists the named ranges, `.define $name` shows one, `.define $name 'RANGE'`
         stores it (checked: the name, and the range in some game)."""
-        stored = named_ranges.load() if self.macros is None else self.macros
+        stored = self._stored_ranges()
         if not arg:
             if not stored:
                 return CommandResult(output="no named ranges yet: .define $name 'RANGE'")
@@ -437,9 +456,12 @@ class Session:
         text, game = _quoted_and_game(rest, f".define ${bare} 'QQ+, AKs'")
         # Checked in one game (hold'em unless named); it is read in the game of each range using it.
         parse_range(text, game, macros={**stored, bare: text})
-        if self.macros is not None:
-            self.macros[bare] = text
+        own = self._own_ranges()
+        if own is not None:
+            own[bare] = text
             return CommandResult(note=f"${bare} = {text}")
+        from pql_repl.files import named_ranges  # noqa: PLC0415 (a plain run does without it)
+
         try:
             named_ranges.store(bare, text)
         except OSError as e:
@@ -451,13 +473,16 @@ class Session:
     def _undefine(self, arg: str) -> CommandResult:
         if not arg:
             raise SessionError("missing name: .undefine $name")
-        if self.macros is not None:
+        own = self._own_ranges()
+        if own is not None:
             bare = arg.strip().removeprefix("$").lower()
-            key = next((k for k in self.macros if k.lower() == bare), None)
+            key = next((k for k in own if k.lower() == bare), None)
             if key is None:
                 raise SessionError(f"no range is named ${bare}", "list them with .define")
-            del self.macros[key]
+            del own[key]
             return CommandResult(note=f"forgot ${key}")
+        from pql_repl.files import named_ranges  # noqa: PLC0415 (a plain run does without it)
+
         try:
             removed = named_ranges.remove(arg.strip())
         except OSError as e:
