@@ -297,3 +297,32 @@ def test_a_results_history_with_a_sweep_is_one_csv_and_one_json_document() -> No
     markdown = render_history(history, "markdown")
     assert markdown.index("as eq from hero='AA'") < markdown.index("| h | weight |")
     assert markdown.index("| h | weight |") < markdown.index("as wins from hero='QQ'")
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 41: a sweep's size is bounded, Ctrl-C stops it keeping the rows done, values are range
+# texts, errors in the clause are cut around the error.
+
+
+@pytest.mark.parametrize(
+    ("clause", "message"),
+    [
+        (" sweep $h over (" + "'AK', " * 120_000 + "AK)", "a list of quoted values"),
+        (" sweep $h over ('AK') " + "x" * 800_000, "unexpected text after the sweep"),
+        (" sweep $h over " + "f" * 800_000 + "()", "unknown list"),
+        (" sweep $h over turns('" + "Kh" * 400_000 + "')", "a card twice"),
+        (" sweep " + "$" * 800_000, "expected '$name over LIST'"),
+    ],
+    ids=["list", "after", "source", "board", "clause"],
+)
+def test_an_error_in_a_long_sweep_clause_is_shown_around_the_error(clause: str, message: str) -> None:
+    text = "select avg(riverEquity(hero)) from hero=$h, villain='KK'" + clause
+    with pytest.raises(PqlError) as e:
+        pql.sweep(text, trials=100)
+    assert message in e.value.message
+    assert len(e.value.message) < 300
+    assert len(e.value.rendered) < 600, e.value.rendered[:600]
+    # The caret is under the error in the window shown.
+    _, shown, caret = e.value.rendered.splitlines()[:3]
+    assert "^" in caret
+    assert len(caret) <= len(shown) + 2

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import math
+import time
 
 from pql_repl.api.results import Bucket, Column, StatementResult
 from pql_repl.base.records import record
@@ -430,9 +431,14 @@ def format_markdown(result: StatementResult, timer: bool = False) -> str:
 class ResultWriter:
     """Writes the results of a session to ``stream`` in one format. Tables, markdown and CSV rows
     go out as each statement finishes (CSV under one header for the whole output); JSON is one
-    document, written by ``close``, or (``keep_complete``, for a file) rewritten in place after
-    every statement so the file is always a whole document. ``width``: a terminal's width, that
-    tables fit."""
+    document, written by ``close``, or (``keep_complete``, for a file) rewritten whole so the
+    file is always a whole document: after the 1st, 2nd, 4th, 8th… result, after any result
+    ``REWRITE_AFTER`` seconds after the last rewrite, on ``settle`` and at ``close``, so that
+    n results cost writing linear in n (not n rewrites of a growing document). ``width``: a
+    terminal's width, that tables fit."""
+
+    #: Seconds after which a result waiting to go into a JSON file is written with the next one.
+    REWRITE_AFTER = 5.0
 
     def __init__(
         self,
@@ -456,12 +462,14 @@ class ResultWriter:
         self._written = 0
         self._closed = False
         self._bar_char = BAR_CHAR if _can_encode(stream, BAR_CHAR) else "#"
+        #: The results and sweeps the JSON file's document holds, and when it was written.
+        self._in_file = 0
+        self._rewritten = 0.0
 
     def write(self, result: StatementResult) -> None:
         if self.format == "json":
             self._results.append(result)
-            if self.keep_complete:
-                self._write_document()
+            self._keep_up()
             return
         if self.format == "table":
             if self._written:
@@ -483,8 +491,7 @@ class ResultWriter:
         """A sweep's table, in the writer's format (a CSV block with its own header)."""
         if self.format == "json":
             self._sweeps.append(result.to_json())
-            if self.keep_complete:
-                self._write_document()
+            self._keep_up()
             return
         if self._written:
             self.stream.write("\n")
@@ -498,7 +505,23 @@ class ResultWriter:
         if self._closed:
             return
         self._closed = True
-        if self.format == "json":
+        if self.format == "json" and not (self.keep_complete and 0 < self._in_file == self._entries):
+            self._write_document()
+
+    def settle(self) -> None:
+        """A JSON file brought up to date now (the line REPL's, once a run is over)."""
+        if self.format == "json" and self.keep_complete and self._in_file != self._entries:
+            self._write_document()
+
+    @property
+    def _entries(self) -> int:
+        return len(self._results) + len(self._sweeps)
+
+    def _keep_up(self) -> None:
+        """A JSON file rewritten when it holds half the results or fewer, or an old version."""
+        if not self.keep_complete:
+            return
+        if self._entries >= 2 * self._in_file or time.monotonic() - self._rewritten >= self.REWRITE_AFTER:
             self._write_document()
 
     def _write_document(self) -> None:
@@ -510,6 +533,8 @@ class ResultWriter:
         json.dump(json_document(self._results, self._sweeps), self.stream, indent=2)
         self.stream.write("\n")
         self.stream.flush()
+        self._in_file = self._entries
+        self._rewritten = time.monotonic()
 
 
 class OutputError(Exception):
@@ -519,8 +544,9 @@ class OutputError(Exception):
 class Destination:
     """Where a session's results go, as ``.output`` and ``.format`` say: ``stdout`` or a file.
     A file is replaced when the first result reaches it (until then the old one stays whole) and
-    holds a complete document after every result; a new format on the same file goes on writing
-    to it after what is there."""
+    is a complete document whenever it is looked at (JSON's holds at least half the results so
+    far, and all of them once ``settle``d or closed: ``ResultWriter``); a new format on the same
+    file goes on writing to it after what is there."""
 
     def __init__(self, stdout: TextIO) -> None:
         self.stdout = stdout
@@ -553,6 +579,11 @@ class Destination:
             self._target = target
         self._writer.timer = timer
         return self._writer
+
+    def settle(self) -> None:
+        """A JSON file brought up to date with every result so far (``ResultWriter.settle``)."""
+        if self._writer is not None:
+            self._writer.settle()
 
     def close(self) -> None:
         """Finish the output (the JSON document) and close the file, if any."""

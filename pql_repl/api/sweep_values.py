@@ -9,6 +9,7 @@ import functools
 from collections.abc import Iterable
 from itertools import combinations, permutations
 
+from pql_repl.base.errors import excerpt
 from pql_repl.base.records import record
 
 RANKS = "AKQJT98765432"
@@ -29,10 +30,10 @@ def _cards(text: str) -> list[str]:
     if len(compact) % 2 or not all(
         compact[i] in RANKS and compact[i + 1] in SUITS for i in range(0, len(compact), 2)
     ):
-        raise ValueError(f"'{text}' is not a board of known cards such as 'Kh9h7d'")
+        raise ValueError(f"'{excerpt(text)}' is not a board of known cards such as 'Kh9h7d'")
     cards = [compact[i : i + 2] for i in range(0, len(compact), 2)]
     if len(set(cards)) != len(cards):
-        raise ValueError(f"'{text}' holds a card twice")
+        raise ValueError(f"'{excerpt(text)}' holds a card twice")
     return cards
 
 
@@ -60,13 +61,13 @@ def flops(kind: str = "canonical") -> list[SweepValue]:
         return [SweepValue(_written(f)) for f in combinations(DECK, 3)]
     if kind == "canonical":
         return list(_canonical_flops())
-    raise ValueError(f"flops('{kind}'): the kinds are 'canonical' and 'all'")
+    raise ValueError(f"flops('{excerpt(kind)}'): the kinds are 'canonical' and 'all'")
 
 
 def _next_cards(board: str, size: int, street: str) -> list[SweepValue]:
     cards = _cards(board)
     if len(cards) != size:
-        raise ValueError(f"{street}('{board}') needs a board of {size} cards, not {len(cards)}")
+        raise ValueError(f"{street}('{excerpt(board)}') needs a board of {size} cards, not {len(cards)}")
     return [SweepValue(_written([*cards, c])) for c in DECK if c not in cards]
 
 

@@ -27,7 +27,7 @@ from pql_repl.api.output import csv_line, csv_number, csv_rows, format_estimate
 from pql_repl.api.results import StatementResult
 from pql_repl.api.run import Query
 from pql_repl.api.sweep_values import SweepValue
-from pql_repl.base.errors import PqlError, PqlRuntimeError, PqlSyntaxError
+from pql_repl.base.errors import PqlError, PqlRuntimeError, PqlSyntaxError, caret_window, excerpt
 from pql_repl.base.records import field, record
 
 #: The lists a sweep may run over, by name: (function, how many text arguments it takes).
@@ -42,8 +42,9 @@ SOURCES: dict[str, tuple[Callable[..., list[SweepValue]], tuple[int, int]]] = {
 #: Words of the sweep clause, for highlighting and completion.
 SWEEP_KEYWORDS = ("sweep", "over", *SOURCES)
 
-_STRING = re.compile(r"'[^']*'|\"[^\"]*\"")
-_COMMENT = re.compile(r"--[^\n]*|/\*.*?\*/", re.S)
+#: Strings and comments, whichever starts first (as the lexer reads them); a comment left open
+#: runs to the end (so an open ``/*`` is read once, not once per later ``/*``).
+_SKIPPED = re.compile(r"""'[^']*'|"[^"]*"|--[^\n]*|/\*.*?(?:\*/|\Z)""", re.S)
 _SWEEP = re.compile(r"(?i)\bsweep\b")
 _PLACEHOLDER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 _CLAUSE = re.compile(
@@ -51,20 +52,23 @@ _CLAUSE = re.compile(
     (?:(?P<source>[A-Za-z_]+)\s*(?:\((?P<args>[^()]*)\))?|\((?P<list>[^()]*)\))\s*(?P<comma>,?)""",
     re.X,
 )
+#: One quoted value of a list and the comma after it.
+_ITEM = re.compile(r"""\s*('[^']*'|"[^"]*")\s*(?:(,)|\Z)""")
+#: What would end the quoted string a value is put in: a value holding one would rewrite the
+#: statement (``TT', p3='QQ`` seats a third player).
+QUOTES = "'\""
 
 
 def _blank(text: str) -> str:
     """``text`` with its comments and the insides of its strings blanked (offsets kept), to
     find keywords and placeholders in it."""
 
-    def spaces(m: re.Match[str]) -> str:
-        return re.sub(r"[^\n]", " ", m.group())
+    def blank(m: re.Match[str]) -> str:
+        skipped = m.group()
+        spaces = re.sub(r"[^\n]", " ", skipped)
+        return skipped[0] + spaces[1:-1] + skipped[-1] if skipped[0] in QUOTES else spaces
 
-    def inside(m: re.Match[str]) -> str:
-        quoted = m.group()
-        return quoted[0] + spaces(m)[1:-1] + quoted[-1]
-
-    return _STRING.sub(inside, _COMMENT.sub(spaces, text))
+    return _SKIPPED.sub(blank, text)
 
 
 def _error(
@@ -76,16 +80,18 @@ def _error(
     hint: str | None = None,
     origin: tuple[int, int] = (1, 1),
 ) -> PqlSyntaxError:
-    """An error at ``at`` of ``text`` (which starts at line and column ``origin`` of a script)."""
+    """An error at ``at`` of ``text`` (which starts at line and column ``origin`` of a script);
+    a long line is shown as a window around the caret, as the engine shows its errors."""
     line = text.count("\n", 0, at) + 1
     start = text.rfind("\n", 0, at) + 1
     col = at - start + 1
-    source_line = text[start:].partition("\n")[0]
-    caret = " " * (col - 1) + "^" * max(1, length)
+    end = text.find("\n", at)
+    source_line = text[start : end if end >= 0 else len(text)]
+    shown, caret = caret_window(source_line, col, length)
     if line == 1:
         col += origin[1] - 1
     line += origin[0] - 1
-    rendered = f"line {line}, col {col}: {message}\n  {source_line}\n  {caret}"
+    rendered = f"line {line}, col {col}: {message}\n  {shown}\n  {caret}"
     if hint:
         rendered += f"\n  hint: {hint}"
     return PqlSyntaxError(message, line, col, (at, at + length), hint, rendered)
@@ -209,9 +215,9 @@ def _values(text: str, m: re.Match[str], origin: tuple[int, int]) -> list[SweepV
     if source.lower() not in SOURCES:
         import difflib  # noqa: PLC0415 (only for a misspelt list: the command starts faster)
 
-        close = difflib.get_close_matches(source.lower(), list(SOURCES), n=1)
+        close = difflib.get_close_matches(source.lower()[:40], list(SOURCES), n=1)
         hint = f"did you mean '{close[0]}'?" if close else "the lists: " + ", ".join(SOURCES)
-        raise error(m.start("source"), len(source), f"unknown list '{source}'", hint)
+        raise error(m.start("source"), len(source), f"unknown list '{excerpt(source)}'", hint)
     make, (least, most) = SOURCES[source.lower()]
     args = _strings(m.group("args") or "")
     if args is None or not least <= len(args) <= most:
@@ -224,7 +230,9 @@ def _values(text: str, m: re.Match[str], origin: tuple[int, int]) -> list[SweepV
     try:
         return make(*args)
     except (ValueError, PqlError) as e:
-        raise error(m.start("source"), m.end() - m.start("source"), str(e).splitlines()[0]) from None
+        message = str(e).splitlines()[0] if str(e) else type(e).__name__
+        message = message if len(message) <= 200 else message[:200] + "…"
+        raise error(m.start("source"), m.end() - m.start("source"), message) from None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -481,7 +489,7 @@ def check(sweep: Sweep, limit: int | None = None) -> CheckedSweep:
         try:
             query = Query(filled)
         except PqlError as e:
-            shown = ", ".join(f"${n}={v!r}" for n, v in zip(sweep.names, values, strict=True))
+            shown = ", ".join(f"${n}={excerpt(v)!r}" for n, v in zip(sweep.names, values, strict=True))
             raise type(e)(
                 f"with {shown}: {e.message}", hint=e.hint, rendered=f"with {shown}: {e.rendered}"
             ) from None

@@ -67,6 +67,39 @@ class ClusterError(PqlError):
     answering there, or workers that run another pql version (``pql_repl.api.cluster``)."""
 
 
+#: Source text quoted in a message is cut to this many characters (the engine's
+#: ``error::EXCERPT_CHARS``), so a megabyte-long word cannot make a megabyte-long message.
+EXCERPT_CHARS = 40
+#: A source line longer than this (in characters) is shown as a window around the caret (the
+#: engine's ``WINDOW_CHARS``).
+WINDOW_CHARS = 100
+
+
+def excerpt(text: str) -> str:
+    """``text`` as quoted in a message: at most ``EXCERPT_CHARS`` characters, with ``…`` when cut."""
+    return text if len(text) <= EXCERPT_CHARS else text[:EXCERPT_CHARS] + "…"
+
+
+def caret_window(line: str, col: int, width: int) -> tuple[str, str]:
+    """The source line and the caret line under ``width`` characters from 1-based column
+    ``col``, as the engine shows them: a long line cut to ``WINDOW_CHARS`` around the caret
+    (``…`` where cut), control characters as spaces, tabs kept in the caret line."""
+    at = max(0, min(col - 1, len(line)))
+    if len(line) <= WINDOW_CHARS:
+        start, end = 0, len(line)
+    else:
+        start = min(max(0, at - WINDOW_CHARS // 3), len(line) - WINDOW_CHARS)
+        end = min(start + WINDOW_CHARS, len(line))
+    shown = "".join(c if c.isprintable() or c == "\t" else " " for c in line[start:end])
+    caret = "".join("\t" if c == "\t" else " " for c in line[start : min(at, end)])
+    if start > 0:
+        shown, caret = "…" + shown, " " + caret
+    if end < len(line):
+        shown += "…"
+    caret += "^" * max(1, min(width, end - at))
+    return shown, caret
+
+
 __all__ = [
     "ClusterError",
     "PqlArgumentError",

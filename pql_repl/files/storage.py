@@ -24,7 +24,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
-    from typing import TextIO
+    from typing import BinaryIO, TextIO
 
 try:
     import fcntl
@@ -209,7 +209,9 @@ class ReplacingFile:
 
     What is written goes to a temporary file beside the target, which takes the target's name at
     the first ``flush`` after a write: until then the old file stays as it was (a run that fails
-    or is killed before its first result loses nothing). Later writes go on in place. Going back
+    or is killed before its first result loses nothing). The temporary file is made by the first
+    write (that one can be made is tried at once, so a folder that cannot take it fails here):
+    a run killed before it leaves nothing beside the target. Later writes go on in place. Going back
     (``seek`` to an earlier position, then ``truncate``, as a JSON document is rewritten) starts
     a new temporary file holding what came before that position, which replaces the file at the
     next ``flush``: a rewrite cut short leaves the previous version whole."""
@@ -220,16 +222,24 @@ class ReplacingFile:
         self.name = str(path)
         self._target = target
         self._mode = _mode_for(target)
-        fd, pending = _temporary(target)
-        #: The temporary file not yet renamed over the target (None once it has been).
-        self._pending: Path | None = pending
-        self._file = os.fdopen(fd, "wb")
+        fd, probe = _temporary(target)
+        os.close(fd)
+        probe.unlink()
+        #: The temporary file not yet renamed over the target (None before the first write, and
+        #: once it has been renamed).
+        self._pending: Path | None = None
+        #: What is written to: the temporary file, or the target once renamed (None before the
+        #: first write).
+        self._file: BinaryIO | None = None
         self._position = 0
         self._dirty = False
         self.closed = False
 
     def write(self, text: str) -> int:
         data = text.encode("utf-8")
+        if self._file is None:
+            fd, self._pending = _temporary(self._target)
+            self._file = os.fdopen(fd, "wb")
         self._file.write(data)
         self._position += len(data)
         self._dirty = True
@@ -240,6 +250,8 @@ class ReplacingFile:
 
     def seek(self, position: int) -> int:
         """Back to ``position`` (bytes): what follows it is replaced by what is written next."""
+        if self._file is None:  # nothing written yet: nothing to go back over
+            return self._position
         if position == self._position:
             return position
         if self._pending is not None:
@@ -263,10 +275,13 @@ class ReplacingFile:
         return position
 
     def truncate(self) -> int:
-        self._file.truncate(self._position)
+        if self._file is not None:
+            self._file.truncate(self._position)
         return self._position
 
     def flush(self) -> None:
+        if self._file is None:
+            return
         self._file.flush()
         if self._pending is not None and self._dirty:
             os.fsync(self._file.fileno())
@@ -284,7 +299,8 @@ class ReplacingFile:
             if self._dirty:
                 self.flush()
         finally:
-            self._file.close()
+            if self._file is not None:
+                self._file.close()
             if self._pending is not None:
                 with contextlib.suppress(OSError):
                     self._pending.unlink()

@@ -305,6 +305,16 @@ class PlainRepl:
             # the session goes on, as when a progress line takes it.
             self._error("cancelled")
             return False
+        finally:
+            self._settle_output()
+
+    def _settle_output(self) -> None:
+        """The `.output` file holds every result once the input has run (a JSON file is
+        rewritten only now and then while many results come at once)."""
+        try:
+            self.destination.settle()
+        except OSError as e:  # a full disk: the session goes on
+            self._error(f"cannot write '{self.session.settings.output}': {e.strerror or e}")
 
     def _execute(self, text: str, depth: int) -> bool:
         """``execute`` for text typed (``depth`` 0) or a script `.read` ``depth`` deep."""
