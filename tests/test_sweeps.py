@@ -303,6 +303,50 @@ def test_a_results_history_with_a_sweep_is_one_csv_and_one_json_document() -> No
 # Issue 41: a sweep's size is bounded, Ctrl-C stops it keeping the rows done, values are range
 # texts, errors in the clause are cut around the error.
 
+#: 22,100 flops x 169 classes x 169 classes: 631,198,100 rows.
+HUGE_SWEEP = (
+    "select avg(riverEquity(hero)) from hero=$h, villain=$v, board=$flop "
+    "sweep $flop over flops('all'), $h over classes('holdem'), $v over classes('holdem')"
+)
+
+
+def test_a_sweep_past_the_bound_is_refused_before_any_row_is_built() -> None:
+    from pql_repl.api import sweeps  # noqa: PLC0415
+    from pql_repl.base.limits import SWEEP_MAX_ROWS  # noqa: PLC0415
+
+    assert SWEEP_MAX_ROWS == 100_000
+    with pytest.raises(PqlError) as e:
+        sweeps.parse(HUGE_SWEEP)
+    assert "631,198,100 rows" in e.value.message
+    assert "100,000" in e.value.message
+    # Pointed at the clause, in the script's lines and columns.
+    assert (e.value.line, e.value.col) == (1, HUGE_SWEEP.index("sweep") + 1)
+    # From Python, values given as keyword arguments count the same: 22,100 x 169 rows.
+    text = "select avg(riverEquity(hero)) from hero=$h, villain='QQ', board=$flop"
+    with pytest.raises(PqlError, match=r"3,734,900 rows; a sweep runs at most 100,000"):
+        sweeps.parse(text, {"flop": pql.flops("all"), "h": pql.classes("holdem")})
+    with pytest.raises(PqlError, match=r"3,734,900 rows"):
+        pql.sweep(text, flop=pql.flops("all"), h=pql.classes("holdem"))
+    # Under the bound it is a sweep: 1,755 canonical flops x 56 values.
+    few = "select avg(riverEquity(hero)) from hero=$h, villain='QQ', board=$flop"
+    assert len(sweeps.parse(few, {"flop": pql.flops(), "h": [f"h{i}" for i in range(56)]})) == 98_280
+
+
+def test_the_command_refuses_a_huge_sweep_at_once(tmp_path: Path) -> None:
+    # (Today's checking takes about a second for 22,100 rows: a refusal is far quicker.)
+    r = subprocess.run(
+        [sys.executable, "-m", "pql_repl.cli", "-c", HUGE_SWEEP],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+        check=False,
+    )
+    assert r.returncode == 1, r.stderr
+    assert "631,198,100 rows" in r.stderr
+    assert "Traceback" not in r.stderr
+    assert r.stdout == ""
+
 
 @pytest.mark.parametrize(
     ("clause", "message"),

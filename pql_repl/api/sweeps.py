@@ -28,6 +28,7 @@ from pql_repl.api.results import StatementResult
 from pql_repl.api.run import Query
 from pql_repl.api.sweep_values import SweepValue
 from pql_repl.base.errors import PqlError, PqlRuntimeError, PqlSyntaxError, caret_window, excerpt
+from pql_repl.base.limits import FILLED_MAX_CHARS, SWEEP_MAX_ROWS
 from pql_repl.base.records import field, record
 
 #: The lists a sweep may run over, by name: (function, how many text arguments it takes).
@@ -197,7 +198,44 @@ def parse(
     for name, vals in axes:
         if not vals:
             raise PqlSyntaxError(f"${name} runs over an empty list")
+    _bounded(template, axes, None if found is None else (found.start(), len(text) - found.start()), error)
     return Sweep(template.rstrip(), axes)
+
+
+_QUOTED = "a value may not hold a quote (' or \")"
+_QUOTED_HINT = "values are ranges, boards or cards, which the sweep puts in quotes: ('AKs', 'QQ+, AK')"
+
+
+def _bounded(
+    template: str,
+    axes: list[tuple[str, list[SweepValue]]],
+    clause: tuple[int, int] | None,
+    error: Callable[..., PqlSyntaxError],
+) -> None:
+    """Refuses a sweep of more than ``SWEEP_MAX_ROWS`` rows, or whose filled statements hold
+    more than ``FILLED_MAX_CHARS`` characters together, before any row is built (the error at
+    ``clause``, its offset and length, when the sweep is written in the text)."""
+    rows = math.prod(len(values) for _, values in axes)
+    spots = [m.group(1) for m in _PLACEHOLDER.finditer(_blank(template))]
+    fixed = len(template) - sum(len(name) + 1 for name in spots)
+    chars = rows * fixed + sum(
+        spots.count(name) * (rows // len(values)) * sum(len(v.text) + 2 for v in values)
+        for name, values in axes
+    )
+    if rows > SWEEP_MAX_ROWS:
+        message = f"the sweep has {rows:,} rows; a sweep runs at most {SWEEP_MAX_ROWS:,}"
+        hint = "sweep fewer values (flops('canonical') stands for all 22,100 flops), or split the sweep"
+    elif chars > FILLED_MAX_CHARS:
+        message = (
+            f"the sweep's {rows:,} statements hold {chars:,} characters together; "
+            f"at most {FILLED_MAX_CHARS:,}"
+        )
+        hint = "a shorter statement, or fewer rows"
+    else:
+        return
+    if clause is None:
+        raise PqlSyntaxError(message, hint=hint)
+    raise error(clause[0], clause[1], message, hint)
 
 
 def _values(text: str, m: re.Match[str], origin: tuple[int, int]) -> list[SweepValue]:
@@ -475,16 +513,20 @@ def _optional(module: str) -> Any:
 
 @record
 class CheckedSweep:
-    """A sweep whose every row's statement is checked: (values, weight, query) per row."""
+    """A sweep whose every row's statement is checked: (values, weight, filled statement) per
+    row, and the statement's selectors. A row is compiled again when it runs: nothing compiled
+    is kept, so a sweep's memory is its statements' text (bounded: ``FILLED_MAX_CHARS``)."""
 
     sweep: Sweep
-    rows: list[tuple[list[str], float, Query]]
+    rows: list[tuple[list[str], float, str]]
+    selectors: list[str] = field(default_factory=list)
 
 
 def check(sweep: Sweep, limit: int | None = None) -> CheckedSweep:
     """Every row's statement (the first ``limit`` ones), filled and checked; the first problem
     raises ``PqlError`` saying which values made it."""
     rows = []
+    selectors: list[str] | None = None
     for values, weight, filled in islice(sweep.rows(), limit):
         try:
             query = Query(filled)
@@ -495,8 +537,10 @@ def check(sweep: Sweep, limit: int | None = None) -> CheckedSweep:
             ) from None
         if len(query.statements) != 1:
             raise PqlSyntaxError("a sweep runs one statement")
-        rows.append((values, weight, query))
-    return CheckedSweep(sweep, rows)
+        if selectors is None:
+            selectors = list(query.statements[0].selectors)
+        rows.append((values, weight, filled))
+    return CheckedSweep(sweep, rows, selectors or [])
 
 
 def stream(
@@ -511,13 +555,14 @@ def stream(
     Dask scheduler address or client) the rows run there as tasks, ending in any order (the
     table keeps the sweep's order)."""
     rows = checked.rows
-    selectors = list(rows[0][2].statements[0].selectors)
-    result = SweepResult(checked.sweep.names, selectors, total=len(rows), query=checked.sweep.template)
+    result = SweepResult(
+        checked.sweep.names, list(checked.selectors), total=len(rows), query=checked.sweep.template
+    )
     if cluster is not None:
         dask_layer = importlib.import_module("pql_repl.api.cluster")  # Dask only when asked for
         client = dask_layer.connect(cluster)
         done: dict[int, SweepRow] = {}
-        for i, answer in dask_layer.run_rows(client, [q.text for _, _, q in rows], options):
+        for i, answer in dask_layer.run_rows(client, [text for _, _, text in rows], options):
             values, weight, _ = rows[i]
             done[i] = (
                 SweepRow(values, weight, None, answer)
@@ -529,9 +574,9 @@ def stream(
             yield result
         return
     run_one = run or (lambda q: q.run(**options))
-    for values, weight, query in rows:
+    for values, weight, text in rows:
         try:
-            (r,) = run_one(query)
+            (r,) = run_one(Query(text))
             result.rows.append(SweepRow(values, weight, r))
         except PqlRuntimeError as e:
             if not e.message.startswith("no legal deal"):

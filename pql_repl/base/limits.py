@@ -52,3 +52,7 @@ BUFFER_MAX_BYTES = 16 * 2**20
 HISTORY_SIZE = 10_000
 #: Bytes read from the end of the history file at start: older entries are not looked at.
 HISTORY_MAX_READ_BYTES = 8 * 2**20
+#: Rows of one sweep: the product of its lists' lengths (a row is a statement checked and run).
+SWEEP_MAX_ROWS = 100_000
+#: Characters of the statements one sweep or sheet fills, together (each is checked first).
+FILLED_MAX_CHARS = 64 * 2**20
