@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import pql_repl as pql
+from pql_repl.api.output import csv_line
 from pql_repl.api.sheet import SpreadsheetError, check_rows, fill, placeholders, read_rows
 
 TEMPLATE = (
@@ -120,3 +121,136 @@ def test_the_command_refuses_a_bad_sheet_before_running(tmp_path: Path) -> None:
     assert r.returncode == 2
     assert "missing.pql" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 41: hostile sheets end with a message naming what and where, never a traceback.
+
+SIMPLE = "select avg(riverEquity(p1)) as eq from game='holdem', p1='#A#', p2='#B#'\n"
+
+
+def sheet_cli(tmp_path: Path, template: str, rows: str, *args: str) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "q.pql").write_text(template)
+    (tmp_path / "rows.csv").write_text(rows)
+    return pql_cli("--template", "q.pql", "--rows", "rows.csv", "--trials", "500", *args, cwd=tmp_path)
+
+
+def one_line_error(r: subprocess.CompletedProcess[str], code: int, *needles: str) -> None:
+    assert r.returncode == code, r.stderr
+    assert "Traceback" not in r.stderr, r.stderr[-3000:]
+    assert r.stderr.startswith("pql: "), r.stderr[:500]
+    assert len(r.stderr) < 400, r.stderr[:500]
+    for needle in needles:
+        assert needle in r.stderr, r.stderr[:500]
+
+
+def test_a_cell_past_the_bound_is_named_by_line_and_column(tmp_path: Path) -> None:
+    from pql_repl.base.limits import ROWS_MAX_CELL  # noqa: PLC0415
+
+    assert ROWS_MAX_CELL == 128 * 1024
+    big = "K" * (ROWS_MAX_CELL + 1)
+    r = sheet_cli(tmp_path, SIMPLE, f"A,B\nAA,KK\nAA,{big}\n")
+    one_line_error(r, 2, "rows.csv: line 3", "column B", "128 KiB")
+    assert r.stdout == ""
+    with pytest.raises(SpreadsheetError, match=r"line 3, column B: .*128 KiB"):
+        pql.spreadsheet(SIMPLE, f"A,B\nAA,KK\nAA,{big}\n", **RUN)
+    # In quotes too, over several lines.
+    r = sheet_cli(tmp_path, SIMPLE, f'A,B\n"{big[:70_000]}\n{big[:70_000]}",KK\n')
+    one_line_error(r, 2, "rows.csv: line 2", "column A", "128 KiB")
+
+
+def test_a_full_disk_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    rows = "A,B\nAA,KK\nQQ,JJ\n"
+    r = sheet_cli(tmp_path, SIMPLE, rows, "--output", "/dev/full")
+    one_line_error(r, 1, "/dev/full", "No space left on device")
+    with open("/dev/full", "w") as full:
+        r = subprocess.run(
+            [sys.executable, "-m", "pql_repl.cli", "--template", "q.pql", "--rows", "rows.csv",
+             "--trials", "500"],
+            stdout=full, stderr=subprocess.PIPE, text=True, cwd=tmp_path, timeout=300, check=False,
+        )  # fmt: skip
+    one_line_error(r, 1, "results to stdout", "No space left on device")
+    assert "Exception ignored" not in r.stderr
+    # A folder that is not there: found before any row runs.
+    r = sheet_cli(tmp_path, SIMPLE, rows, "--output", str(tmp_path / "missing" / "out.csv"))
+    assert r.returncode == 2, r.stderr
+    assert "there is no directory" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize(
+    ("cell", "column"),
+    [("TT', p3='QQ", "A"), ('KK", p3="QQ', "B"), ("AA'--", "A")],
+)
+def test_a_value_holding_a_quote_is_refused_naming_row_and_column(
+    tmp_path: Path, cell: str, column: str
+) -> None:
+    rows = [{"A": "AA", "B": "KK"}, {"A": "AA", "B": "KK"}]
+    rows[1][column] = cell
+    text = "A,B\n" + "".join(csv_line([r["A"], r["B"]]) for r in rows)
+    with pytest.raises(
+        SpreadsheetError, match=rf"rows: line 3, column {column}: a value may not hold a quote"
+    ):
+        pql.spreadsheet(SIMPLE, text, **RUN)
+    r = sheet_cli(tmp_path, SIMPLE, text)
+    one_line_error(r, 1, f"rows.csv: line 3, column {column}", "quote")
+    assert r.stdout == ""  # nothing ran
+
+
+def test_a_header_without_rows_says_there_is_nothing_to_run(tmp_path: Path) -> None:
+    r = sheet_cli(tmp_path, SIMPLE, "A,B\n")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == ""
+    assert r.stderr == "pql: rows.csv: no rows under the header: nothing to run\n"
+
+
+@pytest.mark.parametrize(
+    ("template", "needle"),
+    [
+        ("", "q.pql: empty: write a statement with #NAME# placeholders"),
+        ("  \n-- only a comment\n", "q.pql: empty: write a statement with #NAME# placeholders"),
+        (
+            "select avg(riverEquity(p1)) from p1='AA', p2='KK'",
+            "q.pql: no #NAME# placeholder: every row would run the same statement",
+        ),
+    ],
+)
+def test_a_template_that_cannot_vary_is_refused(tmp_path: Path, template: str, needle: str) -> None:
+    r = sheet_cli(tmp_path, template, "A,B\nAA,KK\n")
+    one_line_error(r, 2, needle)
+    assert r.stdout == ""
+    with pytest.raises(SpreadsheetError, match=needle.split(": ", 1)[1]):
+        pql.spreadsheet(template, "A,B\nAA,KK\n", **RUN)
+
+
+def test_too_many_rows_are_refused_at_once(tmp_path: Path) -> None:
+    from pql_repl.base.limits import SHEET_MAX_ROWS  # noqa: PLC0415
+
+    assert SHEET_MAX_ROWS == 100_000
+    r = sheet_cli(tmp_path, SIMPLE, "A,B\n" + "AA,KK\n" * 150_000)
+    one_line_error(r, 2, "rows.csv: 150,000 rows", "100,000")
+
+
+def test_the_first_ctrl_c_stops_a_sheet_after_the_rows_done(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    # Exact rows the engine finishes even when cancelled: the first Ctrl-C still stops the sheet.
+    template = (
+        "select avg(riverEquity(p1)) as eq from game='holdem', p1='QQ+, AK, AQs', "
+        "p2='22+, A2s+, KTs+, QJs', board='#FLOP#'"
+    )
+    (tmp_path / "q.pql").write_text(template)
+    flops = [v.text for v in pql.flops("all")]
+    (tmp_path / "rows.csv").write_text("FLOP\n" + "\n".join(flops) + "\n")
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "pql_repl.cli", "--template", "q.pql", "--rows", "rows.csv", "--exact", "--threads", "1"],
+        cwd=str(tmp_path), encoding="utf-8", timeout=60,
+    )  # fmt: skip
+    child.expect(r"row (\d+) of 22100", timeout=120)
+    child.sendintr()
+    child.expect(r"pql: interrupted after (\d+) of 22100 rows", timeout=10)
+    done = int(child.match.group(1))
+    child.expect(pexpect.EOF, timeout=10)
+    child.close()
+    assert child.exitstatus == 130
+    assert 0 < done < 22100

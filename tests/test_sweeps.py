@@ -12,6 +12,7 @@ import subprocess
 import sys
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -346,6 +347,87 @@ def test_the_command_refuses_a_huge_sweep_at_once(tmp_path: Path) -> None:
     assert "631,198,100 rows" in r.stderr
     assert "Traceback" not in r.stderr
     assert r.stdout == ""
+
+
+def spawn(*args: str) -> Any:
+    pexpect = pytest.importorskip("pexpect")
+    return pexpect.spawn(
+        sys.executable, ["-m", "pql_repl.cli", *args], encoding="utf-8", timeout=60, dimensions=(24, 200)
+    )
+
+
+#: Range against range on every flop: each row an exact enumeration of a few dozen milliseconds
+#: (the engine finishes such a row even when cancelled), 22,100 rows: minutes in all.
+LONG_SWEEP = (
+    "select avg(riverEquity(hero)) as eq from game='holdem', hero='QQ+, AK, AQs', "
+    "villain='22+, A2s+, KTs+, QJs', board=$flop sweep $flop over flops('all')"
+)
+
+
+@pytest.mark.parametrize("how", [["--exact"], ["--no-exact", "--trials", "20000"]])
+def test_the_first_ctrl_c_stops_a_sweep_and_writes_the_rows_done(how: list[str]) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    child = spawn("-c", LONG_SWEEP, "--threads", "1", "--seed", "1", *how)
+    # The progress line counts rows: some are done.
+    child.expect(r"row (\d+) of 22100", timeout=120)
+    child.sendintr()  # once
+    # The table of the rows done, its aggregate, how many of all; then the script stops.
+    child.expect(r"flop +weight +eq", timeout=10)
+    child.expect(r"all +(\d+) +0\.\d+", timeout=10)
+    done = int(child.match.group(1))
+    child.expect(rf"\({done} of 22100 rows\)", timeout=10)
+    child.expect(rf"pql: interrupted after {done} of 22100 rows", timeout=10)
+    child.expect(pexpect.EOF, timeout=10)
+    child.close()
+    assert child.exitstatus == 130
+    assert 0 < done < 22100
+    assert "Traceback" not in (child.before or "")
+
+
+def test_ctrl_c_in_a_sweep_writes_its_rows_in_csv_and_json(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    out = tmp_path / "out.json"
+    child = spawn(
+        "-c", LONG_SWEEP, "--threads", "1", "--no-exact", "--trials", "20000",
+        "--format", "json", "--output", str(out),
+    )  # fmt: skip
+    child.expect(r"row (\d+) of 22100", timeout=120)
+    child.sendintr()
+    child.expect(pexpect.EOF, timeout=10)
+    child.close()
+    assert child.exitstatus == 130
+    (doc,) = json.loads(out.read_text())["sweeps"]
+    assert doc["done"] is False
+    assert 0 < doc["rows_done"] == len(doc["rows"]) < 22100
+    assert all(row["columns"]["eq"]["value"] is not None for row in doc["rows"])
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        ["TT', p3='QQ"],
+        ['TT", p3="QQ'],
+        ["AK", "QQ' , villain2='22"],
+    ],
+)
+def test_a_value_holding_a_quote_is_refused(values: list[str]) -> None:
+    text = "select avg(riverEquity(hero)) as eq from hero=$h, villain='KK'"
+    with pytest.raises(PqlError, match=r"\$h: a value may not hold a quote"):
+        pql.sweep(text, h=values, trials=100)
+    # In the clause: a value in double quotes may hold a single one, and would end the string.
+    clause = text + """ sweep $h over ("TT', p3='QQ")"""
+    with pytest.raises(PqlError, match=r"a value may not hold a quote") as e:
+        pql.sweep(clause, trials=100)
+    assert e.value.col == clause.index('("') + 2
+
+
+def test_a_listed_value_may_hold_commas() -> None:
+    from pql_repl.api import sweeps  # noqa: PLC0415
+
+    swept = sweeps.parse(
+        "select avg(riverEquity(hero)) from hero=$h, villain='KK' sweep $h over ('QQ+, AK', \"JJ-99\")"
+    )
+    assert [v.text for v in swept.axes[0][1]] == ["QQ+, AK", "JJ-99"]
 
 
 @pytest.mark.parametrize(

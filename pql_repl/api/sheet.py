@@ -20,16 +20,26 @@ from pql_repl.api.output import csv_line, csv_number
 from pql_repl.api.results import DEFAULT_TRIALS, StatementResult
 from pql_repl.api.run import Query
 from pql_repl.base.errors import PqlCancelled, PqlError
-from pql_repl.base.limits import SCRIPT_MAX_BYTES
+from pql_repl.base.limits import FILLED_MAX_CHARS, ROWS_MAX_CELL, SCRIPT_MAX_BYTES, SHEET_MAX_ROWS
 from pql_repl.base.records import field, record
 from pql_repl.files.storage import FileProblem, decode_text, read_bounded
 
 #: ``#NAME#``: letters, digits and ``_``, as the Oracle's templates wrote them.
 PLACEHOLDER = re.compile(r"#([A-Za-z_][A-Za-z0-9_]*)#")
+#: Comments, to see whether a template holds anything else.
+_COMMENT = re.compile(r"--[^\n]*|/\*.*?(?:\*/|\Z)", re.S)
+#: What would end the quoted string a value is put in (``TT', p3='QQ`` would seat a third
+#: player): a value is a range, a board or a name, never statement text.
+QUOTES = "'\""
 
 
 class SpreadsheetError(Exception):
     """A template or rows file that cannot be run: says what and where."""
+
+
+class SheetFileError(SpreadsheetError):
+    """A template or rows file that cannot be used at all (empty, past a bound, not CSV): the
+    command's exit code 2, as for a file it cannot read."""
 
 
 def placeholders(template: str) -> list[str]:
@@ -43,22 +53,50 @@ def fill(template: str, row: Mapping[str, str]) -> str:
 
 
 def read_rows(text: str, source: str = "rows") -> tuple[list[str], list[dict[str, str]]]:
-    """The header and the rows of CSV ``text`` (a row shorter than the header is an error)."""
+    """The header and the rows of CSV ``text`` (a row shorter than the header is an error).
+    ``SheetFileError`` for a file that cannot be used: empty, a cell over ``ROWS_MAX_CELL``
+    characters (named by line and column), more than ``SHEET_MAX_ROWS`` rows."""
     import csv  # noqa: PLC0415 (loaded when needed: the command starts faster without it)
 
-    records = list(csv.reader(io.StringIO(text, newline="")))
-    while records and not any(cell.strip() for cell in records[-1]):
-        records.pop()  # trailing blank lines
-    if not records:
-        raise SpreadsheetError(f"{source}: empty: the first line must name the columns")
+    # The csv module's own bound on a cell (a process-wide setting) would end in its error
+    # without a place: lifted while reading, and every cell measured here instead.
+    bound = csv.field_size_limit()
+    csv.field_size_limit(max(bound, len(text) + 1))
+    records: list[list[str]] = []
+    count = blank = 0  # records after the header; blank ones at the end so far
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        for line, cells in enumerate(reader, start=1):
+            for column, cell in enumerate(cells):
+                if len(cell) > ROWS_MAX_CELL:
+                    name = records[0][column].strip() if records and column < len(records[0]) else column + 1
+                    raise SheetFileError(
+                        f"{source}: line {line}, column {name}: a cell of {len(cell):,} characters; "
+                        f"a cell holds at most 128 KiB ({ROWS_MAX_CELL:,} characters)"
+                    )
+            blank = blank + 1 if not any(cell.strip() for cell in cells) else 0
+            if line > 1:
+                count += 1
+            if line <= SHEET_MAX_ROWS + 1 or not records:
+                records.append(cells)
+    except csv.Error as e:
+        raise SheetFileError(f"{source}: line {reader.line_num}: {e}") from None
+    finally:
+        csv.field_size_limit(bound)
+    count = max(0, count - blank)  # trailing blank lines
+    if count > SHEET_MAX_ROWS:
+        raise SheetFileError(f"{source}: {count:,} rows; spreadsheet mode runs at most {SHEET_MAX_ROWS:,}")
+    del records[count + 1 :]
+    if not records or not any(cell.strip() for cell in records[0]):
+        raise SheetFileError(f"{source}: empty: the first line must name the columns")
     header = [name.strip() for name in records[0]]
     if len(set(header)) != len(header):
         repeated = sorted({n for n in header if header.count(n) > 1})
-        raise SpreadsheetError(f"{source}: line 1: column names repeat: {', '.join(repeated)}")
+        raise SheetFileError(f"{source}: line 1: column names repeat: {', '.join(repeated)}")
     rows = []
     for line, cells in enumerate(records[1:], start=2):
         if len(cells) != len(header):
-            raise SpreadsheetError(f"{source}: line {line}: {len(cells)} cells; the header has {len(header)}")
+            raise SheetFileError(f"{source}: line {line}: {len(cells)} cells; the header has {len(header)}")
         rows.append(dict(zip(header, cells, strict=True)))
     return header, rows
 
@@ -105,25 +143,62 @@ def result_cells(results: list[StatementResult]) -> list[str]:
     return cells
 
 
+def check_template(template: str, source: str = "template") -> list[str]:
+    """The placeholders of ``template``; ``SheetFileError`` when it holds no statement, or no
+    placeholder (every row would run the same statement)."""
+    if not _COMMENT.sub("", template).strip():
+        raise SheetFileError(f"{source}: empty: write a statement with #NAME# placeholders")
+    names = placeholders(template)
+    if not names:
+        raise SheetFileError(f"{source}: no #NAME# placeholder: every row would run the same statement")
+    return names
+
+
 def check_rows(
-    template: str, header: list[str], rows: list[dict[str, str]], source: str = "rows"
-) -> list[Query]:
-    """Every row's statement, filled and checked; the first problem raises ``SpreadsheetError``
-    naming the placeholder, or the row's line in the CSV file and the error."""
-    missing = [p for p in placeholders(template) if p not in header]
+    template: str,
+    header: list[str],
+    rows: list[dict[str, str]],
+    source: str = "rows",
+    template_source: str = "template",
+) -> list[str]:
+    """Every row's statement, filled and checked (compiled, then let go: a row is compiled
+    again when it runs); the filled statements. The first problem raises ``SpreadsheetError``
+    naming the placeholder, or the row's line in the CSV file (and the column) and the error;
+    ``SheetFileError`` for a template that cannot vary (``check_template``) or statements
+    past ``FILLED_MAX_CHARS`` characters together."""
+    names = check_template(template, template_source)
+    missing = [p for p in names if p not in header]
     if missing:
         shown = ", ".join(f"#{p}#" for p in missing)
         raise SpreadsheetError(
             f"the template's {shown} {'is' if len(missing) == 1 else 'are'} not a column of {source} "
             f"(its columns: {', '.join(header)})"
         )
-    queries = []
+    spots = [m.group(1) for m in PLACEHOLDER.finditer(template)]
+    fixed = len(template) - sum(len(name) + 2 for name in spots)
+    chars = 0
     for line, row in enumerate(rows, start=2):
+        for name in names:
+            if any(q in row[name] for q in QUOTES):
+                raise SpreadsheetError(
+                    f"{source}: line {line}, column {name}: a value may not hold a quote (' or \"): "
+                    "values are ranges, boards or names, which the template puts in quotes"
+                )
+        chars += fixed + sum(len(row[name]) for name in spots)
+    if chars > FILLED_MAX_CHARS:
+        raise SheetFileError(
+            f"{source}: the {len(rows):,} rows' statements hold {chars:,} characters together; "
+            f"at most {FILLED_MAX_CHARS:,}"
+        )
+    filled = []
+    for line, row in enumerate(rows, start=2):
+        text = fill(template, row)
         try:
-            queries.append(Query(fill(template, row)))
+            Query(text)
         except PqlError as e:
             raise SpreadsheetError(f"{source}: line {line}: {e}") from None
-    return queries
+        filled.append(text)
+    return filled
 
 
 def run_rows(
@@ -138,25 +213,26 @@ def run_rows(
     """Checks every row, then runs them in order: yields each row's output cells (input cells,
     then results) and its results. ``run`` runs one row's statement (by default
     ``query.run(**options)``)."""
-    queries = check_rows(template, header, rows, source)
-    return run_checked(header, rows, queries, source=source, run=run or (lambda query: query.run(**options)))
+    filled = check_rows(template, header, rows, source)
+    return run_checked(header, rows, filled, source=source, run=run or (lambda query: query.run(**options)))
 
 
 def run_checked(
     header: list[str],
     rows: list[dict[str, str]],
-    queries: list[Query],
+    filled: list[str],
     *,
     source: str,
     run: Callable[[Query], list[StatementResult]],
 ) -> Iterator[tuple[list[str], list[StatementResult]]]:
-    """Runs the rows' checked statements in order (see ``run_rows``). The first row's results
-    fix the appended columns; a row whose filled statements have other selectors, or whose run
-    fails, is a ``SpreadsheetError`` naming its line (a cancelled run propagates as it is)."""
+    """Runs the rows' checked statements (``check_rows``) in order (see ``run_rows``). The
+    first row's results fix the appended columns; a row whose filled statements have other
+    selectors, or whose run fails, is a ``SpreadsheetError`` naming its line (a cancelled run
+    propagates as it is)."""
     shape: list[int] | None = None
-    for line, (row, query) in enumerate(zip(rows, queries, strict=True), start=2):
+    for line, (row, text) in enumerate(zip(rows, filled, strict=True), start=2):
         try:
-            results = run(query)
+            results = run(Query(text))
         except PqlCancelled:
             raise
         except PqlError as e:
@@ -175,9 +251,9 @@ def read_rows_file(path: Path) -> tuple[list[str], list[dict[str, str]]]:
     try:
         text = decode_text(read_bounded(path, SCRIPT_MAX_BYTES, regular_only=True))
     except FileProblem as e:
-        raise SpreadsheetError(f"cannot read '{path}': {e}") from None
+        raise SheetFileError(f"cannot read '{path}': {e}") from None
     except OSError as e:
-        raise SpreadsheetError(f"cannot read '{path}': {e.strerror or e}") from None
+        raise SheetFileError(f"cannot read '{path}': {e.strerror or e}") from None
     return read_rows(text, str(path))
 
 
@@ -201,6 +277,9 @@ def spreadsheet(
     else:
         table = [{str(k): str(v) for k, v in row.items()} for row in rows]
         header = list(table[0]) if table else []
+        if not table:
+            check_template(template)
+            return Sheet(header=[])
     sheet = Sheet(header=list(header))
 
     def run(query: Query) -> list[StatementResult]:

@@ -48,9 +48,12 @@ SWEEP_KEYWORDS = ("sweep", "over", *SOURCES)
 _SKIPPED = re.compile(r"""'[^']*'|"[^"]*"|--[^\n]*|/\*.*?(?:\*/|\Z)""", re.S)
 _SWEEP = re.compile(r"(?i)\bsweep\b")
 _PLACEHOLDER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+#: What stands between the parentheses of a list: quoted values (which may hold parentheses and
+#: commas) and anything else but parentheses.
+_INSIDE = r"""(?:'[^']*'|"[^"]*"|[^()'"])*"""
 _CLAUSE = re.compile(
-    r"""\s*\$(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s+(?i:over)\s+
-    (?:(?P<source>[A-Za-z_]+)\s*(?:\((?P<args>[^()]*)\))?|\((?P<list>[^()]*)\))\s*(?P<comma>,?)""",
+    rf"""\s*\$(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s+(?i:over)\s+
+    (?:(?P<source>[A-Za-z_]+)\s*(?:\((?P<args>{_INSIDE})\))?|\((?P<list>{_INSIDE})\))\s*(?P<comma>,?)""",
     re.X,
 )
 #: One quoted value of a list and the comma after it.
@@ -98,12 +101,20 @@ def _error(
     return PqlSyntaxError(message, line, col, (at, at + length), hint, rendered)
 
 
-def _strings(args: str) -> list[str] | None:
-    """The quoted items of an argument list (``'a', "b"``), or None when it holds anything else."""
-    items = [a.strip() for a in args.split(",")] if args.strip() else []
-    if not all(len(a) >= 2 and a[0] == a[-1] and a[0] in "'\"" for a in items):
-        return None
-    return [a[1:-1] for a in items]
+def _strings(args: str) -> list[tuple[int, str]] | None:
+    """The quoted items of an argument list (``'a', "b, c"``), each with the offset of its
+    opening quote in ``args``; None when it holds anything else."""
+    items: list[tuple[int, str]] = []
+    at = 0
+    while args[at:].strip():
+        m = _ITEM.match(args, at)
+        if m is None:
+            return None
+        items.append((m.start(1), m.group(1)[1:-1]))
+        at = m.end()
+        if m.group(2) is None:
+            break
+    return items
 
 
 @record
@@ -179,7 +190,11 @@ def parse(
         if text[at:].strip().rstrip(";").strip():
             raise error(at + len(text[at:]) - len(text[at:].lstrip()), 1, "unexpected text after the sweep")
     for name, given in (values or {}).items():
-        axes.append((name, [v if isinstance(v, SweepValue) else SweepValue(str(v)) for v in given]))
+        listed = [v if isinstance(v, SweepValue) else SweepValue(str(v)) for v in given]
+        quoted = next((v.text for v in listed if any(q in v.text for q in QUOTES)), None)
+        if quoted is not None:
+            raise PqlSyntaxError(f"${name}: {_QUOTED} ({excerpt(quoted)})", hint=_QUOTED_HINT)
+        axes.append((name, listed))
     names = [n for n, _ in axes]
     for n in names:
         if names.count(n) > 1:
@@ -248,7 +263,10 @@ def _values(text: str, m: re.Match[str], origin: tuple[int, int]) -> list[SweepV
             raise error(
                 m.start("list"), len(m.group("list")), "a list of quoted values, such as ('AKs', 'QQ')"
             )
-        return sweep_values.listed(items)
+        for at, item in items:
+            if any(q in item for q in QUOTES):
+                raise error(m.start("list") + at, len(item) + 2, _QUOTED, _QUOTED_HINT)
+        return sweep_values.listed(item for _, item in items)
     source = m.group("source")
     if source.lower() not in SOURCES:
         import difflib  # noqa: PLC0415 (only for a misspelt list: the command starts faster)
@@ -257,7 +275,8 @@ def _values(text: str, m: re.Match[str], origin: tuple[int, int]) -> list[SweepV
         hint = f"did you mean '{close[0]}'?" if close else "the lists: " + ", ".join(SOURCES)
         raise error(m.start("source"), len(source), f"unknown list '{excerpt(source)}'", hint)
     make, (least, most) = SOURCES[source.lower()]
-    args = _strings(m.group("args") or "")
+    found = _strings(m.group("args") or "")
+    args = None if found is None else [arg for _, arg in found]
     if args is None or not least <= len(args) <= most:
         raise error(
             m.start("source"),

@@ -54,5 +54,9 @@ HISTORY_SIZE = 10_000
 HISTORY_MAX_READ_BYTES = 8 * 2**20
 #: Rows of one sweep: the product of its lists' lengths (a row is a statement checked and run).
 SWEEP_MAX_ROWS = 100_000
+#: Rows of a spreadsheet mode's rows file.
+SHEET_MAX_ROWS = 100_000
 #: Characters of the statements one sweep or sheet fills, together (each is checked first).
 FILLED_MAX_CHARS = 64 * 2**20
+#: Characters of one cell of a spreadsheet mode's rows file (the csv module's own bound).
+ROWS_MAX_CELL = 128 * 2**10

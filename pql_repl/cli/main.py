@@ -10,6 +10,7 @@ fast: this module must not import textual or prompt_toolkit at module level.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import sys
 from types import SimpleNamespace
@@ -26,10 +27,11 @@ from pql_repl.cli.options import (
 )
 from pql_repl.cli.scripts import (
     Interrupted,
+    RowRunner,
+    cancel_on_interrupt,
     command_source,
     read_file,
     read_stdin,
-    run_cancellable,
     run_scripts,
     silence_stdout,
 )
@@ -59,48 +61,71 @@ def run_spreadsheet(
     session: Session, template_path: Path, rows_path: Path, stdout: TextIO, stderr: TextIO
 ) -> int:
     """Spreadsheet mode: every row of ``rows_path`` checked, then run in turn and written (as
-    CSV, a row at a time) to ``--output`` or stdout; the exit code. Ctrl-C stops after the rows
-    that are done (the row it interrupted is left out)."""
+    CSV, a row at a time) to ``--output`` or stdout; the exit code. The first Ctrl-C stops after
+    the rows that are done (the row it interrupted is left out)."""
     from pql_repl.api import sheet  # noqa: PLC0415
     from pql_repl.api.output import csv_line  # noqa: PLC0415
 
     try:
         template = read_script(template_path)
         header, rows = sheet.read_rows(read_file(rows_path).text, str(rows_path))
-        queries = sheet.check_rows(template, header, rows, str(rows_path))
+        filled = sheet.check_rows(template, header, rows, str(rows_path), str(template_path))
     except SessionError as e:
+        stderr.write(f"pql: {e}\n")
+        return EXIT_USAGE
+    except sheet.SheetFileError as e:
         stderr.write(f"pql: {e}\n")
         return EXIT_USAGE
     except sheet.SpreadsheetError as e:
         stderr.write(f"pql: {e}\n")
         return EXIT_QUERY_ERROR
+    if not rows:
+        stderr.write(f"pql: {rows_path}: no rows under the header: nothing to run\n")
+        return EXIT_OK
     output = session.settings.output
-    stream = open_output(output) if output else stdout
+    try:
+        stream = open_output(output) if output else stdout
+    except OSError as e:  # a folder that is not there, no permission: before any row runs
+        stderr.write(f"pql: --output: cannot write to '{output}': {e.strerror or e}\n")
+        return EXIT_USAGE
     done = 0
     end_progress = "\n" if stderr.isatty() else ""  # a message starts below the progress line
+    code = EXIT_OK
+    runner = RowRunner(session)
     try:
-        run = run_cancellable(session)
-        for cells, results in sheet.run_checked(header, rows, queries, source=str(rows_path), run=run):
-            if done == 0:
-                stream.write(csv_line(header + sheet.result_header(results)))
-            stream.write(csv_line(cells))
-            stream.flush()
-            done += 1
-            if stderr.isatty():
-                stderr.write(f"\rrow {done} of {len(rows)} (line {done + 1})")
-                stderr.flush()
-    except (Interrupted, PqlCancelled, KeyboardInterrupt):
-        stderr.write(f"{end_progress}pql: interrupted after {done} of {len(rows)} rows\n")
-        return EXIT_INTERRUPTED
-    except sheet.SpreadsheetError as e:
-        stderr.write(f"{end_progress}pql: {e}\n")
-        return EXIT_QUERY_ERROR
-    finally:
+        with cancel_on_interrupt(runner):
+            for cells, results in sheet.run_checked(header, rows, filled, source=str(rows_path), run=runner):
+                if done == 0:
+                    stream.write(csv_line(header + sheet.result_header(results)))
+                stream.write(csv_line(cells))
+                stream.flush()
+                done += 1
+                if stderr.isatty():
+                    stderr.write(f"\rrow {done} of {len(rows)} (line {done + 1})")
+                    stderr.flush()
         if stream is not stdout:
             stream.close()
-    if stderr.isatty():
+    except (Interrupted, PqlCancelled, KeyboardInterrupt):
+        stderr.write(f"{end_progress}pql: interrupted after {done} of {len(rows)} rows\n")
+        code = EXIT_INTERRUPTED
+    except sheet.SpreadsheetError as e:
+        stderr.write(f"{end_progress}pql: {e}\n")
+        code = EXIT_QUERY_ERROR
+    except BrokenPipeError:  # the reader went away (`pql ... | head`): stop quietly
+        silence_stdout()
+        return EXIT_OK
+    except OSError as e:  # a full disk
+        where = f"'{output}'" if output else "results to stdout"
+        stderr.write(f"{end_progress}pql: cannot write {where}: {e.strerror or e}\n")
+        code = EXIT_QUERY_ERROR
+    if stream is not stdout:
+        with contextlib.suppress(OSError):  # after a failed write, closing may fail the same way
+            stream.close()
+    elif code == EXIT_QUERY_ERROR:
+        silence_stdout()  # what is left in stdout's buffer must not fail again at exit
+    if code == EXIT_OK and stderr.isatty():
         stderr.write("\n")
-    return EXIT_OK
+    return code
 
 
 def _start_plain(session: Session) -> int:

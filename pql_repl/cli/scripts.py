@@ -30,7 +30,7 @@ from pql_repl.session.statements import DotCommand, Statement, decode_script, re
 # they would cost it a fifth of its start (see `bare_commands`).
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Iterator
     from pathlib import Path
     from types import FrameType, ModuleType
     from typing import Any, Protocol, TextIO
@@ -319,27 +319,38 @@ class ScriptRunner:
             self.progress.update(snap)
 
     def sweep(self, checked: CheckedSweep, source: Source) -> None:
-        """A sweep's rows in turn (each cancellable with Ctrl-C), its table written at the end;
-        the progress line counts rows."""
+        """A sweep's rows in turn, its table written at the end; the progress line counts rows.
+        The first Ctrl-C stops the sweep: the row running is cancelled and left out, the rows
+        done are written as the table (``k of N rows``), and the script stops."""
         options = self.session.run_options()
         total = len(checked.rows)
         started = time.monotonic()
-        run = run_cancellable(self.session)
+        rows = RowRunner(self.session)
         self.progress.start()
         cluster = self.session.settings.cluster
-        where: dict[str, Any] = {"cluster": cluster, **options} if cluster else {"run": run}
+        where: dict[str, Any] = {"cluster": cluster, **options} if cluster else {"run": rows}
+        last = None
+        # On a cluster a Ctrl-C interrupts the wait for the next row at once (the rows not run
+        # are cancelled when the stream closes); here it stops the row that runs.
+        stop = contextlib.nullcontext() if cluster else cancel_on_interrupt(rows)
+        stream = _sweeps().stream(checked, **where)
         try:
-            for result in _sweeps().stream(checked, **where):
-                done = len(result.rows)
-                if result.done:
-                    self.progress.clear()
-                    self.writer().write_sweep(result)
-                else:
-                    left = (time.monotonic() - started) / done * (total - done)
-                    self.progress.note(f"row {done} of {total}, about {left:.0f} s left")
-        except (KeyboardInterrupt, PqlCancelled):
+            with stop:
+                for last in stream:
+                    done = len(last.rows)
+                    if last.done:
+                        self.progress.clear()
+                        self.writer().write_sweep(last)
+                    else:
+                        left = (time.monotonic() - started) / done * (total - done)
+                        self.progress.note(f"row {done} of {total}, about {left:.0f} s left")
+        except (KeyboardInterrupt, PqlCancelled, Interrupted):
+            stream.close()
             self.progress.clear()
-            raise Interrupted from None
+            done = 0 if last is None else len(last.rows)
+            if last is not None and not last.done:
+                self.writer().write_sweep(last)
+            raise Interrupted(f"after {done} of {total} rows") from None
         except PqlError as e:
             self.progress.clear()
             self.report(e.errors, source)
@@ -470,8 +481,9 @@ def run_scripts(session: Session, sources: list[Source], stdout: TextIO, stderr:
     except SessionError as e:
         stderr.write(f"pql: {e}\n")
         return EXIT_QUERY_ERROR
-    except (Interrupted, KeyboardInterrupt):
-        stderr.write("pql: interrupted\n")
+    except (Interrupted, KeyboardInterrupt) as e:
+        said = str(e) if isinstance(e, Interrupted) else ""
+        stderr.write(f"pql: interrupted{' ' + said if said else ''}\n")
         return EXIT_INTERRUPTED
     except OSError as e:
         if isinstance(e, BrokenPipeError):
@@ -490,19 +502,41 @@ def _sweeps() -> ModuleType:
     return importlib.import_module("pql_repl.api.sweeps")
 
 
-def run_cancellable(session: Session) -> Callable[[Query], list[StatementResult]]:
-    """Runs one statement with the session's options; Ctrl-C cancels it and raises
-    ``Interrupted``."""
-    options = session.run_options()
+class RowRunner:
+    """Runs the rows of a sweep or a spreadsheet one after another with the session's options;
+    ``cancel`` (the first Ctrl-C, under ``cancel_on_interrupt``) stops them all: the row
+    running is cancelled and ``Interrupted`` raised in its place (even when the engine finished
+    it anyway, as an exact row may), and no row starts after it. One handler for all the rows:
+    a Ctrl-C between two rows, or while a row ignores its cancel, is not lost."""
 
-    def run(query: Query) -> list[StatementResult]:
-        with cancel_on_interrupt(query):
-            results = query.run(**options)
-        if any(r.cancelled for r in results):
+    def __init__(self, session: Session) -> None:
+        self.options = session.run_options()
+        self.stopped = False
+        self._running: Query | None = None
+        self._lock = threading.Lock()
+
+    def cancel(self) -> None:
+        with self._lock:
+            self.stopped = True
+            running = self._running
+        if running is not None:
+            running.cancel()
+
+    def __call__(self, query: Query) -> list[StatementResult]:
+        with self._lock:
+            if self.stopped:
+                raise Interrupted
+            self._running = query
+        try:
+            results = query.run(**self.options)
+        except PqlCancelled:
+            raise Interrupted from None
+        finally:
+            with self._lock:
+                self._running = None
+        if self.stopped or any(r.cancelled for r in results):
             raise Interrupted
         return results
-
-    return run
 
 
 def silence_stdout() -> None:
