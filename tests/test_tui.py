@@ -577,7 +577,7 @@ async def test_help_tables_keep_usages_with_bars_whole_and_name_keys_once() -> N
             (row,) = [line for line in lines if line.strip().startswith(command.usage + " ")]
             assert command.summary in row
         keys = lines[: next(i for i, line in enumerate(lines) if line.strip() == "Games")]
-        assert any(line.split() == ["F5", "Run", "the", "editor"] for line in keys)
+        assert any(line.split()[:5] == ["F5", "Run", "the", "whole", "editor"] for line in keys)
         assert any(line.split()[:3] == ["F4,", "Ctrl+Enter", "Run"] for line in keys)
         assert [line.split()[-1] for line in keys if "Cancel" in line] == ["Cancel"]
         assert not any("ctrl+" in line or "escape" in line for line in keys)

@@ -32,6 +32,8 @@ from pql_repl.files.storage import (
 
 HISTORY_FILE = "history"
 BUFFER_FILE = "buffer.pql"
+#: Held while a window compares ``BUFFER_FILE`` with what it knows and replaces it.
+BUFFER_LOCK_FILE = "buffer.lock"
 
 _warnings: list[str] = []
 
@@ -137,8 +139,11 @@ class History:
         if self.path is not None and not _usable_file(self.path, "the history"):
             self.path = None
         self.entries = self._load()
-        self._position: int | None = None  # index into entries while browsing with Up/Down
+        self._position: int | None = None  # index into _walk while browsing with Up/Down
+        self._walk: list[str] = []  # what Up and Down go through: the entries, then _ran_from
         self._draft = ""
+        #: The editor's text when it last ran something (``ran_from``), not saved.
+        self._ran_from = ""
 
     def _load(self) -> list[str]:
         if self.path is None:
@@ -179,27 +184,48 @@ class History:
         except OSError as e:
             _warnings.append(f"cannot save history to {self.path}: {e.strerror or e}")
 
+    def ran_from(self, text: str) -> None:
+        """The editor held ``text`` when it ran something (a statement of it, or all of it): the
+        first Up brings ``text`` back, before the entries (which hold only what ran)."""
+        self._ran_from = text
+
     def previous(self, draft: str) -> str | None:
-        """The entry before the current one (Up); ``draft`` is kept to come back to."""
-        if not self.entries:
-            return None
+        """The entry before the current one (Up); ``draft`` is kept to come back to. The first
+        is the editor's text of the last run (``ran_from``), then the entries, newest first;
+        what the editor holds already (``draft``) is passed over."""
         if self._position is None:
             self._draft = draft
-            self._position = len(self.entries)
-        if self._position == 0:
-            return None
-        self._position -= 1
-        return self.entries[self._position]
+            ran_from = self._ran_from
+            newest = self.entries[-1] if self.entries else None
+            fresh = ran_from.strip() and ran_from.strip() != newest
+            self._walk = [*self.entries, ran_from] if fresh else self.entries[:]
+            self._position = len(self._walk)
+        at = self._position
+        while at > 0:
+            at -= 1
+            if not self._is_draft(self._walk[at]):
+                self._position = at
+                return self._walk[at]
+        if self._position == len(self._walk):
+            self._position = None  # nothing to walk to: Down has nothing to come back from
+        return None
 
     def next(self) -> str | None:
         """The entry after the current one (Down); past the newest, the draft comes back."""
         if self._position is None:
             return None
-        self._position += 1
-        if self._position >= len(self.entries):
+        at = self._position + 1
+        while at < len(self._walk) and self._is_draft(self._walk[at]):
+            at += 1
+        if at >= len(self._walk):
             self._position = None
             return self._draft
-        return self.entries[self._position]
+        self._position = at
+        return self._walk[at]
+
+    def _is_draft(self, entry: str) -> bool:
+        """``entry`` is what the editor held when Up was first pressed: not worth a key press."""
+        return entry.strip() == self._draft.strip()
 
     def reset(self) -> None:
         self._position = None
@@ -244,6 +270,73 @@ def load_buffer() -> str:
     except OSError as e:
         _warnings.append(f"cannot read the editor buffer {path}: {e.strerror or e}")
     return ""
+
+
+class SavedBuffer:
+    """The editor's text kept for the next start (``buffer.pql``), safe with several windows.
+
+    Each window of the app loads the file when it starts and then writes it only while the file
+    still holds what this window loaded or last wrote there. Once another window has written
+    it, this window keeps its text in a file of its own beside it (``buffer-TIMESTAMP.pql``,
+    ``aside``) from then on: no window overwrites another's text, and the next start shows the
+    text of the window that wrote ``buffer.pql`` first. A window that changed nothing writes
+    nothing. ``save`` is called from several threads of one window (the caller orders them)."""
+
+    def __init__(self) -> None:
+        #: The text the editor starts with.
+        self.text = load_buffer()
+        #: What this window knows ``buffer.pql`` to hold: what it loaded or last wrote there.
+        self._known = self.text
+        #: What this window last wrote (to ``buffer.pql`` or ``aside``).
+        self._written = self.text
+        #: This window's own file, once another window wrote ``buffer.pql``.
+        self.aside: Path | None = None
+
+    def save(self, text: str) -> Path | None:
+        """Keep ``text``; the file of this window's own when this save is the one that had to
+        go there (to say so once), else None. A save that fails is let go (the editor goes on;
+        the text is only not kept)."""
+        if text == self._written:
+            return None
+        try:
+            directory = data_dir()
+            path = directory / BUFFER_FILE
+            with locked(directory / BUFFER_LOCK_FILE):
+                moved = self.aside is None and _buffer_on_disk(path) not in (None, self._known)
+                if moved:
+                    self.aside = _new_aside(path)
+                write_text_atomic(self.aside or path, text)
+        except OSError:
+            return None
+        self._written = text
+        if self.aside is None:
+            self._known = text
+        return self.aside if moved else None
+
+
+def _buffer_on_disk(path: Path) -> str | None:
+    """What ``path`` holds (None: no file); its bytes escaped when they are not text."""
+    try:
+        data = read_bounded(path, BUFFER_MAX_BYTES)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        return f"unreadable: {e}"  # not what this window wrote
+    try:
+        return decode_text(data)
+    except FileProblem:
+        return data.decode("utf-8", errors="backslashreplace")
+
+
+def _new_aside(path: Path) -> Path:
+    """A name beside ``path`` for one window's text: ``buffer-20250101-120000.pql``."""
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    aside = path.with_name(f"{path.stem}-{stamp}{path.suffix}")
+    n = 1
+    while aside.exists() or aside.is_symlink():
+        n += 1
+        aside = path.with_name(f"{path.stem}-{stamp}-{n}{path.suffix}")
+    return aside
 
 
 def save_buffer(text: str) -> bool:

@@ -1,8 +1,10 @@
 """The full-screen pql app: editor on top, live results below, help on F1.
 
-Keys: F5 runs the editor, F4 (Ctrl+Enter) the statement at the cursor or the selection; F6 focuses
-the results (F2 or Escape comes back), F10 shows them full screen; Ctrl+S exports them. F2 in the
-editor opens the range explorer on the player at the cursor (``tui/explorer.py``)."""
+Keys: Enter after a statement's `;` (or at the end of a dot-command line) runs it and opens a new
+line, F5 runs the whole editor, F4 (Ctrl+Enter) the statement at the cursor or the selection; F6
+focuses the results (F2 or Escape comes back), F10 shows them full screen; Ctrl+S exports them,
+Ctrl+C and F8 copy (``tui/clipboard.py``), Ctrl+L clears them. F2 in the editor opens the range
+explorer on the player at the cursor (``tui/explorer.py``)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Static
 
 from pql_repl.files.history import take_warnings
+from pql_repl.tui.clipboard import Clipboard
 from pql_repl.tui.editor import CompletionList, QueryEditor, pql_theme
 from pql_repl.tui.explorer import ExplorerPanel
 from pql_repl.tui.key_table import APP_BINDINGS, ON_MAIN_SCREEN
@@ -27,7 +30,7 @@ from pql_repl.tui.term_explorer import TermExplorer
 from pql_repl.tui.welcome import EXAMPLES, ExampleList, Welcome
 
 
-class PqlApp(RunControl):
+class PqlApp(RunControl, Clipboard):
     """pql's full-screen REPL."""
 
     TITLE = "pql"
@@ -57,29 +60,37 @@ class PqlApp(RunControl):
         completion.display = False
         editor.attach_completion(completion)
         editor.move_cursor(editor.document.end)
-        await self.results.show_welcome(Welcome())
+        restored = bool(editor.text.strip())
+        await self.results.show_welcome(Welcome(restored))
         # While the start screen shows, 1, 2 or 3 typed in an empty editor runs an example (no
-        # PQL starts with a digit).
-        editor.examples = len(EXAMPLES)
+        # PQL starts with a digit); not when the editor starts with the last session's text,
+        # where the welcome says F6 then 1, 2 or 3 (the keys of the examples list).
+        editor.examples = 0 if restored else len(EXAMPLES)
         editor.focus()
         for warning in take_warnings():  # damaged data moved aside: say so, then carry on
             self.notify(warning, title="pql: warning", severity="warning", timeout=30, markup=False)
         self.check_now()
+
+    def on_welcome_closed(self, _: Welcome.Closed) -> None:
+        if self.query("#editor"):
+            self.editor.examples = 0  # digits are text once the welcome has gone
 
     def action_leave_results(self) -> None:
         """Escape in the results, when there is nothing to cancel: back to the editor."""
         self.action_focus_editor()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # Escape and Ctrl+C cancel only while running or completing; otherwise Ctrl+C copies and
-        # Escape, in the results, goes back to the editor.
+        # Escape and Ctrl+C cancel only while running or completing; otherwise Ctrl+C copies
+        # (when there is something to copy) and Escape, in the results, goes back to the editor.
         if action in ON_MAIN_SCREEN and len(self.screen_stack) > 1:
             return False  # a dialog or the help is open: these keys are for the main screen
-        if action not in ("cancel", "leave_results") or not self.query("#editor"):
+        if action not in ("cancel", "leave_results", "copy") or not self.query("#editor"):
             return True
         busy = self.running or self.editor.completing
         if action == "cancel":
             return busy
+        if action == "copy":
+            return not busy and self.copy_source() is not None
         focused = self.focused
         return not busy and focused is not None and self.results in focused.ancestors_with_self
 

@@ -10,7 +10,7 @@ from textual.reactive import reactive
 from textual.timer import Timer
 
 from pql_repl.api.run import Query
-from pql_repl.files.history import History, load_buffer
+from pql_repl.files.history import History, SavedBuffer
 from pql_repl.session.session import Session
 from pql_repl.tui.editor import QueryEditor
 from pql_repl.tui.explorer import ExplorerPanel
@@ -31,12 +31,16 @@ class AppCore(App[None]):
         self.session.interactive = True
         self.history = history or History(size=self.session.settings.history_size)
         self._run_id = 0
+        #: The editor's statements the run in progress ran (``QueryEditor.ran``).
+        self._run_keys: set[tuple[str, int]] = set()
         #: `.plot`: open the chart when the run it started ends, titled so (None: no chart).
         self._chart_when_done: str | None = None
         self._query: Query | None = None
         self._check_timer: Timer | None = None
+        #: Where the editor's text is kept for the next start (safe with other windows).
+        self.saved_buffer = SavedBuffer()
         #: The editor's text, kept as it changes, to be saved when the app ends.
-        self._buffer = load_buffer()
+        self._buffer = self.saved_buffer.text
         #: Saves of the buffer happen in the checker's threads: the newest text must win.
         self._buffer_lock = threading.Lock()
         self._buffer_saves = 0

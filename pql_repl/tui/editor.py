@@ -1,5 +1,10 @@
 """The query editor: a TextArea that highlights PQL, offers completions in a dropdown, marks the
-checker's first error inline and browses the history with Up/Down on its first/last screen line."""
+checker's first error inline and browses the history with Up/Down on its first/last screen line.
+
+Enter breaks the line; at the end of a complete statement (after its `;`) or of a dot-command
+line it also asks the app to run that statement or line (``RunRequested``), unless it ran
+already and has not changed since (``ran``): a script typed top-down runs one statement at a
+time, each once."""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ from dataclasses import replace
 from rich.markup import escape
 from rich.style import Style
 from textual import events
+from textual.actions import SkipAction
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import OptionList, TextArea
@@ -17,7 +23,7 @@ from textual.widgets.text_area import TextAreaTheme
 from pql_repl.files.history import History
 from pql_repl.session import lexer
 from pql_repl.session.completion import Candidate, complete, opens_by_itself
-from pql_repl.session.statements import is_complete
+from pql_repl.tui.statement_spans import Span, enter_runs, spans
 
 ERROR_HIGHLIGHT = "pql.error"
 _HIGHLIGHT_NAMES = {
@@ -56,10 +62,19 @@ class QueryEditor(TextArea):
 
     BINDINGS = [  # noqa: RUF012 - Textual reads the class attribute
         Binding("ctrl+space", "complete", "Complete", show=False, id="complete"),
+        # As in harlequin and most editors (the TextArea's Ctrl+A goes to the line start, which
+        # Home does too).
+        Binding("ctrl+a", "select_all", "Select all", show=False, id="select_all"),
     ]
 
     class RunRequested(Message):
-        """Enter after a complete statement (or on a dot-command line)."""
+        """Enter after a complete statement's `;` (or at the end of a dot-command line): run
+        ``text[start:end]`` of the editor's text (the line has already been broken after it)."""
+
+        def __init__(self, start: int, end: int) -> None:
+            super().__init__()
+            self.start = start
+            self.end = end
 
     class Checked(Message):
         """The text changed; the app checks it after a short pause."""
@@ -84,6 +99,9 @@ class QueryEditor(TextArea):
         self._engaged = False
         #: How many start-screen examples a digit typed into the empty editor runs (0: none).
         self.examples = 0
+        #: The statements and dot-command lines that ran since the text was loaded, by their
+        #: ``Span.key``: Enter after one of them, unchanged, only opens a new line.
+        self.ran: set[tuple[str, int]] = set()
 
     # -- highlighting ---------------------------------------------------------------------
 
@@ -236,12 +254,10 @@ class QueryEditor(TextArea):
             return
         # Only typing opens the dropdown, not text loaded from the history or by the app.
         self._typing = event.is_printable or event.key in ("backspace", "delete")
-        if event.key == "enter" and self._enter_runs():
-            event.stop()
-            event.prevent_default()
-            self.post_message(self.RunRequested())
-            return
-        await super()._on_key(event)
+        span = self.enter_runs() if event.key == "enter" else None
+        await super()._on_key(event)  # Enter always breaks the line
+        if span is not None:
+            self.post_message(self.RunRequested(span.start, span.end))
 
     def _highlighted_is_typed(self) -> bool:
         dropdown = self._completion
@@ -254,16 +270,36 @@ class QueryEditor(TextArea):
     def _after_semicolon(self) -> bool:
         return self.text[: self.cursor_offset].rstrip().endswith(";")
 
-    def _enter_runs(self) -> bool:
-        """Enter runs when the cursor ends a `;`-terminated buffer, or sits on a dot-command line."""
-        text = self.text
-        before, after = text[: self.cursor_offset], text[self.cursor_offset :]
-        if after.strip():
-            return False
-        line = before[before.rfind("\n") + 1 :]
-        if line.lstrip().startswith("."):
-            return True
-        return before.rstrip().endswith(";") and is_complete(before)
+    def enter_runs(self) -> Span | None:
+        """What Enter at the cursor runs: the complete statement it follows on its line or the
+        dot-command line it ends, unless that ran already unchanged; None: Enter only breaks
+        the line."""
+        if not self.selection.is_empty:
+            return None
+        span = enter_runs(self.text, self.cursor_offset)
+        return None if span is None or span.key in self.ran else span
+
+    def mark_ran(self, text: str, start: int = 0, end: int | None = None) -> set[tuple[str, int]]:
+        """The statements and dot-command lines of ``text`` between ``start`` and ``end`` (all
+        of it by default) have run; their keys (to forget them if the run fails)."""
+        end = len(text) if end is None else end
+        keys = {s.key for s in spans(text) if start <= s.start and s.end <= end}
+        self.ran |= keys
+        return keys
+
+    def action_copy(self) -> None:
+        """Ctrl+C with a selection (and no run going: then the app's Ctrl+C cancels first):
+        copy it to the clipboard (OSC 52, so over SSH too) and say so."""
+        text = self.selected_text
+        if not text:
+            raise SkipAction()
+        self.app.copy_to_clipboard(text)
+        self.notify(copied_note("the selection", text), timeout=3)
+
+    def load_text(self, text: str) -> None:
+        """New text from the history or the app: nothing in it has run from here yet."""
+        self.ran = set()
+        super().load_text(text)
 
     def action_cursor_up(self, select: bool = False) -> None:
         if self.completing and self._completion is not None:
@@ -299,6 +335,12 @@ class QueryEditor(TextArea):
             self._typing = False
             self.show_completions()
         self.post_message(self.Checked())
+
+
+def copied_note(what: str, text: str) -> str:
+    """``copied the selection (3 lines)``: what a copy says."""
+    lines = text.count("\n") + (not text.endswith("\n"))
+    return f"copied {what} ({lines} line{'s' if lines != 1 else ''})"
 
 
 def _option_label(c: Candidate) -> str:

@@ -13,6 +13,10 @@ APP_BINDINGS: list[BindingType] = [
     Binding("escape", "cancel", "Cancel", id="cancel"),
     Binding("escape", "leave_results", "Editor", show=False, id="leave_results"),
     Binding("ctrl+c", "cancel", "Cancel", show=False, priority=True, id="cancel.ctrl_c"),
+    # Ctrl+C copies when nothing runs and there is something to copy (``check_action``).
+    Binding("ctrl+c", "copy", "Copy", show=False, priority=True, id="copy"),
+    Binding("f8", "copy_result", "Copy result", show=False, priority=True, id="copy_result"),
+    Binding("ctrl+l", "clear_results", "Clear", show=False, priority=True, id="clear_results"),
     Binding("f1", "help", "Help", id="help"),
     # Priority: the editor binds F6 and F7 (select line, select all) itself.
     Binding("f6", "focus_results", "Results", priority=True, id="focus_results"),
@@ -28,19 +32,43 @@ APP_BINDINGS: list[BindingType] = [
 
 #: Actions of the main screen, which do nothing while a dialog or the help is open.
 ON_MAIN_SCREEN = frozenset(
-    {"run", "run_statement", "focus_results", "explore", "full_screen", "leave_results", "export"}
+    {
+        "run",
+        "run_statement",
+        "focus_results",
+        "explore",
+        "full_screen",
+        "leave_results",
+        "export",
+        "copy",
+        "copy_result",
+        "clear_results",
+    }
 )
 
 #: How the help names an action when its footer label is too short to say it.
 KEY_HELP = {
-    "run": "Run the editor",
-    "run_statement": "Run the statement at the cursor (or the selection)",
+    "run": "Run the whole editor (statements and dot-commands in order)",
+    "run_statement": "Run the statement at the cursor (or the selection), again if it ran",
+    "copy": "Copy the editor's selection; in the results (F6) the row under the cursor, or the "
+    "latest result; while a run goes Ctrl+C cancels",
+    "copy_result": "Copy the latest result's table",
+    "clear_results": "Clear the results on screen (Ctrl+S still exports every result)",
     "focus_results": "Focus the results (again: the live table); arrows scroll",
     "full_screen": "Results full screen, or back",
     "explore": "Explore the range of the player at the cursor; elsewhere, back to the editor",
     "history_search": "Search the history",
     "export": "Export the results (asks for a file: .csv, .json or .md)",
 }
+
+
+#: How Enter runs what is typed, first in the help's keys (the README's keys table says the same).
+ENTER_KEYS = [
+    ("Enter after a statement's ;", "Run that statement, then open a new line for the next one"),
+    ("Enter at a dot-command line's end", "Run that line, then open a new line"),
+    ("Enter on what ran, unchanged", "Only open a new line (F4 runs it again)"),
+    ("Enter elsewhere", "Break the line"),
+]
 
 
 #: The range explorer's keys, for the help screen (the README lists them too).
@@ -84,12 +112,13 @@ def key_table(bindings: list[BindingType]) -> list[tuple[str, str]]:
             keys.setdefault(b.action, []).extend(names)
             described.setdefault(b.action, KEY_HELP.get(b.action, b.description))
     return [
+        *ENTER_KEYS,
         *((", ".join(names), described[action]) for action, names in keys.items()),
-        ("Enter after ;", "Run the editor"),
+        ("Ctrl+A (in the editor)", "Select all (Home goes to the line start)"),
         ("Escape (in the results)", "Back to the editor"),
-        ("Up, Down", "History, from the first/last screen line"),
+        ("Up, Down", "History, from the first/last screen line (first: the editor's text at the last run)"),
         ("Tab, Ctrl+Space", "Complete; Tab takes the entry, Enter only one chosen with Up/Down"),
-        ("1, 2, 3 (start screen)", "Run an example"),
+        ("1, 2, 3 (start screen)", "Run an example (in an empty editor; else F6 first)"),
         ("Ctrl+P", "Command palette"),
         *EXPLORER_KEYS,
     ]

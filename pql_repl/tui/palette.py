@@ -23,6 +23,8 @@ class PaletteActions(Protocol):
     def action_focus_results(self) -> None: ...
     def action_full_screen(self) -> None: ...
     def action_history_search(self) -> None: ...
+    def action_copy_result(self) -> None: ...
+    def action_clear_results(self) -> None: ...
     def action_help(self) -> None: ...
     def run_command(self, line: str) -> object: ...
 
@@ -34,14 +36,20 @@ class PqlCommands(Provider):
         app = self.app
         assert isinstance(app, PaletteActions), "the palette serves an app with the actions above"
         entries: list[tuple[str, Callable[[], object], str]] = [
-            ("Run the editor", app.action_run, "F5 / Enter after ;"),
-            ("Run the statement at the cursor", app.action_run_statement, "F4 / Ctrl+Enter"),
+            ("Run the editor", app.action_run, "F5: every statement and dot-command in order"),
+            (
+                "Run the statement at the cursor",
+                app.action_run_statement,
+                "F4 / Ctrl+Enter (Enter after its ; runs it once)",
+            ),
             ("Cancel the run", app.action_cancel, "Escape / Ctrl+C"),
             ("Export the results", app.action_export, "Ctrl+S: asks for a .csv, .json or .md file"),
             ("Focus the results", app.action_focus_results, "F6; Escape or F2 back to the editor"),
             ("Results full screen", app.action_full_screen, "F10"),
             ("Search the history", app.action_history_search, "Ctrl+R"),
             ("Help", app.action_help, "F1"),
+            ("Copy the latest result", app.action_copy_result, "F8 (Ctrl+C copies a selection)"),
+            ("Clear the results", app.action_clear_results, "Ctrl+L"),
         ]
         for f in vocabulary().functions:
             entries.append((f"describe {f.name}", partial(app.run_command, f".describe {f.name}"), f.doc))

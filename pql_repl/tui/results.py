@@ -403,3 +403,23 @@ class ResultsPanel(Vertical):
         if not history.query(".history-entry"):
             history.remove_class("has-entries")
             self.remove_class("has-history")
+
+    def clear(self) -> None:
+        """Ctrl+L: the results on screen go (a sweep or a statement still running stays); what
+        Ctrl+S and `.output` write still holds every result of the session."""
+        history = self.history
+        for child in list(history.children):
+            if child is not self._sweep:
+                child.remove()
+        if self._sweep is None:
+            history.remove_class("has-entries")
+            self.remove_class("has-history")
+        last = self.last
+        if (last is None and not self._started) or (last is not None and (last.done or last.cancelled)):
+            self.table.clear()
+            self._row_keys = []
+            self._started = []
+            self.last = None
+            self.show_more()
+            self.show_status("cleared · Ctrl+S still exports every result")
+        self.call_after_refresh(history.show_position)

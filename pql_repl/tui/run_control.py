@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from rich.markup import escape
@@ -22,7 +23,6 @@ from pql_repl.api.sweeps import parse as parse_sweep
 from pql_repl.api.sweeps import stream as stream_sweep
 from pql_repl.base.errors import ClusterError, PqlCancelled, PqlError
 from pql_repl.base.records import replace
-from pql_repl.files.history import save_buffer
 from pql_repl.session.session import CommandResult
 from pql_repl.session.settings import SessionError
 from pql_repl.session.statements import Statement, read_script, split_statements
@@ -32,6 +32,7 @@ from pql_repl.tui.explorer_host import ExplorerHost
 from pql_repl.tui.export import Exporting
 from pql_repl.tui.range_grid import grid_for_command
 from pql_repl.tui.results import FittedResult
+from pql_repl.tui.statement_spans import statement_at
 from pql_repl.tui.stud_explorer import StudExplorer
 from pql_repl.tui.sweep_table import SweepTable
 from pql_repl.tui.term_explorer import TermExplorer
@@ -91,6 +92,14 @@ class RunEnded(Message):
         self.error = error
 
 
+class BufferAside(Message):
+    """Another window of the app wrote the saved editor text: this one's went to ``path``."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.path = path
+
+
 class CheckDone(Message):
     """The checker's verdict on ``text`` (None: no error)."""
 
@@ -144,8 +153,20 @@ class RunControl(ExplorerHost, Views, Exporting):
         takes milliseconds: off the thread that draws)."""
         with self._buffer_lock:
             if save > self._buffer_saved:
-                save_buffer(text)
+                aside = self.saved_buffer.save(text)
                 self._buffer_saved = save
+                if aside is not None:
+                    self.post_message(BufferAside(aside))
+
+    def on_buffer_aside(self, message: BufferAside) -> None:
+        self.notify(
+            f"Another pql window saved its editor text since this one started: this window's "
+            f"text is kept in {message.path} from now on.",
+            title="pql: two windows",
+            severity="warning",
+            timeout=20,
+            markup=False,
+        )
 
     def on_check_done(self, message: CheckDone) -> None:
         # A check may end while the app closes, its widgets already gone.
@@ -166,8 +187,9 @@ class RunControl(ExplorerHost, Views, Exporting):
 
     # -- running ----------------------------------------------------------------------------
 
-    def on_query_editor_run_requested(self, _: QueryEditor.RunRequested) -> None:
-        self.action_run()
+    def on_query_editor_run_requested(self, message: QueryEditor.RunRequested) -> None:
+        """Enter after a statement's `;` or at the end of a dot-command line: that one runs."""
+        self.run_span(message.start, message.end)
 
     def action_run(self) -> None:
         """Run the editor's statements and dot-commands in order (a new run replaces the old)."""
@@ -176,26 +198,44 @@ class RunControl(ExplorerHost, Views, Exporting):
         if not text.strip():
             return
         self.history.append(text)
-        self.run_text(text)
+        self._run_editor_text(text, self.editor.mark_ran(text), text, None)
 
     def action_run_statement(self) -> None:
         """Run the selection, or else the statement (or dot-command line) at the cursor, with the
         settings in force now. Its errors are marked where it stands in the editor."""
         editor = self.editor
-        editor.hide_completions()
-        text = editor.text
         selection = editor.selection
         if selection.start != selection.end:
             start, end = sorted((editor.offset_of(selection.start), editor.offset_of(selection.end)))
         else:
-            found = statement_at(text, editor.cursor_offset)
+            found = statement_at(editor.text, editor.cursor_offset)
             if found is None:
                 return
             start, end = found
+        self.run_span(start, end)
+
+    def run_span(self, start: int, end: int) -> None:
+        """Run ``start:end`` of the editor's text (a statement, a dot-command line, a selection)
+        with the settings in force now; its errors are marked where it stands in the editor."""
+        editor = self.editor
+        editor.hide_completions()
+        text = editor.text
         if not text[start:end].strip():
             return
         self.history.append(text[start:end])
-        self.run_text(only(text, start, end), marks=text)
+        self._run_editor_text(text, editor.mark_ran(text, start, end), only(text, start, end), text)
+
+    def _run_editor_text(self, text: str, keys: set[tuple[str, int]], to_run: str, marks: str | None) -> None:
+        """Run ``to_run``, from the editor's ``text``, whose statements and dot-command lines
+        ``keys`` are marked as run: they are forgotten if a dot-command fails now or the run
+        fails later (``on_run_ended``), so that Enter runs them again. The first Up then brings
+        ``text`` back (the history holds only what ran)."""
+        self.history.ran_from(text)
+        run_id = self._run_id
+        if not self.run_text(to_run, marks=marks):
+            self.editor.ran -= keys
+        elif self._run_id != run_id:
+            self._run_keys = keys
 
     def run_example(self, index: int) -> None:
         """Put example ``index`` of the start screen in the editor and run it."""
@@ -211,14 +251,16 @@ class RunControl(ExplorerHost, Views, Exporting):
     def on_query_editor_example_chosen(self, message: QueryEditor.ExampleChosen) -> None:
         self.run_example(message.index)
 
-    def run_text(self, text: str, marks: str | None = None, options: dict[str, Any] | None = None) -> None:
+    def run_text(self, text: str, marks: str | None = None, options: dict[str, Any] | None = None) -> bool:
         """Dot-commands apply at once, in order; each statement runs with the settings in force
         where it stands (``options`` override them), one after the other in a worker. An error
         found while running is marked in the editor when it still holds ``marks`` (default
-        ``text``)."""
+        ``text``). False when a dot-command failed (nothing ran after it)."""
         runs: list[PendingRun] = []
-        if not self._collect(text, runs, marks=marks or text) or not runs:
-            return
+        if not self._collect(text, runs, marks=marks or text):
+            return False
+        if not runs:
+            return True
         if options:
             runs = [PendingRun(r.statement, r.source, {**r.options, **options}, r.marks) for r in runs]
         # A run being replaced ends as Escape would end it: what it computed is kept, in the
@@ -230,6 +272,7 @@ class RunControl(ExplorerHost, Views, Exporting):
         self.running = True
         self.results.show_status("checking…")
         self._run_worker(self._run_id, runs)
+        return True
 
     def _collect(self, text: str, runs: list[PendingRun], depth: int = 0, marks: str = "") -> bool:
         """Apply the dot-commands of ``text`` (and of the scripts it `.read`s, ``depth`` deep)
@@ -409,6 +452,7 @@ class RunControl(ExplorerHost, Views, Exporting):
             if not message.error and not message.cancelled:
                 self.open_chart(title)
         if message.error:
+            self.editor.ran -= self._run_keys  # Enter runs them again
             # A failed statement has no result (the CLI prints none either): its partial rows go.
             self.results.drop_unfinished()
             self.results.show_status(f"[red]error: {escape(message.error)}[/red]")
@@ -456,7 +500,9 @@ class RunControl(ExplorerHost, Views, Exporting):
         self._buffer_saves += 1
         self._save_buffer(self.editor.text, self._buffer_saves)
         self.cancel_run()
-        self.exit()
+        aside = self.saved_buffer.aside
+        # Said after the screen is gone too (another window keeps buffer.pql).
+        self.exit(message=f"pql: this window's editor text is kept in {aside}" if aside else None)
 
     def on_unmount(self) -> None:
         if self._check_timer is not None:
@@ -464,26 +510,6 @@ class RunControl(ExplorerHost, Views, Exporting):
         self._buffer_saves += 1
         self._save_buffer(self._buffer, self._buffer_saves)  # however the app ends, not only after a check
         self.cancel_run()
-
-
-def statement_at(text: str, cursor: int) -> tuple[int, int] | None:
-    """The (start, end) offsets of the statement or dot-command line at ``cursor``: the one that
-    holds it, else the last one before it (the cursor after its `;`), else the next one."""
-    spans: list[tuple[int, int]] = []
-    for item in split_statements(text):
-        if isinstance(item, Statement):
-            end = item.offset + len(item.text)
-            if text.startswith(";", end):
-                end += 1
-            spans.append((item.offset, end))
-        else:
-            start = sum(len(line) + 1 for line in text.split("\n")[: item.line - 1])
-            line_end = text.find("\n", start)
-            spans.append((start, len(text) if line_end < 0 else line_end))
-    if not spans:
-        return None
-    before = [s for s in spans if s[0] <= cursor]
-    return before[-1] if before else spans[0]
 
 
 def only(text: str, start: int, end: int) -> str:

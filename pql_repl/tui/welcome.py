@@ -1,4 +1,7 @@
-"""The start screen: a short welcome, three example queries that a key runs, and the main keys."""
+"""The start screen: a short welcome, three example queries that a key runs, and the main keys.
+
+In an empty editor 1, 2 and 3 run the examples; when the editor starts with the text of the last
+session they are typed as any key is, and the welcome says to reach the examples with F6."""
 
 from __future__ import annotations
 
@@ -57,18 +60,37 @@ class ExampleList(OptionList):
         self.post_message(self.Chosen(event.option_index))
 
 
-class Welcome(Vertical):
-    """Shown in the results' place until the first run."""
+#: How typing runs, as the welcome says it (two lines at 80 columns, with the rest).
+ENTER_RUNS = "[b]Enter[/b] after {which} [b];[/b] runs it once ([b]F5[/b]: the whole editor)"
 
-    def __init__(self) -> None:
+
+class Welcome(Vertical):
+    """Shown in the results' place until the first run. ``restored``: the editor starts with the
+    last session's text, so digits typed there are text, not examples."""
+
+    class Closed(Message):
+        """The welcome is gone: digits typed in the editor are text from now on."""
+
+    def __init__(self, restored: bool = False) -> None:
         super().__init__(classes="welcome")
+        self.restored = restored
 
     def compose(self) -> ComposeResult:
-        yield Static(
-            "[b]Welcome to pql[/b], the poker query language. Press [b]1[/b], [b]2[/b] or "
-            "[b]3[/b] to run an example, or type a query (Enter after [b];[/b] runs it):",
-            classes="welcome-text",
-        )
+        if self.restored:
+            enter = ENTER_RUNS.format(which="a statement's")
+            text = (
+                "[b]Welcome back[/b]: your last text is in the editor. "
+                f"{enter}; [b]F6[/b] then [b]1[/b], [b]2[/b] or [b]3[/b] runs an example:"
+            )
+        else:
+            text = (
+                "[b]Welcome to pql[/b], the poker query language. Press [b]1[/b], [b]2[/b] or "
+                f"[b]3[/b] to run an example, or type statements: {ENTER_RUNS.format(which='each')}:"
+            )
+        yield Static(text, classes="welcome-text")
         yield ExampleList()
         keys = " · ".join(f"[b]{key}[/b] {what}" for key, what in MAIN_KEYS)
         yield Static(keys, classes="welcome-keys")
+
+    def on_unmount(self) -> None:
+        self.app.post_message(self.Closed())
