@@ -328,10 +328,10 @@ def test_a_script_typed_in_a_terminal_runs_statement_by_statement_and_copies_by_
     top-down, each followed by Enter, run once each; the cursor waits on a fresh line; Ctrl+A,
     Ctrl+C sends the whole text to the terminal's clipboard (OSC 52)."""
     pytest.importorskip("pyte")
-    from terminal import Terminal  # noqa: PLC0415 - needs pyte
+    terminal = pytest.importorskip("terminal")  # tests/terminal.py, the pty harness
 
     one, two = statement("eq_one"), statement("eq_two", "QQ")
-    with Terminal(tmp_path, columns=80, lines=24, args=["--seed", "1"]) as term:
+    with terminal.Terminal(tmp_path, columns=80, lines=24, args=["--seed", "1"]) as term:
         term.wait_for("Welcome to pql")
         term.type(".trials 1000\n" + one + "\n")
         term.wait_for(re.compile(r"eq_one +0\.\d+ +± "))
