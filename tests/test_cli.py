@@ -66,9 +66,9 @@ def test_table_is_the_default() -> None:
     assert name == "villainWins"
     pct, margin = estimate.split(" ± ")
     assert pct.endswith("%")
-    assert float(pct[:-1]) == pytest.approx(100 * int(count) / 20000, abs=0.005)
+    assert float(pct[:-1]) == pytest.approx(100 * int(count.replace(",", "")) / 20000, abs=0.005)
     assert 0 < float(margin.removesuffix("%")) < 1  # a count has its margin, as an avg has
-    assert lines[-1] == "20000 trials"
+    assert lines[-1] == "20,000 trials"
     assert r.stderr == ""
 
 
@@ -108,7 +108,7 @@ def test_markdown_for_forums_and_notes() -> None:
     assert lines[2] == "| selector | value | ± 95% | count |"
     assert lines[4].startswith("| hero | 0.8")
     assert lines[5].startswith("| villainWins | ")
-    assert lines[-1] == "_20000 trials_"
+    assert lines[-1] == "_20,000 trials_"
     # The dot-command (`md` for short) writes the same.
     dot = pql(*FAST, stdin=f".format md\n{AA_KK};\n")
     assert dot.stdout == r.stdout
@@ -161,10 +161,70 @@ def test_exact_runs_say_so() -> None:
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert "±" not in lines[0]
-    assert lines[-1] == "990 trials, exact"  # 45 turns x 44 rivers / 2
+    assert lines[-1] == "990 deals, exact"  # 45 turns x 44 rivers / 2
     (st,) = as_json(pql("-c", q, "--exact", "--format", "json").stdout)
     assert st["exact"] is True
     assert st["columns"][0]["stderr"] is None  # type: ignore[index]
+
+
+# ---------------------------------------------------------------------------------------------
+# One convention for numbers (issue 37, item 7), as the command writes them
+
+
+def test_counts_are_thousands_separated_in_the_table_and_plain_in_csv() -> None:
+    """7b: `20,000 trials` and `3,611` as the app and `pql --plain` write them; CSV keeps
+    numbers a program reads."""
+    lines = pql("-c", AA_KK, *FAST).stdout.splitlines()
+    assert lines[-1] == "20,000 trials"
+    assert re.fullmatch(r"\d{1,2},\d{3}", lines[1].split("|")[-1].strip())
+    rows = list(csv.DictReader(io.StringIO(pql("-c", AA_KK, *FAST, "--format", "csv").stdout)))
+    assert {row["trials"] for row in rows} == {"20000"}
+    assert re.fullmatch(r"\d+", rows[1]["count"])
+
+
+def test_the_stop_notes_margin_is_the_tables() -> None:
+    """7a: a run stopped on its precision target said `stopped at ±` one standard error, half
+    the table's 95% margin; it says the 95% margin now, the largest of the table's."""
+    r = pql("-c", AA_KK, "--trials", "1e9", "--no-exact", "--precision", "0.004", "--seed", "1")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    hero = float(lines[0].split("±")[1])
+    wins = float(lines[1].split("±")[1].split("%")[0]) / 100
+    note = re.search(
+        r"stopped at ±(\d\.\d+) after [\d,]+ trials: target ±0\.0078 \(\.precision 0\.004\)", lines[-1]
+    )
+    assert note is not None, lines[-1]
+    assert float(note.group(1)) == pytest.approx(max(hero, wins), rel=0.03)
+
+
+def test_deals_kept_is_said_only_when_a_where_clause_kept_them() -> None:
+    """7f: razz hands given by rank collide (both players drew the ace of spades); those deals
+    are dropped and said so, not called kept by a where clause there is not."""
+    razz = "select avg(riverEquity(p1)) from game='razz', p1='As', p2='Ad'"
+    for q in (razz, razz.replace("razz", "stud")):
+        last = pql("-c", q, "--trials", "2000", "--no-exact", "--seed", "1").stdout.splitlines()[-1]
+        assert "kept" not in last, last
+        assert re.fullmatch(r"2,000 trials, [\d.]+% of deals dropped \(two hands drew the same card\)", last)
+    last = pql("-c", razz + " where winsLo(p1)", "--trials", "2000", "--no-exact", "--seed", "1").stdout
+    assert re.search(r"^2,000 trials, [\d.]+% of deals kept$", last, re.MULTILINE), last
+
+
+def test_an_enumeration_counts_deals_and_a_simulation_shows_what_its_margins_support() -> None:
+    """7d and 7c: an exhaustive run's last line counts deals; a simulate statement's EVs have
+    the decimals their margins support."""
+    q = "select avg(riverEquity(hero)) from hero='AsAh', villain='KsKd', board='2c7d9h'"
+    assert pql("-c", q, "--exact").stdout.splitlines()[-1] == "990 deals, exact"
+    simulate = (
+        "simulate fold, call, raise from game='holdem', hero='AhKh', villain='QQ+@90, 22-JJ@40, AK@80, *@5', "
+        "board='Kd7c2h', pot=10, tocall=2, bet=2, stakes='limit'"
+    )
+    r = pql("-c", simulate, "--trials", "2000", "--seed", "1", "--threads", "1")
+    assert r.returncode == 0, r.stderr
+    for line in r.stdout.splitlines()[1:3]:  # call, raise: chips ± tenths of a chip
+        value, margin = line.split("|")[1].split(" ± ")
+        decimals = len(margin.strip().partition(".")[2])
+        assert len(value.strip().partition(".")[2]) == decimals
+        assert decimals == max(0, 1 - math.floor(math.log10(float(margin))))
 
 
 def test_histogram_rows() -> None:
@@ -177,7 +237,7 @@ def test_histogram_rows() -> None:
     labels = [b.split("|")[0].strip() for b in buckets]
     assert "pair" in labels
     assert "highcard" not in labels  # a pocket pair always holds at least a pair
-    total = sum(int(b.split("|")[2]) for b in buckets)
+    total = sum(int(b.split("|")[2].replace(",", "")) for b in buckets)
     assert total == 20000
     assert sum(float(b.split("|")[1].strip()[:-1]) for b in buckets) == pytest.approx(100, abs=0.05)
 
@@ -463,7 +523,7 @@ def test_time_limit_stops_a_long_run() -> None:
     # Only what holds at any speed: the run ends, with fewer trials than asked for, and reports.
     r = pql("-c", AA_KK, "--trials", "1e10", "--no-exact", "--threads", "1", "--time-limit", "0.5")
     assert r.returncode == 0, r.stderr
-    trials = int(r.stdout.splitlines()[-1].split()[0])
+    trials = int(r.stdout.splitlines()[-1].split()[0].replace(",", ""))
     assert trials < 10**10
 
 
@@ -510,7 +570,7 @@ def test_precision_stops_once_the_standard_errors_are_small() -> None:
 def test_timer_adds_the_run_time() -> None:
     r = pql("-c", AA_KK, *FAST, "--timer")
     last = r.stdout.splitlines()[-1]
-    assert last.startswith("20000 trials in ")
+    assert last.startswith("20,000 trials in ")
     assert last.endswith(" s")
     assert math.isfinite(float(last.split()[-2]))
 
@@ -544,9 +604,9 @@ def test_ctrl_c_prints_what_was_computed_and_exits_130() -> None:
     child.sendintr()
     # What was computed is printed, marked as a partial result, then the script stops.
     child.expect(r"hero +\| 0\.\d+ ± 0\.\d+")
-    child.expect(r"villainWins +\| +\d+\.\d+% ± \d+\.\d+% \| +\d+")
-    child.expect(r"(\d+) trials, cancelled \(partial result\)")
-    trials = int(child.match.group(1))
+    child.expect(r"villainWins +\| +\d+\.\d+% ± \d+\.\d+% \| +[\d,]+")
+    child.expect(r"([\d,]+) trials, cancelled \(partial result\)")
+    trials = int(child.match.group(1).replace(",", ""))
     assert 0 < trials < 10**12
     child.expect("pql: interrupted")
     child.expect(pexpect.EOF)
@@ -584,11 +644,11 @@ def test_ctrl_c_in_json_still_writes_a_whole_document() -> None:
 def test_progress_line_on_a_terminal() -> None:
     pexpect = pytest.importorskip("pexpect")
     child = spawn_script("-c", AA_KK, "--trials", "1e12", "--no-exact", "--threads", "1")
-    child.expect(r"\r\d+ trials +\d+\.\d% +[\d.]+[kMG]? trials/s")
+    child.expect(r"\r[\d,]+ trials +\d+\.\d% +[\d.]+[kMG]? trials/s")
     child.sendintr()
     # The progress line is erased before the table is written.
     child.expect(r"\r +\r")
-    child.expect(r"\d+ trials, cancelled")
+    child.expect(r"[\d,]+ trials, cancelled")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130

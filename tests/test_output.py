@@ -19,9 +19,12 @@ from pql_repl.api.output import (
     Destination,
     OutputError,
     ResultWriter,
+    estimate_parts,
     format_estimate,
     format_number,
     format_table,
+    format_weight,
+    has_where,
     render,
     summary_line,
     table_rows,
@@ -67,7 +70,7 @@ HIST = Column(
 def test_count_row_is_percentage_with_its_margin_and_raw_count() -> None:
     # 1.96 * 0.00064 = 0.13%
     table = format_table(result([COUNT]))
-    assert table.splitlines()[0] == "COUNT 1 | 55.88% ± 0.13% | 335263"
+    assert table.splitlines()[0] == "COUNT 1 | 55.88% ± 0.13% | 335,263"
     exact = Column("COUNT 1", "count", 0.5, stderr=None, count=495)
     assert format_table(result([exact], trials=990, exact=True)).splitlines()[0] == "COUNT 1 | 50.00% | 495"
 
@@ -85,7 +88,7 @@ def test_avg_shows_the_95_percent_margin_to_two_digits() -> None:
 def test_exact_values_have_no_margin() -> None:
     col = Column("hero", "avg", 0.8125, stderr=None)
     table = format_table(result([col], trials=990, exact=True))
-    assert table.splitlines() == ["hero | 0.8125", "990 trials, exact"]
+    assert table.splitlines() == ["hero | 0.8125", "990 deals, exact"]
     assert "±" not in table
 
 
@@ -112,14 +115,14 @@ def test_histogram_has_a_row_per_bucket_with_a_bar() -> None:
     assert [r.name for r in rows[1:]] == ["pair", "flush", "quads"]
     assert all(r.bucket for r in rows[1:])
     pct, count, bar = rows[1].cells
-    assert (pct, count) == ("50.00%", "300000")
+    assert (pct, count) == ("50.00%", "300,000")
     assert len(bar) == BAR_WIDTH
     assert len(rows[2].cells[2]) == round(BAR_WIDTH * 0.1 / 0.5)
     assert rows[3].cells[2] == ""
     lines = format_table(result([HIST])).splitlines()
     assert lines[0] == "HISTOGRAM 3"
-    assert lines[1].startswith("  pair  | 50.00% | 300000 | ")
-    assert lines[2].startswith("  flush | 10.00% |  60000 | ")
+    assert lines[1].startswith("  pair  | 50.00% | 300,000 | ")
+    assert lines[2].startswith("  flush | 10.00% |  60,000 | ")
 
 
 def test_bars_shrink_to_fit_a_terminal_and_go_when_there_is_no_room() -> None:
@@ -127,10 +130,12 @@ def test_bars_shrink_to_fit_a_terminal_and_go_when_there_is_no_room() -> None:
     assert wide == format_table(result([HIST])).splitlines()
     narrow = format_table(result([HIST]), width=40).splitlines()
     assert all(len(line) < 40 for line in narrow)
-    assert narrow[1] == "  pair  | 50.00% | 300000 | " + "█" * (40 - 1 - len("  pair  | 50.00% | 300000 | "))
+    assert narrow[1] == "  pair  | 50.00% | 300,000 | " + "█" * (
+        40 - 1 - len("  pair  | 50.00% | 300,000 | ")
+    )
     # No room for four cells of bar: no bars at all, the numbers whole.
     tight = format_table(result([HIST]), width=32).splitlines()
-    assert tight[1] == "  pair  | 50.00% | 300000"
+    assert tight[1] == "  pair  | 50.00% | 300,000"
     assert "█" not in "".join(tight)
 
 
@@ -140,11 +145,13 @@ def test_columns_line_up_across_selectors() -> None:
 
 
 def test_summary_line() -> None:
-    assert summary_line(result([AVG])) == "600000 trials"
-    assert summary_line(result([AVG], trials=1000, exact=True)) == "1000 trials, exact"
-    assert summary_line(result([AVG], elapsed=0.5), timer=True) == "600000 trials in 0.500 s"
-    assert summary_line(result([AVG], trials=1000, attempted=4000)) == "1000 trials, 25% of deals kept"
-    assert format_table(result([AVG])).splitlines()[-1] == "600000 trials"
+    assert summary_line(result([AVG])) == "600,000 trials"
+    assert summary_line(result([AVG], trials=1000, exact=True)) == "1,000 deals, exact"
+    assert summary_line(result([AVG], elapsed=0.5), timer=True) == "600,000 trials in 0.500 s"
+    where = "select ... from hero='AA' where winsHi(hero)"
+    kept = result([AVG], trials=1000, attempted=4000, query=where)
+    assert summary_line(kept) == "1,000 trials, 25% of deals kept"
+    assert format_table(result([AVG])).splitlines()[-1] == "600,000 trials"
 
 
 def csv_records(text: str) -> list[dict[str, str]]:
@@ -235,11 +242,11 @@ def test_markdown_is_a_table_per_statement() -> None:
     assert lines[0] == "`select ... from hero='AA'`"
     assert lines[2:4] == ["| selector | value | ± 95% | count |", "| --- | ---: | ---: | ---: |"]
     assert lines[4] == "| hero | 0.85210 | 0.00078 |  |"
-    assert lines[5] == "| COUNT 1 | 55.88% | 0.13% | 335263 |"
+    assert lines[5] == "| COUNT 1 | 55.88% | 0.13% | 335,263 |"
     assert lines[6] == "| HISTOGRAM 3 | | | |"
-    assert lines[7].startswith("| &nbsp;&nbsp;pair | 50.00% | 0.13% | 300000 |")
-    assert lines[-1] == "_600000 trials_"
-    assert second.splitlines()[-1] == "_990 trials, exact_"
+    assert lines[7].startswith("| &nbsp;&nbsp;pair | 50.00% | 0.13% | 300,000 |")
+    assert lines[-1] == "_600,000 trials_"
+    assert second.splitlines()[-1] == "_990 deals, exact_"
     assert "| hero | 0.8125 |  |  |" in second
 
 
@@ -282,7 +289,7 @@ def test_json_waits_for_close_and_table_does_not() -> None:
     out = io.StringIO()
     writer = ResultWriter(out, "table")
     writer.write(result([AVG]))
-    assert out.getvalue().endswith("600000 trials\n")
+    assert out.getvalue().endswith("600,000 trials\n")
     writer.write(result([AVG]))
     assert out.getvalue().count("\n\n") == 1  # statements are separated by one blank line
 
@@ -313,7 +320,7 @@ def test_a_destination_file_is_replaced_by_a_whole_document_after_every_result(t
     destination.writer(str(path), "table").write(result([AVG]))
     text = path.read_text()
     assert len(json.loads(text[: text.rindex("}") + 1])["statements"]) == 2
-    assert text.endswith("600000 trials\n")
+    assert text.endswith("600,000 trials\n")
     destination.close()
     assert [p.name for p in tmp_path.iterdir()] == ["out.json"]  # no temporary file left
     with pytest.raises(OutputError, match=r"cannot write to .*missing"):
@@ -390,28 +397,28 @@ def test_when_many_trials_made_pql_enumerate_the_status_says_so() -> None:
     # `.trials 500000000` used to switch to enumeration without a word.
     because = records.replace(truncated_result(), enumerated_because="fewer deals than trials")
     assert status_text(because, timing=False) == (
-        "done · estimate from 72% of 1,712,304 deals (fewer than the trials asked for) · 1,234,567 trials"
+        "done · estimate from 72% of 1,712,304 deals (fewer than the trials asked for) · 1,234,567 deals"
     )
     running = records.replace(because, done=False, truncated=False, progress=0.75)
     assert status_text(running, timing=False) == (
         "running · estimate from 72% of 1,712,304 deals (fewer than the trials asked for) · "
-        "1,234,567 trials · 75%"
+        "1,234,567 deals · 75%"
     )
     whole = records.replace(
         because, truncated=False, exact=True, trials=1712304, accepted=1712304, attempted=1712304
     )
     assert status_text(whole, timing=False) == (
-        "done · exact: all 1,712,304 deals (fewer than the trials asked for) · 1,712,304 trials"
+        "done · exact: all 1,712,304 deals (fewer than the trials asked for) · 1,712,304 deals"
     )
     assert (
-        summary_line(whole) == "1712304 trials, exact: all 1,712,304 deals (fewer than the trials asked for)"
+        summary_line(whole) == "1,712,304 deals, exact: all 1,712,304 deals (fewer than the trials asked for)"
     )
     assert summary_line(because).startswith(
         "estimate from 72% of 1,712,304 deals (fewer than the trials asked for)"
     )
     # A small enumeration chosen for its size says nothing of trials.
     small = records.replace(whole, enumerated_because="small")
-    assert status_text(small, timing=False) == "done · exact · 1,712,304 trials"
+    assert status_text(small, timing=False) == "done · exact · 1,712,304 deals"
 
 
 def test_results_that_were_not_cut_short_say_nothing_of_it() -> None:
@@ -434,7 +441,7 @@ def test_an_enumeration_with_sampled_inner_values_is_not_called_exact() -> None:
         truncated=False,
         inner_sampled=True,
     )
-    assert format_table(r).splitlines()[-1] == "124 trials, every deal enumerated, inner values sampled"
+    assert format_table(r).splitlines()[-1] == "124 deals, every deal enumerated, inner values sampled"
     (st,) = json.loads(render([r], "json"))["statements"]
     assert st["inner_sampled"] is True
     assert st["exact"] is False
@@ -442,8 +449,91 @@ def test_an_enumeration_with_sampled_inner_values_is_not_called_exact() -> None:
 
 def test_the_status_line_says_how_exact_a_finished_run_is() -> None:
     cut = truncated_result()
-    assert status_text(cut, timing=False) == "done · estimate from 72% of 1,712,304 deals · 1,234,567 trials"
+    assert status_text(cut, timing=False) == "done · estimate from 72% of 1,712,304 deals · 1,234,567 deals"
     whole = records.replace(cut, truncated=False, exact=True, trials=1712304)
-    assert status_text(whole, timing=False) == "done · exact · 1,712,304 trials"
+    assert status_text(whole, timing=False) == "done · exact · 1,712,304 deals"
     sampled = records.replace(whole, exact=False, inner_sampled=True)
-    assert status_text(sampled, timing=False) == "done · inner values sampled · 1,712,304 trials"
+    assert status_text(sampled, timing=False) == "done · inner values sampled · 1,712,304 deals"
+
+
+# ---------------------------------------------------------------------------------------------
+# One convention for numbers (issue 37, item 7)
+
+
+def test_every_plus_minus_is_the_95_percent_margin() -> None:
+    """7a: the stop note's ± was one standard error (±0.0024) beside the table's 95% margin
+    (± 0.0047); both are the 95% margin now, and the setting is named as the standard error."""
+    eq = Column("eq", "avg", 0.8, stderr=0.0024)
+    stopped = records.replace(result([eq], trials=41_000), stopped_at_precision=0.0025)
+    lines = format_table(stopped).splitlines()
+    assert lines[0] == "eq | 0.8000 ± 0.0047"
+    assert (
+        lines[-1]
+        == "41,000 trials, stopped at ±0.0047 after 41,000 trials: target ±0.0049 (.precision 0.0025)"
+    )
+    assert "stopped at ±0.0047 after 41,000 trials" in status_text(stopped, timing=False)
+
+
+def test_counts_of_trials_and_deals_are_thousands_separated_but_not_in_csv() -> None:
+    """7b: the app said 20,000 trials, the command 20000; both say 20,000 now (CSV and JSON
+    keep plain numbers)."""
+    r = result([AVG, COUNT])
+    assert format_table(r).splitlines()[-1] == "600,000 trials"
+    assert format_table(r).splitlines()[1].endswith("| 335,263")
+    assert "600,000 trials" in status_text(r, timing=False)
+    (row,) = [x for x in csv_records(render([r], "csv")) if x["selector"] == "COUNT 1"]
+    assert (row["trials"], row["count"]) == ("600000", "335263")
+    (st,) = json.loads(render([r], "json"))["statements"]
+    assert (st["trials"], st["columns"][1]["count"]) == (600000, 335263)
+
+
+def test_estimates_show_the_decimals_their_margin_supports() -> None:
+    """7c: a chip EV ± 0.42 was 12.3457 in the app; every front end shows 12.35 ± 0.42."""
+    assert estimate_parts(12.345678, 0.42 / 1.96) == ("12.35", "0.42")
+    assert estimate_parts(0.85, 0.004) == ("0.8500", "0.0078")
+    assert estimate_parts(0.0, 0.0) == ("0", "0")  # folding: exactly 0
+    assert estimate_parts(0.85, None) is None  # exact: the value alone
+    call = Column("call", "avg", 12.345678, stderr=0.42 / 1.96)
+    simulated = records.replace(result([call], trials=2000), kind="simulate", chosen="call")
+    assert format_table(simulated).splitlines()[0] == "call | 12.35 ± 0.42"
+
+
+def test_an_enumeration_counts_deals() -> None:
+    """7d: an exhaustive run's count and speed are of deals, not trials."""
+    exact = records.replace(result([EXACT_AVG], trials=990, exact=True), total_deals=990)
+    assert summary_line(exact) == "990 deals, exact"
+    status = status_text(exact)
+    assert "990 deals" in status
+    assert "deals/s" in status
+    assert "trials" not in status
+    monte_carlo = status_text(result([AVG]))
+    assert "600,000 trials" in monte_carlo
+    assert "trials/s" in monte_carlo
+
+
+def test_weights_have_one_format() -> None:
+    """7e: `weighted 864.0` in one explorer, `weighted 46` in the other."""
+    assert [format_weight(w) for w in (46, 46.0, 864.0, 12.5, 0.333, 1326.0, 22100)] == [
+        "46",
+        "46",
+        "864",
+        "12.5",
+        "0.33",
+        "1,326",
+        "22,100",
+    ]
+
+
+def test_deals_kept_is_said_only_for_a_where_clause() -> None:
+    """7f: deals dropped because two hands drew one card (stud and razz hands given by rank)
+    read as if a where clause had thrown them away."""
+    query = "select avg(riverEquity(p1)) from game='razz', p1='As', p2='Ad'"
+    dropped = result([AVG], trials=2000, attempted=2125, query=query)
+    assert summary_line(dropped) == "2,000 trials, 5.88% of deals dropped (two hands drew the same card)"
+    assert "kept" not in status_text(dropped)
+    kept = result([AVG], trials=2000, attempted=4000, query=query + " where winsLo(p1)")
+    assert summary_line(kept) == "2,000 trials, 50% of deals kept"
+    assert "50% of deals kept" in status_text(kept)
+    assert has_where("select x from h='AA'\n  WHERE winsHi(h)")
+    assert not has_where("select x from h='AA' -- where nothing\n/* where */")
+    assert not has_where("select x from where_from='AA'")

@@ -121,7 +121,10 @@ def test_the_result_and_the_status_say_where_the_run_stopped() -> None:
     note = stop_note(short)
     worst = worst_error(short)
     assert worst is not None
-    assert note == f"stopped at ±{worst:.2g} after {short.trials:,} trials: precision target 0.0025"
+    # Every ± is a 95% margin, the table's as the note's; the setting is a standard error.
+    assert note == (
+        f"stopped at ±{1.96 * worst:.2g} after {short.trials:,} trials: target ±0.0049 (.precision 0.0025)"
+    )
     assert note in summary_line(short)
     assert f"{note}; .precision off for the full run" in status_text(short)
     assert short.to_dict()["stopped_at_precision"] == AUTO_TARGET
@@ -145,7 +148,7 @@ def test_auto_is_the_default_of_the_repls_only(tmp_path: Path) -> None:
     script.handle(".precision 0.01")
     assert script.run_options()["precision"] == 0.01
     interactive.handle(".precision auto")
-    assert interactive.settings.shown("precision").startswith("auto (±0.0025")
+    assert interactive.settings.shown("precision").startswith("auto (standard error 0.0025, ±0.0049 at 95%")
     with pytest.raises(SessionError, match="not a number"):
         interactive.handle(".precision sometimes")
     # In the config file like every other setting.
@@ -178,4 +181,4 @@ def test_the_plain_repl_stops_at_the_automatic_target_and_says_so(
     assert repl.last is not None
     assert repl.last.stopped_at_precision == AUTO_TARGET
     assert repl.last.trials < 200_000
-    assert "precision target 0.0025" in "".join(out)
+    assert "target ±0.0049 (.precision 0.0025)" in "".join(out)

@@ -62,7 +62,7 @@ def test_plain_repl_runs_a_query_in_a_pty(tmp_path: Path) -> None:
     with plain_session(tmp_path, ".trials 3000") as child:
         child.send(QUERY + "\r")
         child.expect(r"heroeq\s*\|\s*0\.[78]\d*")
-        child.expect_exact("3000 trials")
+        child.expect_exact("3,000 trials")
         child.expect_exact("pql>")
     assert "heroeq" in (tmp_path / "data" / "history").read_text()
 

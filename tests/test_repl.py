@@ -142,7 +142,7 @@ def test_runs_a_multi_line_query_and_dot_commands(pipe: PipeInput, data: Path) -
     text = "".join(out)
     assert "eq" in text
     assert "wins" in text
-    assert "2000 trials" in text
+    assert "2,000 trials" in text
     assert repl.last is not None
     assert repl.last.trials == 2000
     assert repl.last.column("eq").value is not None
@@ -349,7 +349,7 @@ def test_counts_print_with_their_margin(pipe: PipeInput) -> None:
     pipe.send_text(".quit\r")
     thread.join(60)
     (wins,) = [line for line in "".join(out).splitlines() if line.startswith("wins")]
-    assert re.fullmatch(r"wins \| \d+\.\d\d% ± \d+\.\d\d% \| +\d+", wins), wins
+    assert re.fullmatch(r"wins \| \d+\.\d\d% ± \d+\.\d\d% \| +\d{1,3}(,\d{3})*", wins), wins
 
 
 def test_colours_follow_the_theme_and_read_on_any_background(pipe: PipeInput) -> None:

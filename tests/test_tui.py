@@ -18,6 +18,7 @@ from textual.widgets import Input, Static
 from textual.widgets._footer import FooterKey
 
 from pql_repl.api.catalogue import parse_range
+from pql_repl.api.output import format_estimate
 from pql_repl.session.session import COMMANDS
 from pql_repl.session.vocabulary import vocabulary
 from pql_repl.tui.app import PqlApp
@@ -57,8 +58,11 @@ async def test_type_a_query_run_it_and_the_table_fills() -> None:
         assert set(rows) == {"eq", "wins"}
         eq = result.column("eq").value
         assert isinstance(eq, float)
-        assert rows["eq"][1] == f"{eq:.4f}"
-        assert rows["eq"][2].startswith("± ")
+        # The value to the decimals its margin supports, as `pql -c` prints it (issue 37, 7c).
+        assert rows["eq"][1:3] == [
+            f"{eq:.{len(rows['eq'][2].partition('.')[2])}f}",
+            "± " + format_estimate(eq, result.column("eq").stderr).split(" ± ")[1],
+        ]
         assert rows["wins"][1].endswith(f"({int(result.column('wins').count or 0):,})")
         assert "█" in rows["wins"][3]
         status = str(app.query_one("#status", Static).render())

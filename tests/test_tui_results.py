@@ -19,6 +19,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Static
 
 import pql_repl as pql
+from pql_repl.api.results import Bucket, Column, StatementResult
 from pql_repl.session.session import COMMANDS
 from pql_repl.tui.results import BAR_MIN, BAR_WIDTH, CI_WIDTH, NAME_MIN, FittedResult, fit_columns
 from pql_repl.tui.screens import ExportDialog, HelpScreen
@@ -420,3 +421,182 @@ async def test_a_sweep_grows_row_by_row_sorts_and_opens_a_row() -> None:
 
 def status(app: Any) -> str:
     return str(app.query_one("#status", Static).render())
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 37, items 6 and 7: errors, the where clause's share, `.plot`, the history's width and one
+# convention for numbers, as drawn at 80x24 and 160x48.
+
+SIZES = [pytest.param(NARROW, id="80x24"), pytest.param((160, 48), id="160x48")]
+GOOD = "select avg(riverEquity(hero)) as eq from hero='AA', villain='KK';"
+#: An error the run reports: a board of six cards (fixed by deleting the last card).
+BAD = "select avg(riverEquity(hero)) as eq6 from hero='AKs', villain='QQ', board='Kd7c2h9s8d7h';"
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.asyncio
+async def test_a_failed_statement_is_not_said_over_the_table_before_it_and_its_error_goes_once_fixed(
+    size: tuple[int, int],
+) -> None:
+    """6a: the status line's error sat over the previous statement's table, as if it were the
+    failed statement's, and stayed after the text was fixed."""
+    app = make_app(trials=2000, seed=1)
+    async with app.run_test(size=size) as pilot:
+        await run_text(pilot, app, GOOD, finished(app))
+        await run_text(pilot, app, BAD, lambda: not app.running and "error" in status(app))
+        assert "at most 5 cards" in status(app)
+        # No table under the error: the statement before it is in the history, with its caption.
+        assert not app.results.table.display or app.results.table.row_count == 0
+        entry = app.results.history.query(".history-entry").last()
+        drawn = "\n".join(drawn_lines(entry))
+        assert "as eq from hero='AA'" in drawn
+        assert "done · 2,000 trials" in drawn
+        screen = screen_text(app)
+        below = screen[screen.index("error: line 1") :]
+        assert not re.search(r"\beq\b +0\.\d", below), below  # the old row is not drawn under it
+        # Fixed (the last card deleted, as typed): the checker's mark and the status's error go.
+        await pilot.press("left", "left", *["backspace"] * 2)
+        assert app.editor.text == BAD.replace("7h'", "'")
+        await wait_until(pilot, lambda: "error" not in status(app))
+        assert status(app) == "ready"
+        assert str(app.query_one("#error", Static).render()) == ""
+        assert "at most 5 cards" not in screen_text(app)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.asyncio
+async def test_the_status_says_what_share_of_deals_a_where_clause_kept(size: tuple[int, int]) -> None:
+    """6b: the command says `12.5% of deals kept`; the app said nothing of it."""
+    app = make_app(trials=2000, seed=1)
+    where = "select avg(riverEquity(hero)) as eq from hero='AA', villain='KK' where winsHi(hero);"
+    async with app.run_test(size=size) as pilot:
+        await run_text(pilot, app, where, finished(app))
+        result = app.results.finished[-1]
+        share = f"{100 * result.accepted / result.attempted:.3g}% of deals kept"
+        assert share in status(app)
+        assert share in screen_text(app)
+        # In the history's caption too, once the next statement runs; none without a where.
+        await run_text(pilot, app, GOOD, finished(app, 2))
+        assert share in "\n".join(drawn_lines(app.results.history.query(".history-entry").last()))
+        assert "kept" not in status(app)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.asyncio
+async def test_plot_of_a_single_value_draws_its_axis_from_zero(size: tuple[int, int]) -> None:
+    """6c: `.plot` of one value drew a y-axis from 50% to 150% (plotext's range around a lone
+    value); a share's axis starts at 0 and ends at the value."""
+    from pql_repl.tui.chart import ChartScreen  # noqa: PLC0415
+
+    app = make_app(trials=500, seed=1)
+    text = (
+        "select avg(riverEquity(hero)) from hero='AsAd', villain='KsKd', board='AhAcKh2c3d';\n"
+        ".plot equity hero river"
+    )
+    async with app.run_test(size=size) as pilot:
+        await run_text(pilot, app, text, lambda: isinstance(app.screen, ChartScreen))
+        for _ in range(3):
+            await pilot.pause()
+        ticks = re.findall(r"^\W*(\d+\.\d)┤", screen_text(app), re.MULTILINE)
+        assert ticks, screen_text(app)
+        assert (float(ticks[0]), float(ticks[-1])) == (100.0, 0.0), ticks
+        # All values equal (two bars of 50%): from 0 to 50.
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not isinstance(app.screen, ChartScreen))
+        halves = [Bucket("true", 1000, 0.5), Bucket("false", 1000, 0.5)]
+        column = Column("h", "histogram", None, buckets=halves)
+        equal = StatementResult("select …", "holdem", 2000, 2000, 2000, False, 1, 0.1, [column])
+        app.push_screen(ChartScreen(equal))
+        await wait_until(pilot, lambda: isinstance(app.screen, ChartScreen))
+        for _ in range(3):
+            await pilot.pause()
+        ticks = re.findall(r"^\W*(\d+\.\d)┤", screen_text(app), re.MULTILINE)
+        assert (float(ticks[0]), float(ticks[-1])) == (50.0, 0.0), ticks
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.asyncio
+async def test_history_entries_take_the_panels_width(size: tuple[int, int]) -> None:
+    """6d: an entry's query and status line wrapped at its table's width (about 64 columns in a
+    160-column window); they take the history's width."""
+    from rich.text import Text  # noqa: PLC0415
+
+    app = make_app(trials=2000, seed=1)
+    long = (
+        "select avg(riverEquity(hero)) as eq from hero='AA', villain='KK', board='2c7d9h' "
+        "where winsHi(hero) and handType(hero, turn) >= pair;"
+    )
+    async with app.run_test(size=size) as pilot:
+        await run_text(pilot, app, long, finished(app))
+        await run_text(pilot, app, GOOD, finished(app, 2))
+        await pilot.pause()
+        entry = app.results.history.query(".history-entry").first()
+        width = entry.size.width
+        lines = [line.rstrip() for line in drawn_lines(entry)]
+        console = Console(width=width, file=open("/dev/null", "w"))  # noqa: SIM115
+        query = long.rstrip(";")
+        wrapped = [line.plain.rstrip() for line in Text(query).wrap(console, width)]
+        assert lines[: len(wrapped)] == wrapped
+        if size[0] >= 160:
+            assert lines[0] == query  # one line, as wide as it is
+        caption = next(line for line in lines if line.startswith("done ·"))
+        assert caption.endswith(" s")  # whole on its line (it ends with the run time)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.asyncio
+async def test_numbers_follow_one_convention(size: tuple[int, int]) -> None:
+    """7a, 7c, 7d: a simulate statement's EVs to the decimals their margins support (four
+    decimals beside ± 0.42 before); an enumeration counts deals and deals/s; a run stopped on
+    its target says the 95% margin, as its table does."""
+    from pql_repl.api.output import estimate_parts  # noqa: PLC0415
+
+    simulate = (
+        "simulate fold, call, raise from game='holdem', hero='AhKh', villain='QQ+@90, 22-JJ@40, AK@80, *@5', "
+        "board='Kd7c2h', pot=10, tocall=2, bet=2, stakes='limit';"
+    )
+    app = make_app(trials=2000, seed=1)
+    async with app.run_test(size=size) as pilot:
+        await run_text(pilot, app, simulate, finished(app))
+        result = app.results.finished[-1]
+        rows = cells(app)
+        for column in result.columns:
+            parts = estimate_parts(column.value, column.stderr)
+            assert parts is not None
+            assert rows[column.name][1:3] == [parts[0], f"± {parts[1]}"], rows
+        call = rows["call"]
+        assert len(call[1].partition(".")[2]) == len(call[2].partition(".")[2]) <= 3
+        # An enumeration: deals, not trials.
+        exact = "select avg(riverEquity(hero)) as ex from hero='AsAh', villain='KsKd', board='2c7d9h';"
+        await run_text(pilot, app, exact, finished(app, 2))
+        assert "990 deals" in status(app)
+        assert "deals/s" in status(app)
+        assert "trials" not in status(app)
+        # Stopped on a precision target: the note's ± is the table's kind, the largest margin.
+        await run_text(pilot, app, f".trials 1e9\n.precision 0.004\n{GOOD}", finished(app, 3))
+        note = re.search(r"stopped at ±(\d\.\d+)", status(app))
+        assert note is not None, status(app)
+        margin = float(cells(app)["eq"][2].removeprefix("± "))
+        assert float(note.group(1)) == pytest.approx(margin, rel=0.03)
+
+
+def test_the_explorers_write_weights_alike() -> None:
+    """7e: the term explorer said `weighted 864.0` where the grid explorer says `weighted 46`."""
+    from types import SimpleNamespace  # noqa: PLC0415
+
+    from pql_repl.api.exploration import RangeSummary  # noqa: PLC0415
+    from pql_repl.editors.range_edit import Totals  # noqa: PLC0415
+    from pql_repl.tui.explorer import ExplorerPanel  # noqa: PLC0415
+    from pql_repl.tui.term_explorer import TermExplorer  # noqa: PLC0415
+
+    for weighted, shown in ((864.0, "weighted 864"), (46.0, "weighted 46"), (12.5, "weighted 12.5")):
+        summary = RangeSummary("omahahi", 1000, 270725, weighted, True, [])
+        terms = TermExplorer._totals(SimpleNamespace(union=summary))  # type: ignore[arg-type]
+        grid = ExplorerPanel._totals(
+            SimpleNamespace(  # type: ignore[arg-type]
+                edit=SimpleNamespace(totals=lambda w=weighted: Totals(18, 1326, w)),
+                _range_equity=lambda: "",
+            )
+        )
+        assert str(terms).split(", ")[-1] == shown, terms
+        assert str(grid).split(", ")[-1] == shown, grid

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 import time
 
 from pql_repl.api.results import Bucket, Column, StatementResult
@@ -29,6 +30,15 @@ BAR_CHAR = "█"
 
 # ---------------------------------------------------------------------------------------------
 # Numbers
+#
+# One convention for every front end (the app, `pql --plain`, the command's tables and
+# markdown; CSV and JSON keep plain numbers): a ± is always the 95% margin, 1.96 standard
+# errors; an estimate shows the decimals its margin supports (``estimate_parts``); counts of
+# trials and deals have thousands separators (``format_trials``), and an exhaustive run counts
+# deals, not trials; weights are one format (``format_weight``).
+
+#: A 95% margin is this many standard errors.
+Z95 = 1.96
 
 
 def format_number(value: float | str | bool | None) -> str:
@@ -46,17 +56,73 @@ def format_number(value: float | str | bool | None) -> str:
     return f"{value:.6f}".rstrip("0").rstrip(".")
 
 
-def format_estimate(value: float | str | None, stderr: float | None) -> str:
-    """``value ± 1.96·stderr`` with two significant digits of the margin; the value alone when
-    exact (no stderr)."""
+def estimate_parts(value: float | str | None, stderr: float | None) -> tuple[str, str] | None:
+    """An estimate as its value and its 95% margin (1.96·stderr), each to the decimals the
+    margin supports: two significant digits of the margin, at most six decimals (``12.35``,
+    ``0.42`` for a chip EV; ``0.8521``, ``0.0078`` for an equity). A margin of 0 gives the value
+    as ``format_number`` writes it and ``0``. None when there is no margin (exact, or no
+    number): the value alone is shown then. Every front end shows estimates so: the app's table,
+    `pql --plain`, the command's table and markdown, sweeps and simulate's verdict."""
     if stderr is None or not isinstance(value, int | float) or isinstance(value, bool):
-        return format_number(value)
-    half = 1.96 * stderr
+        return None
+    half = Z95 * stderr
     if half <= 0 or not math.isfinite(half):
-        return f"{format_number(value)} ± 0"
-    # Two significant digits of the margin, but no more than six decimals.
+        return format_number(value), "0"
     decimals = min(6, max(0, 1 - math.floor(math.log10(half))))
-    return f"{value:.{decimals}f} ± {half:.{decimals}f}"
+    return f"{value:.{decimals}f}", f"{half:.{decimals}f}"
+
+
+def format_estimate(value: float | str | None, stderr: float | None) -> str:
+    """``value ± margin`` (``estimate_parts``); the value alone when exact (no stderr)."""
+    parts = estimate_parts(value, stderr)
+    return format_number(value) if parts is None else f"{parts[0]} ± {parts[1]}"
+
+
+def format_margin(stderr: float) -> str:
+    """A standard error as the 95% margin a ± shows, to two significant digits: ``±0.0049``."""
+    return f"±{Z95 * stderr:.2g}"
+
+
+def format_weight(weight: float) -> str:
+    """A weight (of a range, a class, a sweep's row) as every view writes it: whole weights
+    without decimals, others to two decimals at most, thousands separated: ``46``, ``864``,
+    ``12.5``, ``1,326``."""
+    text = f"{weight:,.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def count_unit(result: StatementResult) -> str:
+    """What a result's count counts: ``deals`` for an exhaustive run (every deal enumerated, or
+    a part of them), ``trials`` for Monte Carlo."""
+    return "deals" if result.exact or result.total_deals is not None else "trials"
+
+
+def format_trials(result: StatementResult) -> str:
+    """The trials (or an enumeration's deals) of a result: ``600,000 trials``, ``990 deals``."""
+    return f"{result.trials:,} {count_unit(result)}"
+
+
+#: Strings and comments, whichever starts first (a quote in a comment, `--` in a range).
+_NOT_CODE = re.compile(r"'[^']*'|\"[^\"]*\"|--[^\n]*|/\*.*?\*/", re.S)
+_WHERE = re.compile(r"(?i)\bwhere\b")
+
+
+def has_where(query: str) -> bool:
+    """Whether statement ``query`` has a ``where`` clause (outside its strings and comments)."""
+    return _WHERE.search(_NOT_CODE.sub(" ", query)) is not None
+
+
+def kept_note(result: StatementResult) -> str:
+    """Why fewer deals were counted than drawn: ``12.5% of deals kept`` by a ``where`` clause;
+    without one, the deals dropped because two hands drew the same card (stud's and razz's
+    hands given by rank, Omaha's overlapping ranges): ``5.9% of deals dropped (two hands drew
+    the same card)``. '' when every deal drawn counts."""
+    if result.attempted <= result.accepted or result.attempted <= 0:
+        return ""
+    kept = result.accepted / result.attempted
+    if has_where(result.query):
+        return f"{100 * kept:.3g}% of deals kept"
+    return f"{100 * (1 - kept):.3g}% of deals dropped (two hands drew the same card)"
 
 
 def format_percent(fraction: float | None) -> str:
@@ -67,7 +133,7 @@ def format_percent_estimate(fraction: float | None, stderr: float | None) -> str
     """``17.85% ± 0.10%`` (the 95% margin, 1.96 standard errors); the share alone when exact."""
     if fraction is None or stderr is None or not math.isfinite(stderr):
         return format_percent(fraction)
-    return f"{format_percent(fraction)} ± {100 * 1.96 * stderr:.2f}%"
+    return f"{format_percent(fraction)} ± {100 * Z95 * stderr:.2f}%"
 
 
 def bucket_stderr(result: StatementResult, column: Column, bucket: Bucket) -> float | None:
@@ -110,7 +176,15 @@ def enumeration_reason(result: StatementResult) -> str:
 
 
 def format_count(count: float | None) -> str:
-    # Weighted ranges make counts fractional.
+    """A count of trials or deals as tables show it, thousands separated: ``335,263`` (weighted
+    ranges make counts fractional: ``12.50``)."""
+    if count is None:
+        return "—"
+    return f"{int(count):,}" if count == int(count) else f"{count:,.2f}"
+
+
+def csv_count(count: float | None) -> str:
+    """A count as CSV holds it: a plain number, ``335263`` (``12.5`` when fractional)."""
     if count is None:
         return "—"
     return str(int(count)) if count == int(count) else f"{count:.2f}"
@@ -181,33 +255,34 @@ def worst_error(result: StatementResult) -> float | None:
 
 
 def stop_note(result: StatementResult) -> str:
-    """``stopped at ±0.0021 after 41,000 trials: precision target 0.0025`` for a run that stopped
-    on its target before its trials; '' otherwise."""
+    """``stopped at ±0.0041 after 41,000 trials: target ±0.0049 (.precision 0.0025)`` for a run
+    that stopped on its target before its trials; '' otherwise. The ± are 95% margins, as in
+    the table; the precision setting itself is a standard error."""
     target = result.stopped_at_precision
     if target is None:
         return ""
     worst = worst_error(result)
-    at = "" if worst is None else f" at ±{worst:.2g}"
-    return f"stopped{at} after {result.trials:,} trials: precision target {target:g}"
+    at = "" if worst is None else f" at {format_margin(worst)}"
+    return (
+        f"stopped{at} after {format_trials(result)}: target {format_margin(target)} (.precision {target:g})"
+    )
 
 
 def summary_line(result: StatementResult, timer: bool = False) -> str:
-    """The last line: ``600000 trials``, with ``exact`` for exhaustive runs, the share of deals a
-    ``where`` kept when it threw some away, and the run time when the timer is on. An exhaustive
-    run cut short says how much of the enumeration it covered instead."""
-    parts = [f"{result.trials} trials"]
+    """The last line: ``600,000 trials`` (``990 deals, exact`` for an enumeration), the share of
+    deals a ``where`` clause kept when it threw some away (or those dropped because two hands
+    drew one card: ``kept_note``), and the run time when the timer is on. An exhaustive run cut
+    short says how much of the enumeration it covered instead."""
+    parts = [format_trials(result)]
     if result.truncated:
         parts = [truncation_note(result)]
-        if result.attempted > result.accepted:
-            parts.append(f"{result.trials} kept by the where clause")
     elif result.exact:
         reason = enumeration_reason(result)
         parts.append(f"exact: all {result.total_deals:,} deals{reason}" if reason else "exact")
     elif result.inner_sampled and result.total_deals is not None:
         parts.append("every deal enumerated, inner values sampled")
-    if result.attempted > result.accepted and not result.truncated:
-        kept = result.accepted / result.attempted
-        parts.append(f"{100 * kept:.3g}% of deals kept")
+    if kept_note(result):
+        parts.append(kept_note(result))
     if result.stopped_at_precision is not None:
         parts.append(stop_note(result))
     if result.kind == "simulate":
@@ -231,7 +306,7 @@ def simulation_note(result: StatementResult) -> str:
         runner_up = next((c.name for c in ranked if c.name != result.chosen), "")
         note += f" (by {format_estimate(result.gap, result.gap_stderr)} over {runner_up})"
     if result.stopped_early:
-        note += f", stopped early on an obvious move after {result.stopped_after} trials"
+        note += f", stopped early on an obvious move after {result.stopped_after or 0:,} trials"
     return note
 
 
@@ -321,13 +396,13 @@ def csv_rows(result: StatementResult, statement: int) -> list[list[str]]:
         if c.selector == "histogram":
             for b in c.buckets:
                 stderr = _csv_stderr(result, bucket_stderr(result, c, b))
-                cells = [b.label, csv_number(b.fraction), stderr, format_count(b.count)]
+                cells = [b.label, csv_number(b.fraction), stderr, csv_count(b.count)]
                 rows.append([*common, c.name, c.selector, *cells, *tail])
             continue
         number = c.value if isinstance(c.value, int | float) and not isinstance(c.value, bool) else None
         label = "" if number is not None or c.value is None else format_number(c.value)
         stderr = _csv_stderr(result, c.stderr) if c.selector in ("avg", "count") else ""
-        count = format_count(c.count) if c.selector == "count" and c.count is not None else ""
+        count = csv_count(c.count) if c.selector == "count" and c.count is not None else ""
         rows.append([*common, c.name, c.selector, label, csv_number(number), stderr, count, *tail])
     if result.kind == "simulate":
         # The verdict as rows of their own: the chosen action (a label), whether the run stopped
@@ -400,7 +475,7 @@ def format_markdown(result: StatementResult, timer: bool = False) -> str:
             lines.append(f"| {_md_cell(c.name)} | | | |")
             for b in c.buckets:
                 margin = bucket_stderr(result, c, b)
-                ci = "" if margin is None else f"{100 * 1.96 * margin:.2f}%"
+                ci = "" if margin is None else f"{100 * Z95 * margin:.2f}%"
                 cells = [
                     f"&nbsp;&nbsp;{_md_cell(b.label)}",
                     format_percent(b.fraction),
@@ -411,7 +486,7 @@ def format_markdown(result: StatementResult, timer: bool = False) -> str:
             continue
         if c.selector == "count":
             value = c.value if isinstance(c.value, int | float) else None
-            ci = "" if c.stderr is None else f"{100 * 1.96 * c.stderr:.2f}%"
+            ci = "" if c.stderr is None else f"{100 * Z95 * c.stderr:.2f}%"
             cells = [format_percent(value), ci, format_count(c.count)]
         elif c.selector == "avg":
             text = format_estimate(c.value, c.stderr)

@@ -23,7 +23,7 @@ from itertools import islice, product
 from typing import Any
 
 from pql_repl.api import sweep_values
-from pql_repl.api.output import csv_line, csv_number, csv_rows, format_estimate
+from pql_repl.api.output import csv_line, csv_number, csv_rows, format_estimate, format_weight
 from pql_repl.api.results import StatementResult
 from pql_repl.api.run import Query
 from pql_repl.api.sweep_values import SweepValue
@@ -459,7 +459,7 @@ class SweepResult:
     def shown_cells(self, row: SweepRow) -> list[str]:
         """A row as people read it: its values, weight, and each selector as value ± error
         (``no legal deal`` in the first selector's place when it has no result)."""
-        cells = [*row.values, f"{row.weight:g}"]
+        cells = [*row.values, format_weight(row.weight)]
         if row.result is None:
             return [*cells, row.error or "", *[""] * (len(self.selectors) - 1)]
         for c in row.result.columns:
@@ -475,7 +475,7 @@ class SweepResult:
         """A plain text table: a row per substitution (value ± error), the aggregate last."""
         head = [*self.names, "weight", *self.selectors]
         body = [self.shown_cells(r) for r in self.rows]
-        agg = ["all", *[""] * (len(self.names) - 1), f"{sum(r.weight for r, _ in self.answered):g}"]
+        agg = ["all", *[""] * (len(self.names) - 1), format_weight(sum(r.weight for r, _ in self.answered))]
         agg += [format_estimate(v, e) if v is not None else "" for v, e in self.aggregate()]
         widths = [max(len(row[i]) for row in [head, *body, agg]) for i in range(len(head))]
 

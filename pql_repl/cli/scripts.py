@@ -12,7 +12,7 @@ import sys
 import threading
 import time
 
-from pql_repl.api.output import Destination, OutputError, ResultWriter
+from pql_repl.api.output import Destination, OutputError, ResultWriter, count_unit, format_trials
 from pql_repl.api.results import DEFAULT_TRIALS, StatementResult
 from pql_repl.api.run import Query
 from pql_repl.base.errors import ClusterError, PqlCancelled, PqlError
@@ -59,8 +59,9 @@ class ScriptError(Exception):
 
 
 class ProgressLine:
-    """``\\r``-updated progress (trials, share done, trials/s) on a terminal's stderr, shown only
-    once a statement has run for ``PROGRESS_DELAY`` seconds, and erased when it ends."""
+    """``\\r``-updated progress (trials, share done, trials/s; an enumeration's deals and
+    deals/s) on a terminal's stderr, shown only once a statement has run for
+    ``PROGRESS_DELAY`` seconds, and erased when it ends."""
 
     #: Seconds between redraws: snapshots can arrive far faster than anyone reads.
     INTERVAL = 0.1
@@ -84,7 +85,7 @@ class ProgressLine:
             return
         self._drawn = now
         rate = snap.attempted / elapsed
-        text = f"{snap.trials} trials  {100 * snap.progress:5.1f}%  {_si(rate)} trials/s"
+        text = f"{format_trials(snap)}  {100 * snap.progress:5.1f}%  {_si(rate)} {count_unit(snap)}/s"
         self.stream.write("\r" + text.ljust(self._width))
         self.stream.flush()
         self._width = len(text)

@@ -41,7 +41,7 @@ from prompt_toolkit.lexers import PygmentsLexer
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import BaseStyle, Style, merge_styles, style_from_pygments_cls
 
-from pql_repl.api.output import Destination, OutputError, render
+from pql_repl.api.output import Destination, OutputError, format_trials, render
 from pql_repl.api.results import DEFAULT_TRIALS, StatementResult
 from pql_repl.api.run import Query
 from pql_repl.base.errors import PqlCancelled, PqlError
@@ -256,7 +256,7 @@ class PlainRepl:
         seed = "off" if s.seed is None else str(s.seed)
         parts = f" trials {s.trials:,} · seed {seed} · exact {s.exact} · format {s.format}"
         if self.last is not None:
-            parts += f" │ last: {self.last.trials:,} trials in {self.last.elapsed:.2f} s"
+            parts += f" │ last: {format_trials(self.last)} in {self.last.elapsed:.2f} s"
         return FormattedText([("class:bottom-toolbar", parts + "  · .help")])
 
     def _size(self) -> tuple[int, int]:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from pql_repl.api.output import (
+    count_unit,
     enumeration_reason,
     enumeration_share,
     format_estimate,
     format_number,
     format_percent,
     format_percent_estimate,
+    format_trials,
+    kept_note,
     simulation_note,
     stop_note,
 )
@@ -16,10 +19,12 @@ from pql_repl.api.results import StatementResult
 
 
 def status_text(result: StatementResult, timing: bool = True) -> str:
-    """``running · 120,000 trials · 1.2M trials/s · 0.10 s`` (or done / exact / cancelled);
-    an enumeration says how much of it the numbers come from (``estimate from 12% of 1,712,304
-    deals``) and, when a large trial count made pql enumerate, that it did. Without ``timing``
-    the clock-dependent parts are left out (reproducible screenshots)."""
+    """``running · 120,000 trials · 1.2M trials/s · 0.10 s`` (or done / exact / cancelled; an
+    exhaustive run counts ``deals`` and ``deals/s``); an enumeration says how much of it the
+    numbers come from (``estimate from 12% of 1,712,304 deals``) and, when a large trial count
+    made pql enumerate, that it did; a ``where`` clause the share of deals it kept (``12.5% of
+    deals kept``, as the command's last line says). Without ``timing`` the clock-dependent
+    parts are left out (reproducible screenshots)."""
     state = "cancelled" if result.cancelled else ("done" if result.done else "running")
     reason = enumeration_reason(result)
     if result.exact:
@@ -30,9 +35,12 @@ def status_text(result: StatementResult, timing: bool = True) -> str:
     elif result.inner_sampled and result.total_deals is not None:
         state += " · inner values sampled"
     rate = result.trials / result.elapsed if result.elapsed > 0 else 0.0
-    parts = [state, f"{result.trials:,} trials"]
+    parts = [state, format_trials(result)]
+    kept = kept_note(result)
+    if kept:
+        parts.append(kept)
     if timing:
-        parts += [f"{_si(rate)} trials/s", f"{result.elapsed:.2f} s"]
+        parts += [f"{_si(rate)} {count_unit(result)}/s", f"{result.elapsed:.2f} s"]
     if not result.done and not result.cancelled:
         parts.append(f"{result.progress * 100:.0f}%")
     if result.stopped_at_precision is not None:

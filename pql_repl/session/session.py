@@ -639,7 +639,7 @@ COMMANDS: dict[str, _Command] = {
     ),
     "precision": _Command(
         ".precision auto|X|off",
-        "stop once every standard error is below X (auto: ±0.0025 for runs over 3 s)",
+        "stop once every standard error is below X (auto: 0.0025, ±0.0049 at 95%, for runs over 3 s)",
         _setter("precision", ".precision auto|X|off"),
     ),
     "theme": _Command(".theme [NAME]", "list the colour themes, or choose one", _theme),

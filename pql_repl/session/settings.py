@@ -243,7 +243,8 @@ class Settings:
             case "precision":
                 if self.precision == AUTO:
                     return (
-                        f"auto (±{AUTO_TARGET:g} once a run would take over {AUTO_AFTER_SECONDS:g} s;"
+                        f"auto (standard error {AUTO_TARGET:g}, ±{1.96 * AUTO_TARGET:.2g} at 95%, once a run"
+                        f" would take over {AUTO_AFTER_SECONDS:g} s;"
                         " the app and --plain only)"
                     )
                 return "off" if self.precision is None else f"{self.precision:g}"

@@ -69,6 +69,10 @@ def draw(plot: PlotextPlot, column: Column, title: str | None = None) -> None:
         plt.xlabel("equity %")
     else:
         plt.bar([b.label for b in column.buckets], shares)
+    if shares and min(shares) == max(shares):
+        # One value (or all equal): plotext would span the axis from half the value to one and
+        # a half times it, as if shares could pass 100%; a share's axis starts at 0.
+        plt.ylim(0, max(shares) or 1)
     plt.ylabel("% of deals")
     plt.title(title or column.name)
 

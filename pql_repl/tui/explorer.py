@@ -28,6 +28,7 @@ from pql_repl.api.exploration import (
     range_equity,
     reweighted_classes,
 )
+from pql_repl.api.output import format_weight
 from pql_repl.base.errors import PqlError
 from pql_repl.editors.range_edit import FULL, RangeEdit
 from pql_repl.files import named_ranges
@@ -568,7 +569,8 @@ class ExplorerPanel(Vertical):
 
     def _totals(self) -> Text:
         t = self.edit.totals()
-        out = Text(f"{t.combos} hands, {t.share * 100:.1f}% of {t.total}, weighted {t.weighted:g}")
+        weighted = format_weight(t.weighted)
+        out = Text(f"{t.combos} hands, {t.share * 100:.1f}% of {t.total}, weighted {weighted}")
         line = self._range_equity()
         if line:
             out.append(f"\n{line}")

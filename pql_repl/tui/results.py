@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from rich.console import Console, ConsoleOptions, RenderResult
+from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.table import Table
 from rich.text import Text
 from textual import events
@@ -21,7 +21,7 @@ from textual.message import Message
 from textual.widget import AwaitMount, Widget
 from textual.widgets import DataTable, Static
 
-from pql_repl.api.output import bucket_stderr
+from pql_repl.api.output import Z95, bucket_stderr, estimate_parts, format_count
 from pql_repl.api.results import Column, StatementResult
 from pql_repl.api.sweeps import SweepResult
 from pql_repl.base.records import replace
@@ -49,12 +49,16 @@ def bar(fraction: float, width: int = BAR_WIDTH) -> str:
 
 
 def ci(result: StatementResult, stderr: float | None, percent: bool = False) -> str:
-    """``± 1.96·stderr`` (the 95% half-width), or '' for exact results."""
+    """``± 1.96·stderr`` (the 95% half-width), or '' for exact results: a share's in percent
+    to two decimals, an average's to two significant digits (``estimate_parts``, as the
+    command's table and `pql --plain` show it)."""
     # A finished enumeration has no error; one so far or cut short has the engine's.
     if result.exact or stderr is None:
         return ""
-    half = 1.96 * stderr
-    return f"± {half * 100:.2f}%" if percent else f"± {half:.4f}"
+    if percent:
+        return f"± {Z95 * stderr * 100:.2f}%"
+    parts = estimate_parts(0.0, stderr)
+    return f"± {parts[1]}" if parts is not None else ""
 
 
 def format_value(value: float | str | None) -> str:
@@ -88,11 +92,14 @@ def _column_rows(result: StatementResult, column: Column, bar_width: int) -> lis
         return rows
     if column.selector == "count":
         fraction = float(column.value) if isinstance(column.value, float | int) else 0.0
-        count = f" ({int(column.count):,})" if column.count is not None else ""
+        count = f" ({format_count(column.count)})" if column.count is not None else ""
         shown = bar(fraction, bar_width) if bar_width else ""
         cells = (column.name, f"{fraction * 100:.2f}%{count}", ci(result, column.stderr, True), shown)
         return [(key, cells)]
-    return [(key, (column.name, format_value(column.value), ci(result, column.stderr), ""))]
+    # An estimate's value to the decimals its margin supports (a chip EV ± 0.42: two).
+    parts = None if result.exact else estimate_parts(column.value, column.stderr)
+    value = format_value(column.value) if parts is None else parts[0]
+    return [(key, (column.name, value, ci(result, column.stderr), ""))]
 
 
 @dataclass(frozen=True)
@@ -141,7 +148,8 @@ def result_table(result: StatementResult, timing: bool = True, width: int = 200)
 
 class FittedResult:
     """A finished result that lays itself out for the width it is drawn at (the terminal may be
-    resized after it was added to the history)."""
+    resized after it was added to the history). Its query and its status line take the whole
+    width (a table's own title and caption would wrap at the table's width)."""
 
     def __init__(self, result: StatementResult, timing: bool = True) -> None:
         self.result = result
@@ -151,7 +159,10 @@ class FittedResult:
         return result_table(self.result, self.timing, width)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        yield self.table(options.max_width)
+        table = self.table(options.max_width)
+        title, caption = str(table.title or ""), str(table.caption or "")
+        table.title = table.caption = None
+        yield Group(Text(title, style="table.title"), table, Text(caption, style="table.caption"))
 
 
 class LiveTable(DataTable[str]):
@@ -202,6 +213,9 @@ class ResultsPanel(Vertical):
     class SweepDone(Message):
         """A sweep's last row is in its table (the history to export has grown)."""
 
+    class ErrorShown(Message):
+        """The status line now says what went wrong (a run or a command failed)."""
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._row_keys: list[str] = []
@@ -216,6 +230,8 @@ class ResultsPanel(Vertical):
         self._sweep: SweepTable | None = None
         #: Finished statements and sweeps' tables, in the order they ran (``exportable``).
         self._entries: list[StatementResult | SweepTable] = []
+        #: The status line says what went wrong (``clear_error``).
+        self.showing_error = False
 
     def compose(self) -> ComposeResult:
         history = ResultsHistory(id="history")
@@ -234,7 +250,17 @@ class ResultsPanel(Vertical):
         return self.query_one("#history", ResultsHistory)
 
     def show_status(self, text: str) -> None:
+        """Say ``text`` (markup) on the status line; an error is said in red (``[red]…``)."""
         self.query_one("#status", Static).update(text)
+        self.showing_error = text.startswith("[red]")
+        if self.showing_error:
+            self.post_message(self.ErrorShown())
+
+    def clear_error(self) -> None:
+        """What the status line says went wrong was fixed (the editor's text changed and checks
+        clean): the error goes."""
+        if self.showing_error:
+            self.show_status("ready")
 
     # -- the live table -----------------------------------------------------------------------
 
@@ -333,10 +359,14 @@ class ResultsPanel(Vertical):
         return result
 
     def drop_unfinished(self) -> None:
-        """The statement in the live table failed: its partial rows go, so that they are neither
-        taken for a result nor moved to the history as one still running."""
-        if self.last is None or not (self.last.done or self.last.cancelled):
-            self._clear_live()
+        """A statement failed: the live table shows nothing the error could be taken to be
+        about. A statement's partial rows go (neither a result nor one still running in the
+        history); a finished result of an earlier statement moves to the history, captioned
+        with its own status, so that the error is not said over its table."""
+        last = self.last
+        if last is not None and (last.done or last.cancelled):
+            self.add_history(FittedResult(last, self.timing))
+        self._clear_live()
 
     def _clear_live(self) -> None:
         self.table.clear()

@@ -19,7 +19,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
-from pql_repl.api.output import format_estimate
+from pql_repl.api.output import format_estimate, format_weight
 from pql_repl.api.results import StatementResult
 from pql_repl.api.sweeps import SweepResult, SweepRow
 
@@ -114,7 +114,7 @@ class SweepTable(Vertical):
         weight = sum(r.weight for r, _ in result.answered)
         state = "" if result.done else f" · {len(result.rows)} of {result.total} rows"
         self.query_one(".sweep-aggregate", Static).update(
-            f"all (weight {weight:g}): " + ", ".join(parts) + state
+            f"all (weight {format_weight(weight)}): " + ", ".join(parts) + state
         )
 
     def sort_by(self, column: int) -> None:

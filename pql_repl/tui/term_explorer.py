@@ -21,6 +21,7 @@ from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
 from pql_repl.api.exploration import Distribution, DistributionSnapshot, RangeSummary, range_summary
+from pql_repl.api.output import format_weight
 from pql_repl.base.errors import PqlError
 from pql_repl.editors.term_edit import Term, parse_terms, terms_text
 from pql_repl.tui.bound_explorer import BoundExplorer
@@ -321,7 +322,7 @@ class TermExplorer(BoundExplorer[list[Term]]):
         if u is None:
             return Text("counting…", style="dim")
         share = f", {u.share * 100:.2f}% of {u.total:,}" if u.share is not None and u.total else ""
-        out = Text(f"all terms: {u.hands:,} hands{share}, weighted {u.weighted:,.1f}")
+        out = Text(f"all terms: {u.hands:,} hands{share}, weighted {format_weight(u.weighted)}")
         if u.sample:
             out.append("\nsample: " + " ".join(u.sample), style="dim")
         return out
