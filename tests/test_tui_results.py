@@ -440,16 +440,19 @@ async def test_a_failed_statement_is_not_said_over_the_table_before_it_and_its_e
 ) -> None:
     """6a: the status line's error sat over the previous statement's table, as if it were the
     failed statement's, and stayed after the text was fixed."""
+    from pql_repl.tui.chart import ChartScreen  # noqa: PLC0415
+
     app = make_app(trials=2000, seed=1)
+    first = GOOD.replace(" as eq ", " as eq, histogram(handType(hero, flop)) as h ")
     async with app.run_test(size=size) as pilot:
-        await run_text(pilot, app, GOOD, finished(app))
+        await run_text(pilot, app, first, finished(app))
         await run_text(pilot, app, BAD, lambda: not app.running and "error" in status(app))
         assert "at most 5 cards" in status(app)
         # No table under the error: the statement before it is in the history, with its caption.
         assert not app.results.table.display or app.results.table.row_count == 0
         entry = app.results.history.query(".history-entry").last()
         drawn = "\n".join(drawn_lines(entry))
-        assert "as eq from hero='AA'" in drawn
+        assert "as h from hero='AA'" in " ".join(drawn.split())  # wrapped at 80 columns
         assert "done · 2,000 trials" in drawn
         screen = screen_text(app)
         below = screen[screen.index("error: line 1") :]
@@ -461,6 +464,11 @@ async def test_a_failed_statement_is_not_said_over_the_table_before_it_and_its_e
         assert status(app) == "ready"
         assert str(app.query_one("#error", Static).render()) == ""
         assert "at most 5 cards" not in screen_text(app)
+        # F7 still charts the latest result, the one before the failure.
+        await pilot.press("f7")
+        await wait_until(pilot, lambda: isinstance(app.screen, ChartScreen))
+        assert isinstance(app.screen, ChartScreen)
+        assert app.screen.result is app.results.finished[-1]
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -71,10 +71,12 @@ class Views(AppCore):
             self.open_chart()
 
     def open_chart(self, title: str | None = None) -> None:
-        """The latest result's histograms as charts (``title``: the first one's, else its name)."""
+        """The latest result's histograms as charts (``title``: the first one's, else its name);
+        after a failed statement, the result before it (in the history now)."""
         from pql_repl.tui.chart import ChartScreen, histogram_columns  # noqa: PLC0415
 
-        result = self.results.last
+        finished = self.results.finished
+        result = self.results.last or (finished[-1] if finished else None)
         if result is None or not histogram_columns(result):
             self.results.show_status("no histogram to chart: run a statement with histogram(…)")
             return
