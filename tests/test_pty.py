@@ -81,7 +81,8 @@ def test_full_screen_app_runs_a_query_in_a_pty(tmp_path: Path) -> None:
         child.close(force=True)
     assert child.exitstatus == 0
     assert "heroeq" in (tmp_path / "data" / "history").read_text()
-    assert (tmp_path / "data" / "buffer.pql").read_text() == QUERY
+    # Enter after `;` ran the statement and opened a new line for the next one.
+    assert (tmp_path / "data" / "buffer.pql").read_text() == QUERY + "\n"
 
 
 def test_plain_repl_odds_in_a_pty(tmp_path: Path) -> None:
