@@ -31,7 +31,7 @@ from pql_repl.tui.explorer import ExplorerPanel
 from pql_repl.tui.explorer_host import ExplorerHost
 from pql_repl.tui.export import Exporting
 from pql_repl.tui.range_grid import grid_for_command
-from pql_repl.tui.results import FittedResult
+from pql_repl.tui.results import FittedResult, ResultsPanel
 from pql_repl.tui.statement_spans import statement_at
 from pql_repl.tui.stud_explorer import StudExplorer
 from pql_repl.tui.sweep_table import SweepTable
@@ -168,10 +168,21 @@ class RunControl(ExplorerHost, Views, Exporting):
             markup=False,
         )
 
+    #: The editor's text when the status line last said what went wrong.
+    _failed_text: str | None = None
+
+    def on_results_panel_error_shown(self, _: ResultsPanel.ErrorShown) -> None:
+        if self.query("#editor"):
+            self._failed_text = self.editor.text
+
     def on_check_done(self, message: CheckDone) -> None:
         # A check may end while the app closes, its widgets already gone.
         if self.query("#editor") and self.query("#error") and message.text == self.editor.text:
             self.show_error(message.error)
+            # The text changed since a run or a command failed and checks clean: the status
+            # line's error goes, as the checker's mark in the editor does.
+            if message.error is None and message.text != self._failed_text:
+                self.results.clear_error()
 
     def show_error(self, error: PqlError | None) -> None:
         """Mark the checker's first error in place (before any run) and explain it below."""

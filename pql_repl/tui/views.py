@@ -1,42 +1,17 @@
 """The views the app opens over the main screen: the odds views of `.odds`, charts (F7, `.plot`),
-the help (F1) and the history search (Ctrl+R); and the status line's error, which goes once the
-editor's text is fixed."""
+the help (F1) and the history search (Ctrl+R)."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from pql_repl.api.results import DEFAULT_TRIALS
 from pql_repl.session.session import OddsRequest
 from pql_repl.tui.app_core import AppCore
 from pql_repl.tui.key_table import key_table
-from pql_repl.tui.results import ResultsPanel
 from pql_repl.tui.screens import HelpScreen, HistorySearch
-
-if TYPE_CHECKING:
-    from pql_repl.tui.run_control import CheckDone  # which imports this module
 
 
 class Views(AppCore):
     """Screens pushed over the main one."""
-
-    # -- the status line's error goes once the text is fixed ---------------------------------
-    # (Textual calls each class's handler of a message: RunControl.on_check_done, which marks
-    # the checker's error in the editor, runs as well as this one.)
-
-    #: The editor's text when the status line last said what went wrong.
-    _failed_text: str | None = None
-
-    def on_results_panel_error_shown(self, _: ResultsPanel.ErrorShown) -> None:
-        if self.query("#editor"):
-            self._failed_text = self.editor.text
-
-    def on_check_done(self, message: CheckDone) -> None:
-        """The editor's text changed since a run or a command failed and checks clean: the
-        status line's error goes, as the checker's mark in the editor does."""
-        fixed = message.error is None and message.text != self._failed_text
-        if fixed and self.query("#editor") and message.text == self.editor.text:
-            self.results.clear_error()
 
     def open_odds(self, request: OddsRequest) -> None:
         """`.odds`: the odds view (a span of opponents) or the MultiOdds screen, computing live."""
