@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from pql_repl.api.multi_odds import Odds, OddsRun, OddsTable, OddsTableRun, odds, odds_table
     from pql_repl.api.results import Bucket, Column, StatementInfo, StatementResult
     from pql_repl.api.run import Query, prepare, run
-    from pql_repl.api.sheet import Sheet, spreadsheet
+    from pql_repl.api.sheet import Sheet, SpreadsheetError, spreadsheet
     from pql_repl.api.sweep_values import SweepValue, classes, flops, ranks, rivers, turns
     from pql_repl.api.sweeps import SweepResult, sweep
     from pql_repl.base.errors import (
@@ -58,6 +58,7 @@ __all__ = [
     "Query",
     "Range",
     "Sheet",
+    "SpreadsheetError",
     "StatementInfo",
     "StatementResult",
     "SweepResult",
@@ -103,7 +104,7 @@ _HOMES = {
         "pql_repl.base.errors",
     ),
     **dict.fromkeys(["Evaluation", "HandValue", "evaluate"], "pql_repl.api.evaluation"),
-    **dict.fromkeys(["Sheet", "spreadsheet"], "pql_repl.api.sheet"),
+    **dict.fromkeys(["Sheet", "SpreadsheetError", "spreadsheet"], "pql_repl.api.sheet"),
     **dict.fromkeys(["SweepResult", "sweep"], "pql_repl.api.sweeps"),
     **dict.fromkeys(
         ["SweepValue", "classes", "flops", "ranks", "rivers", "turns"], "pql_repl.api.sweep_values"

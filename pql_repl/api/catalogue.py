@@ -5,7 +5,7 @@ would be (``parse_range``)."""
 from __future__ import annotations
 
 from pql_repl import _core
-from pql_repl.api.options import resolve_macros, unicode_checked
+from pql_repl.api.options import optional_text, resolve_macros, text_argument, unicode_checked
 from pql_repl.base.errors import PqlRangeError
 from pql_repl.base.records import record
 
@@ -111,7 +111,14 @@ def parse_range(
     """Compile a range as a player's range of ``game`` would be; raises ``PqlRangeError``.
     ``macros``: the named ranges it may use (None: the user's, from ``.define``); ``ordering``:
     the ordering of starting hands ``N%`` reads (``ordering='equity'``; None: the default)."""
-    for given in (text, game, syntax or "", ordering or ""):
+    text = text_argument("text", text)
+    game = text_argument("game", game)
+    for given in (
+        text,
+        game,
+        optional_text("syntax", syntax) or "",
+        optional_text("ordering", ordering) or "",
+    ):
         unicode_checked(given, PqlRangeError)
     raw = _core.parse_range(text, game, syntax, resolve_macros(macros, text), ordering)
     return Range(text, raw["game"], raw["combos"], raw["weights"])

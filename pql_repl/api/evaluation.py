@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pql_repl import _core
-from pql_repl.api.options import unicode_checked
+from pql_repl.api.options import text_argument, unicode_checked
 from pql_repl.base.errors import PqlRangeError
 from pql_repl.base.records import record
 
@@ -25,8 +25,8 @@ class Evaluation:
 
 def evaluate(hole: str, board: str = "", game: str = "holdem") -> Evaluation:
     """Rate ``hole`` with ``board`` under ``game``'s rules. Stud: all cards in ``hole``."""
-    for text in (hole, board, game):
-        unicode_checked(text, PqlRangeError)
+    for name, text in (("hole", hole), ("board", board), ("game", game)):
+        unicode_checked(text_argument(name, text), PqlRangeError)
     raw = _core.evaluate(hole, board, game)
     hi, lo = raw["hi"], raw["lo"]
     return Evaluation(

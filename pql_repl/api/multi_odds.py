@@ -27,9 +27,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
 
+from pql_repl.api.options import check_batch, checked_options, shown, text_argument
 from pql_repl.api.results import DEFAULT_TRIALS, Column, StatementResult
 from pql_repl.api.run import prepare
-from pql_repl.base.errors import PqlCancelled
+from pql_repl.base.errors import PqlArgumentError, PqlArgumentTypeError, PqlCancelled
 from pql_repl.base.records import record
 
 #: Trials of the analysis statement at most (hand strength and potentials): against several
@@ -103,31 +104,46 @@ class Odds:
 
 
 def _ranges(opponents: int | Sequence[str]) -> tuple[str, ...]:
-    if isinstance(opponents, int):
+    if isinstance(opponents, int) and not isinstance(opponents, bool):
         if not 1 <= opponents <= MAX_OPPONENTS:
-            raise ValueError(f"opponents must be 1 to {MAX_OPPONENTS}, not {opponents}")
+            raise PqlArgumentError(f"opponents must be 1 to {MAX_OPPONENTS}, not {shown(opponents)}")
         return ("*",) * opponents
-    ranges = tuple(opponents)
-    if not 1 <= len(ranges) <= MAX_OPPONENTS:
-        raise ValueError(f"give 1 to {MAX_OPPONENTS} opponent ranges, not {len(ranges)}")
-    return ranges
+    if isinstance(opponents, Sequence) and not isinstance(opponents, str | bytes):
+        ranges = tuple(opponents)
+        if all(isinstance(r, str) for r in ranges):
+            if not 1 <= len(ranges) <= MAX_OPPONENTS:
+                raise PqlArgumentError(f"give 1 to {MAX_OPPONENTS} opponent ranges, not {len(ranges)}")
+            return ranges
+    raise PqlArgumentTypeError(
+        f"opponents must be a number of random hands (1 to {MAX_OPPONENTS}) or a sequence of "
+        f"ranges such as ['QQ+', '*'], not {shown(opponents)}"
+    )
 
 
 def _street(board: str) -> str:
-    cards = len(board.replace(" ", "")) // 2
+    compact = "".join(board.split())
+    if len(compact) % 2 or not all(
+        compact[i].upper() in "AKQJT98765432" and compact[i + 1].lower() in "shdc"
+        for i in range(0, len(compact), 2)
+    ):
+        raise PqlArgumentError(f"a board is hold'em cards such as '3h4cJh', not {shown(board)}")
+    cards = len(compact) // 2
     if cards not in STREET_OF_BOARD:
-        raise ValueError(f"a hold'em board has 0, 3, 4 or 5 cards, not {cards}: {board!r}")
+        raise PqlArgumentError(f"a hold'em board has 0, 3, 4 or 5 cards, not {cards}: {shown(board)}")
     return STREET_OF_BOARD[cards]
 
 
 def _quote(text: str) -> str:
     if "'" in text:
-        raise ValueError(f"a range or board may not hold a quote: {text!r}")
+        raise PqlArgumentError(f"a range or board may not hold a quote: {shown(text)}")
     return f"'{text}'"
 
 
 def odds_queries(hand: str, board: str = "", opponents: int | Sequence[str] = 1) -> tuple[str, str]:
-    """The two PQL statements behind :func:`odds` (the showdown, then Loki's analysis)."""
+    """The two PQL statements behind :func:`odds` (the showdown, then Loki's analysis);
+    ``PqlArgumentError`` (or ``PqlArgumentTypeError``) for arguments that cannot make them."""
+    text_argument("hand", hand)
+    text_argument("board", board)
     ranges = _ranges(opponents)
     street = _street(board)
     seats = [f"v{i + 1}" for i in range(len(ranges))]
@@ -253,8 +269,13 @@ class OddsRun:
         threads: int | None = None,
         batch: float = 0.2,
     ) -> None:
-        self.hand, self.board = hand.strip(), board.strip()
+        self.hand, self.board = text_argument("hand", hand).strip(), text_argument("board", board).strip()
         self.ranges = _ranges(opponents)
+        trials = (
+            checked_options(trials=trials, seed=seed, threads=threads, time_limit=None)["trials"]
+            or DEFAULT_TRIALS
+        )
+        check_batch(batch)
         self.queries = odds_queries(self.hand, self.board, self.ranges)
         #: The two statements, prepared: a front end may stream them itself (its own progress).
         self.showdown = prepare(self.queries[0])
@@ -298,6 +319,7 @@ def odds(
     """Win, tie, equity, hand strength and potentials (ours and HoldemHand's) and the MultiOdds
     tables of hold'em ``hand`` (cards or a range) on ``board`` against ``opponents``: a number of
     random hands (1 to 9) or their ranges. ``on_update`` receives live snapshots."""
+    _check_callback(on_update)
     last: Odds | None = None
     for snap in OddsRun(hand, board, opponents, trials=trials, seed=seed, threads=threads):
         last = snap
@@ -330,10 +352,26 @@ class OddsTable:
         return finished / len(self.counts)
 
 
+def _check_callback(on_update: object) -> None:
+    if on_update is not None and not callable(on_update):
+        raise PqlArgumentTypeError(
+            f"on_update must be a function of one snapshot, or None, not {shown(on_update)}"
+        )
+
+
 def _counts(counts: Sequence[int]) -> tuple[int, ...]:
+    if not isinstance(counts, Sequence | range) or not all(
+        isinstance(n, int) and not isinstance(n, bool) for n in counts
+    ):
+        raise PqlArgumentTypeError(
+            f"counts must be a sequence of numbers of random opponents (1 to {MAX_OPPONENTS}), "
+            f"not {shown(counts)}"
+        )
     chosen = tuple(counts)
     if not chosen or any(not 1 <= n <= MAX_OPPONENTS for n in chosen):
-        raise ValueError(f"the odds view's opponents are 1 to {MAX_OPPONENTS} random hands, not {chosen}")
+        raise PqlArgumentError(
+            f"the odds view's opponents are 1 to {MAX_OPPONENTS} random hands, not {shown(chosen)}"
+        )
     return chosen
 
 
@@ -353,7 +391,7 @@ class OddsTableRun:
         threads: int | None = None,
         batch: float = 0.2,
     ) -> None:
-        self.hand, self.board = hand.strip(), board.strip()
+        self.hand, self.board = text_argument("hand", hand).strip(), text_argument("board", board).strip()
         self.counts = _counts(counts)
         #: One run per row, prepared now: a wrong hand or board is said before anything runs.
         self.runs = [
@@ -396,6 +434,7 @@ def odds_table(
     """HoldemHand's odds view of ``hand`` on ``board``: a row of :func:`odds` against each
     number of random opponents in ``counts`` (1 to 9 by default). ``on_update`` receives live
     snapshots."""
+    _check_callback(on_update)
     last: OddsTable | None = None
     for snap in OddsTableRun(hand, board, counts, trials=trials, seed=seed, threads=threads):
         last = snap

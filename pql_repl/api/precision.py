@@ -12,6 +12,8 @@ share being a count of its own); ``max`` and ``min`` have no error and never hol
 
 from __future__ import annotations
 
+from pql_repl.base.errors import PqlArgumentError, PqlArgumentTypeError
+
 AUTO = "auto"
 #: The automatic target: a 95% margin of ±0.005 (1.96 standard errors) rounded down.
 AUTO_TARGET = 0.0025
@@ -21,18 +23,25 @@ AUTO_AFTER_SECONDS = 3.0
 
 def engine_precision(precision: float | str | None) -> tuple[float | None, float | None]:
     """``precision`` as the engine takes it: the target and the projected run length from which
-    it applies (None: from the start). Raises ``ValueError`` for anything but a number between
-    0 and 1, ``"auto"`` or None."""
+    it applies (None: from the start). Raises ``PqlArgumentError`` (a ``ValueError``) for anything
+    but a number between 0 and 1, ``"auto"`` or None (``PqlArgumentTypeError`` for what is not a
+    number)."""
     if precision is None:
         return None, None
     if isinstance(precision, str):
         if precision.strip().lower() == AUTO:
             return AUTO_TARGET, AUTO_AFTER_SECONDS
-        raise ValueError(
-            f"precision must be a standard error between 0 and 1, 'auto' or None, not {precision!r}"
+        raise PqlArgumentError(
+            f"precision must be a standard error between 0 and 1, 'auto' or None, not {_shown(precision)}"
         )
     if isinstance(precision, bool) or not isinstance(precision, int | float):
-        raise TypeError(f"precision must be a number, 'auto' or None, not {type(precision).__name__}")
+        raise PqlArgumentTypeError(
+            f"precision must be a number, 'auto' or None, not {type(precision).__name__}"
+        )
     if not 0 < precision < 1:
-        raise ValueError(f"precision must be between 0 and 1, not {precision!r}")
+        raise PqlArgumentError(f"precision must be between 0 and 1, not {precision!r}")
     return float(precision), None
+
+
+def _shown(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:39] + "…")

@@ -12,10 +12,17 @@ import threading
 import time
 
 from pql_repl import _core
-from pql_repl.api.options import checked_options, resolve_macros, unicode_checked
+from pql_repl.api.options import (
+    check_batch,
+    check_exact,
+    checked_options,
+    resolve_macros,
+    text_argument,
+    unicode_checked,
+)
 from pql_repl.api.precision import engine_precision
 from pql_repl.api.results import DEFAULT_TRIALS, SIMULATE_TRIALS, StatementInfo, StatementResult
-from pql_repl.base.errors import PqlCancelled, PqlSyntaxError
+from pql_repl.base.errors import PqlArgumentError, PqlCancelled, PqlSyntaxError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (the command's start)
 if TYPE_CHECKING:
@@ -39,7 +46,8 @@ class LocalQuery:
         (``$open``) its ranges may use, name -> range text (None: the user's, ``.define``).
         ``observations``: (player, action, street) seen at the table, which reweight the ranges
         of the simulate statements that seat the player (as their ``history=`` does)."""
-        self.text = text
+        self.text = text_argument("text", text)
+        self._origin = origin
         unicode_checked(text, PqlSyntaxError, origin)
         self._macros = resolve_macros(macros, text)
         self._observations = observations or []
@@ -78,9 +86,46 @@ class LocalQuery:
         projected to take more than a few seconds) or None (every trial); other values raise
         ``ValueError`` (``TypeError`` for what is not a number) naming the argument, before
         anything runs."""
-        checked = checked_options(trials=trials, seed=seed, threads=threads, time_limit=time_limit)
-        engine_precision(precision)  # checked now, not when the generator first runs
+        checked = self.checked_options(
+            trials=trials, seed=seed, threads=threads, time_limit=time_limit, exact=exact, precision=precision
+        )
+        check_batch(batch)
         return self._stream(**checked, exact=exact, batch=batch, precision=precision)
+
+    def checked_options(
+        self,
+        *,
+        trials: object,
+        seed: object,
+        threads: object,
+        time_limit: object,
+        exact: object,
+        precision: object,
+    ) -> dict[str, Any]:
+        """The run options checked, as ``stream`` documents them, before anything runs (the
+        numeric ones as the engine takes them); ``exact=True`` is refused when a statement is a
+        ``simulate``, which always samples."""
+        checked = checked_options(trials=trials, seed=seed, threads=threads, time_limit=time_limit)
+        engine_precision(precision)  # type: ignore[arg-type]  # checked now, not when the generator first runs
+        check_exact(exact)
+        if exact is True:
+            for info in self.statements:
+                if info.kind == "simulate":
+                    raise self._error_at(
+                        (info.span[0], info.span[0] + len("simulate")),
+                        "simulate always samples: exact=True (--exact, .exact on) applies to select "
+                        "statements only; run it with exact None or False (.exact auto)",
+                    )
+        return checked
+
+    def _error_at(self, span: tuple[int, int], message: str) -> PqlArgumentError:
+        """A ``PqlArgumentError`` placed at ``span`` (bytes) of the text, with the line and column
+        of the larger text it may come from."""
+        before = self.text.encode()[: span[0]].decode(errors="replace")
+        line = self._origin[0] + before.count("\n")
+        col = len(before) - before.rfind("\n") if "\n" in before else self._origin[1] + len(before)
+        rendered = f"line {line}, col {col}: {message}"
+        return PqlArgumentError(message, line, col, span, None, rendered)
 
     def _stream(
         self,

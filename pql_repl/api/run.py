@@ -4,8 +4,6 @@ asked for, which runs ``LocalQuery`` on its workers)."""
 
 from __future__ import annotations
 
-from pql_repl.api.options import checked_options
-from pql_repl.api.precision import engine_precision
 from pql_repl.api.query import LocalQuery, cancelled_error
 from pql_repl.base.records import replace
 
@@ -57,8 +55,9 @@ class Query(LocalQuery):
                 batch=batch,
                 precision=precision,
             )
-        checked = checked_options(trials=trials, seed=seed, threads=threads, time_limit=time_limit)
-        engine_precision(precision)  # checked now, not when the generator first runs
+        checked = self.checked_options(
+            trials=trials, seed=seed, threads=threads, time_limit=time_limit, exact=exact, precision=precision
+        )
         dask_layer = _cluster_layer()
         dask_layer.check_cluster(cluster)  # an address pql cannot use is said now
         return self._stream_on_cluster(

@@ -33,7 +33,7 @@ _COMMENT = re.compile(r"--[^\n]*|/\*.*?(?:\*/|\Z)", re.S)
 QUOTES = "'\""
 
 
-class SpreadsheetError(Exception):
+class SpreadsheetError(PqlError):
     """A template or rows file that cannot be run: says what and where."""
 
 

@@ -9,7 +9,8 @@ import functools
 from collections.abc import Iterable
 from itertools import combinations, permutations
 
-from pql_repl.base.errors import excerpt
+from pql_repl.api.options import text_argument, unicode_checked
+from pql_repl.base.errors import PqlArgumentError, PqlRangeError, excerpt
 from pql_repl.base.records import record
 
 RANKS = "AKQJT98765432"
@@ -30,10 +31,10 @@ def _cards(text: str) -> list[str]:
     if len(compact) % 2 or not all(
         compact[i] in RANKS and compact[i + 1] in SUITS for i in range(0, len(compact), 2)
     ):
-        raise ValueError(f"'{excerpt(text)}' is not a board of known cards such as 'Kh9h7d'")
+        raise PqlArgumentError(f"'{excerpt(text)}' is not a board of known cards such as 'Kh9h7d'")
     cards = [compact[i : i + 2] for i in range(0, len(compact), 2)]
     if len(set(cards)) != len(cards):
-        raise ValueError(f"'{excerpt(text)}' holds a card twice")
+        raise PqlArgumentError(f"'{excerpt(text)}' holds a card twice")
     return cards
 
 
@@ -57,17 +58,19 @@ def _canonical_flops() -> tuple[SweepValue, ...]:
 def flops(kind: str = "canonical") -> list[SweepValue]:
     """Every flop (``'all'``: 22,100, weight 1) or one flop per suit-isomorphism class
     (``'canonical'``: 1,755, each weighing the flops it stands for)."""
-    if kind == "all":
+    if text_argument("kind", kind) == "all":
         return [SweepValue(_written(f)) for f in combinations(DECK, 3)]
     if kind == "canonical":
         return list(_canonical_flops())
-    raise ValueError(f"flops('{excerpt(kind)}'): the kinds are 'canonical' and 'all'")
+    raise PqlArgumentError(f"flops('{excerpt(kind)}'): the kinds are 'canonical' and 'all'")
 
 
 def _next_cards(board: str, size: int, street: str) -> list[SweepValue]:
-    cards = _cards(board)
+    cards = _cards(text_argument("board", board))
     if len(cards) != size:
-        raise ValueError(f"{street}('{excerpt(board)}') needs a board of {size} cards, not {len(cards)}")
+        raise PqlArgumentError(
+            f"{street}('{excerpt(board)}') needs a board of {size} cards, not {len(cards)}"
+        )
     return [SweepValue(_written([*cards, c])) for c in DECK if c not in cards]
 
 
@@ -85,6 +88,7 @@ def classes(game: str = "holdem") -> list[SweepValue]:
     """The starting-hand classes of hold'em (169) or short deck (81), each weighing its hands."""
     from pql_repl.api.exploration import hand_classes  # noqa: PLC0415 (the engine, loaded when used)
 
+    unicode_checked(text_argument("game", game), PqlRangeError)
     c = hand_classes(game)
     return [SweepValue(name, float(len(hands))) for name, hands in zip(c.names, c.combos, strict=True)]
 

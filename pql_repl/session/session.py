@@ -512,15 +512,15 @@ class Session:
             raise SessionError("missing hand: .odds HAND [BOARD] [1-9 | N | vs RANGE …]", usage)
         hand, rest = words[0], words[1:]
 
-        def is_count(word: str) -> bool:
-            return re.fullmatch(r"\d+(-\d+)?", word) is not None
+        def is_count(word: str) -> bool:  # ASCII digits only: int() refuses '²', \d takes '٣'
+            return re.fullmatch(r"[0-9]+(-[0-9]+)?", word) is not None
 
         board = ""
         if rest and rest[0].lower() != "vs" and not is_count(rest[0]):
             board, rest = rest[0], rest[1:]
         # No opponents given: HoldemHand's odds view, a row for each of 1 to 9 random opponents.
         opponents: int | tuple[str, ...] | range = ALL_COUNTS
-        if rest and rest[0].isdigit() and len(rest) == 1:
+        if rest and is_count(rest[0]) and "-" not in rest[0] and len(rest) == 1:
             opponents = int(rest[0])
         elif rest and is_count(rest[0]) and len(rest) == 1:
             low, high = (int(n) for n in rest[0].split("-"))

@@ -57,6 +57,7 @@ fn the_statement_checks_and_errors_point_at_the_mistake() {
         ("simulate raise from hero='AA', villain='KK', pot=4, tocall=2, bet=2, raises=3", "capped", "raise"),
         ("simulate call from hero='AA', villain='KK', tocall=2, bet=2", "needs pot=", ""),
         ("simulate call from hero='AA', villain='KK', pot=-4, tocall=2, bet=2", "must not be negative", "-4"),
+        ("simulate call from hero='AA', villain='KK', pot=2, tocall=10, bet=2", "is more than the pot (2)", "10"),
         ("simulate call from hero='AA', villain='KK', pot=4, tocall=2, bet='2'", "must be a number", "'2'"),
         (
             "simulate call from hero='AA', villain='KK', pot=4, tocall=2, bet=2, tocal=3",

@@ -72,6 +72,19 @@ pub fn check(
     let pot = c.amount(find("pot"), "pot", statement, true);
     let tocall = c.amount(find("tocall"), "tocall", statement, true);
     let bet = c.amount(find("bet"), "bet", statement, true);
+    if let (Some(p), Some(t), Some(item)) = (pot, tocall, find("tocall")) {
+        // The pot holds every bet so far, the one to call included.
+        if t > p {
+            let span = item.number.as_ref().map_or(item.span, |n| n.span);
+            c.errors.push(
+                PqlError::type_error(
+                    format!("tocall ({t}) is more than the pot ({p}), which holds every bet so far, the one to call included"),
+                    span,
+                )
+                .with_hint("e.g. pot=10, tocall=2: a bet of 2 into a pot of 8"),
+            );
+        }
+    }
     if let (Some(b), Some(item)) = (bet, find("bet")) {
         if b == 0.0 {
             c.errors.push(PqlError::type_error("the bet (the small bet) must be more than 0", item.span));
