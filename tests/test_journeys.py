@@ -393,7 +393,9 @@ def test_journey_script_charts_odds_history_cancel(tmp_path: Path, size: tuple[i
             "F2: the stud picker",
             "f2",
             expect=all_of(
-                "hero's hand (stud", "hands remain", re.compile(r"down +down +3rd up.*\n\W*As +Ks +7d")
+                "hero's hand (stud",
+                "in the range for the cards chosen",
+                re.compile(r"down +down +3rd up.*\n\W*As +Ks +7d"),
             ),
         )
         j.step("Escape closes it", "escape", expect=lambda s: "hero's hand" not in s)
@@ -491,7 +493,7 @@ def test_stud_picker_draws_its_slots(tmp_path: Path) -> None:
     with Terminal(tmp_path, 80, 24) as term:
         typed(term, "select avg(riverEquity(hero)) as eq from game='stud', villain='*', hero='AsKs7d'")
         term.send("f2")
-        term.wait_for(all_of("hero's hand (stud", "hands remain"))
+        term.wait_for(all_of("hero's hand (stud", "in the range for the cards chosen"))
         term.wait_for(re.compile(r"down +down +3rd up.*\n\W*As +Ks +7d +\* +\*"), timeout=10)
 
 

@@ -253,7 +253,10 @@ class StudExplorer(BoundExplorer[list[Slot]]):
             return Text(s, style="red")
         if s is None:
             return Text("counting…", style="dim")
-        out = Text(f"{s.hands:,} hands remain for the cards chosen")
+        # The range's hands as written: each fixes the slots chosen; its open slots are dealt
+        # from the deck, so one hand here stands for every way to deal them.
+        plural = "" if s.hands == 1 else "s"
+        out = Text(f"{s.hands:,} hand{plural} in the range for the cards chosen; open slots are dealt")
         if s.sample:
             out.append("\nsample: " + " ".join(s.sample), style="dim")
         return out
