@@ -254,3 +254,23 @@ def test_the_first_ctrl_c_stops_a_sheet_after_the_rows_done(tmp_path: Path) -> N
     child.close()
     assert child.exitstatus == 130
     assert 0 < done < 22100
+
+
+@pytest.mark.parametrize(
+    ("template", "rows", "needle"),
+    [
+        (SIMPLE, "{big},{big}\n", "column names repeat"),
+        (SIMPLE, "A,{big}\nAA,KK\n", "is not a column"),
+        (SIMPLE, ",".join(f"c{i}" for i in range(5000)) + "\n", "(5,000 in all)"),
+        (SIMPLE.replace("#B#", "#{big}#"), "A,B\nAA,KK\n", "is not a column"),
+    ],
+    ids=["repeated", "missing", "many", "placeholder"],
+)
+def test_long_column_names_are_cut_in_messages(template: str, rows: str, needle: str) -> None:
+    """Found by the fuzz campaign of issue 41: a header of 100,000-character names came back
+    whole in the message."""
+    big = "K" * 100_000
+    with pytest.raises(SpreadsheetError) as e:
+        pql.spreadsheet(template.replace("{big}", big), rows.replace("{big}", big), **RUN)
+    assert needle in str(e.value)
+    assert len(str(e.value)) < 300

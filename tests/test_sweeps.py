@@ -452,3 +452,23 @@ def test_an_error_in_a_long_sweep_clause_is_shown_around_the_error(clause: str, 
     _, shown, caret = e.value.rendered.splitlines()[:3]
     assert "^" in caret
     assert len(caret) <= len(shown) + 2
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "hero=$NAME, villain='KK'",
+        "hero='AA', villain='KK' sweep $NAME over ('AK')",
+        "hero=$NAME, villain='KK' sweep $NAME over ()",
+        "hero=$NAME, villain='KK' sweep $NAME over ('AK'), $NAME over ('QQ')",
+    ],
+    ids=["not-swept", "not-used", "empty", "twice"],
+)
+def test_a_long_placeholder_name_is_cut_in_messages(tail: str) -> None:
+    """Found by the fuzz campaign of issue 41: a 100,000-letter $name came back whole."""
+    text = "select avg(riverEquity(hero)) from " + tail.replace("NAME", "h" * 100_000)
+    with pytest.raises(PqlError) as e:
+        pql.sweep(text, trials=10)
+    assert len(e.value.message) < 200
+    assert len(e.value.rendered) < 600
+    assert len(e.value.hint or "") < 200

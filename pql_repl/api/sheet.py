@@ -19,7 +19,7 @@ from typing import Any
 from pql_repl.api.output import csv_line, csv_number
 from pql_repl.api.results import DEFAULT_TRIALS, StatementResult
 from pql_repl.api.run import Query
-from pql_repl.base.errors import PqlCancelled, PqlError
+from pql_repl.base.errors import PqlCancelled, PqlError, excerpt
 from pql_repl.base.limits import FILLED_MAX_CHARS, ROWS_MAX_CELL, SCRIPT_MAX_BYTES, SHEET_MAX_ROWS
 from pql_repl.base.records import field, record
 from pql_repl.files.storage import FileProblem, decode_text, read_bounded
@@ -31,6 +31,12 @@ _COMMENT = re.compile(r"--[^\n]*|/\*.*?(?:\*/|\Z)", re.S)
 #: What would end the quoted string a value is put in (``TT', p3='QQ`` would seat a third
 #: player): a value is a range, a board or a name, never statement text.
 QUOTES = "'\""
+
+
+def _names(names: list[str], wrap: str = "") -> str:
+    """Names as a message lists them: each as an excerpt (``wrap`` around it), the first ten."""
+    shown = ", ".join(f"{wrap}{excerpt(n)}{wrap}" for n in names[:10])
+    return shown + (f", … ({len(names):,} in all)" if len(names) > 10 else "")
 
 
 class SpreadsheetError(PqlError):
@@ -69,7 +75,11 @@ def read_rows(text: str, source: str = "rows") -> tuple[list[str], list[dict[str
         for line, cells in enumerate(reader, start=1):
             for column, cell in enumerate(cells):
                 if len(cell) > ROWS_MAX_CELL:
-                    name = records[0][column].strip() if records and column < len(records[0]) else column + 1
+                    name = (
+                        excerpt(records[0][column].strip())
+                        if records and column < len(records[0])
+                        else column + 1
+                    )
                     raise SheetFileError(
                         f"{source}: line {line}, column {name}: a cell of {len(cell):,} characters; "
                         f"a cell holds at most 128 KiB ({ROWS_MAX_CELL:,} characters)"
@@ -92,7 +102,7 @@ def read_rows(text: str, source: str = "rows") -> tuple[list[str], list[dict[str
     header = [name.strip() for name in records[0]]
     if len(set(header)) != len(header):
         repeated = sorted({n for n in header if header.count(n) > 1})
-        raise SheetFileError(f"{source}: line 1: column names repeat: {', '.join(repeated)}")
+        raise SheetFileError(f"{source}: line 1: column names repeat: {_names(repeated)}")
     rows = []
     for line, cells in enumerate(records[1:], start=2):
         if len(cells) != len(header):
@@ -169,10 +179,10 @@ def check_rows(
     names = check_template(template, template_source)
     missing = [p for p in names if p not in header]
     if missing:
-        shown = ", ".join(f"#{p}#" for p in missing)
+        shown = _names(missing, "#")
         raise SpreadsheetError(
             f"the template's {shown} {'is' if len(missing) == 1 else 'are'} not a column of {source} "
-            f"(its columns: {', '.join(header)})"
+            f"(its columns: {_names(header)})"
         )
     spots = [m.group(1) for m in PLACEHOLDER.finditer(template)]
     fixed = len(template) - sum(len(name) + 2 for name in spots)
@@ -181,7 +191,7 @@ def check_rows(
         for name in names:
             if any(q in row[name] for q in QUOTES):
                 raise SpreadsheetError(
-                    f"{source}: line {line}, column {name}: a value may not hold a quote (' or \"): "
+                    f"{source}: line {line}, column {excerpt(name)}: a value may not hold a quote (' or \"): "
                     "values are ranges, boards or names, which the template puts in quotes"
                 )
         chars += fixed + sum(len(row[name]) for name in spots)

@@ -193,26 +193,28 @@ def parse(
         listed = [v if isinstance(v, SweepValue) else SweepValue(str(v)) for v in given]
         quoted = next((v.text for v in listed if any(q in v.text for q in QUOTES)), None)
         if quoted is not None:
-            raise PqlSyntaxError(f"${name}: {_QUOTED} ({excerpt(quoted)})", hint=_QUOTED_HINT)
+            raise PqlSyntaxError(f"${excerpt(name)}: {_QUOTED} ({excerpt(quoted)})", hint=_QUOTED_HINT)
         axes.append((name, listed))
     names = [n for n, _ in axes]
     for n in names:
         if names.count(n) > 1:
-            raise PqlSyntaxError(f"${n} is swept twice")
+            raise PqlSyntaxError(f"${excerpt(n)} is swept twice")
     used = {m.group(1): m.start() for m in _PLACEHOLDER.finditer(_blank(template))}
     for name, at in used.items():
         if name not in names:
-            raise error(at, len(name) + 1, f"${name} is not swept", f"add: sweep ${name} over ...")
+            shown = excerpt(name)
+            raise error(at, len(name) + 1, f"${shown} is not swept", f"add: sweep ${shown} over ...")
     for name in names:
         if name not in used:
             raise PqlSyntaxError(
-                f"${name} is swept but the statement does not use it", hint=f"write board=${name}"
+                f"${excerpt(name)} is swept but the statement does not use it",
+                hint=f"write board=${excerpt(name)}",
             )
     if not axes:
         raise PqlSyntaxError("a sweep needs a placeholder", hint="sweep $flop over flops('canonical')")
     for name, vals in axes:
         if not vals:
-            raise PqlSyntaxError(f"${name} runs over an empty list")
+            raise PqlSyntaxError(f"${excerpt(name)} runs over an empty list")
     _bounded(template, axes, None if found is None else (found.start(), len(text) - found.start()), error)
     return Sweep(template.rstrip(), axes)
 
@@ -550,7 +552,9 @@ def check(sweep: Sweep, limit: int | None = None) -> CheckedSweep:
         try:
             query = Query(filled)
         except PqlError as e:
-            shown = ", ".join(f"${n}={excerpt(v)!r}" for n, v in zip(sweep.names, values, strict=True))
+            shown = ", ".join(
+                f"${excerpt(n)}={excerpt(v)!r}" for n, v in zip(sweep.names, values, strict=True)
+            )
             raise type(e)(
                 f"with {shown}: {e.message}", hint=e.hint, rendered=f"with {shown}: {e.rendered}"
             ) from None
