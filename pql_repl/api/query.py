@@ -17,12 +17,19 @@ from pql_repl.api.options import (
     check_exact,
     checked_options,
     resolve_macros,
+    shown,
     text_argument,
     unicode_checked,
 )
 from pql_repl.api.precision import engine_precision
 from pql_repl.api.results import DEFAULT_TRIALS, SIMULATE_TRIALS, StatementInfo, StatementResult
-from pql_repl.base.errors import PqlArgumentError, PqlCancelled, PqlSyntaxError
+from pql_repl.base.errors import (
+    PqlArgumentError,
+    PqlArgumentTypeError,
+    PqlCancelled,
+    PqlError,
+    PqlSyntaxError,
+)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (the command's start)
 if TYPE_CHECKING:
@@ -47,11 +54,16 @@ class LocalQuery:
         ``observations``: (player, action, street) seen at the table, which reweight the ranges
         of the simulate statements that seat the player (as their ``history=`` does)."""
         self.text = text_argument("text", text)
-        self._origin = origin
-        unicode_checked(text, PqlSyntaxError, origin)
+        self._origin = _checked_origin(origin)
+        unicode_checked(text, PqlSyntaxError, self._origin)
         self._macros = resolve_macros(macros, text)
-        self._observations = observations or []
-        self._program = _core.Program(text, origin, self._macros, self._observations)
+        self._observations = _checked_observations(observations)
+        try:
+            self._program = _core.Program(text, self._origin, self._macros, self._observations)
+        except PqlError:
+            raise
+        except ValueError as e:  # an observation the engine cannot read (an unknown action)
+            raise PqlArgumentError(f"observations: {e}") from None
         self._lock = threading.Lock()
         self._handle: Any = None
         self._cancelled = False
@@ -262,6 +274,42 @@ class LocalQuery:
             self._cancelled = True
             if self._handle is not None:
                 self._handle.cancel()
+
+
+def _checked_origin(origin: object) -> tuple[int, int]:
+    """``origin``: the 1-based (line, column) where the text starts in a larger one."""
+    if (
+        not isinstance(origin, tuple)
+        or len(origin) != 2
+        or not all(isinstance(n, int) and not isinstance(n, bool) for n in origin)
+    ):
+        raise PqlArgumentTypeError(
+            f"origin must be a (line, column) pair of whole numbers, not {shown(origin)}"
+        )
+    if not all(1 <= n <= _MAX_POSITION for n in origin):
+        raise PqlArgumentError(
+            f"origin's line and column must be from 1 to {_MAX_POSITION}, not {shown(origin)}"
+        )
+    return origin
+
+
+def _checked_observations(observations: object) -> list[tuple[str, str, str]]:
+    """``observations``: (player, action, street) triples of text, or None."""
+    if observations is None:
+        return []
+    if isinstance(observations, list | tuple) and all(
+        isinstance(o, tuple | list) and len(o) == 3 and all(isinstance(w, str) for w in o)
+        for o in observations
+    ):
+        return [(o[0], o[1], o[2]) for o in observations]
+    raise PqlArgumentTypeError(
+        "observations must be a list of (player, action, street) texts such as "
+        f"('villain', 'raise', 'flop'), or None, not {shown(observations)}"
+    )
+
+
+#: The greatest line or column an origin may name (the engine counts in 32 bits).
+_MAX_POSITION = 2**31
 
 
 def cancelled_error() -> Exception:

@@ -22,7 +22,7 @@ import contextlib
 import importlib
 import os
 
-from pql_repl.api.catalogue import FunctionInfo, functions, keywords, parse_range, range_name_error
+from pql_repl.api.catalogue import FunctionInfo, functions, keywords, parse_range
 from pql_repl.api.precision import AUTO
 from pql_repl.api.results import DEFAULT_TRIALS
 from pql_repl.api.run import Query
@@ -32,6 +32,7 @@ from pql_repl.files.config import config_file, load_config
 from pql_repl.session.settings import (
     SessionError,
     Settings,
+    _quoted,
     parse_choice,
 )
 from pql_repl.session.statements import Statement, split_statements, sweep_clause
@@ -265,7 +266,9 @@ class Session:
         # A `;` at the end, as statements have, is allowed: `.trials 1000;`.
         stripped = line.strip().removesuffix(";").rstrip()
         if not stripped.startswith("."):
-            raise SessionError(f"'{stripped}' is not a dot-command", "dot-commands start with '.'; try .help")
+            raise SessionError(
+                f"{_quoted(stripped)} is not a dot-command", "dot-commands start with '.'; try .help"
+            )
         name, _, arg = stripped[1:].partition(" ")
         name = name.lower()
         command = COMMANDS.get(name) or COMMANDS.get(ALIASES.get(name, ""))
@@ -274,7 +277,7 @@ class Session:
 
             close = difflib.get_close_matches(name, list(COMMANDS), n=1, cutoff=0.6)
             hint = f"did you mean '.{close[0]}'?" if close else "type .help for the list"
-            raise SessionError(f"unknown command '.{name}'", hint)
+            raise SessionError(f"unknown command {_quoted('.' + name)}", hint)
         return command.run(self, arg.strip())
 
     def function_catalogue(self) -> list[FunctionInfo]:
@@ -293,7 +296,7 @@ class Session:
             name = arg.lstrip(".").lower()
             command = COMMANDS.get(name) or COMMANDS.get(ALIASES.get(name, ""))
             if command is None:
-                raise SessionError(f"unknown command '.{name}'", "type .help for the list")
+                raise SessionError(f"unknown command {_quoted('.' + name)}", "type .help for the list")
             return CommandResult(output=f"{command.usage}\n  {command.summary}")
         width = max(len(c.usage) for c in COMMANDS.values())
         lines = [f"{c.usage:<{width}}  {c.summary}" for c in COMMANDS.values()]
@@ -311,7 +314,9 @@ class Session:
 
             catalogue = [f for f in catalogue if fnmatch.fnmatchcase(f.name.lower(), pattern)]
             if not catalogue:
-                raise SessionError(f"no function matches '{arg}'", "try .functions with part of a name")
+                raise SessionError(
+                    f"no function matches {_quoted(arg)}", "try .functions with part of a name"
+                )
         width = max(len(f.name) for f in catalogue)
         # Extensions are marked so scripts meant for the original PQL can avoid them.
         lines = [f"{f.name:<{width}}  {f.doc}{' (ext)' if f.origin == 'ext' else ''}" for f in catalogue]
@@ -333,7 +338,7 @@ class Session:
             close = difflib.get_close_matches(name.lower(), [f.name.lower() for f in catalogue], n=1)
             real = next((f.name for f in catalogue if close and f.name.lower() == close[0]), None)
             raise SessionError(
-                f"unknown function '{name}'",
+                f"unknown function {_quoted(name)}",
                 f"did you mean '{real}'?" if real else "list them with .functions",
             )
         parts = []
@@ -362,10 +367,10 @@ class Session:
         player, action, _, street = words
         actions = ("fold", "check", "call", "bet", "raise")
         if action.lower() not in actions:
-            raise SessionError(f"unknown action '{action}'", "one of " + ", ".join(actions))
+            raise SessionError(f"unknown action {_quoted(action)}", "one of " + ", ".join(actions))
         streets = ("preflop", "flop", "turn", "river")
         if street.lower() not in streets:
-            raise SessionError(f"unknown street '{street}'", "one of " + ", ".join(streets))
+            raise SessionError(f"unknown street {_quoted(street)}", "one of " + ", ".join(streets))
         self.observations.append((player, action.lower(), street.lower()))
         return CommandResult(output=f"observed: {player} {action.lower()} on {street.lower()}")
 
@@ -374,7 +379,7 @@ class Session:
         history and the observed actions, with weights."""
         if self.last_simulate is None:
             raise SessionError(
-                f"no simulate statement seats '{player}' yet",
+                f"no simulate statement seats {_quoted(player)} yet",
                 "run a simulate statement first, or .range GAME 'RANGE'",
             )
         query = Query(self.last_simulate.text, observations=self.observations or None)
@@ -383,7 +388,7 @@ class Session:
         if found is None:
             names = ", ".join(seated) or "none"
             raise SessionError(
-                f"the last simulate statement has no player '{player}'", f"its players: {names}"
+                f"the last simulate statement has no player {_quoted(player)}", f"its players: {names}"
             )
         rows = seated[found]
         total = sum(w for _, w in rows)
@@ -443,7 +448,9 @@ class Session:
             width = max(len(k) for k in stored) + 1
             return CommandResult(output="\n".join(f"${k:<{width}} {v}" for k, v in stored.items()))
         name, _, rest = arg.partition(" ")
-        problem = range_name_error(name)
+        from pql_repl.files.named_ranges import name_problem  # noqa: PLC0415 (the engine's rule, quoted)
+
+        problem = name_problem(name.removeprefix("$"))
         if problem:
             raise SessionError(problem, "write .define $open 'QQ+, AKs'")
         bare = name.removeprefix("$")
@@ -478,7 +485,7 @@ class Session:
             bare = arg.strip().removeprefix("$").lower()
             key = next((k for k in own if k.lower() == bare), None)
             if key is None:
-                raise SessionError(f"no range is named ${bare}", "list them with .define")
+                raise SessionError(f"no range is named {_quoted('$' + bare)}", "list them with .define")
             del own[key]
             return CommandResult(note=f"forgot ${key}")
         from pql_repl.files import named_ranges  # noqa: PLC0415 (a plain run does without it)
@@ -489,7 +496,7 @@ class Session:
             raise SessionError(f"cannot forget {arg.strip()}: {e}") from None
         if not removed:
             raise SessionError(
-                f"no range is named ${arg.strip().removeprefix('$')}", "list them with .define"
+                f"no range is named {_quoted('$' + arg.strip().removeprefix('$'))}", "list them with .define"
             )
         return CommandResult(note=f"forgot ${arg.strip().removeprefix('$')}")
 
@@ -525,12 +532,14 @@ class Session:
         elif rest and is_count(rest[0]) and len(rest) == 1:
             low, high = (int(n) for n in rest[0].split("-"))
             if not 1 <= low <= high <= MAX_OPPONENTS:
-                raise SessionError(f"opponents {rest[0]}: the odds view counts 1 to {MAX_OPPONENTS}", usage)
+                raise SessionError(
+                    f"opponents {_quoted(rest[0])}: the odds view counts 1 to {MAX_OPPONENTS}", usage
+                )
             opponents = range(low, high + 1)
         elif rest and rest[0].lower() == "vs" and len(rest) > 1:
             opponents = tuple(rest[1:])
         elif rest:
-            raise SessionError(f"unexpected '{' '.join(rest)}'", usage)
+            raise SessionError(f"unexpected {_quoted(' '.join(rest))}", usage)
         try:
             # Checked now: a wrong hand is said before the view opens (one count stands for all).
             for text in odds_queries(
@@ -568,11 +577,15 @@ class Session:
             raise SessionError("missing file: .read FILE")
         from pathlib import Path  # noqa: PLC0415 (see the imports)
 
-        path = Path(arg.strip("'\"")).expanduser()
-        if path.is_dir():
-            raise SessionError(f"cannot read '{arg}': it is a directory", "name a script inside it")
-        if not path.exists():
-            raise SessionError(f"cannot read '{arg}': no such file")
+        path = Path(os.path.expanduser(arg.strip("'\"")))  # an unknown ~user stays as it is
+        try:
+            is_dir, exists = path.is_dir(), path.exists()
+        except OSError as e:  # a name too long for the system, ...
+            raise SessionError(f"cannot read {_quoted(arg)}: {e.strerror or e}") from None
+        if is_dir:
+            raise SessionError(f"cannot read {_quoted(arg)}: it is a directory", "name a script inside it")
+        if not exists:
+            raise SessionError(f"cannot read {_quoted(arg)}: no such file")
         return CommandResult(read=path)
 
 

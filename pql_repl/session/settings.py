@@ -127,12 +127,18 @@ def parse_output(text: str) -> str | None:
     A path that can never be written is refused here, when it is given, not at the first result."""
     if text.strip() in ("", "stdout", "-"):
         return None
-    from pathlib import Path  # noqa: PLC0415 (see the imports)
+    import os.path  # noqa: PLC0415 (see the imports)
+    from pathlib import Path  # noqa: PLC0415
 
-    path = Path(text.strip()).expanduser()
-    if path.is_dir():
+    # os.path's expanduser leaves an unknown ~user as it is (pathlib's raises RuntimeError).
+    path = Path(os.path.expanduser(text.strip()))
+    try:
+        is_dir, parent_is_dir = path.is_dir(), path.parent.is_dir()
+    except OSError as e:  # a name too long for the system, ...
+        raise SessionError(f"cannot write to {_quoted(text)}: {e.strerror or e}") from None
+    if is_dir:
         raise SessionError(f"cannot write to {_quoted(text)}: it is a directory", "name a file inside it")
-    if not path.parent.is_dir():
+    if not parent_is_dir:
         raise SessionError(
             f"cannot write to {_quoted(text)}: there is no directory {_quoted(str(path.parent))}"
         )
@@ -273,6 +279,6 @@ def parse_cluster(text: str) -> str | None:
     from pql_repl.api.cluster import check_address  # noqa: PLC0415 (only when a cluster is named)
 
     try:
-        return check_address(t)
+        return check_address(text)
     except ClusterError as e:
         raise SessionError(e.message, "write .cluster tcp://host:8786 or .cluster off") from None
