@@ -13,18 +13,14 @@ from pathlib import Path
 
 import pytest
 
+from pql_repl.api.numbers import estimate_parts, format_estimate, format_number, format_weight, has_where
 from pql_repl.api.output import (
     BAR_WIDTH,
     CSV_HEADER,
     Destination,
     OutputError,
     ResultWriter,
-    estimate_parts,
-    format_estimate,
-    format_number,
     format_table,
-    format_weight,
-    has_where,
     render,
     summary_line,
     table_rows,

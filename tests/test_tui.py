@@ -18,7 +18,7 @@ from textual.widgets import Input, Static
 from textual.widgets._footer import FooterKey
 
 from pql_repl.api.catalogue import parse_range
-from pql_repl.api.output import format_estimate
+from pql_repl.api.numbers import format_estimate
 from pql_repl.session.session import COMMANDS
 from pql_repl.session.vocabulary import vocabulary
 from pql_repl.tui.app import PqlApp

@@ -557,7 +557,7 @@ async def test_numbers_follow_one_convention(size: tuple[int, int]) -> None:
     """7a, 7c, 7d: a simulate statement's EVs to the decimals their margins support (four
     decimals beside ± 0.42 before); an enumeration counts deals and deals/s; a run stopped on
     its target says the 95% margin, as its table does."""
-    from pql_repl.api.output import estimate_parts  # noqa: PLC0415
+    from pql_repl.api.numbers import estimate_parts  # noqa: PLC0415
 
     simulate = (
         "simulate fold, call, raise from game='holdem', hero='AhKh', villain='QQ+@90, 22-JJ@40, AK@80, *@5', "

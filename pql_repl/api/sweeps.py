@@ -23,7 +23,8 @@ from itertools import islice, product
 from typing import Any
 
 from pql_repl.api import sweep_values
-from pql_repl.api.output import csv_line, csv_number, csv_rows, format_estimate, format_weight
+from pql_repl.api.numbers import format_estimate, format_weight
+from pql_repl.api.output import csv_line, csv_number, csv_rows
 from pql_repl.api.results import StatementResult
 from pql_repl.api.run import Query
 from pql_repl.api.sweep_values import SweepValue

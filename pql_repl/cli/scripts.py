@@ -12,7 +12,8 @@ import sys
 import threading
 import time
 
-from pql_repl.api.output import Destination, OutputError, ResultWriter, count_unit, format_trials
+from pql_repl.api.numbers import count_unit, format_trials
+from pql_repl.api.output import Destination, OutputError, ResultWriter
 from pql_repl.api.results import DEFAULT_TRIALS, StatementResult
 from pql_repl.api.run import Query
 from pql_repl.base.errors import ClusterError, PqlCancelled, PqlError

@@ -41,7 +41,8 @@ from prompt_toolkit.lexers import PygmentsLexer
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import BaseStyle, Style, merge_styles, style_from_pygments_cls
 
-from pql_repl.api.output import Destination, OutputError, format_trials, render
+from pql_repl.api.numbers import format_trials
+from pql_repl.api.output import Destination, OutputError, render
 from pql_repl.api.results import DEFAULT_TRIALS, StatementResult
 from pql_repl.api.run import Query
 from pql_repl.base.errors import PqlCancelled, PqlError

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pql_repl.api.output import (
+from pql_repl.api.numbers import (
     count_unit,
     enumeration_reason,
     enumeration_share,
@@ -12,9 +12,8 @@ from pql_repl.api.output import (
     format_percent_estimate,
     format_trials,
     kept_note,
-    simulation_note,
-    stop_note,
 )
+from pql_repl.api.output import simulation_note, stop_note
 from pql_repl.api.results import StatementResult
 
 

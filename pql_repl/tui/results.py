@@ -21,7 +21,7 @@ from textual.message import Message
 from textual.widget import AwaitMount, Widget
 from textual.widgets import DataTable, Static
 
-from pql_repl.api.output import Z95, bucket_stderr, estimate_parts, format_count
+from pql_repl.api.numbers import Z95, bucket_stderr, estimate_parts, format_count
 from pql_repl.api.results import Column, StatementResult
 from pql_repl.api.sweeps import SweepResult
 from pql_repl.base.records import replace

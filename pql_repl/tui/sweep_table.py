@@ -19,7 +19,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
-from pql_repl.api.output import format_estimate, format_weight
+from pql_repl.api.numbers import format_estimate, format_weight
 from pql_repl.api.results import StatementResult
 from pql_repl.api.sweeps import SweepResult, SweepRow
 

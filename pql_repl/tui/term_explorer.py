@@ -21,7 +21,7 @@ from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
 from pql_repl.api.exploration import Distribution, DistributionSnapshot, RangeSummary, range_summary
-from pql_repl.api.output import format_weight
+from pql_repl.api.numbers import format_weight
 from pql_repl.base.errors import PqlError
 from pql_repl.editors.term_edit import Term, parse_terms, terms_text
 from pql_repl.tui.bound_explorer import BoundExplorer
