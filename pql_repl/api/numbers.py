@@ -72,8 +72,10 @@ def count_unit(result: StatementResult) -> str:
 
 
 def format_trials(result: StatementResult) -> str:
-    """The trials (or an enumeration's deals) of a result: ``600,000 trials``, ``990 deals``."""
-    return f"{result.trials:,} {count_unit(result)}"
+    """The trials (or an enumeration's deals) of a result: ``600,000 trials``, ``990 deals``,
+    ``1 deal``."""
+    unit = count_unit(result)
+    return f"{result.trials:,} {unit[:-1] if result.trials == 1 else unit}"
 
 
 #: Strings and comments, whichever starts first (a quote in a comment, `--` in a range).
