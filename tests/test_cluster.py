@@ -396,6 +396,25 @@ def test_ctrl_c_gets_through_while_connecting(silent_port: int, monkeypatch: pyt
     assert time.monotonic() - started < 3
 
 
+def test_cancelling_a_run_ends_its_wait_for_the_cluster(
+    silent_port: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command's first Ctrl-C cancels the run (``cancel()`` from another thread): that ends
+    the wait for a scheduler too."""
+    import threading  # noqa: PLC0415
+
+    from pql_repl.api import cluster  # noqa: PLC0415
+
+    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 60.0)  # no timeout to help
+    query = pql.prepare(QUICK)
+    timer = threading.Timer(0.5, query.cancel)
+    started = time.monotonic()
+    timer.start()
+    e = ends_within(10, lambda: query.run(cluster=f"tcp://127.0.0.1:{silent_port}"))
+    assert isinstance(e, pql.PqlCancelled)
+    assert time.monotonic() - started < 3
+
+
 @pytest.mark.parametrize(
     ("address", "message"),
     [

@@ -24,7 +24,7 @@ from pql_repl.api.options import resolve_macros
 from pql_repl.api.precision import engine_precision
 from pql_repl.api.query import LocalQuery as Query
 from pql_repl.api.results import DEFAULT_TRIALS, StatementResult
-from pql_repl.base.errors import ClusterError, PqlArgumentTypeError, PqlRuntimeError
+from pql_repl.base.errors import ClusterError, PqlArgumentTypeError, PqlCancelled, PqlRuntimeError
 from pql_repl.base.records import replace
 
 
@@ -110,12 +110,13 @@ def _shown(text: str, most: int = 60) -> str:
     return repr(cut) if not cut.isprintable() else f"'{cut}'"
 
 
-def connect(cluster: Any, *, expected: str | None = None) -> Any:
+def connect(cluster: Any, *, expected: str | None = None, stop: Callable[[], bool] | None = None) -> Any:
     """A Dask client for ``cluster`` (a scheduler address such as ``tcp://host:8786``, or a
     ``distributed.Client`` already made), after checking that every worker runs pql version
     ``expected`` (default: this one). Raises ``ClusterError`` saying what is wrong, within
     ``CONNECT_SECONDS`` when nothing answers at the address; Ctrl-C gets through while it
-    waits."""
+    waits, and ``PqlCancelled`` ends the wait once ``stop()`` is true (a run cancelled, as the
+    command's first Ctrl-C cancels it)."""
     address = check_cluster(cluster)
     try:
         distributed = importlib.import_module("distributed")
@@ -126,12 +127,13 @@ def connect(cluster: Any, *, expected: str | None = None) -> Any:
         if known is not None and known.status == "running" and expected is None:
             return known  # checked when it was made
         # Looking the host up is not bounded by the socket's timeout: the wait is.
-        _within(CONNECT_SECONDS + 1.0, lambda: _greeted(address), _silent(address).message)
+        _within(CONNECT_SECONDS + 1.0, lambda: _greeted(address), _silent(address).message, stop=stop)
         client = _within(
             SETUP_SECONDS,
             lambda: _client(distributed, address),
             f"the Dask scheduler at {address} did not finish connecting within {SETUP_SECONDS:g} s",
             on_late=lambda c: c.close(),
+            stop=stop,
         )
     else:
         client = cluster
@@ -140,6 +142,7 @@ def connect(cluster: Any, *, expected: str | None = None) -> Any:
         SETUP_SECONDS,
         lambda: client.run(pql_version),
         f"the cluster's workers did not say which pql they run within {SETUP_SECONDS:g} s",
+        stop=stop,
     )
     if not found:
         raise ClusterError("the cluster has no workers")
@@ -251,12 +254,18 @@ T = TypeVar("T")
 
 
 def _within(
-    seconds: float, work: Callable[[], T], late: str, *, on_late: Callable[[T], object] | None = None
+    seconds: float,
+    work: Callable[[], T],
+    late: str,
+    *,
+    on_late: Callable[[T], object] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> T:
     """``work()`` run on another thread while this one waits, at most ``seconds``: its answer, or
     what it raised; ``ClusterError`` (``late``) past that, and ``KeyboardInterrupt`` at once on
-    Ctrl-C (Dask's waits do not let it through). Work given up keeps running to its end, then
-    ``on_late`` is handed its answer (a client, to be closed)."""
+    Ctrl-C (Dask's waits do not let it through), ``PqlCancelled`` once ``stop()`` is true. Work
+    given up keeps running to its end, then ``on_late`` is handed its answer (a client, to be
+    closed)."""
     import threading  # noqa: PLC0415
 
     done = threading.Event()
@@ -283,6 +292,8 @@ def _within(
     deadline = time.monotonic() + seconds
     try:
         while not done.wait(min(0.05, max(deadline - time.monotonic(), 0.0))):
+            if stop is not None and stop():
+                raise PqlCancelled("cancelled while connecting to the cluster")
             if time.monotonic() >= deadline:
                 raise ClusterError(late)
     finally:

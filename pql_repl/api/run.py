@@ -70,8 +70,8 @@ class Query(LocalQuery):
         """``stream`` with ``cluster`` (``pql_repl.api.cluster``): each select statement's snapshots
         as its tasks end; a simulate statement with observed actions runs here (a worker does
         not know them). ``cancel()`` stops the tasks left as the next one ends."""
-        client = dask_layer.connect(cluster)
         self._cancelled = False
+        client = dask_layer.connect(cluster, stop=lambda: self._cancelled)  # cancel() ends the wait
         for index, info in enumerate(self.statements):
             statement = self.text.encode()[info.span[0] : info.span[1]].decode()  # spans count bytes
             if info.kind != "select" and self._observations:
