@@ -21,7 +21,8 @@ from pql_repl.api.output import csv_rows, format_table
 from pql_repl.api.results import SIMULATE_TRIALS
 from pql_repl.session.completion import complete
 from pql_repl.session.lexer import KEYWORD, SELECTOR, tokenize
-from pql_repl.session.session import SIMULATE_KEY_DOCS, Session, simulate_help
+from pql_repl.session.session import Session
+from pql_repl.session.simulate_help import SIMULATE_KEY_DOCS, simulate_help
 from pql_repl.session.vocabulary import vocabulary
 from pql_repl.tui.screens import help_markdown
 

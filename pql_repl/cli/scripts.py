@@ -21,7 +21,8 @@ from pql_repl.base.limits import SCRIPT_MAX_BYTES
 from pql_repl.base.records import record
 from pql_repl.cli.options import EXIT_INTERRUPTED, EXIT_OK, EXIT_QUERY_ERROR, EXIT_USAGE
 from pql_repl.files.storage import FileProblem, bad_byte, read_stream_bounded, surrogate_bytes
-from pql_repl.session.session import OddsRequest, Session
+from pql_repl.session.command_result import OddsRequest
+from pql_repl.session.session import Session
 from pql_repl.session.settings import (
     SessionError,
 )

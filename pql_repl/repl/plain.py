@@ -49,10 +49,11 @@ from pql_repl.base.errors import PqlCancelled, PqlError
 from pql_repl.files import named_ranges
 from pql_repl.files.history import History, take_warnings
 from pql_repl.repl.shared_history import SharedHistory
+from pql_repl.session.command_result import OddsRequest
 from pql_repl.session.completion import complete, opens_by_itself
 from pql_repl.session.lexer import PqlLexer
 from pql_repl.session.progress import estimates_text, status_text
-from pql_repl.session.session import OddsRequest, Session
+from pql_repl.session.session import Session
 from pql_repl.session.settings import SessionError
 from pql_repl.session.statements import DotCommand, is_complete, read_script, split_statements
 from pql_repl.session.themes import THEMES, plain_style

@@ -22,18 +22,23 @@ import contextlib
 import importlib
 import os
 
-from pql_repl.api.catalogue import FunctionInfo, functions, keywords, parse_range
+from pql_repl.api.catalogue import FunctionInfo, functions
 from pql_repl.api.precision import AUTO
 from pql_repl.api.results import DEFAULT_TRIALS
 from pql_repl.api.run import Query
 from pql_repl.base.errors import PqlError
-from pql_repl.base.records import field, record
+from pql_repl.base.records import record
 from pql_repl.files.config import config_file, load_config
+from pql_repl.session.command_result import CommandResult, OddsRequest
+from pql_repl.session.range_commands import RangeCommands
 from pql_repl.session.settings import (
     SessionError,
     Settings,
     _quoted,
     parse_choice,
+)
+from pql_repl.session.simulate_help import (
+    simulate_help,
 )
 from pql_repl.session.statements import Statement, split_statements, sweep_clause
 
@@ -46,82 +51,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 # ---------------------------------------------------------------------------------------------
-# The simulate statement's words (for .describe simulate and the F1 help)
-
-#: What each from key of a ``simulate`` statement means, beside game, board, dead and players.
-SIMULATE_KEY_DOCS = {
-    "pot": "chips in the pot at the decision, every bet so far included (required)",
-    "tocall": "chips the hero must put in to call; 0 when nothing is to call (required)",
-    "bet": "the small bet; the turn and river bet twice it (required)",
-    "raises": "raises already made this round (0 to 3: four bets a round)",
-    "stakes": "'limit' (fixed limit), the mode simulate plays",
-    "to_act": "players yet to act this round after the hero, in order: 'v2, v3'",
-    "folded": "players out of the hand (still dealt cards): 'v2'",
-    "history": "observed actions that reweight ranges: 'villain:raise@flop, villain:call@turn'",
-    "call_threshold": "EHS' mid fold-call band (0.50); per player: villain.call_threshold",
-    "raise_threshold": "EHS' mid call-raise band (0.85); per player: villain.raise_threshold",
-}
-
-SIMULATE_SUMMARY = (
-    "simulate ACTIONS from hero='AhKh', villain='QQ+@90, AK@80', board='Kd7c2h', pot=10, tocall=2, bet=2\n"
-    "  the EV in chips of each listed action (fold, check, call, bet, raise) from the decision, by\n"
-    "  playing the hand out (fixed limit, to the river) against opponents drawn from their\n"
-    "  weighted ranges, every later action drawn from the player's probability triple; then the\n"
-    "  chosen action (ties to the more aggressive) and whether the run stopped on an obvious move.\n"
-    "  10,000 trials unless .trials says otherwise; .observe PLAYER ACTION on STREET reweights ranges."
-)
-
-
-def simulate_help() -> str:
-    """``.describe simulate``: the statement and its keys."""
-    width = max(len(k) for k in SIMULATE_KEY_DOCS)
-    keys = [f"  {k:<{width}}  {doc}" for k, doc in SIMULATE_KEY_DOCS.items()]
-    return "\n".join([SIMULATE_SUMMARY, "keys:", *keys])
-
-
-def format_weight(weight: float) -> str:
-    """A weight with three significant digits (``0.18``, ``90``)."""
-    return f"{weight:.3g}"
-
-
-def vocabulary_games() -> frozenset[str]:
-    """Every game name and alias, lower case (the engine's)."""
-    return frozenset(g.lower() for g in keywords().get("games", []))
-
-
-# ---------------------------------------------------------------------------------------------
 # Settings
 # ---------------------------------------------------------------------------------------------
 # Dot-commands
-
-
-@record(frozen=True)
-class CommandResult:
-    """What a dot-command did. ``output`` is what the user asked to see (stdout in scripts);
-    ``note`` confirms a change (interactive front ends show it, scripts stay quiet); ``read`` is
-    a script the front end should run next; ``changed`` names the settings that changed."""
-
-    output: str = ""
-    note: str = ""
-    quit: bool = False
-    read: Path | None = None
-    changed: frozenset[str] = field(default_factory=frozenset)
-    #: `.explore PLAYER`: the player whose range the full-screen app should open in its explorer.
-    explore: str | None = None
-    #: `.odds HAND [BOARD] [1-9 | N | vs RANGE …]`: what the front end should compute and show.
-    odds: OddsRequest | None = None
-    #: `.plot equity PLAYER [STREET]`: (player, street) for the full-screen app's chart.
-    plot: tuple[str, str] | None = None
-
-
-@record(frozen=True)
-class OddsRequest:
-    """A hold'em hand (or range), a board, and the opponents: a number of random hands, their
-    ranges, or a span of numbers (the odds view's rows, one per number of random hands)."""
-
-    hand: str
-    board: str
-    opponents: int | tuple[str, ...] | range
 
 
 @record(frozen=True)
@@ -131,7 +63,7 @@ class _Command:
     run: Callable[[Session, str], CommandResult]
 
 
-class Session:
+class Session(RangeCommands):
     """The settings of one pql session and the dot-commands that change or query them."""
 
     def __init__(self, settings: Settings | None = None) -> None:
@@ -374,132 +306,6 @@ class Session:
         self.observations.append((player, action.lower(), street.lower()))
         return CommandResult(output=f"observed: {player} {action.lower()} on {street.lower()}")
 
-    def _player_range(self, player: str) -> CommandResult:
-        """`.range PLAYER`: the player's range in the last simulate statement, reweighted by its
-        history and the observed actions, with weights."""
-        if self.last_simulate is None:
-            raise SessionError(
-                f"no simulate statement seats {_quoted(player)} yet",
-                "run a simulate statement first, or .range GAME 'RANGE'",
-            )
-        query = Query(self.last_simulate.text, observations=self.observations or None)
-        seated = query.holdings(0) or {}
-        found = next((name for name in seated if name.lower() == player.lower()), None)
-        if found is None:
-            names = ", ".join(seated) or "none"
-            raise SessionError(
-                f"the last simulate statement has no player {_quoted(player)}", f"its players: {names}"
-            )
-        rows = seated[found]
-        total = sum(w for _, w in rows)
-        shown = 40
-        lines = [f"{found}: {len(rows)} hands, weights after reweighting (total {format_weight(total)})"]
-        lines += [f"  {hand} {format_weight(weight)}" for hand, weight in rows[:shown]]
-        if len(rows) > shown:
-            lines.append(f"  … {len(rows) - shown} more")
-        return CommandResult(output="\n".join(lines))
-
-    def _range(self, arg: str) -> CommandResult:
-        game, _, rest = arg.partition(" ")
-        rest = rest.strip()
-        if game and not rest and game.lower() not in vocabulary_games():
-            return self._player_range(game)
-        if not game or not rest:
-            raise SessionError("missing argument: .range GAME 'RANGE' [generic|classic]")
-        syntax: str | None = None
-        if rest[0] in "'\"":
-            end = rest.find(rest[0], 1)
-            if end < 0:
-                raise SessionError("the range's quote is not closed", f"write .range {game} 'AKs, QQ+'")
-            text, tail = rest[1:end], rest[end + 1 :].strip()
-            if tail:
-                syntax = parse_choice(tail, ("generic", "classic"), "range syntax")
-        else:
-            text = rest
-        r = parse_range(text, game, syntax)
-        shown = 24
-        combos = r.labels(shown)
-        more = f" … and {len(r) - shown} more" if len(r) > shown else ""
-        noun = "hand" if len(r) == 1 else "hands"
-        return CommandResult(output=f"{len(r)} {noun} ({r.game})\n{' '.join(combos)}{more}".rstrip())
-
-    def _stored_ranges(self) -> dict[str, str]:
-        """The named ranges in force: this session's own, or else the user's file's."""
-        if self.macros is not None:
-            return self.macros
-        from pql_repl.files import named_ranges  # noqa: PLC0415 (a plain run does without it)
-
-        return named_ranges.load()
-
-    def _own_ranges(self) -> dict[str, str] | None:
-        """The named ranges a change applies to when they are this session's own (a shadow's
-        copy of the file's, made at its first change); None when changes go to the file."""
-        if self.macros is None and self.keeps_ranges:
-            self.macros = self._stored_ranges()
-        return self.macros
-
-    def _define(self, arg: str) -> CommandResult:
-        """`.define` lists the named ranges, `.define $name` shows one, `.define $name 'RANGE'`
-        stores it (checked: the name, and the range in some game)."""
-        stored = self._stored_ranges()
-        if not arg:
-            if not stored:
-                return CommandResult(output="no named ranges yet: .define $name 'RANGE'")
-            width = max(len(k) for k in stored) + 1
-            return CommandResult(output="\n".join(f"${k:<{width}} {v}" for k, v in stored.items()))
-        name, _, rest = arg.partition(" ")
-        from pql_repl.files.named_ranges import name_problem  # noqa: PLC0415 (the engine's rule, quoted)
-
-        problem = name_problem(name.removeprefix("$"))
-        if problem:
-            raise SessionError(problem, "write .define $open 'QQ+, AKs'")
-        bare = name.removeprefix("$")
-        rest = rest.strip()
-        if not rest:
-            text = next((v for k, v in stored.items() if k.lower() == bare.lower()), None)
-            if text is None:
-                raise SessionError(f"no range is named ${bare}", "write .define $open 'QQ+, AKs'")
-            return CommandResult(output=f"${bare} {text}")
-        text, game = _quoted_and_game(rest, f".define ${bare} 'QQ+, AKs'")
-        # Checked in one game (hold'em unless named); it is read in the game of each range using it.
-        parse_range(text, game, macros={**stored, bare: text})
-        own = self._own_ranges()
-        if own is not None:
-            own[bare] = text
-            return CommandResult(note=f"${bare} = {text}")
-        from pql_repl.files import named_ranges  # noqa: PLC0415 (a plain run does without it)
-
-        try:
-            named_ranges.store(bare, text)
-        except OSError as e:
-            raise SessionError(
-                f"cannot save ${bare}: {e}", "fix or remove the file; nothing was saved"
-            ) from None
-        return CommandResult(note=f"${bare} = {text}")
-
-    def _undefine(self, arg: str) -> CommandResult:
-        if not arg:
-            raise SessionError("missing name: .undefine $name")
-        own = self._own_ranges()
-        if own is not None:
-            bare = arg.strip().removeprefix("$").lower()
-            key = next((k for k in own if k.lower() == bare), None)
-            if key is None:
-                raise SessionError(f"no range is named {_quoted('$' + bare)}", "list them with .define")
-            del own[key]
-            return CommandResult(note=f"forgot ${key}")
-        from pql_repl.files import named_ranges  # noqa: PLC0415 (a plain run does without it)
-
-        try:
-            removed = named_ranges.remove(arg.strip())
-        except OSError as e:
-            raise SessionError(f"cannot forget {arg.strip()}: {e}") from None
-        if not removed:
-            raise SessionError(
-                f"no range is named {_quoted('$' + arg.strip().removeprefix('$'))}", "list them with .define"
-            )
-        return CommandResult(note=f"forgot ${arg.strip().removeprefix('$')}")
-
     def _odds(self, arg: str) -> CommandResult:
         """`.odds HAND [BOARD] [1-9 | N | vs RANGE …]`: checked here, computed by the front end."""
         import re  # noqa: PLC0415 (only for this command: the command starts faster)
@@ -587,16 +393,6 @@ class Session:
         if not exists:
             raise SessionError(f"cannot read {_quoted(arg)}: no such file")
         return CommandResult(read=path)
-
-
-def _quoted_and_game(text: str, example: str) -> tuple[str, str]:
-    """``'RANGE' [GAME]`` (the quotes optional when there is no game): the text and the game."""
-    if text[0] in "'\"":
-        end = text.find(text[0], 1)
-        if end < 0:
-            raise SessionError("the range's quote is not closed", f"write {example}")
-        return text[1:end], text[end + 1 :].strip() or "holdem"
-    return text, "holdem"
 
 
 def _setter(key: str, usage: str) -> Callable[[Session, str], CommandResult]:

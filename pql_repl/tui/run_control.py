@@ -23,7 +23,7 @@ from pql_repl.api.sweeps import parse as parse_sweep
 from pql_repl.api.sweeps import stream as stream_sweep
 from pql_repl.base.errors import ClusterError, PqlCancelled, PqlError
 from pql_repl.base.records import replace
-from pql_repl.session.session import CommandResult
+from pql_repl.session.command_result import CommandResult
 from pql_repl.session.settings import SessionError
 from pql_repl.session.statements import Statement, read_script, split_statements
 from pql_repl.tui.editor import QueryEditor

@@ -15,7 +15,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from pql_repl.session.session import COMMANDS, SIMULATE_KEY_DOCS, SIMULATE_SUMMARY
+from pql_repl.session.session import COMMANDS
+from pql_repl.session.simulate_help import SIMULATE_KEY_DOCS, SIMULATE_SUMMARY
 from pql_repl.session.vocabulary import vocabulary
 
 RANGE_CHEATSHEET = """\

@@ -4,7 +4,7 @@ the help (F1) and the history search (Ctrl+R)."""
 from __future__ import annotations
 
 from pql_repl.api.results import DEFAULT_TRIALS
-from pql_repl.session.session import OddsRequest
+from pql_repl.session.command_result import OddsRequest
 from pql_repl.tui.app_core import AppCore
 from pql_repl.tui.key_table import key_table
 from pql_repl.tui.screens import HelpScreen, HistorySearch
