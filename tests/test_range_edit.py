@@ -8,7 +8,7 @@ import random
 import pytest
 
 import pql_repl as pql
-from pql_repl.editors.range_edit import FULL, RangeEdit, canonical_text
+from pql_repl.editors.range_edit import FULL, RangeEdit, canonical_text, pio_text
 
 
 def classes_of(edit: RangeEdit, *names: str) -> list[int]:
@@ -129,3 +129,53 @@ def test_totals_count_weights() -> None:
     assert t.share == pytest.approx(12 / 1326)
     e.set_hands({e.classes.hand_index("AsAh") or 0: 0})
     assert e.totals().combos == 11
+
+
+@pytest.mark.parametrize("game", ["holdem", "shortdeck"])
+def test_fractional_weights_read_back_in_both_forms(game: str) -> None:
+    """Issue 39: weights of a fraction of a percent, as solvers export them, written in pql's form
+    (``@33.3``) and in Pio's (``:0.333``), read back to exactly the weights written."""
+    rng = random.Random(39)
+    edit = RangeEdit(game)
+    n = len(edit.weights)
+    for _ in range(40):
+        weights: list[float] = [0] * n
+        for cls in rng.sample(range(len(edit.classes.names)), rng.randint(1, 40)):
+            w = rng.choice([FULL, 50, 33.3, 6.25, 86.42, 0.0001, 12.3456, 99.99])
+            for h in edit.classes.combos[cls]:
+                weights[h] = w if rng.random() < 0.85 else 0
+        if not any(weights):
+            continue
+        for text in (canonical_text(edit.classes, weights), pio_text(edit.classes, weights)):
+            back = RangeEdit(game)
+            back.load(text)
+            assert back.weights == weights, text
+
+
+@pytest.mark.parametrize(
+    ("pasted", "canonical", "pio"),
+    [
+        ("[75]AA,KK[/75],QQ", "QQ@100, KK+@75", "AA:0.75,KK:0.75,QQ"),
+        ("AA:0.75,KK:1,AKs:0.5", "KK@100, AA@75, AKs@50", "AA:0.75,KK,AKs:0.5"),
+        ("AcAd:0.5,KsKh,QsQd:0.25", "KsKh@100, AdAc@50, QsQd@25", "AdAc:0.5,KsKh,QsQd:0.25"),
+        ("QQ+, AKs, A5s@50", "QQ+@100, AKs@100, A5s@50", "AA,KK,QQ,AKs,A5s:0.5"),
+        ("AA@33.3, KK:0.0625", "AA@33.3, KK@6.25", "AA:0.333,KK:0.0625"),
+        ("QQ+, AKs", "QQ+, AKs", "AA,KK,QQ,AKs"),
+    ],
+)
+def test_ranges_of_other_tools_load_and_write_in_both_forms(pasted: str, canonical: str, pio: str) -> None:
+    e = RangeEdit()
+    e.load(pasted)
+    assert e.text() == canonical
+    assert e.pio_text() == pio
+    assert pql.parse_range(pio).percents == pql.parse_range(canonical).percents
+
+
+def test_weights_take_decimals() -> None:
+    e = RangeEdit()
+    assert e.set_weight(classes_of(e, "AKs"), 33.3)
+    assert e.text() == "AKs@33.3"
+    assert e.set_weight(classes_of(e, "AA"), 12.34567)  # the engine holds four decimals
+    assert e.class_weights(classes_of(e, "AA")[0]) == [12.3457] * 6
+    assert e.pio_text() == "AA:0.123457,AKs:0.333"
+    assert e.totals().weighted == pytest.approx(6 * 0.123457 + 4 * 0.333)

@@ -55,7 +55,7 @@ def test_range_string_form_counts_and_weights() -> None:
 
 def test_range_command_shows_weights() -> None:
     out = Session().handle(".range holdem 'AsAh@5, KsKh@5'").output
-    assert out.splitlines() == ["2 hands (holdem)", "KsKh@5 AsAh@5"]
+    assert out.splitlines() == ["2 hands (holdem)", "AsAh@5 KsKh@5"]  # in rank order (issue 39)
 
 
 @pytest.mark.parametrize("dead", ["Kw", "[K-Q]", "K"])

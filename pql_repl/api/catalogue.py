@@ -69,28 +69,59 @@ def game_streets() -> dict[str, list[str]]:
     return _core.game_streets()
 
 
+#: Decimals a weight in percent holds (the engine holds weights in millionths of full weight).
+PERCENT_DECIMALS = 4
+
+
+def weight_text(percent: float) -> str:
+    """A weight in percent as ``@`` writes it: ``75``, ``33.3``, ``6.25``, ``0.0001``."""
+    text = f"{percent:.{PERCENT_DECIMALS}f}".rstrip("0").rstrip(".")
+    return "0" if text in ("", "-0") else text
+
+
+def percent_value(percent: float) -> float:
+    """A weight in percent as the engine holds it (four decimals), whole when it is whole."""
+    value = round(percent, PERCENT_DECIMALS)
+    return int(value) if value == int(value) else value
+
+
 @record(frozen=True)
 class Range:
-    """A compiled range: its hands (as card strings) and their relative weights."""
+    """A compiled range: its hands (as card strings, in rank order: ``AsAh`` first) and their
+    weights, the whole numbers the engine draws hands by: all 1 when the range has no weights,
+    else in proportion to its weights, ``full`` being a hand at full weight (100 for a range
+    weighted in whole percents: ``AA@10`` has 10; 1000 for tenths: ``@33.3`` has 333; up to a
+    million)."""
 
     text: str
     game: str
     combos: list[str]
     weights: list[int]
+    full: int = 1
 
     def __len__(self) -> int:
         return len(self.combos)
 
     @property
     def weighted(self) -> bool:
-        """Whether the range has ``@`` weights (hands then read ``AsAh@10``)."""
-        return any(w != 1 for w in self.weights)
+        """Whether the range has weights (hands then read ``AsAh@10``)."""
+        return self.full != 1
+
+    @property
+    def percents(self) -> list[float]:
+        """Each hand's weight in percent of full weight (100 for every hand when unweighted)."""
+        return [percent_value(100 * w / self.full) for w in self.weights]
 
     def labels(self, limit: int) -> list[str]:
-        """The first ``limit`` hands as written in ``str()``: with ``@weight`` when weighted."""
+        """The first ``limit`` hands as written in ``str()``: with ``@weight`` (in percent) when
+        weighted."""
         combos = self.combos[:limit]
         if self.weighted:
-            return [f"{c}@{w}" for c, w in zip(combos, self.weights, strict=False)]
+            full = self.full
+            return [
+                f"{c}@{weight_text(100 * w / full)}"
+                for c, w in zip(combos, self.weights[:limit], strict=True)
+            ]
         return combos
 
     def __str__(self) -> str:
@@ -121,7 +152,7 @@ def parse_range(
     ):
         unicode_checked(given, PqlRangeError)
     raw = _core.parse_range(text, game, syntax, resolve_macros(macros, text), ordering)
-    return Range(text, raw["game"], raw["combos"], raw["weights"])
+    return Range(text, raw["game"], raw["combos"], raw["weights"], raw["full"])
 
 
 def range_name_error(name: str) -> str | None:

@@ -13,6 +13,7 @@ from functools import cache
 from typing import Any
 
 from pql_repl import _core
+from pql_repl.api.catalogue import PERCENT_DECIMALS
 from pql_repl.api.options import resolve_macros
 from pql_repl.api.run import Query
 from pql_repl.base.errors import PqlError
@@ -124,10 +125,10 @@ class HeatmapSnapshot:
     #: ``range_equity``).
     focus: tuple[float, float] | None
     #: The weights ``focus`` is of (None: no focus was given).
-    focus_of: tuple[int, ...] | None = None
+    focus_of: tuple[float, ...] | None = None
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any], focus_of: tuple[int, ...] | None = None) -> HeatmapSnapshot:
+    def from_dict(cls, d: dict[str, Any], focus_of: tuple[float, ...] | None = None) -> HeatmapSnapshot:
         return cls(
             exact=d["exact"],
             trials=d["trials"],
@@ -168,7 +169,7 @@ class Heatmap:
     ) -> None:
         self.game = game
         #: The weights last given to ``set_focus``.
-        self._focus: tuple[int, ...] | None = None
+        self._focus: tuple[float, ...] | None = None
         self._run = _core.HeatmapRun(
             game,
             list(villains),
@@ -201,14 +202,17 @@ class Heatmap:
             if snap is not None and snap.done:
                 return snap
 
-    def set_focus(self, weights: Sequence[int]) -> None:
-        """The range being explored, one weight per hand of ``hand_classes(game).hands``: later
-        snapshots give its equity (``focus``). The same weights again change nothing (a Monte
-        Carlo heatmap measures the focus's standard error anew after each change)."""
+    def set_focus(self, weights: Sequence[float]) -> None:
+        """The range being explored, one weight per hand of ``hand_classes(game).hands`` (0
+        outside it; relative, as the explorer's percents: ``33.3`` and ``100``): later snapshots
+        give its equity (``focus``). The same weights again change nothing (a Monte Carlo
+        heatmap measures the focus's standard error anew after each change)."""
         focus = tuple(weights)
         if focus == self._focus:
             return
-        self._run.set_focus(list(focus))
+        # The engine takes whole numbers: the percents' four decimals, when some are not whole.
+        scale = 1 if all(float(w).is_integer() for w in focus) else 10**PERCENT_DECIMALS
+        self._run.set_focus([round(w * scale) for w in focus])
         self._focus = focus
 
     def cancel(self) -> None:
@@ -216,7 +220,7 @@ class Heatmap:
 
 
 def range_equity(
-    snapshot: HeatmapSnapshot, weights: Sequence[int], classes: HandClasses
+    snapshot: HeatmapSnapshot, weights: Sequence[float], classes: HandClasses
 ) -> tuple[float, float] | None:
     """The equity of the range ``weights`` (one per hand of ``classes``) and its standard error
     (0: exact; infinite: not known yet) from ``snapshot``; None when the snapshot's focus is of

@@ -1,19 +1,22 @@
 """The range explorer's range: a weight for every starting hand of a two-card game, the edits the
 explorer's keys make (toggle, weights, widen and narrow along the game's ordering, clear, invert)
-with undo and redo, and the canonical short text the editor shows (``QQ+, AQs+, KQo``).
+with undo and redo, and the canonical short text the editor shows (``QQ+, AQs+, KQo``), or the
+same range in PioSolver's and GTO Wizard's form (``AA,KK:0.5,AhKh:0.25``) to copy to them.
 
-The text is read by the engine (``parse_range``) and written here; a written text always reads
-back to the same weights (tested on random ranges)."""
+Weights are percents of full weight (100), as ``@`` writes them: whole (``40``) or with up to
+four decimals (``33.3``), as the engine holds them. The text is read by the engine
+(``parse_range``, in any of its forms: ``@``, ``:0.5``, ``[50]…[/50]``) and written here; a
+written text always reads back to the same weights (tested on random ranges)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from pql_repl.api.catalogue import parse_range
+from pql_repl.api.catalogue import parse_range, percent_value, weight_text
 from pql_repl.api.exploration import HandClasses, hand_classes
 
-#: The weight of a hand in an unweighted range (``@`` weights run from 1 to 100).
+#: The weight of a hand in an unweighted range (weights are percents: ``@`` runs from 0 to 100).
 FULL = 100
 #: Undo steps kept.
 UNDO_LIMIT = 200
@@ -34,16 +37,17 @@ class Totals:
 
 
 class RangeEdit:
-    """A two-card range being edited: one weight (0 to 100) per hand of ``hand_classes(game)``;
-    ``ordering``: the ordering of starting hands ``N%`` reads and ``+``/``-`` follow."""
+    """A two-card range being edited: one weight (a percent, 0 to 100: 0 out of the range) per
+    hand of ``hand_classes(game)``; ``ordering``: the ordering of starting hands ``N%`` reads
+    and ``+``/``-`` follow."""
 
     def __init__(self, game: str = "holdem", ordering: str | None = None) -> None:
         self.classes: HandClasses = hand_classes(game, ordering)
         self.game = self.classes.game
         self.ordering = ordering
-        self.weights: list[int] = [0] * len(self.classes.hands)
-        self._undo: list[list[int]] = []
-        self._redo: list[list[int]] = []
+        self.weights: list[float] = [0] * len(self.classes.hands)
+        self._undo: list[list[float]] = []
+        self._redo: list[list[float]] = []
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -58,17 +62,17 @@ class RangeEdit:
         """The weights of ``text`` read by the engine (raises ``PqlRangeError``); ``record``: as an
         edit that undo can take back."""
         r = parse_range(text, self.game, syntax, macros=macros, ordering=self.ordering)
-        weights = [0] * len(self.weights)
-        for combo, w in zip(r.combos, r.weights, strict=True):
+        weights: list[float] = [0] * len(self.weights)
+        for combo, w in zip(r.combos, r.percents, strict=True):
             i = self.classes.hand_index(combo)
             if i is not None:
-                weights[i] = min(FULL, w) if r.weighted else FULL
+                weights[i] = w
         if record:
             self._apply(weights)
         else:
             self.weights = weights
 
-    def class_weights(self, cls: int) -> list[int]:
+    def class_weights(self, cls: int) -> list[float]:
         return [self.weights[h] for h in self.classes.combos[cls]]
 
     def class_state(self, cls: int) -> float:
@@ -86,7 +90,7 @@ class RangeEdit:
 
     # -- editing -----------------------------------------------------------------------------
 
-    def _apply(self, weights: list[int]) -> bool:
+    def _apply(self, weights: list[float]) -> bool:
         """Make ``weights`` the range, as one undoable step; False when nothing changed."""
         if weights == self.weights:
             return False
@@ -109,19 +113,19 @@ class RangeEdit:
             weights[h] = 0 if full else (weights[h] or FULL)
         return self._apply(weights)
 
-    def set_weight(self, classes: Iterable[int], weight: int) -> bool:
-        """Digits: every hand of the classes at ``weight`` (0 takes them out)."""
-        weight = max(0, min(FULL, weight))
+    def set_weight(self, classes: Iterable[int], weight: float) -> bool:
+        """Digits: every hand of the classes at ``weight`` (a percent; 0 takes them out)."""
+        weight = _clamped(weight)
         weights = list(self.weights)
         for h in self._hands_of(classes):
             weights[h] = weight
         return self._apply(weights)
 
-    def set_hands(self, hands: Mapping[int, int]) -> bool:
+    def set_hands(self, hands: Mapping[int, float]) -> bool:
         """The suit picker: given hands at given weights (0: out)."""
         weights = list(self.weights)
         for h, w in hands.items():
-            weights[h] = max(0, min(FULL, w))
+            weights[h] = _clamped(w)
         return self._apply(weights)
 
     def widen(self) -> bool:
@@ -173,8 +177,60 @@ class RangeEdit:
         """The canonical short text of the range (empty when it holds nothing)."""
         return canonical_text(self.classes, self.weights)
 
+    def pio_text(self) -> str:
+        """The range in PioSolver's and GTO Wizard's form (empty when it holds nothing)."""
+        return pio_text(self.classes, self.weights)
 
-def canonical_text(classes: HandClasses, weights: list[int]) -> str:
+
+def _clamped(weight: float) -> float:
+    """A weight kept to 0..100 and to the engine's four decimals of a percent."""
+    return percent_value(max(0.0, min(float(FULL), weight)))
+
+
+def pio_text(classes: HandClasses, weights: list[float]) -> str:
+    """``AA,KK:0.5,AKs,AhKh:0.25``: PioSolver's and GTO Wizard's form of a range, which other
+    solvers read too: every class of the grid with hands in the range (pairs, then by high card,
+    suited before offsuit), without spans; a class whose hands share one weight as the class,
+    else its hands one by one; a weight as a fraction of full weight after ``:`` (none at full
+    weight). Weights are relative, as in pql, so they are written as they are (``@10, @5`` as
+    ``:0.1``, ``:0.05``). pql reads this form back to the same weights."""
+    parts: list[str] = []
+
+    def part(name: str, w: float) -> str:
+        return name if w >= FULL else f"{name}:{_fraction(w)}"
+
+    ranks = classes.ranks
+    n = len(ranks)
+    names = [ranks[i] * 2 for i in range(n)]
+    for i in range(n - 1):
+        names += [ranks[i] + ranks[k] + "s" for k in range(i + 1, n)]
+        names += [ranks[i] + ranks[k] + "o" for k in range(i + 1, n)]
+    for name in names:
+        hands = classes.combos[classes.class_index(name)]
+        held = {weights[h] for h in hands}
+        if held == {0}:
+            continue
+        if len(held) == 1:
+            parts.append(part(name, weights[hands[0]]))
+        else:
+            single = sorted((classes.hands[h] for h in hands if weights[h]), key=_suits_key)
+            parts.extend(part(hand, weights[classes.hand_index(hand) or 0]) for hand in single)
+    return ",".join(parts)
+
+
+def _suits_key(hand: str) -> tuple[int, ...]:
+    """The hands of one class in suit order, spades first (``AsKs``, ``AhKh`` …)."""
+    return tuple("shdc".find(ch) for ch in hand[1::2])
+
+
+def _fraction(percent: float) -> str:
+    """A weight in percent as a fraction of full weight, to the six decimals the engine holds:
+    ``0.75``, ``0.0625``, ``0.333``."""
+    text = f"{percent / FULL:.6f}".rstrip("0").rstrip(".")
+    return text or "0"
+
+
+def canonical_text(classes: HandClasses, weights: list[float]) -> str:
     """``QQ+, AQs+, KQo, AhKh``: whole classes in runs (pairs, then by high card: suited and
     offsuit together when they agree, else apart), then the single hands of partial classes.
     When weights differ, each part carries its ``@weight`` (a weighted range weights every part),
@@ -187,12 +243,12 @@ def canonical_text(classes: HandClasses, weights: list[int]) -> str:
     weighted = present != [FULL]
     parts: list[str] = []
     for w in present:
-        suffix = f"@{w}" if weighted else ""
+        suffix = f"@{weight_text(w)}" if weighted else ""
         parts.extend(p + suffix for p in _parts_at(classes, weights, w))
     return ", ".join(parts)
 
 
-def _parts_at(classes: HandClasses, weights: list[int], w: int) -> list[str]:
+def _parts_at(classes: HandClasses, weights: list[float], w: float) -> list[str]:
     """The parts naming the hands of weight ``w``."""
     ranks = classes.ranks
     n = len(ranks)

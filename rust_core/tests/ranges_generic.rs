@@ -184,8 +184,12 @@ fn weights() {
     let r = parse_range("(AA,KK):xxyy@3", Game::OmahaHi, Syntax::Generic).unwrap();
     assert!(r.weights().iter().all(|&w| w == 3));
     assert_eq!(r.len(), brute(4, |h| (has(h, A) >= 2 || has(h, 11) >= 2) && suit_pattern(h) == vec![2, 2]));
-    let e = parse_range("AA@10, KK", Game::Holdem, Syntax::Generic).unwrap_err();
-    assert!(e.message.contains("none"), "{}", e.message);
+    // A part without a weight has full weight beside weighted ones (as in every tool that
+    // writes weights).
+    let r = parse_range("AA@10, KK", Game::Holdem, Syntax::Generic).unwrap();
+    assert_eq!(r.weight_of(parse_cards("AsAh").unwrap()), 10);
+    assert_eq!(r.weight_of(parse_cards("KsKh").unwrap()), 100);
+    assert_eq!(r.full_weight(), 100);
     assert!(!parse_range("AA, KK", Game::Holdem, Syntax::Generic).unwrap().is_weighted());
 }
 

@@ -35,6 +35,10 @@ use super::{Deal, MAX_PLAYERS};
 use crate::cards::{ByCount, Card, CardSet, NthCard, Pdep};
 use crate::rng::WyRand;
 
+/// The largest total weight of a group drawn as one (its choices' weights are whole numbers
+/// summed in 64 bits).
+const MAX_JOINT_WEIGHT: f64 = (1u64 << 62) as f64;
+
 /// Combinations of ranges listed at most this many (about 1 MB heads-up): narrower ranges are
 /// drawn as one, wider ones apart.
 const JOINT_LIMIT: usize = 65_536;
@@ -105,6 +109,11 @@ pub struct Group {
 impl Group {
     pub fn choices(&self) -> usize {
         self.used.len()
+    }
+
+    /// The sum of the choices' weights (a bound on the total of a join with it, times the other's).
+    fn total_weight(&self) -> f64 {
+        self.weights.iter().sum()
     }
 
     /// Every compatible choice of one from each of two groups.
@@ -310,6 +319,11 @@ impl DealSpec {
                 for j in i + 1..groups.len() {
                     // Cheap bound first: the product of the sizes.
                     if groups[i].choices().saturating_mul(groups[j].choices()) > limit.saturating_mul(8) {
+                        continue;
+                    }
+                    // The joint weights are products, drawn by their whole running total: it must
+                    // stay far inside 64 bits (fine weights of several seats would pass it).
+                    if groups[i].total_weight() * groups[j].total_weight() > MAX_JOINT_WEIGHT {
                         continue;
                     }
                     let size = groups[i].join_size(&groups[j]);
@@ -561,6 +575,25 @@ mod tests {
             expected.iter().map(|(k, p)| (counts.get(k).copied().unwrap_or(0.0) - n * p).powi(2) / (n * p)).sum();
         let df = (expected.len() - 1) as f64;
         assert!(chi < df + 5.0 * (2.0 * df).sqrt(), "chi-square {chi:.1} with {df} degrees of freedom");
+    }
+
+    #[test]
+    fn groups_of_fine_weights_stay_within_64_bits() {
+        // Four seats weighted to a millionth (Pio's `:0.999999`): the product of their weights
+        // passes 2^64, so they are not all drawn as one group, and every deal is drawn.
+        let hands = [["AsAh", "KsKh"], ["QsQh", "JsJh"], ["TsTh", "9s9h"], ["8s8h", "7s7h"]];
+        let seats = hands.iter().map(|h| range(h, &[999_999, 1])).collect();
+        let spec = DealSpec::new(Game::Holdem, seats, BoardSource::Random, CardSet::EMPTY);
+        let joint = spec.joint_deal().unwrap();
+        assert!(joint.groups.len() > 1, "{} group", joint.groups.len());
+        for g in &joint.groups {
+            assert!(g.total_weight() <= MAX_JOINT_WEIGHT);
+        }
+        let mut d = JointDraw::default();
+        let mut rng = WyRand::new(1);
+        for _ in 0..100 {
+            joint.draw::<false>(ByCount, &mut rng, &mut d);
+        }
     }
 
     #[test]

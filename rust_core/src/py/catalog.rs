@@ -129,7 +129,10 @@ pub(super) fn parse_ordering(name: Option<&str>) -> Result<Ordering, PqlError> {
     })
 }
 
-/// `{"game", "combos", "weights"}` for a range read as a player's range of `game` would be.
+/// `{"game", "combos", "weights", "full"}` for a range read as a player's range of `game` would
+/// be: the hands in rank order (`Range::rank_order`); `weights` the whole numbers the engine
+/// draws by (all 1 when unweighted, a range's percents when it is weighted in whole percents);
+/// `full` the weight of a hand at full weight on that scale (1, 100, 1000 … up to a million).
 /// Errors in the text carry line and column within it; the GIL is released while parsing.
 #[pyfunction]
 #[pyo3(signature = (text, game = "holdem", syntax = None, macros = None, ordering = None))]
@@ -144,16 +147,21 @@ fn parse_range<'py>(
     // A bad game or syntax argument has no place in `text`, so its error carries no position.
     let unplaced = |e: PqlError| vec![PqlError { span: None, ..e }];
     let macros = macros_from(macros)?;
-    let (g, combos, weights) = guarded(py, text, || {
+    let (g, combos, weights, full) = guarded(py, text, || {
         let g = parse_game(game).map_err(unplaced)?;
         let s = parse_syntax(syntax).map_err(unplaced)?;
         let o = parse_ordering(ordering).map_err(unplaced)?;
         let range = py.detach(|| parse_range_ordered(text, g, s, o, &macros)).map_err(|e| vec![e])?;
-        Ok((g, range.to_strings(), range.weights().to_vec()))
+        // In rank order: `AsAh` first (the universe's order puts `KsKh` before it).
+        let order = range.rank_order();
+        let combos: Vec<String> = order.iter().map(|&i| range.hand_string(i)).collect();
+        let weights: Vec<u32> = order.iter().map(|&i| range.weights()[i]).collect();
+        Ok((g, combos, weights, range.full_weight()))
     })?;
     let d = PyDict::new(py);
     d.set_item("game", g.name())?;
     d.set_item("combos", combos)?;
     d.set_item("weights", weights)?;
+    d.set_item("full", full)?;
     Ok(d)
 }

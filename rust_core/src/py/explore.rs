@@ -137,8 +137,8 @@ fn breakdown<'py>(py: Python<'py>, game: &str, board: &str, dead: Option<&str>) 
 }
 
 /// A range in brief: `hands` (how many), `total` (hands of the game, None in stud), `weighted`
-/// (the hands counted by weight / 100), `sample` (up to `sample` of them, drawn with `seed`,
-/// by weight), `weighted_range` (whether it has `@` weights).
+/// (the hands counted by weight: a hand at full weight counts 1), `sample` (up to `sample` of
+/// them, drawn with `seed`, by weight), `weighted_range` (whether it has weights).
 #[pyfunction]
 #[pyo3(signature = (text, game = "holdem", syntax = None, macros = None, sample = 0, seed = 0, ordering = None))]
 #[allow(clippy::too_many_arguments)] // mirrors the keyword arguments of the Python API
@@ -162,7 +162,8 @@ fn range_summary<'py>(
     };
     let total = (!g.is_stud()).then(|| crate::cards::binomial(g.deck().size() as usize, g.hole_cards()) as u64);
     let weighted: f64 = if range.is_weighted() {
-        range.weights().iter().map(|&w| f64::from(w) / 100.0).sum()
+        let full = f64::from(range.full_weight());
+        range.weights().iter().map(|&w| f64::from(w) / full).sum()
     } else {
         range.len() as f64
     };

@@ -1,6 +1,15 @@
 //! The combination layer shared by every range syntax: `,` union, `:` intersection, `!`
-//! difference, parentheses and `@` weights, around leaves (hands, classes, percentages) whose
+//! difference, parentheses and weights, around leaves (hands, classes, percentages) whose
 //! text the syntax modules read. `:`/`!` bind tighter than `,` and associate left to right.
+//!
+//! A weight goes on a top-level part in one of three forms, each meaning what it means where it
+//! comes from: pql's `AA@75` (a percent, decimals allowed: `@33.3`); Pio's and GTO
+//! Wizard's `AA:0.75` (a fraction of full weight; only a number written `0`, `1`, `0.xxx`,
+//! `1.0…` or `.xxx` after a `:` is one: no range term is such a number, stud ranks included,
+//! so `A:2` is still a stud hand); and Equilab's, Flopzilla's and GTO+'s brackets
+//! `[75]AA,KK[/75]` (a percent on every part between them; brackets do not nest). A part with
+//! no weight has full weight, as in those tools. Weights are held in [`WEIGHT_FULL`]ths of full
+//! weight (finer digits are rounded to the nearest); a part of weight 0 adds no hand.
 //! In the classic syntax the words `and`/`&`/`intersection`, `or`/`|`/`union` and `not` are
 //! synonyms (`HoldemHand`'s spellings), and two operands side by side, one of them a class word,
 //! mean *and*: `Connected Suited`, `AK Suited`, `(AK* | AA) Offset`.
@@ -9,6 +18,7 @@
 //! flat list read and evaluated by loops, and only parentheses and `!` prefixes nest, at most
 //! [`RANGE_MAX_DEPTH`] deep; a range has at most [`RANGE_MAX_PARTS`] leaves.
 
+use super::{WEIGHT_FULL, WEIGHT_PERCENT};
 use crate::error::{PqlError, Span};
 use crate::limits::{RANGE_MAX_DEPTH, RANGE_MAX_PARTS};
 
@@ -34,7 +44,8 @@ pub(crate) enum ChainOp {
     Minus,
 }
 
-/// A top-level comma-separated part with its optional weight.
+/// A top-level comma-separated part with its optional weight, in [`WEIGHT_FULL`]ths of full
+/// weight (0: the part adds no hand).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Part {
     pub node: Node,
@@ -49,8 +60,81 @@ enum Tok {
     Bang,
     LParen,
     RParen,
-    At(u32),
+    /// `@75` or `:0.75`: the weight of the part it ends.
+    Weight(u32),
+    /// `[75]`: the parts up to the matching `[/75]` have this weight.
+    Open(u32),
+    /// `[/75]`.
+    Close(u32),
     Leaf,
+}
+
+/// `digits[.digits]` or `.digits` times `scale` (a power of ten), rounded to the nearest whole
+/// number (halves up), without floating point; `None` when `text` is not such a number or its
+/// value passes `most` (in the same units).
+fn scaled_decimal(text: &str, scale: u64, most: u64) -> Option<u64> {
+    let (int, frac) = text.split_once('.').unwrap_or((text, ""));
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(int) || !digits(frac) || (int.is_empty() && frac.is_empty()) || (text.contains('.') && frac.is_empty()) {
+        return None;
+    }
+    let int = int.trim_start_matches('0');
+    if int.len() > 12 {
+        return None;
+    }
+    let places = scale.ilog10() as usize;
+    let mut value = if int.is_empty() { 0 } else { int.parse::<u64>().ok()? } * scale;
+    let mut unit = scale;
+    for b in frac.bytes().take(places) {
+        unit /= 10;
+        value += u64::from(b - b'0') * unit;
+    }
+    if frac.as_bytes().get(places).is_some_and(|&b| b >= b'5') {
+        value += 1;
+    }
+    (value <= most).then_some(value)
+}
+
+/// A percent weight (`75`, `33.3`, `.5`) in [`WEIGHT_FULL`]ths: 0 to 100.
+fn percent_weight(text: &str) -> Option<u32> {
+    scaled_decimal(text, u64::from(WEIGHT_PERCENT), u64::from(WEIGHT_FULL)).map(|w| w as u32)
+}
+
+/// Whether `text` after a `:` is a weight (Pio's `AA:0.75`): `0`, `1`, `0.xxx`, `1.0…`, `.xxx`.
+/// No range term is written so, in any game (`0` and `1` are no ranks, `.` is in no term).
+fn is_colon_weight(text: &str) -> bool {
+    let b = text.as_bytes();
+    match b {
+        [b'0' | b'1'] => true,
+        [b'0', b'.', rest @ ..] | [b'.', rest @ ..] => !rest.is_empty() && rest.iter().all(u8::is_ascii_digit),
+        [b'1', b'.', rest @ ..] => !rest.is_empty() && rest.iter().all(|&c| c == b'0'),
+        _ => false,
+    }
+}
+
+/// A weight bracket at `at`: `[75]` (or `[/75]` when the bool is true) with its weight and
+/// where it ends. The number is a percent as those tools write it (`50`, `12.5`, `50.0`).
+fn weight_bracket(text: &str, at: usize) -> Option<(bool, u32, usize)> {
+    let rest = text.get(at..)?.strip_prefix('[')?;
+    let (close, rest) = match rest.strip_prefix('/') {
+        Some(r) => (true, r),
+        None => (false, rest),
+    };
+    let end = rest.find(']')?;
+    let number = &rest[..end];
+    if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        return None;
+    }
+    let weight = percent_weight(number)?;
+    Some((close, weight, at + 1 + usize::from(close) + end + 1))
+}
+
+/// An opening weight bracket at `at` (its weight and end): `[75]` with a closing `[/…]` after it,
+/// or one whose number is not one rank (`[7]` alone is the generic syntax's rank list).
+fn opening_bracket(text: &str, at: usize) -> Option<(u32, usize)> {
+    let (close, weight, end) = weight_bracket(text, at)?;
+    let one_rank = end - at == 3;
+    (!close && (!one_rank || text[end..].contains("[/"))).then_some((weight, end))
 }
 
 /// Characters that end a leaf (outside brackets).
@@ -100,22 +184,34 @@ fn lex(text: &str, words: bool, stud: bool) -> Result<Vec<(Tok, Span)>, PqlError
             '@' => {
                 let start = i;
                 let mut j = i + 1;
-                while j < bytes.len() && bytes[j].is_ascii_digit() {
+                while j < bytes.len() && (bytes[j].is_ascii_digit() || bytes[j] == b'.') {
                     j += 1;
                 }
-                let digits = &text[i + 1..j];
+                let number = &text[i + 1..j];
                 let span = Span::new(start, j.max(start + 1));
-                let weight: u32 = digits
-                    .parse()
-                    .map_err(|_| PqlError::range("expected a weight (an integer from 1 to 100) after '@'", span))?;
-                if !(1..=100).contains(&weight) {
+                if scaled_decimal(number, 1, u64::MAX).is_none() {
                     return Err(PqlError::range(
-                        format!("weight {weight} is out of range: weights are 1 to 100"),
+                        "expected a weight (a percent from 0 to 100, e.g. 75 or 33.3) after '@'",
                         span,
                     ));
                 }
-                toks.push((Tok::At(weight), span));
+                let weight = percent_weight(number).ok_or_else(|| {
+                    PqlError::range(format!("weight {number} is out of range: weights are 0 to 100 (percent)"), span)
+                })?;
+                toks.push((Tok::Weight(weight), span));
                 i = j;
+                continue;
+            }
+            '[' if weight_bracket(text, i).is_some_and(|b| b.0) => {
+                let (_, weight, end) = weight_bracket(text, i).expect("a closing bracket");
+                toks.push((Tok::Close(weight), Span::new(i, end)));
+                i = end;
+                continue;
+            }
+            '[' if opening_bracket(text, i).is_some() => {
+                let (weight, end) = opening_bracket(text, i).expect("an opening bracket");
+                toks.push((Tok::Open(weight), Span::new(i, end)));
+                i = end;
                 continue;
             }
             _ => {
@@ -131,6 +227,10 @@ fn lex(text: &str, words: bool, stud: bool) -> Result<Vec<(Tok, Span)>, PqlError
                         }
                     }
                     if depth == 0 && (d.is_whitespace() || is_operator(d)) {
+                        break;
+                    }
+                    // `KK[/75]`: the closing bracket ends the leaf.
+                    if depth == 0 && d == '[' && j > start && weight_bracket(text, j).is_some_and(|b| b.0) {
                         break;
                     }
                     if d == '[' {
@@ -165,7 +265,43 @@ fn lex(text: &str, words: bool, stud: bool) -> Result<Vec<(Tok, Span)>, PqlError
     if words {
         and_adjacent_classes(text, &mut toks);
     }
+    colon_weights(text, &mut toks)?;
     Ok(toks)
+}
+
+/// Pio's `AA:0.75`: a `:` followed by a number of the weight form is the part's weight (in
+/// [`WEIGHT_FULL`]ths: 0.75 of full weight). Another number with a point there (`AA:1.5`) is
+/// no range term either: it is refused as a weight out of range.
+fn colon_weights(text: &str, toks: &mut Vec<(Tok, Span)>) -> Result<(), PqlError> {
+    let mut out: Vec<(Tok, Span)> = Vec::with_capacity(toks.len());
+    let mut i = 0;
+    while i < toks.len() {
+        let (tok, span) = toks[i];
+        if let (Tok::Colon, Some(&(Tok::Leaf, leaf))) = (tok, toks.get(i + 1)) {
+            let number = &text[leaf.start..leaf.end];
+            if &text[span.start..span.end] == ":" {
+                if is_colon_weight(number) {
+                    let weight = scaled_decimal(number, u64::from(WEIGHT_FULL), u64::from(WEIGHT_FULL))
+                        .expect("a weight of the form 0, 1, 0.xxx, 1.0 or .xxx")
+                        as u32;
+                    out.push((Tok::Weight(weight), span.to(leaf)));
+                    i += 2;
+                    continue;
+                }
+                if number.contains('.') && scaled_decimal(number, 1, u64::MAX).is_some() {
+                    return Err(PqlError::range(
+                        format!("weight {number} is out of range: a weight after ':' is from 0 to 1"),
+                        span.to(leaf),
+                    )
+                    .with_hint("write e.g. AA:0.75 (or AA@75)"));
+                }
+            }
+        }
+        out.push((tok, span));
+        i += 1;
+    }
+    *toks = out;
+    Ok(())
 }
 
 /// `HoldemHand`'s `Connected Suited`: two operands side by side, one of them a class word, are
@@ -255,17 +391,74 @@ impl<'a> Parser<'a> {
 
     fn parts(&mut self) -> Result<Vec<Part>, PqlError> {
         let mut parts = Vec::new();
+        // The weight bracket open around the parts being read (`[75]AA,KK[/75]`).
+        let mut bracket: Option<(u32, Span)> = None;
         loop {
+            if let Some((Tok::Open(w), span)) = self.peek() {
+                if let Some((_, open)) = bracket {
+                    return Err(PqlError::range(
+                        format!(
+                            "weight brackets do not nest: '{}' is still open here",
+                            &self.text[open.start..open.end]
+                        ),
+                        span,
+                    )
+                    .with_hint("close each bracket before the next: [75]AA,KK[/75],[50]QQ[/50]"));
+                }
+                bracket = Some((w, span));
+                self.pos += 1;
+            }
             let start = self.peek().map_or(self.end_span(), |t| t.1);
             let node = self.chain()?;
             let mut weight = None;
             let mut end = self.toks.get(self.pos.wrapping_sub(1)).map_or(start, |t| t.1);
-            if let Some((Tok::At(w), span)) = self.peek() {
+            if let Some((Tok::Weight(w), span)) = self.peek() {
                 weight = Some(w);
                 end = span;
                 self.pos += 1;
+                if let Some((Tok::Weight(_), again)) = self.peek() {
+                    return Err(PqlError::range("this part has two weights", start.to(again)));
+                }
+            }
+            if let Some((w, open)) = bracket {
+                if weight.is_some() {
+                    return Err(PqlError::range(
+                        format!(
+                            "this part has a weight of its own inside the weight bracket '{}'",
+                            &self.text[open.start..open.end]
+                        ),
+                        start.to(end),
+                    ));
+                }
+                weight = Some(w);
             }
             parts.push(Part { node, weight, span: start.to(end) });
+            if let Some((Tok::Close(w), span)) = self.peek() {
+                match bracket {
+                    Some((open_w, _)) if open_w == w => bracket = None,
+                    Some((_, open)) => {
+                        return Err(PqlError::range(
+                            format!(
+                                "'{}' does not close '{}'",
+                                &self.text[span.start..span.end],
+                                &self.text[open.start..open.end]
+                            ),
+                            span,
+                        ))
+                    }
+                    None => {
+                        return Err(PqlError::range(
+                            format!("'{}' closes no weight bracket", &self.text[span.start..span.end]),
+                            span,
+                        ))
+                    }
+                }
+                self.pos += 1;
+                // `[50]AA[/50][25]KK[/25]`: the next bracket may follow without a comma.
+                if matches!(self.peek(), Some((Tok::Open(_), _))) {
+                    continue;
+                }
+            }
             match self.peek() {
                 None => break,
                 Some((Tok::Comma, _)) => self.pos += 1,
@@ -278,8 +471,19 @@ impl<'a> Parser<'a> {
                         span,
                     ))
                 }
+                Some((Tok::Weight(_), span)) => {
+                    return Err(PqlError::range("this part has two weights", start.to(span)))
+                }
                 Some(_) => return Err(self.unexpected("',', ':', '!' or the end of the range")),
             }
+        }
+        if let Some((_, open)) = bracket {
+            let number = &self.text[open.start + 1..open.end - 1];
+            return Err(PqlError::range(
+                format!("the weight bracket '{}' is not closed", &self.text[open.start..open.end]),
+                open,
+            )
+            .with_hint(format!("close it after its last part: [{number}]AA,KK[/{number}]")));
         }
         Ok(parts)
     }
@@ -352,7 +556,7 @@ impl<'a> Parser<'a> {
                             self.pos += 1;
                             break;
                         }
-                        Some((Tok::At(_), span)) => {
+                        Some((Tok::Weight(_), span)) => {
                             return Err(PqlError::range(
                                 "weights go on the top-level parts of a range, after the closing parenthesis",
                                 span,
@@ -377,6 +581,10 @@ impl<'a> Parser<'a> {
                 }
                 Ok(Node::Leaf(span))
             }
+            Some((Tok::Open(_) | Tok::Close(_), span)) if self.depth > 0 => Err(PqlError::range(
+                "weight brackets go around the top-level parts of a range, outside parentheses",
+                span,
+            )),
             _ => Err(self.unexpected("a hand")),
         }
     }
@@ -391,12 +599,6 @@ pub(crate) fn parse(text: &str, words: bool, stud: bool) -> Result<Vec<Part>, Pq
     }
     let mut p = Parser { text, toks, pos: 0, depth: 0, leaves: 0 };
     let mut parts = p.parts()?;
-    let weighted = parts.iter().filter(|p| p.weight.is_some()).count();
-    if weighted != 0 && weighted != parts.len() {
-        let bad = parts.iter().find(|p| p.weight.is_none()).expect("an unweighted part");
-        return Err(PqlError::range("weight every part of the range or none: this part has no '@' weight", bad.span)
-            .with_hint("write e.g. 'AA@10, KK@8'"));
-    }
     // A part written again (same text, same weight) adds nothing to the union: read it once.
     let mut seen = std::collections::HashSet::new();
     parts.retain(|p| seen.insert((&text[p.span.start..p.span.end], p.weight)));
@@ -532,13 +734,28 @@ mod tests {
         }
     }
 
-    fn show(text: &str, words: bool) -> String {
-        parse(text, words, false)
+    /// A weight as a percent, as `@` writes it (`@75`, `@33.3`).
+    fn percent(w: u32) -> String {
+        let whole = w / WEIGHT_PERCENT;
+        let frac = w % WEIGHT_PERCENT;
+        if frac == 0 {
+            format!("@{whole}")
+        } else {
+            format!("@{whole}.{}", format!("{frac:04}").trim_end_matches('0'))
+        }
+    }
+
+    fn show_in(text: &str, words: bool, stud: bool) -> String {
+        parse(text, words, stud)
             .unwrap()
             .iter()
-            .map(|p| format!("{}{}", leaves(text, &p.node), p.weight.map_or(String::new(), |w| format!("@{w}"))))
+            .map(|p| format!("{}{}", leaves(text, &p.node), p.weight.map_or(String::new(), percent)))
             .collect::<Vec<_>>()
             .join(" ; ")
+    }
+
+    fn show(text: &str, words: bool) -> String {
+        show_in(text, words, false)
     }
 
     #[test]
@@ -569,11 +786,77 @@ mod tests {
     }
 
     #[test]
+    fn weights_of_other_tools_are_read_as_they_mean_there() {
+        // Equilab, Flopzilla, GTO+: a percent on every part between `[N]` and `[/N]`.
+        assert_eq!(show("[75]AA,KK[/75],QQ", false), "AA@75 ; KK@75 ; QQ");
+        assert_eq!(show("[50.0]JTs,KJo[/50.0],[12.5]AhKh[/12.5]", false), "JTs@50 ; KJo@50 ; AhKh@12.5");
+        assert_eq!(show("[50]AsKh, KK[/50], 55, Jh3s", false), "AsKh@50 ; KK@50 ; 55 ; Jh3s");
+        assert_eq!(show("[50]AA[/50][25]KK[/25]", false), "AA@50 ; KK@25");
+        assert_eq!(show("[33.33]AA:xxyy[/33.33]", false), "[AA:xxyy]@33.33");
+        // `[7]` alone is a rank list of the generic syntax; with a closing bracket, a weight.
+        assert_eq!(show("[7]AA*", false), "[7]AA*");
+        assert_eq!(show("[7]AA**[/7]", false), "AA**@7");
+        // PioSolver and GTO Wizard: a fraction of full weight after `:`, on classes and combos.
+        assert_eq!(show("AA:0.75,KK:1,AKs:0.5", false), "AA@75 ; KK@100 ; AKs@50");
+        assert_eq!(show("AcAd:0.5,KsKh,QsQd:0.25", false), "AcAd@50 ; KsKh ; QsQd@25");
+        assert_eq!(show("AA:0.0625, KK:.333, QQ:1.00, JJ:0", false), "AA@6.25 ; KK@33.3 ; QQ@100 ; JJ@0");
+        assert_eq!(show("AA:xxyy:0.8642", false), "[AA:xxyy]@86.42");
+        // Six decimals of a fraction are held exactly, finer ones rounded.
+        assert_eq!(parse("AA:0.123456", false, false).unwrap()[0].weight, Some(123_456));
+        assert_eq!(parse("AA:0.1234565", false, false).unwrap()[0].weight, Some(123_457));
+        assert_eq!(parse("AA@33.33335", false, false).unwrap()[0].weight, Some(333_334));
+        // Stud: digits are ranks, so only a number of the weight form after `:` is a weight.
+        assert_eq!(show_in("A:2, K:0.5", false, true), "[A:2] ; K@50");
+        assert_eq!(show_in("(3-3-)45678:.25", false, true), "(3-3-)45678@25");
+        // pql's own `@` takes decimals; an unweighted part has full weight beside weighted ones.
+        assert_eq!(show("QQ+, AKs, A5s@50", false), "QQ+ ; AKs ; A5s@50");
+        assert_eq!(show("AA@33.3, KK@0.5, QQ@.25", false), "AA@33.3 ; KK@0.5 ; QQ@0.25");
+    }
+
+    #[test]
+    fn misplaced_weights_are_pointed_at() {
+        let at = |text: &str| {
+            let e = parse(text, false, false).unwrap_err();
+            let span = e.span.expect("a placed error");
+            (text[span.start..span.end].to_string(), e.message)
+        };
+        let (placed, message) = at("[75]AA,KK");
+        assert_eq!(placed, "[75]");
+        assert!(message.contains("not closed"), "{message}");
+        let (placed, message) = at("[75]AA,[50]KK[/50]");
+        assert_eq!(placed, "[50]");
+        assert!(message.contains("do not nest"), "{message}");
+        let (placed, message) = at("[75]AA,KK[/50]");
+        assert_eq!(placed, "[/50]");
+        assert!(message.contains("does not close"), "{message}");
+        let (placed, message) = at("AA,KK[/50]");
+        assert_eq!(placed, "[/50]");
+        assert!(message.contains("closes no"), "{message}");
+        let (placed, message) = at("[75]AA,KK@50[/75]");
+        assert_eq!(placed, "KK@50");
+        assert!(message.contains("of its own"), "{message}");
+        let (placed, message) = at("AA:0.5@50, KK");
+        assert_eq!(placed, "AA:0.5@50");
+        assert!(message.contains("two weights"), "{message}");
+        let (placed, message) = at("AA:1.5, KK");
+        assert_eq!(placed, ":1.5");
+        assert!(message.contains("0 to 1"), "{message}");
+        let (placed, message) = at("AA@150");
+        assert_eq!(placed, "@150");
+        assert!(message.contains("0 to 100"), "{message}");
+        let (placed, message) = at("(AA:0.5, KK)");
+        assert_eq!(placed, ":0.5");
+        assert!(message.contains("top-level"), "{message}");
+        let (placed, _) = at("([50]AA[/50], KK)");
+        assert_eq!(placed, "[50]");
+        assert!(parse("AA@", false, false).unwrap_err().message.contains("expected a weight"));
+    }
+
+    #[test]
     fn errors_point_at_the_problem() {
-        let e = parse("AA@10, KK", false, false).unwrap_err();
-        assert_eq!(e.span, Some(Span::new(7, 9)));
-        let e = parse("AA@0", false, false).unwrap_err();
-        assert!(e.message.contains("1 to 100"), "{}", e.message);
+        // Weighted and unweighted parts mix; a weight of 0 is read (its part adds no hand).
+        assert_eq!(parse("AA@10, KK", false, false).unwrap()[1].weight, None);
+        assert_eq!(parse("AA@0", false, false).unwrap()[0].weight, Some(0));
         let e = parse("(AA, KK", false, false).unwrap_err();
         assert_eq!(e.span, Some(Span::new(0, 1)));
         let e = parse("(AA) KK", true, false).unwrap_err();

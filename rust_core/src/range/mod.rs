@@ -33,6 +33,14 @@ use crate::games::Game;
 use crate::limits::{grouped, RANGE_MAX_WORK};
 use universe::HandSet;
 
+/// Full weight: a hand of an unweighted range, `@100`, `:1`, `[100]`. Weights are held in
+/// millionths of full weight, so every weight those tools export means exactly what it means
+/// there: Pio's and GTO Wizard's fractions to six decimals (`:0.0625`, `:0.333`), percents to four
+/// (`@33.3`, `[12.5]`); finer digits are rounded to the nearest millionth.
+pub const WEIGHT_FULL: u32 = 1_000_000;
+/// One percent of weight (`@1`): the unit of pql's weights before finer ones were read.
+pub const WEIGHT_PERCENT: u32 = WEIGHT_FULL / 100;
+
 /// How the ranges of a statement are read (`syntax='classic'`, the default, or `'generic'`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Syntax {
@@ -62,8 +70,11 @@ pub struct Range {
     game: Game,
     flop: Vec<CardSet>,
     stud: Vec<[Option<Card>; 7]>,
+    /// Whole numbers in proportion to the hands' weights, each at least 1 (see `weights`).
     weights: Vec<u32>,
     weighted: bool,
+    /// What a weight of `weights` is in [`WEIGHT_FULL`]ths of full weight.
+    unit: u32,
     full: bool,
     /// Flop games: each hand's number in the game's universe, increasing (parallel to `flop`).
     indices: Vec<u32>,
@@ -113,9 +124,19 @@ impl Range {
         self.stud.first().map_or(0, |h| h.iter().enumerate().fold(0u8, |m, (i, c)| m | u8::from(c.is_some()) << i))
     }
 
-    /// One weight per hand, parallel to the hands; all 1 when the range has no `@` weights.
+    /// One weight per hand, parallel to the hands: the whole numbers the engine draws hands by,
+    /// in proportion to the weights written. All 1 when the range has no weights; else the
+    /// weights in the coarsest unit that holds them exactly and divides one percent, so a range
+    /// weighted in whole percents (`AA@10, KK@5`, `AA:0.1, KK:0.05`) has its percents (10 and
+    /// 5), as pql always had. A hand at full weight has [`Range::full_weight`].
     pub fn weights(&self) -> &[u32] {
         &self.weights
+    }
+
+    /// The weight (in `weights`) of a hand at full weight: 1 when the range has no weights, 100
+    /// when it is weighted in whole percents, up to [`WEIGHT_FULL`].
+    pub fn full_weight(&self) -> u32 {
+        WEIGHT_FULL / self.unit
     }
 
     pub fn is_weighted(&self) -> bool {
@@ -143,6 +164,46 @@ impl Range {
         }
     }
 
+    /// The hands' positions in rank order: by their cards' ranks, highest first, then by their
+    /// suits (`AsAh`, `AsAd` … `AdAc`, `AsKs` … `KsKh` …). A flop-game hand's cards are taken
+    /// high to low, as `to_strings` writes them; a stud hand's in dealing order, the down cards
+    /// high first, an open position ranking lowest.
+    pub fn rank_order(&self) -> Vec<usize> {
+        /// Ranks, then suits, each highest first, an absent card last.
+        fn key(cards: &[Option<Card>]) -> [u8; 14] {
+            let mut k = [u8::MAX; 14];
+            for (i, c) in cards.iter().take(7).enumerate() {
+                if let Some(c) = c {
+                    k[i] = 12 - c.rank();
+                    k[7 + i] = 3 - c.suit();
+                }
+            }
+            k
+        }
+        let mut order: Vec<usize> = (0..self.len()).collect();
+        if self.game.is_stud() {
+            order.sort_by_cached_key(|&i| {
+                let mut h = self.stud[i];
+                if let (Some(a), Some(b)) = (h[0], h[1]) {
+                    if (b.rank(), b.suit()) > (a.rank(), a.suit()) {
+                        h.swap(0, 1);
+                    }
+                }
+                key(&h)
+            });
+        } else {
+            order.sort_by_cached_key(|&i| {
+                let mut cards = [None; 7];
+                for (slot, c) in cards.iter_mut().zip(self.flop[i].iter()) {
+                    *slot = Some(c);
+                }
+                cards.sort_by_key(|c| std::cmp::Reverse(c.map(|c| (c.rank(), c.suit()))));
+                key(&cards)
+            });
+        }
+        order
+    }
+
     /// Hand `i` as a card string (as `to_strings` writes it).
     pub fn hand_string(&self, i: usize) -> String {
         if self.game.is_stud() {
@@ -152,7 +213,8 @@ impl Range {
         }
     }
 
-    /// The weight of a flop-game hand in this range (0 when it is not in the range).
+    /// The weight of a flop-game hand in this range, as `weights` has it (0 when it is not in
+    /// the range).
     pub fn weight_of(&self, hand: CardSet) -> u32 {
         universe::universe(self.game)
             .index_of(hand)
@@ -180,7 +242,7 @@ impl Range {
                 })
                 .collect()
         });
-        // Not empty (n > 0) and every weight is 1 to 100, so the total is positive.
+        // Not empty (n > 0) and every weight is at least 1, so the total is positive.
         let total = *cumulative.last().expect("a non-empty range");
         let target = ((u * total as f64) as u64).min(total - 1);
         Some(cumulative.partition_point(|&c| c <= target))
@@ -191,15 +253,17 @@ impl Range {
         let indices: Vec<u32> = set.iter().map(|i| i as u32).collect();
         let flop = indices.iter().map(|&i| uni.hands[i as usize]).collect();
         let weighted = weights.is_some();
-        let weights = match weights {
+        let fine: Vec<u32> = match weights {
             Some(w) => indices.iter().map(|&i| w[i as usize]).collect(),
-            None => vec![1; indices.len()],
+            None => vec![WEIGHT_FULL; indices.len()],
         };
+        let (weights, unit) = relative(fine, weighted);
         let full = !weighted && indices.len() == uni.len();
         Range {
             game,
             flop,
             stud: Vec::new(),
+            unit,
             weights,
             weighted,
             full,
@@ -213,6 +277,24 @@ impl Range {
         self.stud_index = Some(std::sync::Arc::new(stud::StudIndex::new(&self.stud)));
         self
     }
+}
+
+/// A range's weights (in [`WEIGHT_FULL`]ths, each at least 1) as the whole numbers it draws by,
+/// and their unit: each hand 1 when the range has no weights, else the weights divided by their
+/// greatest common divisor with one percent.
+pub(crate) fn relative(mut weights: Vec<u32>, weighted: bool) -> (Vec<u32>, u32) {
+    fn gcd(a: u32, b: u32) -> u32 {
+        if b == 0 {
+            a
+        } else {
+            gcd(b, a % b)
+        }
+    }
+    let unit = if weighted { weights.iter().fold(WEIGHT_PERCENT, |g, &w| gcd(g, w)) } else { WEIGHT_FULL };
+    for w in &mut weights {
+        *w /= unit;
+    }
+    (weights, unit)
 }
 
 /// Parses a player's range. Error spans are byte offsets into `text`.
@@ -347,28 +429,34 @@ fn parse_flop(
         memo.get(span, |span| read(span).map(|h| h.into_set(uni)))
     };
     let all = || HandSet::full(uni.len());
+    // A part without a weight has full weight when others have one (as in every tool that
+    // writes weights).
     let weighted = parts.iter().any(|p| p.weight.is_some());
     let mut total = HandSet::empty(uni.len());
     let mut weights = weighted.then(|| vec![0u32; uni.len()]);
-    let mut add = |i: usize, weight: Option<u32>| {
+    let mut add = |i: usize, weight: u32| {
+        if weight == 0 {
+            return; // a part of weight 0 adds no hand
+        }
         total.insert(i);
-        if let (Some(w), Some(pw)) = (weights.as_mut(), weight) {
+        if let Some(w) = weights.as_mut() {
             // A hand matched by several parts takes the largest weight.
-            w[i] = w[i].max(pw);
+            w[i] = w[i].max(weight);
         }
     };
     for part in &parts {
+        let weight = part.weight.unwrap_or(WEIGHT_FULL);
         // A part that is one hand written card by card (a pasted list of them is common) goes in
         // directly: a set of a whole Omaha universe per hand would cost far more.
         if let (expr::Node::Leaf(span), false) = (&part.node, classic_holdem) {
             match read(*span)? {
-                LeafHands::Listed(hands) => hands.into_iter().for_each(|i| add(i, part.weight)),
-                LeafHands::Set(set) => set.iter().for_each(|i| add(i, part.weight)),
+                LeafHands::Listed(hands) => hands.into_iter().for_each(|i| add(i, weight)),
+                LeafHands::Set(set) => set.iter().for_each(|i| add(i, weight)),
             }
             continue;
         }
         let set = expr::eval(&part.node, &mut leaf, &all)?;
-        set.iter().for_each(|i| add(i, part.weight));
+        set.iter().for_each(|i| add(i, weight));
     }
     Ok(Range::from_flop_set(game, &total, weights.as_deref()))
 }
@@ -662,6 +750,41 @@ mod tests {
             self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
             ((self.0 >> 33) % n as u64) as usize
         }
+    }
+
+    #[test]
+    fn weights_are_drawn_by_their_coarsest_whole_numbers() {
+        let read = |text: &str| {
+            let r = parse_range(text, Game::Holdem, Syntax::Classic).unwrap();
+            let mut w = r.weights().to_vec();
+            w.sort_unstable();
+            w.dedup();
+            (w, r.full_weight(), r.is_weighted())
+        };
+        // As pql always drew them: unweighted 1 each, whole percents by the percents.
+        assert_eq!(read("AA, KK"), (vec![1], 1, false));
+        assert_eq!(read("AA@10, KK@5"), (vec![5, 10], 100, true));
+        assert_eq!(read("AA@100"), (vec![100], 100, true));
+        // Every form of the same weights draws the same numbers.
+        assert_eq!(read("[10]AA[/10], KK:0.05"), (vec![5, 10], 100, true));
+        assert_eq!(read("AA@33.3, KK"), (vec![333, 1000], 1000, true));
+        assert_eq!(read("AA:0.0625, KK:0.8642"), (vec![625, 8642], 10_000, true));
+        assert_eq!(read("AA:0.000001, KK"), (vec![1, WEIGHT_FULL], WEIGHT_FULL, true));
+        // A part of weight 0 adds no hand.
+        assert_eq!(parse_range("AA, KK:0", Game::Holdem, Syntax::Classic).unwrap().len(), 6);
+        assert_eq!(parse_range("A2, K3:0", Game::StudHi, Syntax::Classic).unwrap().len(), 16);
+    }
+
+    #[test]
+    fn hands_are_listed_in_rank_order() {
+        let listed = |text: &str, game: Game| {
+            let r = parse_range(text, game, Syntax::Classic).unwrap();
+            r.rank_order().into_iter().map(|i| r.hand_string(i)).collect::<Vec<_>>()
+        };
+        assert_eq!(listed("22, KsKh, AKs, AsAh", Game::Holdem)[..6], ["AsAh", "AsKs", "AhKh", "AdKd", "AcKc", "KsKh"]);
+        assert_eq!(listed("KdKcQhQs, 2d2cAsAh", Game::OmahaHi), ["AsAh2d2c", "KdKcQsQh"]);
+        let stud = listed("2c*, A*", Game::StudHi);
+        assert_eq!((stud[0].as_str(), stud[stud.len() - 1].as_str()), ("AsAh*****", "2d2c*****"));
     }
 
     #[test]

@@ -17,7 +17,7 @@
 use super::cursor::Cursor;
 use super::expr::{self, SetOps};
 use super::generic::{cards_of_ranks, cards_of_suit, parse_terms, RankOrder};
-use super::{NamedLeaf, Range, Syntax};
+use super::{NamedLeaf, Range, Syntax, WEIGHT_FULL};
 use crate::cards::{parse_rank, parse_suit, Card, CardSet, Deck};
 use crate::error::{excerpt, PqlError, Span};
 use crate::games::Game;
@@ -415,10 +415,15 @@ pub(crate) fn parse(text: &str, game: Game, syntax: Syntax, named: &mut NamedLea
     let weighted = parts.iter().any(|p| p.weight.is_some());
     let mut sets = Vec::with_capacity(parts.len());
     for part in &parts {
-        sets.push((expr::eval(&part.node, &mut leaf, &all)?, part.weight.unwrap_or(1), part.span));
+        let set = expr::eval(&part.node, &mut leaf, &all)?;
+        // A part without a weight has full weight; one of weight 0 adds no hand.
+        let weight = part.weight.unwrap_or(WEIGHT_FULL);
+        if weight > 0 {
+            sets.push((set, weight, part.span));
+        }
     }
     if !weighted && sets.iter().any(|s| s.0.is_full()) {
-        return Ok(stud_range(game, vec![([None; 7], 1)], false));
+        return Ok(stud_range(game, vec![([None; 7], WEIGHT_FULL)], false));
     }
     // Every part completed to the positions any part fixes, so that the hands are comparable.
     let mask = sets.iter().filter(|s| !s.0.hands.is_empty()).fold(0u8, |m, s| m | s.0.mask);
@@ -455,11 +460,13 @@ fn read_leaf(text: &str, span: Span, game: Game) -> Result<StudSet, PqlError> {
 
 fn stud_range(game: Game, hands: Vec<(StudHand, u32)>, weighted: bool) -> Range {
     let full = !weighted && hands.len() == 1 && hands[0].0 == [None; 7];
-    let weights = if weighted { hands.iter().map(|h| h.1).collect() } else { vec![1; hands.len()] };
+    let fine: Vec<u32> = hands.iter().map(|h| if weighted { h.1 } else { WEIGHT_FULL }).collect();
+    let (weights, unit) = super::relative(fine, weighted);
     Range {
         game,
         flop: Vec::new(),
         stud: hands.into_iter().map(|h| h.0).collect(),
+        unit,
         weights,
         weighted,
         full,
