@@ -802,3 +802,38 @@ async def test_the_explorer_leaves_the_editor_its_width(size: tuple[int, int]) -
         # The range equity and its totals are drawn too.
         assert drawn_equity(app) == (80.1, 0.0)
         assert any("22 hands" in line for line in lines)
+
+
+@pytest.mark.asyncio
+async def test_ranges_of_other_tools_are_explored_and_copied_in_either_form() -> None:
+    """Issue 39: the explorer reads Equilab's, GTO+'s and Pio's forms of a range (opened on one,
+    or pasted into the editor), weights with decimals, and copies its range to the clipboard
+    (OSC 52): ``y`` in pql's form, ``Y`` in Pio's."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        text = query("[75]AA,KK[/75],QQ", board="")
+        await open_on(pilot, app, text)
+        explorer = app.explorer
+        assert explorer.problem is None
+        aa = explorer.edit.classes.class_index("AA")
+        assert explorer.edit.class_weights(aa) == [75] * 6
+        await keys(pilot, "y")
+        assert app.clipboard == "QQ@100, KK+@75"
+        await keys(pilot, "Y")
+        assert app.clipboard == "AA:0.75,KK:0.75,QQ"
+        # A weight with decimals through @, written back as the engine holds it.
+        await keys(pilot, "at", "3", "3", ".", "3", "enter")
+        assert hero_range(app) == "QQ@100, KK@75, AA@33.3"
+        assert "@33.3" in str(explorer.query_one("#explorer-cell").render())
+        await keys(pilot, "Y")
+        assert app.clipboard == "AA:0.333,KK:0.75,QQ"
+        # Pio's form pasted over the range in the editor: the grid follows it.
+        start = app.editor.text.index("hero='") + len("hero='")
+        end = app.editor.text.index("'", start)
+        app.editor.focus()
+        app.editor.replace(
+            "AcAd:0.5,KsKh,QsQd:0.25", app.editor.location_of(start), app.editor.location_of(end)
+        )
+        await wait_until(pilot, lambda: explorer.edit.text() == "KsKh@100, AdAc@50, QsQd@25")
+        assert explorer.problem is None
+        assert hero_range(app) == "AcAd:0.5,KsKh,QsQd:0.25"  # the editor keeps what was pasted

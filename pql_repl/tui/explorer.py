@@ -20,6 +20,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Static
 
+from pql_repl.api.catalogue import weight_text
 from pql_repl.api.exploration import (
     Breakdown,
     Heatmap,
@@ -254,13 +255,26 @@ class ExplorerPanel(Vertical):
             self._open()
         elif name == "weights":
             self._toggle_weights()
+        elif name in ("copy", "copy_pio"):
+            self._copy(pio=name == "copy_pio")
         elif name == "close":
             self.post_message(ExplorerClosed())
         if changed:
             self._write_back()
 
+    def _copy(self, *, pio: bool) -> None:
+        """The range to the clipboard (OSC 52), in pql's form or in PioSolver's and GTO
+        Wizard's (``AA,KK:0.5``), which Equilab, Flopzilla and GTO+ users paste too."""
+        text = self.edit.pio_text() if pio else self.edit.text()
+        if not text:
+            self.app.notify("the range is empty: nothing to copy", severity="warning")
+            return
+        self.app.copy_to_clipboard(text)
+        shown = text if len(text) <= 60 else text[:59] + "…"
+        self.app.notify(f"copied in {'Pio' if pio else 'pql'}'s form: {shown}")
+
     def _weigh(self, selection: list[int]) -> None:
-        def chosen(weight: int | None) -> None:
+        def chosen(weight: float | None) -> None:
             if weight is not None and self.edit.set_weight(selection, weight):
                 self._write_back()
 
@@ -282,7 +296,7 @@ class ExplorerPanel(Vertical):
         cls = classes.cell(*self.grid.cursor)
         hands = [(h, classes.hands[h], self.edit.weights[h]) for h in classes.combos[cls]]
 
-        def chosen(result: dict[int, int] | None) -> None:
+        def chosen(result: dict[int, float] | None) -> None:
             if result is not None and self.edit.set_hands(result):
                 self._write_back()
 
@@ -550,7 +564,7 @@ class ExplorerPanel(Vertical):
         out.append(f"  {held}/{len(combos)} hands")
         weights = sorted({w for h in combos if (w := self.edit.weights[h])})
         if weights and weights != [FULL]:
-            out.append(" @" + "/".join(map(str, weights)))
+            out.append(" @" + "/".join(map(weight_text, weights)))
         if self.facts is not None:
             types: dict[str, int] = {}
             draws: dict[str, int] = {}

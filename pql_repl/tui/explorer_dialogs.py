@@ -3,6 +3,7 @@ range's name and for a weight, and the list of named ranges to open."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import ClassVar
 
@@ -13,11 +14,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from pql_repl.api.catalogue import range_name_error
+from pql_repl.api.catalogue import percent_value, range_name_error
 from pql_repl.editors.range_edit import FULL
 
 
-class SuitPicker(ModalScreen[dict[int, int] | None]):
+class SuitPicker(ModalScreen[dict[int, float] | None]):
     """The hands of one class to take in or out one by one: space toggles, Enter keeps the
     choice, Escape drops it."""
 
@@ -28,12 +29,12 @@ class SuitPicker(ModalScreen[dict[int, int] | None]):
         Binding("escape", "dismiss_picker", "Cancel"),
     ]
 
-    def __init__(self, name: str, hands: list[tuple[int, str, int]]) -> None:
+    def __init__(self, name: str, hands: list[tuple[int, str, float]]) -> None:
         super().__init__()
         self.class_name = name
         #: (hand index, cards, weight) per hand of the class.
         self.hands = hands
-        self.chosen = {h: w for h, _, w in hands}
+        self.chosen: dict[int, float] = {h: w for h, _, w in hands}
 
     def compose(self) -> ComposeResult:
         with Vertical(id="suit-picker"):
@@ -102,16 +103,19 @@ class NamePrompt(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class WeightPrompt(ModalScreen[int | None]):
-    """Asks for a weight for the selection: 1 to 100, 0 takes it out (Enter sets it, Escape
-    cancels)."""
+class WeightPrompt(ModalScreen[float | None]):
+    """Asks for a weight for the selection, a percent: 1 to 100, with up to four decimals
+    (``33.3``), 0 takes it out (Enter sets it, Escape cancels)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="weight-prompt"):
-            yield Static("Weight of the selection, 1 to 100; 0 takes it out (Enter sets, Escape cancels):")
-            yield Input(placeholder="35", id="weight", restrict=r"\d{0,3}")
+            yield Static(
+                "Weight of the selection, 1 to 100 (decimals too: 33.3); 0 takes it out "
+                "(Enter sets, Escape cancels):"
+            )
+            yield Input(placeholder="35", id="weight", restrict=r"[0-9]{0,3}(\.[0-9]{0,4})?")
             yield Static("", id="weight-error")
 
     def on_mount(self) -> None:
@@ -119,10 +123,10 @@ class WeightPrompt(ModalScreen[int | None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
-        if not text.isdigit() or int(text) > FULL:
-            self.query_one("#weight-error", Static).update(f"[red]a whole number from 0 to {FULL}[/red]")
+        if not re.fullmatch(r"[0-9]+(\.[0-9]+)?", text) or float(text) > FULL:
+            self.query_one("#weight-error", Static).update(f"[red]a number from 0 to {FULL}[/red]")
             return
-        self.dismiss(int(text))
+        self.dismiss(percent_value(float(text)))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

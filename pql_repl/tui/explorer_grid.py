@@ -180,6 +180,8 @@ class RangeGrid(Widget, can_focus=True):
         *(Binding(str(d), f"panel('weight({d})')", "Weight", show=False) for d in range(10)),
         Binding("at", "panel('weigh')", "@weight", show=False),
         Binding("w", "panel('weights')", "Weights", show=False),
+        Binding("y", "panel('copy')", "Copy", show=False),
+        Binding("Y", "panel('copy_pio')", "Copy Pio", show=False),
     ]
 
     def __init__(self, panel: GridPanel, *, id: str | None = None) -> None:
