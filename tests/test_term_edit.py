@@ -49,3 +49,24 @@ def test_weights_go_on_every_kept_part() -> None:
 def test_other_texts_are_read_as_their_comma_parts() -> None:
     assert parse_terms("AA**!KK**, RRON@5") == [Term("AA**!KK**"), Term("RRON", weight=5)]
     assert parse_terms("") == []
+
+
+@pytest.mark.parametrize(
+    ("pasted", "terms"),
+    [
+        ("[75]AA**,KK**[/75],QQ**", [Term("AA**", weight=75), Term("KK**", weight=75), Term("QQ**")]),
+        (
+            "AA**:0.75, KK**:1, QQ**:.5",
+            [Term("AA**", weight=75), Term("KK**", weight=100), Term("QQ**", weight=50)],
+        ),
+        ("AA**$ds@33.3, RRON", [Term("AA**$ds", weight=33.3), Term("RRON")]),
+        ("AA**:xxyy, KK**", [Term("AA**:xxyy"), Term("KK**")]),
+    ],
+)
+def test_ranges_of_other_tools_are_read_as_weighted_terms(pasted: str, terms: list[Term]) -> None:
+    """Issue 39: Equilab's and GTO+'s brackets, Pio's ':' fractions and decimals after '@'."""
+    assert parse_terms(pasted) == terms
+    written = terms_text(terms)
+    back = pql.parse_range(written, "omahahi")
+    want = pql.parse_range(pasted, "omahahi")
+    assert (back.combos, back.percents) == (want.combos, want.percents)

@@ -3,16 +3,22 @@ negated and optionally weighted, written as one range text and read back from on
 
 Kept terms are the comma parts of the range; negated terms are taken out of every one of them
 (``AA**!(KK**), RRON!(KK**)``); with no kept term, the negated ones are taken out of every hand
-(``**!(KK**)``). Weights are written on every part once one term has one (a range weights all
-its parts or none)."""
+(``**!(KK**)``). Weights (percents) are written on every part once one term has one. A range
+read back may weigh its parts in any form the engine reads (issue 39): ``AA**@33.3``, Pio's
+``AA**:0.5``, Equilab's and GTO+'s ``[75]AA**,KK**[/75]``; each term gets its weight in percent."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
 
-#: A weight written on a kept term.
-_WEIGHT = re.compile(r"^(.*?)\s*@\s*(\d+)\s*$", re.S)
+from pql_repl.api.catalogue import percent_value, weight_text
+
+#: A weight written on a kept term: ``@33.3`` (a percent), or Pio's ``:0.5`` (a fraction).
+_WEIGHT = re.compile(r"^(.*?)\s*(?:@\s*([0-9]+(?:\.[0-9]+)?|\.[0-9]+)|:\s*(0|1|0?\.[0-9]+|1\.0+))\s*$", re.S)
+#: A weight bracket opening a part (``[75]AA**``) or closing it (``KK**[/75]``).
+_OPEN = re.compile(r"^\[([0-9]+(?:\.[0-9]+)?|\.[0-9]+)\]\s*(.*)$", re.S)
+_CLOSE = re.compile(r"^(.*?)\s*\[/([0-9]+(?:\.[0-9]+)?|\.[0-9]+)\]$", re.S)
 #: The weight of a term without one, when others have weights.
 DEFAULT_WEIGHT = 100
 
@@ -21,7 +27,8 @@ DEFAULT_WEIGHT = 100
 class Term:
     text: str
     negated: bool = False
-    weight: int | None = None
+    #: A percent (``33.3``), None: no weight of its own (full weight).
+    weight: float | None = None
 
 
 def split_top(text: str, sep: str = ",") -> list[str]:
@@ -54,7 +61,7 @@ def terms_text(terms: list[Term]) -> str:
     parts = []
     for t in kept:
         body = _wrapped(t.text) if unless else t.text
-        weight = f"@{t.weight if t.weight is not None else DEFAULT_WEIGHT}" if weighted else ""
+        weight = f"@{weight_text(t.weight if t.weight is not None else DEFAULT_WEIGHT)}" if weighted else ""
         parts.append(f"{body}{unless}{weight}")
     return ", ".join(parts)
 
@@ -95,10 +102,24 @@ def _balanced(text: str) -> bool:
 def parse_terms(text: str) -> list[Term]:
     """The terms of a range text: its comma parts, with their weights; a ``!(…)`` that every
     part ends with (as ``terms_text`` writes it) comes back as negated terms."""
-    parts = []
-    for raw in split_top(text):
-        m = _WEIGHT.match(raw)
-        parts.append((m.group(1), int(m.group(2))) if m else (raw, None))
+    parts: list[tuple[str, float | None]] = []
+    bracket: float | None = None
+    for written in split_top(text):
+        part = written
+        opened = _OPEN.match(part)
+        if opened:
+            bracket, part = percent_value(float(opened.group(1))), opened.group(2)
+        closed = _CLOSE.match(part)
+        if closed:
+            part = closed.group(1)
+        m = _WEIGHT.match(part)
+        if m:
+            weight = float(m.group(2)) if m.group(2) is not None else 100 * float(m.group(3))
+            parts.append((m.group(1), percent_value(weight)))
+        else:
+            parts.append((part, bracket))
+        if closed:
+            bracket = None
     suffixes = [_except_suffix(body) for body, _ in parts]
     common = {s[1] for s in suffixes if s is not None}
     if parts and all(s is not None for s in suffixes) and len(common) == 1:
@@ -109,5 +130,5 @@ def parse_terms(text: str) -> list[Term]:
     return [Term(body, False, w) for body, w in parts]
 
 
-def with_weight(term: Term, weight: int | None) -> Term:
+def with_weight(term: Term, weight: float | None) -> Term:
     return replace(term, weight=weight)
