@@ -139,6 +139,11 @@ impl ClusterSample {
         let r = y / w;
         // Σ(y - r·w)², expanded; rounding can leave it a hair below zero.
         let residual = (cross.yy - 2.0 * r * cross.yw + r * r * ww).max(0.0);
+        if self.inner_noise && residual == 0.0 {
+            // Every item the same: the values sampled inside are one value kept across the
+            // deals (not independent draws), whose error the items cannot show.
+            return None;
+        }
         let fpc = if self.inner_noise { 1.0 } else { 1.0 - n / self.items_total as f64 };
         Some((fpc * n / (w * w) * residual / (n - 1.0)).sqrt())
     }
