@@ -120,7 +120,8 @@ fn weight_bracket(text: &str, at: usize) -> Option<(bool, u32, usize)> {
         Some(r) => (true, r),
         None => (false, rest),
     };
-    let end = rest.find(']')?;
+    // A weight is a short number: look no further for its `]` (a long text of `[` stays linear).
+    let end = rest.bytes().take(24).position(|b| b == b']')?;
     let number = &rest[..end];
     if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
         return None;
@@ -129,12 +130,13 @@ fn weight_bracket(text: &str, at: usize) -> Option<(bool, u32, usize)> {
     Some((close, weight, at + 1 + usize::from(close) + end + 1))
 }
 
-/// An opening weight bracket at `at` (its weight and end): `[75]` with a closing `[/…]` after it,
-/// or one whose number is not one rank (`[7]` alone is the generic syntax's rank list).
-fn opening_bracket(text: &str, at: usize) -> Option<(u32, usize)> {
+/// An opening weight bracket at `at` (its weight and end): `[75]` with a closing `[/…]` after it
+/// (`last_close`: where the text's last `[/` is), or one whose number is not one rank (`[7]`
+/// alone is the generic syntax's rank list).
+fn opening_bracket(text: &str, at: usize, last_close: Option<usize>) -> Option<(u32, usize)> {
     let (close, weight, end) = weight_bracket(text, at)?;
     let one_rank = end - at == 3;
-    (!close && (!one_rank || text[end..].contains("[/"))).then_some((weight, end))
+    (!close && (!one_rank || last_close.is_some_and(|c| c >= end))).then_some((weight, end))
 }
 
 /// Characters that end a leaf (outside brackets).
@@ -167,6 +169,7 @@ fn hand_group_end(text: &str, open: usize) -> Option<usize> {
 fn lex(text: &str, words: bool, stud: bool) -> Result<Vec<(Tok, Span)>, PqlError> {
     let bytes = text.as_bytes();
     let mut toks: Vec<(Tok, Span)> = Vec::new();
+    let last_close = text.rfind("[/");
     let mut i = 0;
     while i < text.len() {
         let c = text[i..].chars().next().unwrap_or(' ');
@@ -208,8 +211,8 @@ fn lex(text: &str, words: bool, stud: bool) -> Result<Vec<(Tok, Span)>, PqlError
                 i = end;
                 continue;
             }
-            '[' if opening_bracket(text, i).is_some() => {
-                let (weight, end) = opening_bracket(text, i).expect("an opening bracket");
+            '[' if opening_bracket(text, i, last_close).is_some() => {
+                let (weight, end) = opening_bracket(text, i, last_close).expect("an opening bracket");
                 toks.push((Tok::Open(weight), Span::new(i, end)));
                 i = end;
                 continue;
