@@ -29,7 +29,7 @@ from pql_repl.api.exploration import (
     range_equity,
     reweighted_classes,
 )
-from pql_repl.api.output import format_weight
+from pql_repl.api.numbers import format_weight
 from pql_repl.base.errors import PqlError
 from pql_repl.editors.range_edit import FULL, RangeEdit
 from pql_repl.files import named_ranges
