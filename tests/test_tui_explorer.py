@@ -21,7 +21,8 @@ from textual.widgets import OptionList
 import pql_repl as pql
 from pql_repl.files import named_ranges
 from pql_repl.tui.app import PqlApp
-from pql_repl.tui.explorer import NamedRangeList, NamePrompt, SuitPicker, weight_colour
+from pql_repl.tui.explorer_dialogs import NamedRangeList, NamePrompt, SuitPicker
+from pql_repl.tui.explorer_grid import weight_colour
 
 SIZE = (160, 50)
 FLOP = "Kh9h7d"

@@ -11,7 +11,7 @@ from typing import ClassVar, Generic, TypeVar
 from textual.containers import Vertical
 
 from pql_repl.session.from_clause import FromClause, clause_of
-from pql_repl.tui.explorer import RangeEdited
+from pql_repl.tui.explorer_messages import RangeEdited
 
 #: The explorer's own value of the range.
 V = TypeVar("V")

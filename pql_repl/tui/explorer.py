@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from rich.style import Style
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.widgets import Static
 
 from pql_repl.api.catalogue import weight_text
@@ -44,55 +42,20 @@ from pql_repl.tui.explorer_grid import (
     text_height,
     weight_colour,
 )
-from pql_repl.tui.live_job import JobUpdate, LiveJob
+from pql_repl.tui.explorer_messages import (
+    ExplorerClosed,
+    HeatInputs,
+    HeatmapUpdate,
+    RangeEdited,
+    WeightsUpdate,
+    actions_text,
+)
+from pql_repl.tui.live_job import LiveJob
 
 #: The Monte Carlo heatmap stops once every class's 95% margin is this small...
 HEATMAP_PRECISION = 0.005
 #: ... or after this many deals.
 HEATMAP_TRIALS = 50_000_000
-
-
-class HeatmapUpdate(JobUpdate):
-    """A heatmap snapshot, posted by the worker that polls it."""
-
-    snapshot: HeatmapSnapshot | None
-
-
-class WeightsUpdate(Message):
-    """The player's reweighted class weights for the inputs of ``key`` (None: nothing
-    reweights the range), worked out in a thread."""
-
-    def __init__(self, key: tuple[object, ...], weights: list[float | None] | None) -> None:
-        super().__init__()
-        self.key = key
-        self.weights = weights
-
-
-class RangeEdited(Message):
-    """An explorer changed the range: ``text`` replaces the player's range at ``start:end`` of
-    the query text the explorer was last given."""
-
-    def __init__(self, text: str, start: int, end: int) -> None:
-        super().__init__()
-        self.text = text
-        self.start = start
-        self.end = end
-
-
-class ExplorerClosed(Message):
-    """Escape in an explorer: the app hides it and goes back to the editor."""
-
-
-@dataclass(frozen=True)
-class HeatInputs:
-    """What the heatmap depends on: the game, the other players' ranges, the board, dead cards."""
-
-    game: str
-    villains: tuple[str, ...]
-    board: str | None
-    dead: str | None
-    syntax: str | None
-    ordering: str | None
 
 
 class ExplorerPanel(Vertical):
@@ -432,7 +395,7 @@ class ExplorerPanel(Vertical):
         if key == self._weights_key:
             return
         self._weights_key = key
-        self.reweighted_by = _actions_text(clause.value("history"), observed, self.player or "")
+        self.reweighted_by = actions_text(clause.value("history"), observed, self.player or "")
         self._reweigh(key, statement, self.player or "", observed)
 
     @work(thread=True, group="weights", exclusive=True)
@@ -648,16 +611,3 @@ class ExplorerPanel(Vertical):
 
     def on_unmount(self) -> None:
         self.stop_heatmap()
-
-
-def _actions_text(history: str | None, observed: Sequence[tuple[str, str, str]], player: str) -> str:
-    """The actions that reweight ``player``'s range, for the legend: ``raise on flop, call on
-    turn`` (the statement's history, then what was observed)."""
-    actions: list[str] = []
-    for item in (history or "").split(","):
-        who, _, act = item.strip().partition(":")
-        action, _, street = act.partition("@")
-        if who.strip().lower() == player.lower() and action:
-            actions.append(f"{action.strip()} on {street.strip()}")
-    actions += [f"{a} on {st}" for p, a, st in observed if p.lower() == player.lower()]
-    return ", ".join(actions) if actions else "the other players' actions"

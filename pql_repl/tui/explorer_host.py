@@ -8,7 +8,7 @@ from pql_repl.api.exploration import hand_classes
 from pql_repl.base.errors import PqlError
 from pql_repl.session.from_clause import clause_at, from_clauses, player_at
 from pql_repl.tui.app_core import AppCore
-from pql_repl.tui.explorer import ExplorerClosed, RangeEdited
+from pql_repl.tui.explorer_messages import ExplorerClosed, RangeEdited
 
 
 class ExplorerHost(AppCore):

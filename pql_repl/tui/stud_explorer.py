@@ -31,7 +31,7 @@ from pql_repl.editors.stud_edit import (
     typed,
 )
 from pql_repl.tui.bound_explorer import BoundExplorer
-from pql_repl.tui.explorer import ExplorerClosed
+from pql_repl.tui.explorer_messages import ExplorerClosed
 
 #: Hands of the range shown as a sample.
 SAMPLE = 8

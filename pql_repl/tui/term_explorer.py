@@ -25,7 +25,7 @@ from pql_repl.api.numbers import format_weight
 from pql_repl.base.errors import PqlError
 from pql_repl.editors.term_edit import Term, parse_terms, terms_text
 from pql_repl.tui.bound_explorer import BoundExplorer
-from pql_repl.tui.explorer import ExplorerClosed
+from pql_repl.tui.explorer_messages import ExplorerClosed
 from pql_repl.tui.live_job import JobUpdate, LiveJob
 
 #: Hands drawn for the distribution, and deals per hand.
