@@ -5,8 +5,10 @@ memory limit (a MemoryError fails the test like any exception but a PqlError or 
 
     python3 tests/fuzz_campaign.py [EXAMPLES_PER_TEST] [JOBS]
 
-Prints each test's examples, time and outcome, and the total. A failure prints Hypothesis's
-smallest failing example."""
+Each test runs in processes of ``CHUNK`` examples (Hypothesis's record of the examples it made
+grows with their number; each process starts from another random seed). Prints each test's
+examples, time and outcome, and the total. A failure prints Hypothesis's smallest failing
+example."""
 
 from __future__ import annotations
 
@@ -28,6 +30,8 @@ TESTS = [
 ]
 #: Address space of each test's process: far more than any input within the bounds needs.
 MEMORY_LIMIT = 6 * 2**30
+#: Examples one process runs.
+CHUNK = 5_000
 HERE = Path(__file__).resolve().parent
 
 
@@ -63,17 +67,23 @@ def run(test: str, examples: int) -> tuple[str, int, float, bool, str]:
 def main() -> int:
     examples = int(sys.argv[1]) if len(sys.argv) > 1 else 45_000
     jobs = int(sys.argv[2]) if len(sys.argv) > 2 else 2
-    total = 0
-    failures = 0
+    chunks = [(test, min(CHUNK, examples - start)) for test in TESTS for start in range(0, examples, CHUNK)]
+    counts = dict.fromkeys(TESTS, 0)
+    seconds = dict.fromkeys(TESTS, 0.0)
+    failed: dict[str, list[str]] = {test: [] for test in TESTS}
     with ThreadPoolExecutor(jobs) as pool:
-        for test, count, seconds, failed, report in pool.map(lambda t: run(t, examples), TESTS):
-            total += count
-            failures += failed
-            outcome = "FAILED" if failed else "passed"
-            print(f"{test}: {count:,} examples in {seconds:,.0f} s: {outcome}", flush=True)
-            if report:
-                print(report, flush=True)
-    print(f"total: {total:,} examples, {failures} failing tests", flush=True)
+        for test, count, took, failure, report in pool.map(lambda chunk: run(*chunk), chunks):
+            counts[test] += count
+            seconds[test] += took
+            if failure:
+                failed[test].append(report)
+    for test in TESTS:
+        outcome = "FAILED" if failed[test] else "passed"
+        print(f"{test}: {counts[test]:,} examples in {seconds[test]:,.0f} s: {outcome}", flush=True)
+        for report in failed[test]:
+            print(report, flush=True)
+    failures = sum(bool(reports) for reports in failed.values())
+    print(f"total: {sum(counts.values()):,} examples, {failures} failing tests", flush=True)
     return 1 if failures else 0
 
 

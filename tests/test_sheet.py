@@ -274,3 +274,23 @@ def test_long_column_names_are_cut_in_messages(template: str, rows: str, needle:
         pql.spreadsheet(template.replace("{big}", big), rows.replace("{big}", big), **RUN)
     assert needle in str(e.value)
     assert len(str(e.value)) < 300
+
+
+def test_a_row_error_in_process_leaves_stdout_alone(tmp_path: Path) -> None:
+    """Found by the fuzz campaign of issue 41: a row's error (not a failed write) pointed the
+    process's stdout at /dev/null, so what a caller printed after it vanished."""
+    # The second row's statement is checked, then fails once run: other selectors.
+    (tmp_path / "q.pql").write_text("select #S# from game='holdem', p1='AA', p2='KK'")
+    (tmp_path / "rows.csv").write_text('S\navg(riverEquity(p1))\n"avg(riverEquity(p1)), count(winsHi(p1))"\n')
+    code = (
+        "import io, pathlib\n"
+        "from pql_repl.cli.main import run_spreadsheet\n"
+        "from pql_repl.session.session import Session\n"
+        "here = pathlib.Path('.')\n"
+        "code = run_spreadsheet(Session(), here / 'q.pql', here / 'rows.csv', io.StringIO(), io.StringIO())\n"
+        "print('after', code)\n"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120, check=False
+    )
+    assert r.stdout == "after 1\n", r.stderr

@@ -91,6 +91,7 @@ def run_spreadsheet(
     done = 0
     end_progress = "\n" if stderr.isatty() else ""  # a message starts below the progress line
     code = EXIT_OK
+    failed_writing = False
     runner = RowRunner(session)
     try:
         with cancel_on_interrupt(runner):
@@ -118,10 +119,11 @@ def run_spreadsheet(
         where = f"'{output}'" if output else "results to stdout"
         stderr.write(f"{end_progress}pql: cannot write {where}: {e.strerror or e}\n")
         code = EXIT_QUERY_ERROR
+        failed_writing = True
     if stream is not stdout:
         with contextlib.suppress(OSError):  # after a failed write, closing may fail the same way
             stream.close()
-    elif code == EXIT_QUERY_ERROR:
+    elif failed_writing:
         silence_stdout()  # what is left in stdout's buffer must not fail again at exit
     if code == EXIT_OK and stderr.isatty():
         stderr.write("\n")
