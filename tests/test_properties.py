@@ -27,7 +27,8 @@ from pql_repl.cli.scripts import command_source as _command_source
 from pql_repl.files.config import ConfigError, load_config
 from pql_repl.files.history import History, read_entries
 from pql_repl.files.storage import FileProblem, ReplacingFile, decode_text, write_text_atomic
-from pql_repl.session.session import COMMANDS, CommandResult, Session
+from pql_repl.session.command_result import CommandResult
+from pql_repl.session.session import COMMANDS, Session
 from pql_repl.session.settings import SessionError
 from pql_repl.session.statements import DotCommand, Statement, is_complete, split_statements
 
