@@ -294,3 +294,24 @@ def test_a_row_error_in_process_leaves_stdout_alone(tmp_path: Path) -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120, check=False
     )
     assert r.stdout == "after 1\n", r.stderr
+
+
+def test_the_api_refuses_a_template_or_rows_of_another_type() -> None:
+    """Found by the API campaign of issue 41: a template or rows of another type were a
+    TypeError or an AttributeError, a row without a column of the first a KeyError."""
+    rows = [{"A": "AA", "B": "KK"}]
+    for call, needle in [
+        (lambda: pql.spreadsheet(5, rows), "template must be a str, not int"),
+        (lambda: pql.spreadsheet(SIMPLE, 5), "rows must be CSV text"),
+        (lambda: pql.spreadsheet(SIMPLE, b"A,B\nAA,KK\n"), "rows must be CSV text"),
+        (lambda: pql.spreadsheet(SIMPLE, [5]), "rows must be CSV text"),
+        (lambda: pql.spreadsheet(SIMPLE, {"A": "AA"}), "rows must be CSV text"),
+    ]:
+        with pytest.raises(pql.PqlArgumentTypeError, match=needle):
+            call()
+    with pytest.raises(SpreadsheetError, match=r"rows: row 2: no column B"):
+        pql.spreadsheet(SIMPLE, [*rows, {"A": "QQ"}], **RUN)
+    with pytest.raises(SpreadsheetError, match=r"rows: row 2: a column the first has not: C"):
+        pql.spreadsheet(SIMPLE, [*rows, {"A": "QQ", "B": "KK", "C": "x"}], **RUN)
+    # Any iterable of mappings is rows.
+    assert len(pql.spreadsheet(SIMPLE, iter([*rows, {"B": "JJ", "A": "QQ"}]), **RUN).rows) == 2

@@ -472,3 +472,24 @@ def test_a_long_placeholder_name_is_cut_in_messages(tail: str) -> None:
     assert len(e.value.message) < 200
     assert len(e.value.rendered) < 600
     assert len(e.value.hint or "") < 200
+
+
+def test_the_api_refuses_a_text_or_values_of_another_type() -> None:
+    """Found by the API campaign of issue 41: a text that is not a str, or a placeholder's
+    values that are not a list, were a TypeError or an AttributeError (or, for a str, swept
+    letter by letter)."""
+    text = "select avg(riverEquity(hero)) from hero=$h, villain='KK'"
+    for call, needle in [
+        (lambda: pql.sweep(5), "text must be a str, not int"),
+        (lambda: pql.sweep(None), "text must be a str, not NoneType"),
+        (lambda: pql.sweep(text, h="AK"), "h must be a list of values"),
+        (lambda: pql.sweep(text, h=[1, 2]), "h must be a list of values"),
+        (lambda: pql.sweep(text, h=5), "h must be a list of values"),
+    ]:
+        with pytest.raises(pql.PqlArgumentTypeError, match=needle):
+            call()
+    # A tuple of values, or SweepValues, are values.
+    assert [r.values for r in pql.sweep(text, h=("AK", SweepValue("QQ", 2.0)), trials=100).rows] == [
+        ["AK"],
+        ["QQ"],
+    ]

@@ -16,10 +16,11 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from pql_repl.api.options import shown, text_argument
 from pql_repl.api.output import csv_line, csv_number
 from pql_repl.api.results import DEFAULT_TRIALS, StatementResult
 from pql_repl.api.run import Query
-from pql_repl.base.errors import PqlCancelled, PqlError, excerpt
+from pql_repl.base.errors import PqlArgumentTypeError, PqlCancelled, PqlError, excerpt
 from pql_repl.base.limits import FILLED_MAX_CHARS, ROWS_MAX_CELL, SCRIPT_MAX_BYTES, SHEET_MAX_ROWS
 from pql_repl.base.records import field, record
 from pql_repl.files.storage import FileProblem, decode_text, read_bounded
@@ -267,6 +268,29 @@ def read_rows_file(path: Path) -> tuple[list[str], list[dict[str, str]]]:
     return read_rows(text, str(path))
 
 
+def _mappings(rows: object) -> list[dict[str, str]]:
+    """Rows given as mappings from column name to value, each with the first one's columns."""
+    wrong = PqlArgumentTypeError(
+        "rows must be CSV text, a CSV file's Path or a list of mappings from column name to value, "
+        f"not {type(rows).__name__} {shown(rows)}"
+    )
+    if isinstance(rows, bytes | Mapping) or not isinstance(rows, Iterable):
+        raise wrong
+    table = []
+    for number, row in enumerate(rows, start=1):
+        if not isinstance(row, Mapping):
+            raise wrong
+        table.append({str(k): str(v) for k, v in row.items()})
+        if table[0].keys() != table[-1].keys():
+            missing = [n for n in table[0] if n not in table[-1]]
+            other = [n for n in table[-1] if n not in table[0]]
+            said = (
+                f"no column {_names(missing)}" if missing else f"a column the first has not: {_names(other)}"
+            )
+            raise SpreadsheetError(f"rows: row {number}: {said}")
+    return table
+
+
 def spreadsheet(
     template: str,
     rows: str | Path | Iterable[Mapping[str, str]],
@@ -279,13 +303,15 @@ def spreadsheet(
     precision: float | str | None = None,
 ) -> Sheet:
     """Runs ``template`` once per row: ``rows`` is CSV text, a CSV file's path, or mappings
-    from column name to value (the first one's keys are the header)."""
+    from column name to value (the first one's keys are the header, which every row has).
+    A template or rows of another type are a ``PqlArgumentTypeError``."""
+    template = text_argument("template", template)
     if isinstance(rows, Path):
         header, table = read_rows_file(rows)
     elif isinstance(rows, str):
         header, table = read_rows(rows)
     else:
-        table = [{str(k): str(v) for k, v in row.items()} for row in rows]
+        table = _mappings(rows)
         header = list(table[0]) if table else []
         if not table:
             check_template(template)

@@ -24,11 +24,19 @@ from typing import Any
 
 from pql_repl.api import sweep_values
 from pql_repl.api.numbers import format_estimate, format_weight
+from pql_repl.api.options import shown, text_argument
 from pql_repl.api.output import csv_line, csv_number, csv_rows
 from pql_repl.api.results import StatementResult
 from pql_repl.api.run import Query
 from pql_repl.api.sweep_values import SweepValue
-from pql_repl.base.errors import PqlError, PqlRuntimeError, PqlSyntaxError, caret_window, excerpt
+from pql_repl.base.errors import (
+    PqlArgumentTypeError,
+    PqlError,
+    PqlRuntimeError,
+    PqlSyntaxError,
+    caret_window,
+    excerpt,
+)
 from pql_repl.base.limits import FILLED_MAX_CHARS, SWEEP_MAX_ROWS
 from pql_repl.base.records import field, record
 
@@ -610,13 +618,25 @@ def stream(
         yield result
 
 
+def _value_list(name: str, given: object) -> list[str | SweepValue]:
+    """A placeholder's values given from Python: a list or tuple of texts or ``SweepValue``s;
+    ``PqlArgumentTypeError`` naming it otherwise (a str would be swept letter by letter)."""
+    if not isinstance(given, list | tuple) or not all(isinstance(v, str | SweepValue) for v in given):
+        raise PqlArgumentTypeError(
+            f"{name} must be a list of values (str or SweepValue), such as {name}=pql_repl.flops(), "
+            f"not {type(given).__name__} {shown(given)}"
+        )
+    return list(given)
+
+
 def sweep(text: str, *, trials: int = 600_000, **kwargs: Any) -> SweepResult:
     """Runs the sweep statement ``text``; keyword arguments that are lists give placeholders
     their values (``flop=pql_repl.flops('canonical')``), the others are run options (``seed``,
     ``exact``, ``threads``, ``time_limit``, ``precision``) and ``cluster``: a Dask scheduler
     address or client to run the rows on (``pql_repl.api.cluster``)."""
+    text = text_argument("text", text)
     run_keys = {"seed", "exact", "threads", "time_limit", "precision", "cluster"}
-    values = {k: v for k, v in kwargs.items() if k not in run_keys}
+    values = {k: _value_list(k, v) for k, v in kwargs.items() if k not in run_keys}
     options = {k: v for k, v in kwargs.items() if k in run_keys}
     last: SweepResult | None = None
     for last in stream(check(parse(text, values)), trials=trials, **options):  # noqa: B007 (the last one)
