@@ -25,7 +25,8 @@ Loki's (ours) are the same sums divided by the share of deals behind (ties halve
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
+from typing import TypeVar
 
 from pql_repl.api.options import check_batch, checked_options, shown, text_argument
 from pql_repl.api.results import DEFAULT_TRIALS, Column, StatementResult
@@ -306,6 +307,20 @@ class OddsRun:
         self.analysis.cancel()
 
 
+_Snap = TypeVar("_Snap")
+
+
+def _run_to_end(run: Iterable[_Snap], on_update: Callable[[_Snap], object] | None) -> _Snap:
+    """The last snapshot of a live run, each one handed to ``on_update`` on the way."""
+    last: _Snap | None = None
+    for snap in run:
+        last = snap
+        if on_update is not None:
+            on_update(snap)
+    assert last is not None
+    return last
+
+
 def odds(
     hand: str,
     board: str = "",
@@ -320,13 +335,7 @@ def odds(
     tables of hold'em ``hand`` (cards or a range) on ``board`` against ``opponents``: a number of
     random hands (1 to 9) or their ranges. ``on_update`` receives live snapshots."""
     _check_callback(on_update)
-    last: Odds | None = None
-    for snap in OddsRun(hand, board, opponents, trials=trials, seed=seed, threads=threads):
-        last = snap
-        if on_update is not None:
-            on_update(snap)
-    assert last is not None
-    return last
+    return _run_to_end(OddsRun(hand, board, opponents, trials=trials, seed=seed, threads=threads), on_update)
 
 
 @record(frozen=True)
@@ -435,13 +444,9 @@ def odds_table(
     number of random opponents in ``counts`` (1 to 9 by default). ``on_update`` receives live
     snapshots."""
     _check_callback(on_update)
-    last: OddsTable | None = None
-    for snap in OddsTableRun(hand, board, counts, trials=trials, seed=seed, threads=threads):
-        last = snap
-        if on_update is not None:
-            on_update(snap)
-    assert last is not None
-    return last
+    return _run_to_end(
+        OddsTableRun(hand, board, counts, trials=trials, seed=seed, threads=threads), on_update
+    )
 
 
 def odds_by_opponents(
