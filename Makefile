@@ -1,7 +1,7 @@
 # Everyday commands; `make help` lists them.
 PYTHON ?= python3
 
-.PHONY: help install dev test test-rust test-python lint fmt bench fuzz diff
+.PHONY: help install dev test test-rust test-python lint fmt bench fuzz diff docs
 
 help:  ## list the commands
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -51,3 +51,6 @@ fuzz:  ## a few minutes of pql's own fuzzers: the Rust harness (rust_core/exampl
 diff:  ## thousands of exact runs against a brute force in every game (PQL_DIFF_CASES, default 5000; PQL_DIFF_SEED, default the time; see tests/test_differential.py)
 	PQL_DIFF_CASES=$(or $(PQL_DIFF_CASES),5000) PQL_DIFF_SEED=$(or $(PQL_DIFF_SEED),$(shell date +%s)) \
 		$(PYTHON) -m pytest tests/test_differential.py -q
+
+docs:  ## build the documentation site into site/ (MkDocs, Material theme; a warning fails the build)
+	$(PYTHON) -m mkdocs build --strict
