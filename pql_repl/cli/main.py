@@ -28,7 +28,6 @@ from pql_repl.cli.options import (
 from pql_repl.cli.scripts import (
     Interrupted,
     RowRunner,
-    cancel_on_interrupt,
     command_source,
     read_file,
     read_stdin,
@@ -37,6 +36,7 @@ from pql_repl.cli.scripts import (
 )
 from pql_repl.files.config import ConfigError
 from pql_repl.files.storage import open_output
+from pql_repl.session.interrupt import cancel_on_interrupt
 from pql_repl.session.session import Session
 from pql_repl.session.settings import (
     SessionError,

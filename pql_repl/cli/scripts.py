@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
-import signal
 import sys
 import threading
 import time
@@ -22,6 +21,7 @@ from pql_repl.base.records import record
 from pql_repl.cli.options import EXIT_INTERRUPTED, EXIT_OK, EXIT_QUERY_ERROR, EXIT_USAGE
 from pql_repl.files.storage import FileProblem, bad_byte, read_stream_bounded, surrogate_bytes
 from pql_repl.session.command_result import OddsRequest
+from pql_repl.session.interrupt import cancel_on_interrupt
 from pql_repl.session.session import Session
 from pql_repl.session.settings import (
     SessionError,
@@ -32,17 +32,11 @@ from pql_repl.session.statements import DotCommand, Statement, decode_script, re
 # they would cost it a fifth of its start (see `bare_commands`).
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing
 if TYPE_CHECKING:
-    from collections.abc import Iterator
     from pathlib import Path
-    from types import FrameType, ModuleType
-    from typing import Any, Protocol, TextIO
+    from types import ModuleType
+    from typing import Any, TextIO
 
     from pql_repl.api.sweeps import CheckedSweep
-
-    class Cancellable(Protocol):
-        """A run that another thread may cancel (a query, an odds run)."""
-
-        def cancel(self) -> None: ...
 
 
 PROGRESS_DELAY = 0.5
@@ -368,28 +362,6 @@ class ScriptRunner:
         for e in errors:
             self.stderr.write(prefix + e.rendered + "\n")
         self.stderr.flush()
-
-
-@contextlib.contextmanager
-def cancel_on_interrupt(query: Cancellable) -> Iterator[None]:
-    """While the block runs, the first SIGINT cancels ``query`` instead of raising
-    KeyboardInterrupt (the next one raises it as usual). Only the main thread gets signals."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def cancel(signum: int, frame: FrameType | None) -> None:
-        signal.signal(signal.SIGINT, previous)
-        # From a thread: the handler may run while this thread holds the query's lock.
-        threading.Thread(target=query.cancel, daemon=True).start()
-
-    # None when the handler was not set from Python: then Python's own is the one to restore.
-    previous = signal.getsignal(signal.SIGINT) or signal.default_int_handler
-    signal.signal(signal.SIGINT, cancel)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 #: A script reports at most this many errors, then how many more it found (as the engine does

@@ -1,0 +1,43 @@
+"""Ctrl-C as "stop this run": while a run goes on, the first SIGINT cancels it (the engine then
+hands back what it computed, marked cancelled) instead of raising ``KeyboardInterrupt``; the next
+one raises it as usual. The command's scripts and the notebook magic (a kernel's interrupt is a
+SIGINT) both stop runs this way."""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (the command's start)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from types import FrameType
+    from typing import Protocol
+
+    class Cancellable(Protocol):
+        """A run that another thread may cancel (a query, an odds run)."""
+
+        def cancel(self) -> None: ...
+
+
+@contextlib.contextmanager
+def cancel_on_interrupt(query: Cancellable) -> Iterator[None]:
+    """While the block runs, the first SIGINT cancels ``query`` instead of raising
+    KeyboardInterrupt (the next one raises it as usual). Only the main thread gets signals."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def cancel(signum: int, frame: FrameType | None) -> None:
+        signal.signal(signal.SIGINT, previous)
+        # From a thread: the handler may run while this thread holds the query's lock.
+        threading.Thread(target=query.cancel, daemon=True).start()
+
+    # None when the handler was not set from Python: then Python's own is the one to restore.
+    previous = signal.getsignal(signal.SIGINT) or signal.default_int_handler
+    signal.signal(signal.SIGINT, cancel)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
