@@ -13,7 +13,7 @@ import pytest
 
 import pql_repl as pql
 from pql_repl.api.output import csv_line
-from pql_repl.api.sheet import SpreadsheetError, check_rows, fill, placeholders, read_rows
+from pql_repl.api.sheet import SpreadsheetError, bare_placeholders, check_rows, fill, placeholders, read_rows
 
 TEMPLATE = (
     "select avg(riverEquity(player1)) as eq, count(winsHi(player1)) as wins\n"
@@ -315,3 +315,18 @@ def test_the_api_refuses_a_template_or_rows_of_another_type() -> None:
         pql.spreadsheet(SIMPLE, [*rows, {"A": "QQ", "B": "KK", "C": "x"}], **RUN)
     # Any iterable of mappings is rows.
     assert len(pql.spreadsheet(SIMPLE, iter([*rows, {"B": "JJ", "A": "QQ"}]), **RUN).rows) == 2
+
+
+BARE = "select count(equity(hero, #S#) > #X#) from hero='#H#', villain='KK' -- #Y#"
+
+
+def test_a_placeholder_outside_quotes_takes_one_word_or_number_only() -> None:
+    # Outside quotes a value is statement text: one word or number is all it may be.
+    assert bare_placeholders(BARE) == {"S", "X"}
+    assert bare_placeholders("select avg(equity(p1)) from p1='#A#', p2=\"#B#\" /* #C# */") == set()
+    ok = "S,X,H,Y\nflop,0.5,AA,anything at all\nturn,-1,KK,x\n"
+    assert len(check_rows(BARE, *read_rows(ok))) == 2
+    for bad in ["0.5 or true", "0.5); select count(1", "1--"]:
+        rows = ok + csv_line(["river", bad, "AA", ""])
+        with pytest.raises(SpreadsheetError, match=r"rows: line 4, column X: .* outside quotes"):
+            check_rows(BARE, *read_rows(rows))

@@ -32,6 +32,9 @@ _COMMENT = re.compile(r"--[^\n]*|/\*.*?(?:\*/|\Z)", re.S)
 #: What would end the quoted string a value is put in (``TT', p3='QQ`` would seat a third
 #: player): a value is a range, a board or a name, never statement text.
 QUOTES = "'\""
+#: A value put where no quotes surround it (``flopEquity(hero) > #X#``) is one word or number:
+#: ``AA; select …`` or ``1 or true`` would be statement text.
+BARE_VALUE = re.compile(r"-?[A-Za-z0-9_.]+")
 
 
 def _names(names: list[str], wrap: str = "") -> str:
@@ -52,6 +55,30 @@ class SheetFileError(SpreadsheetError):
 def placeholders(template: str) -> list[str]:
     """The placeholder names of ``template``, in order of first appearance."""
     return list(dict.fromkeys(m.group(1) for m in PLACEHOLDER.finditer(template)))
+
+
+def bare_placeholders(template: str) -> set[str]:
+    """The names of the placeholders that stand outside every quoted string and comment of
+    ``template`` (strings run to the next same quote, with no escapes, as the lexer reads them)."""
+    bare: set[str] = set()
+    i, n = 0, len(template)
+    while i < n:
+        c = template[i]
+        if c in QUOTES:
+            end = template.find(c, i + 1)
+            i = n if end < 0 else end + 1
+        elif template.startswith("--", i):
+            end = template.find("\n", i)
+            i = n if end < 0 else end
+        elif template.startswith("/*", i):
+            end = template.find("*/", i + 2)
+            i = n if end < 0 else end + 2
+        elif (m := PLACEHOLDER.match(template, i)) is not None:
+            bare.add(m.group(1))
+            i = m.end()
+        else:
+            i += 1
+    return bare
 
 
 def fill(template: str, row: Mapping[str, str]) -> str:
@@ -187,6 +214,7 @@ def check_rows(
         )
     spots = [m.group(1) for m in PLACEHOLDER.finditer(template)]
     fixed = len(template) - sum(len(name) + 2 for name in spots)
+    bare = bare_placeholders(template)
     chars = 0
     for line, row in enumerate(rows, start=2):
         for name in names:
@@ -194,6 +222,12 @@ def check_rows(
                 raise SpreadsheetError(
                     f"{source}: line {line}, column {excerpt(name)}: a value may not hold a quote (' or \"): "
                     "values are ranges, boards or names, which the template puts in quotes"
+                )
+            if name in bare and not BARE_VALUE.fullmatch(row[name]):
+                raise SpreadsheetError(
+                    f"{source}: line {line}, column {excerpt(name)}: {excerpt(row[name])} is not one word "
+                    f"or number, and the template puts #{name}# outside quotes, where it would be "
+                    "statement text (quote it in the template for a range or a board)"
                 )
         chars += fixed + sum(len(row[name]) for name in spots)
     if chars > FILLED_MAX_CHARS:
