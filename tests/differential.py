@@ -37,13 +37,20 @@ from pokerkit import (
     StandardHighHand,
 )
 from pokerkit.lookups import Lookup
+from reference import (
+    DECK,
+    EVAL7_TYPE,
+    HILO,
+    OMAHA,
+    PK_TYPE,
+    RANKS,
+    SHORT_DECK,
+    STUD,
+    SUITS,
+    TYPE_ORDER,
+)
 
 import pql_repl as pql
-
-RANKS = "23456789TJQKA"
-SUITS = "cdhs"
-DECK = tuple(r + s for r in RANKS for s in SUITS)
-SHORT_DECK = tuple(r + s for r in RANKS[4:] for s in SUITS)
 
 #: Every game, with the names pql also accepts for it (the query picks one at random).
 GAMES: dict[str, tuple[str, ...]] = {
@@ -67,46 +74,12 @@ HOLE = {
     "omahahi5": 5,
     "omaha85": 5,
 }
-STUD = ("studhi", "stud8", "razz")
-OMAHA = ("omahahi", "omaha8", "omahahi5", "omaha85")
-HILO = ("omaha8", "omaha85", "stud8")
 LO_GAMES = (*HILO, "razz")
 
-#: pql's hand types (PQL-SPEC §3) by pokerkit's labels.
-TYPE_NAME = {
-    Label.HIGH_CARD: "highcard",
-    Label.ONE_PAIR: "pair",
-    Label.TWO_PAIR: "twopair",
-    Label.THREE_OF_A_KIND: "trips",
-    Label.STRAIGHT: "straight",
-    Label.FLUSH: "flush",
-    Label.FULL_HOUSE: "fullhouse",
-    Label.FOUR_OF_A_KIND: "quads",
-    Label.STRAIGHT_FLUSH: "straightflush",
-}
-EVAL7_TYPE = {
-    "High Card": "highcard",
-    "Pair": "pair",
-    "Two Pair": "twopair",
-    "Trips": "trips",
-    "Straight": "straight",
-    "Flush": "flush",
-    "Full House": "fullhouse",
-    "Quads": "quads",
-    "Straight Flush": "straightflush",
-}
+#: pql's hand types by pokerkit's labels.
+TYPE_NAME = {label: PK_TYPE[label.name] for label in Label}
 #: Triton short deck: trips beat a straight (pokerkit's short deck has the straight above).
-TRITON_TYPES = (
-    "highcard",
-    "pair",
-    "twopair",
-    "straight",
-    "trips",
-    "fullhouse",
-    "flush",
-    "quads",
-    "straightflush",
-)
+TRITON_TYPES = TYPE_ORDER["triton"]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -225,7 +225,7 @@ EVAL7_TYPE = {
     "Quads": "quads",
     "Straight Flush": "straightflush",
 }
-_PK_TYPE = {
+PK_TYPE = {
     "HIGH_CARD": "highcard",
     "ONE_PAIR": "pair",
     "TWO_PAIR": "twopair",
@@ -283,7 +283,7 @@ def _short_deck_table() -> dict[tuple[tuple[int, ...], bool], tuple[str, int]]:
         if i > 0 and hands[i - 1][1] < hand:
             level += 1
         assert i == 0 or not hand < hands[i - 1][1]
-        table[key] = (_PK_TYPE[hand.entry.label.name], level)
+        table[key] = (PK_TYPE[hand.entry.label.name], level)
     return table
 
 
