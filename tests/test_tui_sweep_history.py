@@ -221,3 +221,20 @@ async def test_an_output_file_follows_a_sweep(tmp_path: Path) -> None:
     frame = pandas.read_csv(out, keep_default_na=False)
     assert list(frame["$h"]) == [*LABELS, ""]
     assert list(frame["sweep_row"]) == ["1", "2", "3", "all"]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.asyncio
+async def test_a_long_sweep_last_in_the_history_shows_its_header_without_scrolling(
+    size: tuple[int, int],
+) -> None:
+    # The table's height leaves room for its entry's margin: the history, kept at its end, did
+    # not have to scroll a line and hide the grid's header ("↑ 1 lines above").
+    app = make_app(trials=200, seed=2)
+    async with app.run_test(size=size) as pilot:
+        await run_text(pilot, app, LONG, lambda: not app.running and f"{len(MANY)} of" in status(app))
+        await pilot.pause()
+        drawn = history_text(app)
+        assert re.search(r"(?m)^\W*h\s+weight\s+eq\s*$", drawn), drawn
+        assert f"all (weight {len(MANY)}): eq " in drawn, drawn
+        assert "above" not in str(app.results.history.border_subtitle)

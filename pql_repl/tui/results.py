@@ -203,7 +203,10 @@ class ResultsHistory(VerticalScroll):
     def show_position(self) -> None:
         """Say in the border whether there is more above or below the view."""
         above, below = round(self.scroll_y), round(self.max_scroll_y - self.scroll_y)
-        marks = [f"↑ {above} lines above" if above > 0 else "", f"↓ {below} below" if below > 0 else ""]
+        marks = [
+            f"↑ {above} {'line' if above == 1 else 'lines'} above" if above > 0 else "",
+            f"↓ {below} below" if below > 0 else "",
+        ]
         self.border_subtitle = " · ".join(m for m in marks if m)
 
 

@@ -92,7 +92,10 @@ class SweepTable(Vertical):
         """The history shows ``room`` lines: the grid takes at most what leaves its aggregate
         line in view with it, and scrolls when its rows need more."""
         aggregate = max(1, self.query_one(".sweep-aggregate", Static).size.height)
-        self.grid.styles.max_height = max(GRID_MIN, room - aggregate)
+        # The entry's margin under the aggregate takes a line of the view too: without it the
+        # history scrolled a line and hid the grid's header.
+        below = self.styles.margin.bottom
+        self.grid.styles.max_height = max(GRID_MIN, room - aggregate - below)
 
     def show(self, result: SweepResult) -> None:
         """The rows so far: new ones appended (in the chosen order once sorted)."""
