@@ -9,7 +9,7 @@ selectors ``avg(riverEquity(p))``, ``count(winsHi(p))``, ``count(tiesHi(p))``,
 ``histogram(handType(p, <last street>))``. Case ``i`` of seed ``s`` is always the same
 (``make_case(s, i)``), so any disagreement is reproduced by its query alone.
 
-How pql counts deals (README, "How an exact run counts its deals"): the cards still to come of
+How pql counts deals (docs/computation.md, "What is counted"): the cards still to come of
 one player or of the board are one set; the boards a pattern matches are counted one by one (the
 flop's cards as a set, then the turn and the river); a stud range stands for the hands it deals,
 so a stud hand with one down card written and the other ``*``, and the parts of a range of
@@ -325,12 +325,12 @@ def stud_hands(
     """The hands of a stud range, each part's, and how many cards each still gets.
 
     A stud range stands for the dealt hands it allows, sampled uniformly over them, and parts
-    that fix different cards are completed to the same cards (README). So the streets any part
-    writes a card on are dealt as hands, every card left in each place the part leaves open
-    (`*` or beyond its length), the up cards in their streets' order and the two down cards
-    together (one written makes both dealt, as a set); every other card is still to come, and
-    those are one set (README, "How an exact run counts its deals"). With one shape and no
-    down card alone, nothing is written out: a `*` is a card to come."""
+    that fix different cards are completed to the same cards (docs/language/ranges.md). So the
+    streets any part writes a card on are dealt as hands, every card left in each place the part
+    leaves open (`*` or beyond its length), the up cards in their streets' order and the two down
+    cards together (one written makes both dealt, as a set); every other card is still to come,
+    and those are one set (docs/computation.md, "What is counted"). With one shape and no down
+    card alone, nothing is written out: a `*` is a card to come."""
     fixed = {i for p in parts for i, c in enumerate(p.cards) if c is not None}
     if fixed & {0, 1}:
         fixed |= {0, 1}

@@ -142,7 +142,7 @@ def _stud_completions(rest: list[str], need: list[int]) -> Iterable[list[tuple[s
 # eval7 (standard rules) or pokerkit's short-deck five-card order; lows follow the A-5 rules
 # written out below and are checked against pokerkit in the tests.
 
-#: Hand types weakest first under standard rules (PQL-SPEC §3).
+#: Hand types weakest first under standard rules (docs/language/statements.md, expressions).
 HAND_TYPES = (
     "highcard",
     "pair",
@@ -154,7 +154,7 @@ HAND_TYPES = (
     "quads",
     "straightflush",
 )
-#: Flop hand categories weakest first (PQL-SPEC §3).
+#: Flop hand categories weakest first (docs/language/statements.md, expressions).
 FLOP_CATEGORIES = (
     "flopnothing",
     "flopunderpair",
@@ -175,7 +175,7 @@ FLOP_CATEGORIES = (
     "flopquads",
     "flopstraightflush",
 )
-#: Hand types weakest first under each rule (PQL-SPEC §3).
+#: Hand types weakest first under each rule (docs/language/statements.md, expressions).
 TYPE_ORDER = {
     "standard": HAND_TYPES,
     "short": (

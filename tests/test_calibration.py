@@ -3,7 +3,7 @@ honest"): for answers whose exact value a small exact run gives, many seeds of a
 Carlo run give z-scores, (estimate - exact) / standard error, whose mean is near 0 and whose
 standard deviation is near 1.
 
-Where the README says a run is stratified (hold'em and short deck with ranges: the ranges' hands
+Where docs/computation.md says a run is stratified (hold'em and short deck with ranges: the ranges' hands
 follow a golden-ratio sequence), the error is smaller than the standard error shown, which is
 that of independent deals ("for `QQ+, AKs, AKo` v `22+` about 13% smaller"): there the standard
 deviation of the z-scores is below 1, about 0.8 to 0.95.
@@ -11,7 +11,7 @@ deviation of the z-scores is below 1, about 0.8 to 0.95.
 The bounds follow from the number of seeds n: the mean of n z-scores has a standard error of
 1/sqrt(n) (0.058 for 300) and their standard deviation one of about 1/sqrt(2(n - 1)) (0.041), so
 |mean| < 4/sqrt(n) = 0.23, sd < 1 + 4 x 0.041 = 1.16, and sd > 1 - 0.16 = 0.84 where nothing is
-stratified, sd > 0.7 where it is (0.8, the strongest stratification the README reports, less 2.5
+stratified, sd > 0.7 where it is (0.8, the strongest stratification docs/computation.md reports, less 2.5
 standard errors). The share of |z| < 1.96 is about 0.95 (a standard error of 0.013 over 300): at
 least 0.90. The seeds are fixed, so the test is deterministic.
 """
@@ -45,7 +45,7 @@ CASES = [
         False,
     ),
     (
-        "holdem ranges",  # the README's example of stratification
+        "holdem ranges",  # docs/computation.md's example of stratification
         "select avg(riverEquity(hero)), count(winsHi(villain)) "
         "from game='holdem', hero='QQ+, AKs, AKo', villain='22+'",
         True,

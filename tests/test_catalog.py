@@ -1,4 +1,4 @@
-"""The function catalogue and the vocabulary as Python sees them, checked against PQL-SPEC.
+"""The function catalogue and the vocabulary as Python sees them, checked against the documented language.
 
 The expected lists below are copied from the spec (sections 2 to 4), not from the engine.
 """
@@ -14,7 +14,7 @@ import pql_repl as pql
 from pql_repl import _core
 from pql_repl.api.catalogue import game_streets
 
-# PQL-SPEC §4: the original's functions (77 names plus the alias `equity`) ...
+# The original PQL's functions (77 names plus the alias `equity`) ...
 ORIGINAL = [
     "riverEquity",
     "fractionalRiverEquity",
@@ -99,7 +99,7 @@ ORIGINAL = [
 # ... and the ext additions.
 EXT = [
     "outs",
-    # ANALYSIS.md's discounted outs and out cards (issue 19).
+    # docs/analysis.md's discounted outs and out cards (issue 19).
     "outsDiscounted",
     "outCards",
     "outCardsDiscounted",
@@ -119,7 +119,7 @@ EXT = [
     "maxHiRating",
 ]
 
-# PQL-SPEC §2: game -> aliases, and the streets of flop and stud games.
+# Games (docs/language/statements.md): game -> aliases, and the streets of flop and stud games.
 GAMES = {
     "holdem": [],
     "shortdeck": ["6plus"],
@@ -247,7 +247,7 @@ def test_example_checks_and_plans(f: pql.FunctionInfo) -> None:
 
 
 def test_parse_range_counts_from_the_spec() -> None:
-    # PQL-SPEC §5.1 counts.
+    # Hand counts of generic terms in Omaha (270,725 hands) and hold'em.
     assert len(pql.parse_range("AK")) == 16
     assert len(pql.parse_range("**", syntax="generic")) == 1326
     assert len(pql.parse_range("RR", syntax="generic")) == 78

@@ -131,7 +131,7 @@ def test_json_is_the_documented_shape() -> None:
     assert 0 < hero["stderr"] < 0.01
     assert wins["selector"] == "count"
     assert wins["value"] == pytest.approx(wins["count"] / 20000)
-    # Counts of whole trials are whole numbers, as in DESIGN.md §5.
+    # Counts of whole trials are whole numbers in JSON (818, not 818.0).
     assert type(wins["count"]) is int
 
 

@@ -1,4 +1,4 @@
-"""How an exact run counts its deals (README, "How an exact run counts its deals"; issue 38): open
+"""How an exact run counts its deals (docs/computation.md, "What is counted"; issue 38): open
 cards of one player are dealt as a set, and a stud hand with one down card written and the other
 `*` is a range counted hand by hand, with the same answers."""
 

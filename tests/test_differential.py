@@ -143,7 +143,7 @@ def test_the_cases_cover_every_feature() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# The reference itself: its counting rules are the README's, its hand values pokerkit's.
+# The reference itself: its counting rules are docs/computation.md's, its hand values pokerkit's.
 
 
 def _stud_case(hero: str) -> Case:
@@ -167,7 +167,7 @@ def _stud_part(text: str) -> Part:
 @pytest.mark.parametrize(
     ("hero", "deals"),
     [
-        # README, "How an exact run counts its deals"
+        # docs/computation.md, "What is counted"
         ("*8s7sKc2cAh", 1_560),  # the * beside a written down card: 40 hands x 39 cards
         ("8sKd7sKc*Ah", 780),  # two open cards: one set, C(40, 2)
         ("8sKd7sKc2cAh", 39),

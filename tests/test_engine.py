@@ -119,7 +119,7 @@ def test_same_seed_same_answer() -> None:
 @pytest.mark.parametrize(
     ("query", "expected", "selector"),
     [
-        # Published results of the original PQL (PQL-SPEC).
+        # Published results of the original PQL.
         ("select count(winsHi(p1)) from p1='TT', p2='AK'", 0.5588, 0),
         ("select count(winsHi(p1)) from p1='99', p2='QQ'", 0.1855, 0),
         ("select count(winsHi(p1)) from p1='22', p2='A2'", 0.6403, 0),
@@ -170,7 +170,7 @@ def test_count_histogram_max_min_and_names() -> None:
     labels = [b.label for b in ht.buckets]
     assert labels == sorted(labels, key=["pair", "twopair", "trips", "fullhouse", "quads"].index)
     assert sum(b.fraction for b in ht.buckets) == pytest.approx(1.0)
-    # DESIGN.md section 3: buckets are (label, count, fraction), with attributes as well.
+    # docs/python.md: buckets are (label, count, fraction), with attributes as well.
     label, count, fraction = ht.buckets[0]
     assert (label, count, fraction) == (ht.buckets[0].label, ht.buckets[0].count, ht.buckets[0].fraction)
     assert ht.buckets[0][0] == labels[0]

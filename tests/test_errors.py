@@ -1,5 +1,5 @@
 """Errors as Python sees them: the class, the position and hint attributes, and bounds on how
-many errors a text reports and how long they are (DESIGN.md §3)."""
+many errors a text reports and how long they are (docs/python.md)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """HoldemHand parity (issue 19): discounted outs and out cards, HoldemHand's Pocket Query
 spellings, and the odds view, each checked against values computed here or read from
-ANALYSIS.md and HoldemHand's document (seeds/003)."""
+docs/analysis.md and HoldemHand's own documentation."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def values(query: str) -> list[object]:
 
 
 def test_discounted_outs_on_the_analysis_example() -> None:
-    """ANALYSIS.md: Q♠J♠ on 9♣T♠7♦3♣ has 14 outs and 8 discounted outs."""
+    """docs/analysis.md: Q♠J♠ on 9♣T♠7♦3♣ has 14 outs and 8 discounted outs."""
     got = values(
         "select avg(outs(hero, turn)), avg(outsDiscounted(hero, turn)), histogram(outCards(hero, turn)),"
         " histogram(outCardsDiscounted(hero, turn)) from game='holdem', hero='QsJs', board='9cTs7d3c'"
@@ -92,7 +92,7 @@ def test_discounted_outs_with_a_known_opponent_are_the_outs() -> None:
     assert got[0] == got[1] > 0
 
 
-# --- Pocket Query syntax as HoldemHand writes it (seeds/003) ------------------------------------
+# --- Pocket Query syntax as HoldemHand writes it ------------------------------------
 
 RANKS = "23456789TJQKA"
 COMBOS = [
@@ -194,7 +194,7 @@ def check_rows_sum(o: pql.Odds) -> None:
 
 def test_odds_heads_up_is_exact_and_matches_its_queries() -> None:
     """A♦Q♣ on 3♥4♣J♥ against one random hand: exact; every number is that of running the
-    statements it names with pql.run; hand strength and potentials are ANALYSIS.md's."""
+    statements it names with pql.run; hand strength and potentials are docs/analysis.md's."""
     o = pql.odds("AdQc", "3h4cJh", 1, seed=3)
     assert o.exact
     assert o.done

@@ -211,7 +211,8 @@ def rank_order(game: str, rank: int) -> int:
 
 def pot_shares(his: Sequence[object], los: Sequence[object | None]) -> list[Fraction]:
     """Pot shares from hi values (greater is better; empty in razz) and low keys (smaller is
-    better, None when not qualifying; empty without a low half): PQL-SPEC section 6."""
+    better, None when not qualifying; empty without a low half), as docs/language/statements.md
+    splits the pot."""
     n = max(len(his), len(los))
     qualified = [x for x in los if x is not None]
     lowest = min(qualified) if qualified else None  # type: ignore[type-var]
@@ -722,7 +723,7 @@ def test_nuts_and_outs_stud(game: str) -> None:
     check_deals(game, 8 if game == "razz" else 15, 11, fill, players=2, dead=2)
 
 
-# --- analysis functions (ANALYSIS.md) ----------------------------------------------------------
+# --- analysis functions (docs/analysis.md) ----------------------------------------------------------
 
 DRAW_GAMES = ["holdem", "shortdeck", "shortdeck_triton"]
 
@@ -754,7 +755,7 @@ def hand_class(game: str, own: Sequence[str], board: Sequence[str]) -> tuple[int
 def test_outs_and_draw_counts(game: str) -> None:
     """outs, straightDrawCount, flushDrawCount (and the booleans built on them) and
     backdoorFlushDraw on the flop and turn. Unseen cards are the deck less every player's cards,
-    the board and the dead cards (ANALYSIS.md)."""
+    the board and the dead cards (docs/analysis.md)."""
     order = TYPE_ORDER[HI_RULE[game]]
 
     def fill(c: Checker) -> None:
@@ -823,7 +824,7 @@ def range_text(hands: dict[tuple[str, ...], int]) -> str:
 def strength_and_potential(
     game: str, own: Sequence[str], board: Sequence[str], holdings: dict[tuple[str, ...], int], ahead: int
 ) -> tuple[float, float, float]:
-    """HS1, PPOT and NPOT by ANALYSIS.md's formulas, every holding and board completion
+    """HS1, PPOT and NPOT by docs/analysis.md's formulas, every holding and board completion
     enumerated (`ahead` cards to come)."""
     deck = deck_of(game)
     known = set(own) | set(board)
@@ -893,7 +894,7 @@ def test_hand_strength_and_potential_against_weighted_ranges(game: str) -> None:
 def joint_strength_and_potential(
     own: Sequence[str], board: Sequence[str], ranges: list[dict[tuple[str, ...], int]], ahead: int
 ) -> tuple[float, float, float]:
-    """Hold'em HS, PPOT and NPOT against several opponents dealt together (ANALYSIS.md): every
+    """Hold'em HS, PPOT and NPOT against several opponents dealt together (docs/analysis.md): every
     joint deal of their weighted holdings sharing no card, p's pot share now, and the now/final
     states against the whole field over every completion of the board."""
     known = set(own) | set(board)
@@ -969,7 +970,7 @@ def test_hand_strength_against_nine_random_opponents() -> None:
 
 
 def test_analysis_example_of_the_spec() -> None:
-    """ANALYSIS.md: A♦Q♣ on 3♥4♣J♥ against a uniform range."""
+    """docs/analysis.md: A♦Q♣ on 3♥4♣J♥ against a uniform range."""
     (r,) = pql.run(
         "select avg(handStrength(p1, flop)), avg(positivePotential(p1, flop)),"
         " avg(negativePotential(p1, flop)), avg(positivePotential1(p1, flop))"
@@ -982,7 +983,7 @@ def test_analysis_example_of_the_spec() -> None:
     assert values == pytest.approx([0.5851, 0.2083, 0.2737, 0.1083], abs=5e-5)
 
 
-# --- the spec's fixed examples (PQL-SPEC section 4, issue 6) ----------------------------------
+# --- the original PQL's published examples (issue 6) ----------------------------------
 
 
 def one_value(query: str) -> object:

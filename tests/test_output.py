@@ -1,4 +1,4 @@
-"""The writers of pql_repl.api.output on hand-built results: the table of PQL-SPEC §7, CSV, JSON.
+"""The writers of pql_repl.api.output on hand-built results: the table, CSV and JSON of docs/cli.md.
 
 The results here are written out by hand so every expected string is known independently of the
 engine; test_cli.py runs the same writers on real runs.

@@ -1,4 +1,4 @@
-"""Ranges, boards and dead cards as a query sees them (PQL-SPEC §5): what a range text means,
+"""Ranges, boards and dead cards as a query sees them (docs/language/ranges.md): what a range text means,
 checked through whole statements and `parse_range`."""
 
 from __future__ import annotations

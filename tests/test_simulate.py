@@ -1,4 +1,4 @@
-"""The ``simulate`` statement from Python, the CLI and the REPL's words (SIMULATE.md): results
+"""The ``simulate`` statement from Python, the CLI and the REPL's words (docs/language/simulate.md): results
 in the statement shape with ``chosen`` and ``stopped_early``, JSON and CSV carrying them,
 streaming and cancel, positioned errors, completion, highlighting, help, ``.observe`` and
 ``.range PLAYER``. The engine's own checks (arithmetic, stopping, sampling) are in

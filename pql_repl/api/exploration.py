@@ -401,10 +401,10 @@ def reweighted_classes(
     statement: str, player: str, observations: Sequence[tuple[str, str, str]] = ()
 ) -> list[float | None] | None:
     """The weights of ``player``'s hands in simulate statement ``statement`` after the actions of
-    its ``history`` and ``observations`` (player, action, street) reweight them (SIMULATE.md), as
-    each hand class's mean weight over its hands in the range (None: none of them is), by class
-    of ``hand_classes``. None when the statement is no simulate statement of a two-card game
-    seating ``player``, or does not check."""
+    its ``history`` and ``observations`` (player, action, street) reweight them
+    (docs/language/simulate.md), as each hand class's mean weight over its hands in the range
+    (None: none of them is), by class of ``hand_classes``. None when the statement is no simulate
+    statement of a two-card game seating ``player``, or does not check."""
     try:
         query = Query(statement, observations=list(observations) or None)
         seated = query.holdings(0)

@@ -7,7 +7,7 @@ cancellable like any query); this module only writes them and reads their column
   tables: the player's final hand type and the best opponent's, each row with its share of the
   deals and the player's win rate in it.
 - Statement 2, Loki's analysis: hand strength and positive/negative potential on the board's
-  street (joint against several opponents, ANALYSIS.md).
+  street (joint against several opponents, docs/analysis.md).
 
 The odds view proper is a table of those values against 1, 2, … 9 random opponents, one row (one
 :class:`Odds`, its two statements) per count, filled row by row (:class:`OddsTableRun`).

@@ -165,7 +165,7 @@ def simulation_note(result: StatementResult) -> str:
 def format_table(
     result: StatementResult, timer: bool = False, bar_char: str = BAR_CHAR, width: int | None = None
 ) -> str:
-    """One statement as the aligned table of PQL-SPEC §7, ending with the summary line. With a
+    """One statement as the aligned table (docs/cli.md, output formats), ending with the summary line. With a
     terminal ``width``, histogram bars shrink (and go, when fewer than 4 cells are left) so
     that no line is wider; names and values are never cut."""
     bar_width = BAR_WIDTH
@@ -283,7 +283,7 @@ def csv_line(cells: Sequence[str]) -> str:
 
 
 def json_document(results: Iterable[StatementResult], sweeps: Sequence[object] = ()) -> dict[str, object]:
-    """The ``{"statements": [...]}`` document of DESIGN.md §5 (and ``"sweeps"`` when a script
+    """The ``{"statements": [...]}`` document (docs/cli.md, output formats; and ``"sweeps"`` when a script
     ran any: see ``SweepResult.to_json``)."""
     document: dict[str, object] = {"statements": [r.to_dict() for r in results]}
     if sweeps:

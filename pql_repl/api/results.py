@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from typing import Any, NamedTuple
 
 DEFAULT_TRIALS = 600_000
-#: Trials of a ``simulate`` statement when none are asked for (SIMULATE.md).
+#: Trials of a ``simulate`` statement when none are asked for (docs/language/simulate.md).
 SIMULATE_TRIALS = 10_000
 
 
@@ -26,10 +26,10 @@ if TYPE_CHECKING:
     class Bucket(NamedTuple):
         """One histogram row: the value's label, how many accepted trials had it, and their share.
 
-        A named tuple, so both ``b.label`` and ``label, count, fraction = b`` (DESIGN.md §3) work."""
+        A named tuple, so both ``b.label`` and ``label, count, fraction = b`` (docs/python.md) work."""
 
         label: str
-        # Shadows tuple.count on purpose: the field's name is the contract (DESIGN.md §3).
+        # Shadows tuple.count on purpose: the field's name is the contract (docs/python.md).
         count: float  # type: ignore[assignment]
         fraction: float
 
@@ -89,7 +89,7 @@ def _bucket_dict(bucket: Bucket, stderr: float | None) -> dict[str, Any]:
 
 def _whole(count: float) -> float | int:
     """A count as an int when it is whole (the engine counts in floats: weights can make counts
-    fractional), so JSON shows ``818`` rather than ``818.0`` (DESIGN.md §5)."""
+    fractional), so JSON shows ``818`` rather than ``818.0``."""
     return int(count) if math.isfinite(count) and count == int(count) else count
 
 
@@ -175,7 +175,7 @@ class StatementResult:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape of DESIGN.md §5 for one statement, with ``truncated`` (an exhaustive
+        """The JSON shape for one statement (docs/cli.md, output formats), with ``truncated`` (an exhaustive
         run cut short), ``cancelled`` (a partial result: the run was stopped), ``inner_sampled``
         and, for exhaustive runs, ``total_deals``, ``enumerated_because``, ``items_done`` and
         ``items_total``."""

@@ -1,4 +1,4 @@
-"""Every bound pql puts on the size of what it is given, in one place (README: Limits).
+"""Every bound pql puts on the size of what it is given, in one place (docs/limits.md).
 
 The engine's bounds (nesting, selectors, parts of a range, ...) are defined in
 ``rust_core/src/limits.rs`` and read from there; the bounds on the files the front ends read

@@ -1,4 +1,4 @@
-"""The ``pql`` command (DESIGN.md §4).
+"""The ``pql`` command (docs/cli.md).
 
 ``pql`` alone starts the full-screen app on a terminal and reads statements from stdin
 otherwise; ``pql --plain`` starts the line REPL; ``pql FILE ...`` and ``pql -c TEXT`` run

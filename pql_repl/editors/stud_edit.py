@@ -1,8 +1,9 @@
 """The stud picker's hand: seven slots in dealing order (two down cards, the third- to
 sixth-street up cards, the seventh down), each a card (``As``), a rank (``A``), a rank ceiling
 (``7-``), a floor (``T+``), a list (``[A,2,3]``) or any card (``*``), and the runs of slots
-whose ranks must differ (the parentheses of ``(3-2-)45678``, PQL-SPEC §5.3). Written as one
-stud hand and read back from one; trailing any-card slots are left out (the rest is dealt)."""
+whose ranks must differ (the parentheses of ``(3-2-)45678``; docs/language/ranges.md, stud
+hands). Written as one stud hand and read back from one; trailing any-card slots are left out
+(the rest is dealt)."""
 
 from __future__ import annotations
 

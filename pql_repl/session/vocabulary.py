@@ -1,4 +1,4 @@
-"""The words the REPLs know, read once from the Rust catalogue (DESIGN.md: one source of truth).
+"""The words the REPLs know, read once from the Rust catalogue (one source of truth).
 
 The lexer, the completer and the help screen all read this; nothing here lists a keyword, game,
 street or function by hand.

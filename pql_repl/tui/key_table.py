@@ -62,7 +62,7 @@ KEY_HELP = {
 }
 
 
-#: How Enter runs what is typed, first in the help's keys (the README's keys table says the same).
+#: How Enter runs what is typed, first in the help's keys (docs/app.md's keys table says the same).
 ENTER_KEYS = [
     ("Enter after a statement's ;", "Run that statement, then open a new line for the next one"),
     ("Enter at a dot-command line's end", "Run that line, then open a new line"),
@@ -71,7 +71,7 @@ ENTER_KEYS = [
 ]
 
 
-#: The range explorer's keys, for the help screen (the README lists them too).
+#: The range explorer's keys, for the help screen (docs/app.md lists them too).
 EXPLORER_KEYS = [
     ("Explorer: arrows, hjkl", "Move the cursor in the grid"),
     ("Explorer: Shift+arrows, HJKL", "Select a rectangle"),

@@ -1,4 +1,4 @@
-//! Every bound the engine puts on the size of what it is given, in one place (README: Limits).
+//! Every bound the engine puts on the size of what it is given, in one place (docs/limits.md).
 //!
 //! Each keeps hostile or mistaken input (a megabyte of `!`, a million selectors) from costing
 //! unbounded stack, memory or time: past one, the text is refused with a positioned error that

@@ -28,7 +28,7 @@ fn one(text: &str) -> CheckedStatement {
     s.remove(0)
 }
 
-/// Every query written in PQL-SPEC §1-4, plus representative ones for every game.
+/// Every query written in docs/language/statements.md and the function reference, plus representative ones for every game.
 const VALID: &[&str] = &[
     "select avg(6) from game='holdem'",
     "select avg(riverEquity(hero)) from game='holdem', hero='AsKs', villain='QQ+'",

@@ -338,7 +338,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
 
     /// Printing a tree with minimal parentheses and parsing it back gives the same tree: the
-    /// parser follows the precedence and associativity of PQL-SPEC §1.
+    /// parser follows the precedence and associativity of docs/language/statements.md.
     #[test]
     fn precedence_round_trips(t in tree()) {
         let text = format!("select count({}) from x='A'", t.render());

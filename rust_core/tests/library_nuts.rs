@@ -1,4 +1,4 @@
-//! Nuts, outs and the analysis functions on hand-built deals: PQL-SPEC's and ANALYSIS.md's
+//! Nuts, outs and the analysis functions on hand-built deals: the function reference's and docs/analysis.md's
 //! examples, and cross-checks on random deals against slow reference implementations.
 
 use pql_core::cards::{parse_cards, Card, CardSet};
@@ -95,7 +95,7 @@ fn cards_play_and_flop_category() {
     );
 }
 
-/// ANALYSIS.md: A♦Q♣ on 3♥4♣J♥ against one random opponent.
+/// docs/analysis.md: A♦Q♣ on 3♥4♣J♥ against one random opponent.
 #[test]
 fn analysis_example_through_the_engine() {
     let d = deal(Game::Holdem, &["AdQc", "7s7d"], "3h4cJh", "");
@@ -149,7 +149,7 @@ fn each_subset(cards: &[Card], k: usize, acc: CardSet, f: &mut dyn FnMut(CardSet
 }
 
 /// Showdown hand strength heads-up with uniform weights equals the exact all-in equity against a
-/// random hand (ANALYSIS.md's self-check), and so does `HvREquity` against a random opponent.
+/// random hand (a self-check of the definitions in docs/analysis.md), and so does `HvREquity` against a random opponent.
 #[test]
 fn showdown_hand_strength_is_equity_against_a_random_hand() {
     for (hand, board) in [("AdQc", "3h4cJh5s"), ("7h6h", "8h9cKd2h"), ("KsKd", "As7c2dQh")] {
@@ -241,7 +241,7 @@ fn draws_and_max_hi_rating() {
 
 #[test]
 fn draw_counts_leave_out_the_cards_other_players_hold() {
-    // ANALYSIS.md's unseen cards exclude every player's cards: with Ah and 9c held by the
+    // docs/analysis.md's unseen cards exclude every player's cards: with Ah and 9c held by the
     // villain, 8h7h on 6h5hKd has eight flush cards and five straight cards (9s 9d 4s 4c 4d).
     let d = deal(Game::Holdem, &["8h7h", "Ah9c"], "6h5hKd", "");
     assert_eq!(call(&d, &Builtin::FlushDrawCount(0, Street::Flop)), Value::Int(8));

@@ -1,4 +1,4 @@
-//! PQL-SPEC §5.4: board patterns for `board=` and `boardInRange`, however many boards they allow;
+//! Board patterns (docs/language/boards.md) for `board=` and `boardInRange`, however many boards they allow;
 //! dead cards in the generic syntax.
 
 mod common;

@@ -1,4 +1,4 @@
-//! PQL-SPEC §5.2 (classic syntax) and §5.4 (boards and dead cards).
+//! The classic syntax (docs/language/ranges.md) and boards and dead cards (docs/language/boards.md).
 
 use pql_core::cards::{parse_cards, Card};
 use pql_core::games::Game;

@@ -1,4 +1,4 @@
-//! PQL-SPEC §5.1: the generic syntax, with every count the spec lists.
+//! The generic syntax (docs/language/ranges.md), with the hand counts of its terms.
 
 use pql_core::cards::parse_cards;
 use pql_core::games::Game;

@@ -1,4 +1,4 @@
-//! Percent ranges and `handRanking` (PQL-SPEC §5.1 percent, §4 handRanking).
+//! Percent ranges and `handRanking` (docs/language/ranges.md, percentages).
 
 use pql_core::cards::parse_cards;
 use pql_core::games::Game;

@@ -1,4 +1,4 @@
-//! PQL-SPEC §5.3: stud, stud8 and razz hands.
+//! Stud, stud8 and razz hands (docs/language/ranges.md).
 
 mod common;
 

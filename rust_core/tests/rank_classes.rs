@@ -59,7 +59,7 @@ fn rank_classes_count_what_the_plain_listing_counts() {
 
 #[test]
 fn the_seed_race_is_exact_and_even() {
-    // PQL-SPEC 5.3: (3-2-)45678 against A345678 is 50% both ways.
+    // docs/language/ranges.md, stud hands: (3-2-)45678 against A345678 is 50% both ways.
     let p = exact("select avg(riverEquity(hero)), avg(riverEquity(villain)) from game='razz', hero='A345678', villain='(3-2-)45678'");
     assert!((value(&p, 0) - 0.5).abs() < 1e-12 && (value(&p, 1) - 0.5).abs() < 1e-12);
     // 12^6 (16 + 12 + 16) suited pairs of hands: ranks both hold take two of four suits.

@@ -1,4 +1,4 @@
-//! The `simulate` statement end to end (SIMULATE.md's checks): the checker's positioned errors,
+//! The `simulate` statement end to end (the rules of docs/language/simulate.md): the checker's positioned errors,
 //! EV(fold) = 0, river spots with no betting left equal to exact arithmetic, the obvious-move
 //! stop on a clear spot and not on a coin flip, opponents dealt by weight (chi-square), and
 //! reweighting from observed actions.
@@ -211,7 +211,7 @@ fn a_coin_flip_runs_to_the_end() {
 }
 
 /// A coin flip against folding (whose EV has no error) is a one-error margin: looked at after
-/// 200, 400, …, 6400 trials it stops some runs, as SIMULATE.md's rule says it may.
+/// 200, 400, …, 6400 trials it stops some runs, as docs/language/simulate.md's rule says it may.
 #[test]
 fn folding_against_a_coin_flip_is_a_one_error_margin() {
     let text = "simulate fold, call from hero='AcKc', villain='AdQd, 9c9h', board='2c3d7h8sTd', pot=4, tocall=4, bet=2, raises=3";

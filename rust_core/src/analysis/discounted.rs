@@ -1,4 +1,4 @@
-//! Discounted outs (ANALYSIS.md; `HoldemHand`'s heuristic by Matt Baker): of the cards that
+//! Discounted outs (docs/analysis.md; `HoldemHand`'s heuristic by Matt Baker): of the cards that
 //! `outs` counts, those still probably good against hands nobody knows. A card is dropped when
 //! the hand it makes is likely beaten by a flush or straight it also brings, or is a weak pair
 //! or two pair. Each card is judged on its own.
@@ -92,7 +92,7 @@ mod tests {
         (outs, discounted_outs(Game::Holdem, hand, board, outs))
     }
 
-    /// ANALYSIS.md's example: 14 outs, 8 discounted (`HoldemHand`'s own code says 6, its straight
+    /// docs/analysis.md's example: 14 outs, 8 discounted (`HoldemHand`'s own code says 6, its straight
     /// flag leaking from one card to the next).
     #[test]
     fn queen_jack_on_nine_ten_seven_three() {

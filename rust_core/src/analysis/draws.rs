@@ -1,4 +1,4 @@
-//! Outs and draws (`HoldemHand`'s definitions, ANALYSIS.md): which single next cards improve p's
+//! Outs and draws (`HoldemHand`'s definitions, docs/analysis.md): which single next cards improve p's
 //! hand in a way that matters.
 
 use super::HiRater;

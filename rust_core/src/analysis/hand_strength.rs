@@ -53,7 +53,7 @@ mod tests {
     use crate::cards::{for_each_combination, parse_cards, CardSet};
     use crate::games::Game;
 
-    /// ANALYSIS.md's example: A♦Q♣ on 3♥4♣J♥ against every two-card holding.
+    /// docs/analysis.md's example: A♦Q♣ on 3♥4♣J♥ against every two-card holding.
     #[test]
     fn ace_queen_on_three_four_jack() {
         let hole = parse_cards("AdQc").unwrap();

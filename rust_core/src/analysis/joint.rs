@@ -1,4 +1,4 @@
-//! Hand strength and potential against several opponents dealt together (ANALYSIS.md). Each
+//! Hand strength and potential against several opponents dealt together (docs/analysis.md). Each
 //! joint deal of the opponents' holdings (no card twice) weighs the product of their range
 //! weights; against it p is *ahead* when it beats every opponent, *tied* when it ties the best of
 //! them and *behind* otherwise, and its share of the pot is 1, 1/k among k tied best hands, or 0.
@@ -322,7 +322,7 @@ mod tests {
         v
     }
 
-    /// Heads-up the joint values are the heads-up ones (ANALYSIS.md's example).
+    /// Heads-up the joint values are the heads-up ones (docs/analysis.md's example).
     #[test]
     fn heads_up_is_unchanged() {
         let hole = parse_cards("AdQc").unwrap();
@@ -404,7 +404,7 @@ mod tests {
         }
     }
 
-    /// ANALYSIS.md / issue 19: A♦Q♣ on 3♥4♣J♥ against nine random opponents is best now about
+    /// docs/analysis.md / issue 19: A♦Q♣ on 3♥4♣J♥ against nine random opponents is best now about
     /// 0.28% of the time. The reference is an independent plain simulation: shuffle the unseen
     /// cards and deal nine hands off the top.
     #[test]

@@ -1,4 +1,4 @@
-//! Analysis of one hand on one street (ANALYSIS.md): outs and draws, hand strength, hand
+//! Analysis of one hand on one street (docs/analysis.md): outs and draws, hand strength, hand
 //! potential. The functions here know cards and evaluators only; the engine (`trial::versus`)
 //! chooses the opponents' holdings and calls them once per deal.
 //!

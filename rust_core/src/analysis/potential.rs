@@ -249,7 +249,7 @@ fn by_board_rows(
     true
 }
 
-/// PPOT and NPOT from the transition table (ANALYSIS.md).
+/// PPOT and NPOT from the transition table (docs/analysis.md).
 pub(super) fn from_table(hp: &[[f64; 3]; 3]) -> Potential {
     let row = |s: usize| hp[s].iter().sum::<f64>();
     let ratio = |num: f64, den: f64| if den > 0.0 { num / den } else { 0.0 };
@@ -276,7 +276,7 @@ mod tests {
         v
     }
 
-    /// ANALYSIS.md's example: A♦Q♣ on 3♥4♣J♥ against a uniform opponent.
+    /// docs/analysis.md's example: A♦Q♣ on 3♥4♣J♥ against a uniform opponent.
     #[test]
     fn ace_queen_on_three_four_jack() {
         let hole = parse_cards("AdQc").unwrap();

@@ -1,4 +1,4 @@
-//! Flop hand categories (PQL-SPEC §3): what a hold'em-style hand made on the flop, ascending.
+//! Flop hand categories (docs/language/statements.md, expressions): what a hold'em-style hand made on the flop, ascending.
 
 use std::fmt;
 

@@ -1,5 +1,5 @@
 //! The catalogue table: every built-in with its signature, the games it applies to, a one-line
-//! doc and a complete example query (PQL-SPEC §4, ANALYSIS.md for the ext functions).
+//! doc and a complete example query (docs/reference/functions.md is made from it).
 
 use super::types::Type;
 use super::Func;
@@ -71,7 +71,7 @@ impl Applicability {
 pub enum Origin {
     /// One of the original PQL's 78 functions.
     Original,
-    /// A pql extension (PQL-SPEC §8).
+    /// A pql extension (docs/analysis.md).
     Ext,
 }
 
@@ -459,7 +459,7 @@ static CATALOG: &[FunctionDef] = &[
     def!(Original, ToString, "toString", [Param { name: "value", ty: Type::String }], String, All,
         "Any value as text, as || prints it.",
         "select histogram(toString(handType(hero, flop)) || ' vs ' || toString(handType(villain, flop))) from game='holdem', hero='AK', villain='QQ'"),
-    // ext: outs and draws (HoldemHand), hold'em rules only (ANALYSIS.md).
+    // ext: outs and draws (HoldemHand), hold'em rules only (docs/analysis.md).
     def!(Ext, Outs, "outs", [PLAYER, STREET], CardCount, Holdem,
         "Unseen cards that improve the player's hand (higher type or top card), beat the board alone and beat every other known hand.",
         "select avg(outs(hero, flop)) from game='holdem', hero='AhKh', villain='QQ', board='Qh7h2c'"),
@@ -571,7 +571,7 @@ mod tests {
         let original = catalog().iter().filter(|f| f.origin == Origin::Original).count();
         let ext = catalog().iter().filter(|f| f.origin == Origin::Ext).count();
         assert_eq!(original, 78);
-        // PQL-SPEC's 15 and ANALYSIS.md's outsDiscounted, outCards, outCardsDiscounted.
+        // The 15 extensions of docs/analysis.md and outsDiscounted, outCards, outCardsDiscounted.
         assert_eq!(ext, 18);
     }
 

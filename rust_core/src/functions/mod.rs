@@ -1,6 +1,6 @@
 //! The built-in function library's catalogue: one entry per function with its signature (in
 //! PQL's value types, `types`), the games it applies to, a one-line doc and an example. The
-//! checker, the REPL's completion and help, and the docs all read it (DESIGN.md §1: one source
+//! checker, the REPL's completion and help, and the docs all read it (one source
 //! of truth). The bodies run on a deal, so they live with the deal's evaluation in
 //! `trial::library`; the planner turns each [`Func`] into the engine's `plan::expr::Builtin`.
 //!
@@ -98,7 +98,7 @@ pub enum Func {
     ToCard,
     ToRank,
     ToString,
-    // ext: outs, draws, hand strength and potential (ANALYSIS.md).
+    // ext: outs, draws, hand strength and potential (docs/analysis.md).
     Outs,
     OutsDiscounted,
     OutCards,

@@ -1,4 +1,4 @@
-//! The value types of PQL-SPEC §3, as the checker and the catalogue see them.
+//! The value types of docs/language/statements.md, expressions, as the checker and the catalogue see them.
 
 use std::fmt;
 

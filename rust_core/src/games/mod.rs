@@ -6,7 +6,7 @@
 use crate::cards::Deck;
 use std::fmt;
 
-/// Every game of PQL-SPEC §2.
+/// Every game of docs/language/statements.md, games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Game {
     Holdem,

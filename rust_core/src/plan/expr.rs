@@ -133,7 +133,7 @@ pub enum Builtin {
     HvREquity(usize, Street, HvrUse),
     /// p against the given range (heads-up) instead of the other players.
     HvPerceivedRangeEquity(usize, Street, Arc<HandSource>, HvrUse),
-    // Analysis (ANALYSIS.md).
+    // Analysis (docs/analysis.md).
     Outs(usize, Street),
     OutsDiscounted(usize, Street),
     OutCards(usize, Street),

@@ -1,5 +1,5 @@
 //! The type checker: `ast::Statement` -> `typed::CheckedStatement`. It resolves the game,
-//! syntax, players, streets, hand types and functions, checks every type rule of PQL-SPEC §1-4,
+//! syntax, players, streets, hand types and functions, checks every type rule of docs/language/statements.md and the function reference,
 //! and validates the literals it can without the range module. An expression that fails yields
 //! `None` and its parents stay silent, so one mistake gives one error.
 
@@ -145,7 +145,7 @@ pub fn is_integer_like(t: Type) -> bool {
     matches!(t, Type::Integer | Type::CardCount | Type::PlayerCount)
 }
 
-/// Types `<`, `<=`, `>`, `>=` accept (PQL-SPEC §1).
+/// Types `<`, `<=`, `>`, `>=` accept (docs/language/statements.md).
 pub fn is_ordered(t: Type) -> bool {
     t.is_numeric()
         || matches!(t, Type::Rank | Type::HandType | Type::FlopHandCategory | Type::HiRating | Type::LoRating)

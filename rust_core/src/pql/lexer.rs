@@ -5,7 +5,7 @@
 use super::vocab::KEYWORDS;
 use crate::error::{excerpt, PqlError, Span};
 
-/// The reserved words of PQL (PQL-SPEC §1). Selector names, streets and hand types are not
+/// The reserved words of PQL (docs/language/statements.md). Selector names, streets and hand types are not
 /// reserved: they are identifiers resolved by the parser and the checker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Keyword {
@@ -183,7 +183,7 @@ impl Lexer<'_> {
         }
     }
 
-    /// Quoted by `quote`, no escapes (PQL-SPEC §1): the contents run to the next same quote.
+    /// Quoted by `quote`, no escapes (docs/language/statements.md): the contents run to the next same quote.
     /// Double quotes read exactly as single ones, as the Odds Oracle's web runner read them.
     fn string(&mut self, quote: u8) {
         let start = self.pos;

@@ -1,4 +1,4 @@
-//! The checks of a `simulate` statement's settings (SIMULATE.md): the betting state's numbers,
+//! The checks of a `simulate` statement's settings (docs/language/simulate.md): the betting state's numbers,
 //! the candidate actions legal in it, the players named by `to_act`, `folded` and `history`,
 //! and the probability-triple thresholds. Players, game, board and dead cards are the select
 //! statement's and are checked by `checker`.
@@ -9,7 +9,7 @@ use super::vocab::{ACTIONS, PLAYER_SETTINGS, RESERVED_KEYS, SIMULATE_KEYS};
 use crate::error::{did_you_mean, excerpt, PqlError, Span};
 use crate::games::{Game, Street};
 
-/// The thresholds of SIMULATE.md when the statement does not set them.
+/// The thresholds of docs/language/simulate.md when the statement does not set them.
 pub const DEFAULT_CALL_THRESHOLD: f64 = 0.50;
 pub const DEFAULT_RAISE_THRESHOLD: f64 = 0.85;
 /// Fixed limit caps a round at four bets: a bet and three raises.

@@ -109,7 +109,7 @@ pub struct Observation {
     pub span: Span,
 }
 
-/// The checked settings of a `simulate` statement (SIMULATE.md). Money is in chips.
+/// The checked settings of a `simulate` statement (docs/language/simulate.md). Money is in chips.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SimulateSpec {
     /// The candidate actions in the order written, each legal in the state.
@@ -124,7 +124,7 @@ pub struct SimulateSpec {
     pub bet: f64,
     /// Raises already made this round.
     pub raises: u32,
-    /// Seats still to act this round after the hero, in order (None: the default, SIMULATE.md).
+    /// Seats still to act this round after the hero, in order (None: the default, docs/language/simulate.md).
     pub to_act: Option<Vec<usize>>,
     /// Seats that have folded (dealt, but out of the hand).
     pub folded: Vec<usize>,

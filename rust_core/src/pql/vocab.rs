@@ -15,7 +15,7 @@ pub const RESERVED_KEYS: &[&str] = &["game", "syntax", "ordering", "board", "dea
 /// The candidate actions of a `simulate` statement, least aggressive first.
 pub const ACTIONS: &[&str] = &["fold", "check", "call", "bet", "raise"];
 
-/// From-clause keys of a `simulate` statement beside `RESERVED_KEYS` (SIMULATE.md); the two
+/// From-clause keys of a `simulate` statement beside `RESERVED_KEYS` (docs/language/simulate.md); the two
 /// thresholds may also be given per player (`villain.raise_threshold=0.8`).
 pub const SIMULATE_KEYS: &[&str] =
     &["pot", "tocall", "bet", "raises", "stakes", "to_act", "folded", "history", "call_threshold", "raise_threshold"];

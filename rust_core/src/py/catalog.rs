@@ -14,7 +14,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::collections::HashMap;
 
-/// Words that join named classes in the classic hold'em syntax (PQL-SPEC §5.2); the class names
+/// Words that join named classes in the classic hold'em syntax (docs/language/ranges.md, the classic syntax); the class names
 /// themselves come from the range reader.
 const RANGE_CONNECTIVES: &[&str] = &["and", "or", "not", "to", "through"];
 
@@ -69,7 +69,7 @@ fn functions(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
 }
 
 /// Every class of word of the language, each list in its natural order (hand types and flop
-/// categories worst first, as PQL-SPEC §3 lists them).
+/// categories worst first, as docs/language/statements.md lists them).
 #[pyfunction]
 fn keywords(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let d = PyDict::new(py);

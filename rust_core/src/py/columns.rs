@@ -1,4 +1,4 @@
-//! One selector's aggregate as a result column dict (DESIGN.md §5).
+//! One selector's aggregate as a result column dict (docs/cli.md, output formats).
 
 use crate::plan::value::Value;
 use crate::plan::Selector;

@@ -149,7 +149,7 @@ impl Program {
             items: None,
         };
         // Choosing the mode (and listing an exhaustive run's deals) happens on this thread:
-        // without the GIL, and with any panic turned into PqlRuntimeError (DESIGN.md §3).
+        // without the GIL, and with any panic turned into PqlRuntimeError (docs/python.md).
         let plan = Arc::new(stmt.plan.clone());
         let handle = py
             .detach(|| contained(|| runner::start(&plan, &opts)))
@@ -379,7 +379,7 @@ impl RunHandle {
     }
 }
 
-/// The JSON statement shape of DESIGN.md §5, plus `index`, `done`, `attempted`, `progress`,
+/// The JSON statement shape (docs/cli.md, output formats), plus `index`, `done`, `attempted`, `progress`,
 /// `cancelled`, `truncated`, `total_deals`, `inner_sampled`, `precision_reached`, and for exhaustive runs
 /// `enumerated_because`, `items_done` and `items_total` (the work items in the sample).
 fn snapshot<'py>(

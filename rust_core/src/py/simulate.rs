@@ -1,5 +1,5 @@
 //! A `simulate` statement running in the background, seen from Python: snapshots in the
-//! statement shape of DESIGN.md §5 (one `avg` column per action: EV and its standard error),
+//! statement shape (docs/cli.md, output formats; one `avg` column per action: EV and its standard error),
 //! plus `chosen`, `stopped_early`, `stopped_after`, `gap` and `gap_stderr`.
 
 use super::errors::contained;
@@ -16,7 +16,7 @@ use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// EVs closer than this share of the small bet tie, and the tie goes to the more aggressive
-/// action (SIMULATE.md: a tie within the reported precision).
+/// action (docs/language/simulate.md: a tie within the reported precision).
 pub const TIE_SHARE_OF_BET: f64 = 0.005;
 
 /// `(player, action, street)` triples as observations; a `ValueError` names a bad action or street.

@@ -1,4 +1,4 @@
-//! Board patterns and dead cards (PQL-SPEC §5.4). Boards read the generic syntax in both modes;
+//! Board patterns and dead cards (docs/language/boards.md). Boards read the generic syntax in both modes;
 //! slots are positions: the first three the flop (unordered), then the turn and the river.
 //!
 //! `boardInRange` only matches a dealt board against the pattern. A `board=` pattern lists its

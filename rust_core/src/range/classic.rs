@@ -1,4 +1,4 @@
-//! The classic hold'em syntax (PQL-SPEC §5.2): `AsKs`, `AKs`, `AKo`, `AK`, `AsK`, `QQ+`, `ATs+`,
+//! The classic hold'em syntax (docs/language/ranges.md, the classic syntax): `AsKs`, `AKs`, `AKo`, `AK`, `AsK`, `QQ+`, `ATs+`,
 //! `AK-AT`, `KQs-K9s`, `QTs-86s`, `TT-77`, `*`; plus the named classes of `classes`.
 //! A leaf becomes a list of two-card patterns, each tested against the 1,326 (or 630) hands.
 

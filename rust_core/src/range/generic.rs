@@ -1,4 +1,4 @@
-//! The generic syntax (PQL-SPEC §5.1): terms of card slots with ranks, suits, rank and suit
+//! The generic syntax (docs/language/ranges.md, the generic syntax): terms of card slots with ranks, suits, rank and suit
 //! variables, spans, lists and macros, compiled into `matcher::Term`s.
 //!
 //! Letters are case-insensitive (`r` is `R`, `S` is spades) except the suit variables, which are

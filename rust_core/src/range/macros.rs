@@ -9,7 +9,7 @@
 use crate::error::{PqlError, Span};
 use std::collections::HashMap;
 
-/// The built-in suffix macros (PQL-SPEC §5.1), lower case; the slot macros (`$B`) have one
+/// The built-in suffix macros (docs/language/ranges.md, the generic syntax), lower case; the slot macros (`$B`) have one
 /// letter and the rundowns (`$0G`) start with a digit, which names may not.
 const SUFFIX_MACROS: [&str; 6] = ["ds", "ss", "np", "op", "tp", "nt"];
 /// Named ranges nest at most this deep (a longer chain is surely a mistake).

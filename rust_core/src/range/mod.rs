@@ -1,4 +1,4 @@
-//! Range languages (PQL-SPEC §5): generic, classic, named hold'em classes, stud hands,
+//! Range languages (docs/language/ranges.md): generic, classic, named hold'em classes, stud hands,
 //! percentages, weights; board patterns and dead cards.
 //!
 //! A range text is split by `expr` into its `,` `:` `!` structure around leaves; each syntax module

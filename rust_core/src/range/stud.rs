@@ -1,4 +1,4 @@
-//! Stud, stud8 and razz hands (PQL-SPEC §5.3), read the same way in both syntaxes.
+//! Stud, stud8 and razz hands (docs/language/ranges.md, stud hands), read the same way in both syntaxes.
 //!
 //! A hand lists positions in dealing order (two down, four up, one down); each is a card, a rank,
 //! a ceiling `7-`, a floor `T+`, a list `[A,2,3]` or `*`; parentheses forbid the grouped cards

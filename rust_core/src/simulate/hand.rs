@@ -1,9 +1,9 @@
-//! One trial (SIMULATE.md): a deal of every player's hand by weight and of the cards to come,
+//! One trial (docs/language/simulate.md): a deal of every player's hand by weight and of the cards to come,
 //! then the hand played out from the decision once per candidate action. The hero's first
 //! action is fixed; every later action of every player comes from its probability triple.
 //! Betting is fixed limit, four bets a round; stacks are deep enough for every bet.
 //!
-//! The state at the decision (SIMULATE.md leaves it open; these are pql's rules): the from
+//! The state at the decision (pql's rules, docs/language/simulate.md): the from
 //! clause lists the players in their acting order on every later street. With something to call
 //! (`tocall` > 0) every other player has matched the bet already and acts again only after a
 //! raise; with nothing to call, the players listed after the hero have yet to act (those before

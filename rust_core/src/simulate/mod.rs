@@ -1,4 +1,4 @@
-//! The `simulate` statement (SIMULATE.md, Loki-2's selective sampling): the expected value of
+//! The `simulate` statement (docs/language/simulate.md, Loki-2's selective sampling): the expected value of
 //! each candidate action, found by playing the hand out many times from one deal per trial
 //! against opponents drawn from weighted ranges, every later action drawn from the player's
 //! probability triple. `strength` (EHS' as the simulated players see it), `triple` (the

@@ -3,7 +3,7 @@
 //! seed gives the same answer and the same stopping point whatever the thread count. The
 //! statistics are per action (mean, standard error) and per pair of actions (the paired
 //! difference, whose error common random numbers make small); the obvious-move stop and the
-//! choice follow SIMULATE.md.
+//! choice follow docs/language/simulate.md.
 
 use super::hand::{play, Sampler};
 use super::spot::Spot;
@@ -18,7 +18,7 @@ use std::time::Instant;
 
 /// Trials per batch: the unit of work shared out to threads and of the stopping check.
 pub const BATCH: u64 = 25;
-/// No obvious-move stop before this many trials (SIMULATE.md).
+/// No obvious-move stop before this many trials (docs/language/simulate.md).
 pub const MIN_TRIALS_TO_STOP: u64 = 200;
 /// Cached strengths a worker keeps before starting afresh (bounds memory on long runs).
 const CACHE_LIMIT: usize = 400_000;
@@ -125,7 +125,7 @@ impl State {
         order
     }
 
-    /// SIMULATE.md's obvious move: the best EV exceeds the second best by more than the sum of
+    /// docs/language/simulate.md's obvious move: the best EV exceeds the second best by more than the sum of
     /// their standard errors. It is looked at after 200, 400, 800, … trials only: a one-error
     /// margin looked at after every batch would, sooner or later, stop a coin flip too.
     pub fn obvious(&self) -> bool {

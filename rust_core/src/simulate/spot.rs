@@ -12,7 +12,7 @@ use crate::pql::simulate::street_of_board;
 use crate::pql::typed::{Action, CheckedStatement, Observation, SimulateSpec};
 use crate::range::{self, Macros};
 
-/// No observation takes a weight below this share of its prior (SIMULATE.md).
+/// No observation takes a weight below this share of its prior (docs/language/simulate.md).
 pub const WEIGHT_FLOOR: f64 = 0.01;
 
 /// One holding a player may have and its weight.
@@ -180,7 +180,7 @@ pub fn reweighted(weight: f64, p: f64) -> f64 {
 mod tests {
     use super::*;
 
-    /// SIMULATE.md's example: w = 0.90, PT = (0, 0.20, 0.80), the player called -> 0.18.
+    /// Reweighting as docs/language/simulate.md says, by example: w = 0.90, PT = (0, 0.20, 0.80), the player called -> 0.18.
     #[test]
     fn the_worked_example() {
         assert!((reweighted(0.90, [0.0, 0.20, 0.80][Action::Call.part()]) - 0.18).abs() < 1e-12);

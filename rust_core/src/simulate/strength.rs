@@ -1,4 +1,4 @@
-//! Effective hand strength as the simulated players see it (SIMULATE.md): EHS' = `HSₙ` +
+//! Effective hand strength as the simulated players see it (docs/language/simulate.md): EHS' = `HSₙ` +
 //! (1 − `HSₙ`)·PPOT, where HS₁ is the hand's exact share against every holding of the cards the
 //! player cannot see (uniform: a simulated player does not know the others' ranges), `HSₙ` =
 //! `HS₁ⁿ` against n live opponents, and PPOT looks one card ahead (the two-card look of
@@ -140,7 +140,7 @@ mod tests {
     use super::*;
     use crate::cards::parse_cards;
 
-    /// ANALYSIS.md's example: A♦Q♣ on 3♥4♣J♥, HS₁ = 0.5851 exactly; PPOT one card ahead is
+    /// docs/analysis.md's example: A♦Q♣ on 3♥4♣J♥, HS₁ = 0.5851 exactly; PPOT one card ahead is
     /// 0.1083 against every holding, and the thinned sample stays near it.
     #[test]
     fn ace_queen_on_three_four_jack() {

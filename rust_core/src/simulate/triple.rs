@@ -1,4 +1,4 @@
-//! The probability triple (SIMULATE.md): how likely a simulated player is to fold, check or
+//! The probability triple (docs/language/simulate.md): how likely a simulated player is to fold, check or
 //! call, and bet or raise, from its effective hand strength and the betting state.
 
 /// Half-width δ of the linear bands around the thresholds.
@@ -39,7 +39,7 @@ fn ramp(ehs: f64, t: f64) -> f64 {
     ((ehs - (t - BAND)) / (2.0 * BAND)).clamp(0.0, 1.0)
 }
 
-/// The triple of a player with `th` in situation `s`. The rules apply in SIMULATE.md's order:
+/// The triple of a player with `th` in situation `s`. The rules apply in docs/language/simulate.md's order:
 /// bands, pot odds, two bets cold, free checks, the cap.
 pub fn triple(th: Thresholds, s: &Situation) -> Triple {
     let stays = ramp(s.ehs, th.call);
@@ -90,7 +90,7 @@ mod tests {
         a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-12)
     }
 
-    /// SIMULATE.md's checks: EHS' 0.50 calls with half the mass, 0.90 always raises.
+    /// The bands of docs/language/simulate.md: EHS' 0.50 calls with half the mass, 0.90 always raises.
     #[test]
     fn bands_split_the_mass_linearly() {
         assert!(close(triple(DEFAULT, &facing_one_bet(0.50, 0.0)), [0.5, 0.5, 0.0]));

@@ -192,7 +192,7 @@ impl Trial<'_> {
             .collect()
     }
 
-    /// Positive and negative potential (ANALYSIS.md): heads-up against the opponent's range,
+    /// Positive and negative potential (docs/analysis.md): heads-up against the opponent's range,
     /// against several opponents over their joint deals. Zero on the last street and in stud.
     pub fn potential(&mut self, p: usize, street: Street, look: Lookahead) -> Potential {
         let kind = if look == Lookahead::River { MEMO_POT_RIVER } else { MEMO_POT_ONE };
@@ -250,7 +250,7 @@ impl Trial<'_> {
         pot
     }
 
-    /// Outs, straight cards and flush cards (ANALYSIS.md), on the flop and turn of flop games.
+    /// Outs, straight cards and flush cards (docs/analysis.md), on the flop and turn of flop games.
     pub fn draws(&mut self, p: usize, street: Street) -> analysis::Draws {
         let key = memo_key(MEMO_DRAWS, p, street);
         if let Some([a, b]) = self.memo(key) {
@@ -266,7 +266,7 @@ impl Trial<'_> {
             let hand = d.hand_at(p, street);
             let board = d.board_at(street);
             let others: Vec<CardSet> = (0..d.players).filter(|&q| q != p).map(|q| d.hole[q]).collect();
-            // ANALYSIS.md: unseen cards are the deck less every player's cards, the board and the
+            // docs/analysis.md: unseen cards are the deck less every player's cards, the board and the
             // dead cards, so a card another player holds is never a draw card either.
             let known = others.iter().fold(hand.union(board).union(d.dead), |k, &o| k.union(o));
             let unseen = self.deck_without(known);
@@ -280,7 +280,7 @@ impl Trial<'_> {
         draws
     }
 
-    /// The out cards `HoldemHand`'s heuristic keeps (ANALYSIS.md): with other players in the deal
+    /// The out cards `HoldemHand`'s heuristic keeps (docs/analysis.md): with other players in the deal
     /// their hands are known and every out beats them, so these are the outs; alone, the
     /// heuristic judges each out.
     pub fn discounted_out_cards(&mut self, p: usize, street: Street) -> CardSet {
@@ -292,7 +292,7 @@ impl Trial<'_> {
         analysis::discounted_outs(d.game, d.hand_at(p, street), d.board_at(street), outs)
     }
 
-    /// Exactly three cards of a suit usable by p on the flop (ANALYSIS.md).
+    /// Exactly three cards of a suit usable by p on the flop (docs/analysis.md).
     pub fn backdoor_flush_draw(&self, p: usize, street: Street) -> bool {
         let d = self.deal;
         street == Street::Flop
