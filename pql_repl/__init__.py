@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from pql_repl.api.catalogue import FunctionInfo, Range, functions, game_streets, keywords, parse_range
     from pql_repl.api.evaluation import Evaluation, HandValue, evaluate
     from pql_repl.api.multi_odds import Odds, OddsRun, OddsTable, OddsTableRun, odds, odds_table
-    from pql_repl.api.results import Bucket, Column, StatementInfo, StatementResult
+    from pql_repl.api.results import Bucket, Column, Results, StatementInfo, StatementResult, to_pandas
     from pql_repl.api.run import Query, prepare, run
     from pql_repl.api.sheet import Sheet, SpreadsheetError, spreadsheet
     from pql_repl.api.sweep_values import SweepValue, classes, flops, ranks, rivers, turns
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
         PqlArgumentTypeError,
         PqlCancelled,
         PqlError,
+        PqlMissingDependency,
         PqlRangeError,
         PqlRuntimeError,
         PqlSyntaxError,
@@ -51,12 +52,14 @@ __all__ = [
     "PqlArgumentTypeError",
     "PqlCancelled",
     "PqlError",
+    "PqlMissingDependency",
     "PqlRangeError",
     "PqlRuntimeError",
     "PqlSyntaxError",
     "PqlTypeError",
     "Query",
     "Range",
+    "Results",
     "Sheet",
     "SpreadsheetError",
     "StatementInfo",
@@ -78,13 +81,17 @@ __all__ = [
     "run",
     "spreadsheet",
     "sweep",
+    "to_pandas",
     "turns",
 ]
 
 #: The module that defines each public name.
 _HOMES = {
     **dict.fromkeys(["Query", "prepare", "run"], "pql_repl.api.run"),
-    **dict.fromkeys(["Bucket", "Column", "StatementInfo", "StatementResult"], "pql_repl.api.results"),
+    **dict.fromkeys(
+        ["Bucket", "Column", "Results", "StatementInfo", "StatementResult", "to_pandas"],
+        "pql_repl.api.results",
+    ),
     **dict.fromkeys(
         ["FunctionInfo", "Range", "functions", "game_streets", "keywords", "parse_range"],
         "pql_repl.api.catalogue",
@@ -96,6 +103,7 @@ _HOMES = {
             "PqlArgumentTypeError",
             "PqlCancelled",
             "PqlError",
+            "PqlMissingDependency",
             "PqlRangeError",
             "PqlRuntimeError",
             "PqlSyntaxError",

@@ -105,9 +105,9 @@ def test_markdown_for_forums_and_notes() -> None:
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[0] == f"`{AA_KK}`"
-    assert lines[2] == "| selector | value | ± 95% | count |"
-    assert lines[4].startswith("| hero | 0.8")
-    assert lines[5].startswith("| villainWins | ")
+    assert lines[2] == "| selector | label | value | ± 95% | count |"
+    assert lines[4].startswith("| hero |  | 0.8")
+    assert lines[5].startswith("| villainWins |  | ")
     assert lines[-1] == "_20,000 trials_"
     # The dot-command (`md` for short) writes the same.
     dot = pql(*FAST, stdin=f".format md\n{AA_KK};\n")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -236,14 +237,18 @@ def test_markdown_is_a_table_per_statement() -> None:
     first, second = text.split("\n\n`")
     lines = first.splitlines()
     assert lines[0] == "`select ... from hero='AA'`"
-    assert lines[2:4] == ["| selector | value | ± 95% | count |", "| --- | ---: | ---: | ---: |"]
-    assert lines[4] == "| hero | 0.85210 | 0.00078 |  |"
-    assert lines[5] == "| COUNT 1 | 55.88% | 0.13% | 335,263 |"
-    assert lines[6] == "| HISTOGRAM 3 | | | |"
-    assert lines[7].startswith("| &nbsp;&nbsp;pair | 50.00% | 0.13% | 300,000 |")
+    assert lines[2:4] == [
+        "| selector | label | value | ± 95% | count |",
+        "| --- | --- | ---: | ---: | ---: |",
+    ]
+    assert lines[4] == "| hero |  | 0.85210 | 0.00078 |  |"
+    assert lines[5] == "| COUNT 1 |  | 55.88% | 0.13% | 335,263 |"
+    # A bucket's label in a column of its own, as in the CSV: no HTML padding (issue 39).
+    assert lines[6] == "| HISTOGRAM 3 | pair | 50.00% | 0.13% | 300,000 |"
+    assert "&nbsp;" not in text
     assert lines[-1] == "_600,000 trials_"
     assert second.splitlines()[-1] == "_990 deals, exact_"
-    assert "| hero | 0.8125 |  |  |" in second
+    assert "| hero |  | 0.8125 |  |  |" in second
 
 
 def test_json_is_the_design_document() -> None:
@@ -259,7 +264,9 @@ def test_json_is_the_design_document() -> None:
         "count": 335263,
         "stderr": 0.00064,
     }
-    assert first["columns"][2]["buckets"][0] == {"label": "pair", "count": 300000, "fraction": 0.5}
+    # A bucket carries its standard error, as the CSV does (sqrt(p(1-p)/n) for Monte Carlo).
+    pair = {"label": "pair", "count": 300000, "fraction": 0.5, "stderr": math.sqrt(0.25 / 600_000)}
+    assert first["columns"][2]["buckets"][0] == pair
 
 
 def test_json_counts_are_whole_unless_weights_make_them_fractional() -> None:
@@ -382,7 +389,7 @@ def test_histogram_buckets_of_an_enumeration_cut_short_carry_their_standard_erro
     assert [(x["label"], x["stderr"]) for x in rows] == [("pair", "0.05"), ("flush", "")]
     (st,) = json.loads(render([r], "json"))["statements"]
     assert st["columns"][0]["buckets"][0]["stderr"] == 0.05
-    assert "stderr" not in st["columns"][0]["buckets"][1]
+    assert st["columns"][0]["buckets"][1]["stderr"] is None  # every bucket has the key: one shape
     again = StatementResult.from_dict(st | {"elapsed_s": 0.05})
     assert again.columns[0].bucket_stderrs == {"pair": 0.05}
     markdown = render([r], "markdown")

@@ -29,12 +29,22 @@ def expected_cells(row: dict[str, str]) -> list[str]:
     out = []
     for c in r.columns:
         out += [repr(float(c.value)), repr(float(c.stderr)) if c.stderr is not None else "0.0"]
-    return out
+    return [
+        *out,
+        str(r.trials),
+        "true" if r.exact else "false",
+        "done",
+        "" if r.seed is None else str(r.seed),
+    ]
 
 
 def test_three_rows_in_three_rows_out_each_as_its_own_statement() -> None:
     sheet = pql.spreadsheet(TEMPLATE, ROWS, **RUN)
-    assert sheet.header == ["PLAYER1HAND", "PLAYER2HAND", "BOARD", "eq", "eq stderr", "wins", "wins stderr"]
+    assert sheet.header == [
+        *("PLAYER1HAND", "PLAYER2HAND", "BOARD"),
+        *("eq", "eq_stderr", "wins", "wins_stderr"),
+        *("trials", "exact", "status", "seed"),
+    ]
     _, rows = read_rows(ROWS)
     assert [r[:3] for r in sheet.rows] == [list(r.values()) for r in rows]
     for row, out in zip(rows, sheet.rows, strict=True):

@@ -94,7 +94,18 @@ def test_each_row_is_its_own_statement_and_the_aggregate_weighs_them() -> None:
         assert stderr == pytest.approx(expected / total)
     # CSV: a row per value, then the aggregate (first cell `all`).
     rows = list(csv.reader(io.StringIO(result.to_csv())))
-    assert rows[0] == ["flop", "weight", "eq", "eq stderr", "wins", "wins stderr"]
+    assert rows[0] == [
+        "flop",
+        "weight",
+        "eq",
+        "eq_stderr",
+        "wins",
+        "wins_stderr",
+        "trials",
+        "exact",
+        "status",
+        "seed",
+    ]
     assert [r[0] for r in rows[1:]] == ["Kh9h7d", "AsKd2c", "2c2d2h", "all"]
     assert float(rows[-1][1]) == 40.0
 
@@ -210,15 +221,16 @@ def test_the_command_writes_a_sweep_as_table_csv_and_json(tmp_path: Path) -> Non
 def test_to_pandas_needs_pandas_and_says_so() -> None:
     result = pql.sweep(SWEEP, trials=200, seed=1)
     records = result.to_records()
-    assert [r["h"] for r in records] == ["AKs", "JJ"]
+    # The CSV's rows, the aggregate last.
+    assert [r["h"] for r in records] == ["AKs", "JJ", "all"]
     try:
         import pandas  # noqa: F401, PLC0415
     except ImportError:
-        with pytest.raises(ImportError, match="pip install pandas"):
+        with pytest.raises(pql.PqlMissingDependency, match="pip install pandas"):
             result.to_pandas()
     else:
         frame = result.to_pandas()
-        assert list(frame["h"]) == ["AKs", "JJ"]
+        assert list(frame["h"]) == ["AKs", "JJ", "all"]
 
 
 def test_the_cluster_setting() -> None:

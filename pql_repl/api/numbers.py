@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import re
 
-from pql_repl.api.results import Bucket, Column, StatementResult
+from pql_repl.api.result_fields import Bucket, Column, ResultFields
 
 #: A 95% margin is this many standard errors.
 Z95 = 1.96
@@ -65,13 +65,13 @@ def format_weight(weight: float) -> str:
     return "0" if text == "-0" else text
 
 
-def count_unit(result: StatementResult) -> str:
+def count_unit(result: ResultFields) -> str:
     """What a result's count counts: ``deals`` for an exhaustive run (every deal enumerated, or
     a part of them), ``trials`` for Monte Carlo."""
     return "deals" if result.exact or result.total_deals is not None else "trials"
 
 
-def format_trials(result: StatementResult) -> str:
+def format_trials(result: ResultFields) -> str:
     """The trials (or an enumeration's deals) of a result: ``600,000 trials``, ``990 deals``,
     ``1 deal``."""
     unit = count_unit(result)
@@ -88,7 +88,7 @@ def has_where(query: str) -> bool:
     return _WHERE.search(_NOT_CODE.sub(" ", query)) is not None
 
 
-def kept_note(result: StatementResult) -> str:
+def kept_note(result: ResultFields) -> str:
     """Why fewer deals were counted than drawn: ``12.5% of deals kept`` by a ``where`` clause;
     without one, the deals dropped because two hands drew the same card (stud's and razz's
     hands given by rank, Omaha's overlapping ranges): ``5.9% of deals dropped (two hands drew
@@ -112,18 +112,12 @@ def format_percent_estimate(fraction: float | None, stderr: float | None) -> str
     return f"{format_percent(fraction)} ± {100 * Z95 * stderr:.2f}%"
 
 
-def bucket_stderr(result: StatementResult, column: Column, bucket: Bucket) -> float | None:
-    """The standard error of a histogram bucket's share: the engine's for an enumeration so far
-    or cut short (from the spread of its work items), sqrt(p(1-p)/n) of the accepted trials
-    for Monte Carlo; None for a finished enumeration (no error) or when unknown."""
-    if bucket.label in column.bucket_stderrs:
-        return column.bucket_stderrs[bucket.label]
-    if result.exact or result.total_deals is not None or result.accepted <= 0:
-        return None
-    return math.sqrt(bucket.fraction * (1 - bucket.fraction) / result.accepted)
+def bucket_stderr(result: ResultFields, column: Column, bucket: Bucket) -> float | None:
+    """The standard error of a histogram bucket's share (``ResultFields.bucket_stderr``)."""
+    return result.bucket_stderr(column, bucket)
 
 
-#: ``StatementResult.enumerated_because`` when a large trial count made pql enumerate.
+#: ``ResultFields.enumerated_because`` when a large trial count made pql enumerate.
 FEWER_DEALS_THAN_TRIALS = "fewer deals than trials"
 
 
@@ -136,14 +130,14 @@ def format_share(fraction: float) -> str:
     return "<0.01%" if fraction > 0 else "0%"
 
 
-def enumeration_share(result: StatementResult) -> str:
+def enumeration_share(result: ResultFields) -> str:
     """How much of an enumeration a result covers: ``12% of 1,712,304 deals``."""
     total = result.total_deals or 0
     share = result.attempted / total if total > 0 else 0.0
     return f"{format_share(min(share, 1.0))} of {total:,} deals"
 
 
-def enumeration_reason(result: StatementResult) -> str:
+def enumeration_reason(result: ResultFields) -> str:
     """`` (fewer than the trials asked for)`` when pql enumerated because the trials asked for
     were more than the deals; '' otherwise."""
     if result.enumerated_because == FEWER_DEALS_THAN_TRIALS:

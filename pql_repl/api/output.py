@@ -13,10 +13,10 @@ import io
 import math
 import time
 
+from pql_repl.api import html
 from pql_repl.api.numbers import (
     Z95,
     bucket_stderr,
-    csv_count,
     enumeration_reason,
     enumeration_share,
     format_count,
@@ -28,7 +28,8 @@ from pql_repl.api.numbers import (
     format_trials,
     kept_note,
 )
-from pql_repl.api.results import Column, StatementResult
+from pql_repl.api.result_fields import Column, ResultFields
+from pql_repl.api.tidy import STATEMENT_COLUMNS, csv_cell, statement_records
 from pql_repl.base.records import record
 from pql_repl.files.storage import open_output
 
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
     from typing import Any, Protocol, TextIO
 
-FORMATS = ("table", "csv", "json", "markdown")
+FORMATS = ("table", "csv", "json", "markdown", "html")
 BAR_WIDTH = 30
 BAR_CHAR = "█"
 
@@ -77,14 +78,12 @@ def column_rows(column: Column, bar_char: str = BAR_CHAR, bar_width: int = BAR_W
     return [TableRow(column.name, (format_number(column.value),))]
 
 
-def table_rows(
-    result: StatementResult, bar_char: str = BAR_CHAR, bar_width: int = BAR_WIDTH
-) -> list[TableRow]:
+def table_rows(result: ResultFields, bar_char: str = BAR_CHAR, bar_width: int = BAR_WIDTH) -> list[TableRow]:
     """Every row of one statement's table, selector after selector."""
     return [row for column in result.columns for row in column_rows(column, bar_char, bar_width)]
 
 
-def truncation_note(result: StatementResult) -> str:
+def truncation_note(result: ResultFields) -> str:
     """What an exhaustive run cut short computed: ``estimate from 72% of 1,712,304 deals (cut
     short: a random sample of the enumeration)``; '' for any other result."""
     if not result.truncated:
@@ -95,7 +94,7 @@ def truncation_note(result: StatementResult) -> str:
     )
 
 
-def worst_error(result: StatementResult) -> float | None:
+def worst_error(result: ResultFields) -> float | None:
     """The largest standard error among the selectors, as the target judges them (see
     ``pql_repl.api.precision``); None when no selector has one."""
     errors = [c.stderr for c in result.columns if c.stderr is not None]
@@ -106,7 +105,7 @@ def worst_error(result: StatementResult) -> float | None:
     return max(errors, default=None)
 
 
-def stop_note(result: StatementResult) -> str:
+def stop_note(result: ResultFields) -> str:
     """``stopped at ±0.0041 after 41,000 trials: target ±0.0049 (.precision 0.0025)`` for a run
     that stopped on its target before its trials; '' otherwise. The ± are 95% margins, as in
     the table; the precision setting itself is a standard error."""
@@ -120,7 +119,7 @@ def stop_note(result: StatementResult) -> str:
     )
 
 
-def summary_line(result: StatementResult, timer: bool = False) -> str:
+def summary_line(result: ResultFields, timer: bool = False) -> str:
     """The last line: ``600,000 trials`` (``990 deals, exact`` for an enumeration), the share of
     deals a ``where`` clause kept when it threw some away (or those dropped because two hands
     drew one card: ``kept_note``), and the run time when the timer is on. An exhaustive run cut
@@ -147,7 +146,7 @@ def summary_line(result: StatementResult, timer: bool = False) -> str:
     return line
 
 
-def simulation_note(result: StatementResult) -> str:
+def simulation_note(result: ResultFields) -> str:
     """A simulate statement's verdict: ``choose raise (by 1.2 ± 0.3 over call), stopped early
     on an obvious move after 200 trials``. The gap's margin is the paired difference's 95%."""
     if result.chosen is None:
@@ -163,7 +162,7 @@ def simulation_note(result: StatementResult) -> str:
 
 
 def format_table(
-    result: StatementResult, timer: bool = False, bar_char: str = BAR_CHAR, width: int | None = None
+    result: ResultFields, timer: bool = False, bar_char: str = BAR_CHAR, width: int | None = None
 ) -> str:
     """One statement as the aligned table (docs/cli.md, output formats), ending with the summary line. With a
     terminal ``width``, histogram bars shrink (and go, when fewer than 4 cells are left) so
@@ -178,7 +177,7 @@ def format_table(
     return "\n".join(_layout(result, table_rows(result, bar_char, bar_width), timer))
 
 
-def _layout(result: StatementResult, rows: list[TableRow], timer: bool = False) -> list[str]:
+def _layout(result: ResultFields, rows: list[TableRow], timer: bool = False) -> list[str]:
     """The lines of the table of ``rows``, and the summary line."""
     names = [("  " + r.name) if r.bucket else r.name for r in rows]
     # A histogram's title row has no cells, so it does not widen the name column.
@@ -201,74 +200,18 @@ def _layout(result: StatementResult, rows: list[TableRow], timer: bool = False) 
 # CSV, JSON and markdown
 
 #: The one header of every CSV pql writes: a tidy table, one row per statement and selector and
-#: per histogram bucket, that pandas and duckdb read as it is (a results history with sweeps adds
-#: ``SWEEP_CSV_COLUMNS`` after it: ``render_history``).
-CSV_HEADER = (
-    "statement",  # its number in the file, from 1
-    "query",
-    "game",
-    "selector",  # the selector's name: its `as` name or its expression
-    "kind",  # avg, count, histogram, max or min
-    "label",  # a histogram bucket's label, or a max/min value that is not a number
-    "value",  # the average, the share of trials (count, bucket) or the max/min
-    "stderr",  # standard error of the value: 0 when exact, empty when unknown
-    "count",  # trials counted (count, bucket)
-    "trials",
-    "exact",
-    "status",  # done, cancelled (a partial result) or cut short (an enumeration estimated from a random part)
-)
+#: per histogram bucket, that pandas and duckdb read as it is (``tidy`` names its columns; a
+#: results history with sweeps adds ``SWEEP_CSV_COLUMNS`` after it: ``render_history``).
+CSV_HEADER = STATEMENT_COLUMNS
 
 
-def status_word(result: StatementResult) -> str:
-    if result.truncated:
-        return "cut short"
-    return "cancelled" if result.cancelled else "done"
-
-
-def csv_number(value: float | int | None) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "1" if value else "0"
-    return repr(float(value)) if isinstance(value, float) else str(value)
-
-
-def _csv_stderr(result: StatementResult, stderr: float | None) -> str:
-    if stderr is not None:
-        return csv_number(stderr)
-    return "0.0" if result.exact else ""
-
-
-def csv_rows(result: StatementResult, statement: int) -> list[list[str]]:
-    """The CSV rows of one statement, numbered ``statement`` in its file."""
-    common = [str(statement), result.query, result.game]
-    tail = [str(result.trials), "true" if result.exact else "false", status_word(result)]
-    rows: list[list[str]] = []
-    for c in result.columns:
-        if c.selector == "histogram":
-            for b in c.buckets:
-                stderr = _csv_stderr(result, bucket_stderr(result, c, b))
-                cells = [b.label, csv_number(b.fraction), stderr, csv_count(b.count)]
-                rows.append([*common, c.name, c.selector, *cells, *tail])
-            continue
-        number = c.value if isinstance(c.value, int | float) and not isinstance(c.value, bool) else None
-        label = "" if number is not None or c.value is None else format_number(c.value)
-        stderr = _csv_stderr(result, c.stderr) if c.selector in ("avg", "count") else ""
-        count = csv_count(c.count) if c.selector == "count" and c.count is not None else ""
-        rows.append([*common, c.name, c.selector, label, csv_number(number), stderr, count, *tail])
-    if result.kind == "simulate":
-        # The verdict as rows of their own: the chosen action (a label), whether the run stopped
-        # on an obvious move (1 or 0, with the trials then as the count), the gap between the
-        # two best actions with its paired standard error.
-        stopped_after = "" if result.stopped_after is None else str(result.stopped_after)
-        rows.append([*common, "chosen", "choice", result.chosen or "", "", "", "", *tail])
-        rows.append(
-            [*common, "stopped_early", "flag", "", csv_number(result.stopped_early), "", stopped_after, *tail]
-        )
-        if result.gap is not None:
-            gap_stderr = csv_number(result.gap_stderr)
-            rows.append([*common, "gap", "avg", "", csv_number(result.gap), gap_stderr, "", *tail])
-    return rows
+def csv_rows(result: ResultFields, statement: int) -> list[list[str]]:
+    """The CSV rows of one statement, numbered ``statement`` in its file (``tidy``'s records as
+    text)."""
+    return [
+        [csv_cell(value, column) for value, column in zip(record, STATEMENT_COLUMNS, strict=True)]
+        for record in statement_records(result, statement)
+    ]
 
 
 def csv_line(cells: Sequence[str]) -> str:
@@ -282,7 +225,7 @@ def csv_line(cells: Sequence[str]) -> str:
     return buffer.getvalue()[:-2] + "\n"
 
 
-def json_document(results: Iterable[StatementResult], sweeps: Sequence[object] = ()) -> dict[str, object]:
+def json_document(results: Iterable[ResultFields], sweeps: Sequence[object] = ()) -> dict[str, object]:
     """The ``{"statements": [...]}`` document (docs/cli.md, output formats; and ``"sweeps"`` when a script
     ran any: see ``SweepResult.to_json``)."""
     document: dict[str, object] = {"statements": [r.to_dict() for r in results]}
@@ -299,6 +242,7 @@ if TYPE_CHECKING:
         def to_table(self) -> str: ...
         def to_csv(self) -> str: ...
         def to_markdown(self) -> str: ...
+        def to_html(self) -> str: ...
         def to_json(self) -> dict[str, Any]: ...
 
     class HistorySweep(SweepTable, Protocol):
@@ -310,31 +254,27 @@ if TYPE_CHECKING:
 
 
 def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|")
+    """A cell's text: a pipe escaped (it would end the cell), a line break as a space."""
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ")
 
 
-def format_markdown(result: StatementResult, timer: bool = False) -> str:
-    """One statement as a markdown table for forums and notes: the query, then a row per
-    selector (and per histogram bucket) with the value, its 95% margin and the count, then
-    the summary line."""
+def format_markdown(result: ResultFields, timer: bool = False) -> str:
+    """One statement as a plain pipe table for forums and notes (no HTML in it, so it renders
+    wherever markdown does): the query, then a row per selector and per histogram bucket (the
+    bucket's label in its own column, as in the CSV) with the value, its 95% margin and the
+    count, then the summary line."""
     if "\n" in result.query or "`" in result.query:
         lines = ["```sql", result.query, "```", ""]
     else:
         lines = [f"`{result.query}`", ""]
-    lines += ["| selector | value | ± 95% | count |", "| --- | ---: | ---: | ---: |"]
+    lines += ["| selector | label | value | ± 95% | count |", "| --- | --- | ---: | ---: | ---: |"]
     for c in result.columns:
         if c.selector == "histogram":
-            lines.append(f"| {_md_cell(c.name)} | | | |")
             for b in c.buckets:
                 margin = bucket_stderr(result, c, b)
                 ci = "" if margin is None else f"{100 * Z95 * margin:.2f}%"
-                cells = [
-                    f"&nbsp;&nbsp;{_md_cell(b.label)}",
-                    format_percent(b.fraction),
-                    ci,
-                    format_count(b.count),
-                ]
-                lines.append("| " + " | ".join(cells) + " |")
+                cells = [c.name, b.label, format_percent(b.fraction), ci, format_count(b.count)]
+                lines.append(md_row(cells))
             continue
         if c.selector == "count":
             value = c.value if isinstance(c.value, int | float) else None
@@ -346,9 +286,19 @@ def format_markdown(result: StatementResult, timer: bool = False) -> str:
             cells = [value_text, ci, ""]
         else:
             cells = [format_number(c.value), "", ""]
-        lines.append("| " + " | ".join([_md_cell(c.name), *map(_md_cell, cells)]) + " |")
-    lines += ["", f"_{summary_line(result, timer)}_"]
+        lines.append(md_row([c.name, "", *cells]))
+    lines += ["", f"_{_md_text(summary_line(result, timer))}_"]
     return "\n".join(lines)
+
+
+def md_row(cells: Sequence[str]) -> str:
+    """One row of a pipe table, each cell escaped (``_md_cell``)."""
+    return "| " + " | ".join(_md_cell(c) for c in cells) + " |"
+
+
+def _md_text(text: str) -> str:
+    """Text outside a table with markdown's own characters taken literally."""
+    return "".join("\\" + ch if ch in "\\`*_[]<>|" else ch for ch in text)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -361,8 +311,9 @@ class ResultWriter:
     document, written by ``close``, or (``keep_complete``, for a file) rewritten whole so the
     file is always a whole document: after the 1st, 2nd, 4th, 8th… result, after any result
     ``REWRITE_AFTER`` seconds after the last rewrite, on ``settle`` and at ``close``, so that
-    n results cost writing linear in n (not n rewrites of a growing document). ``width``: a
-    terminal's width, that tables fit."""
+    n results cost writing linear in n (not n rewrites of a growing document). HTML is one page
+    (``html``): its head before the first table, each table as its statement finishes, its end
+    at ``close``. ``width``: a terminal's width, that tables fit."""
 
     #: Seconds after which a result waiting to go into a JSON file is written with the next one.
     REWRITE_AFTER = 5.0
@@ -384,16 +335,17 @@ class ResultWriter:
         # Where this writer's output begins: what a file held before (in another format) stays.
         self._start = stream.tell() if keep_complete else 0
         self.width = width
-        self._results: list[StatementResult] = []
+        self._results: list[ResultFields] = []
         self._sweeps: list[dict[str, Any]] = []
         self._written = 0
         self._closed = False
+        self._page_open = False
         self._bar_char = BAR_CHAR if _can_encode(stream, BAR_CHAR) else "#"
         #: The results and sweeps the JSON file's document holds, and when it was written.
         self._in_file = 0
         self._rewritten = 0.0
 
-    def write(self, result: StatementResult) -> None:
+    def write(self, result: ResultFields) -> None:
         if self.format == "json":
             self._results.append(result)
             self._keep_up()
@@ -406,6 +358,9 @@ class ResultWriter:
             if self._written:
                 self.stream.write("\n")
             self.stream.write(format_markdown(result, self.timer) + "\n")
+        elif self.format == "html":
+            self._open_page()
+            self.stream.write(html.result_table(result, summary_line(result, self.timer)) + "\n")
         else:
             if not self._written:
                 self.stream.write(csv_line(CSV_HEADER))
@@ -420,9 +375,12 @@ class ResultWriter:
             self._sweeps.append(result.to_json())
             self._keep_up()
             return
-        if self._written:
+        if self.format == "html":
+            self._open_page()
+        elif self._written:
             self.stream.write("\n")
-        text = {"table": result.to_table, "markdown": result.to_markdown}.get(self.format, result.to_csv)()
+        views = {"table": result.to_table, "markdown": result.to_markdown, "html": result.to_html}
+        text = views.get(self.format, result.to_csv)()
         self.stream.write(text)
         self._written += 1
         self.stream.flush()
@@ -434,6 +392,16 @@ class ResultWriter:
         self._closed = True
         if self.format == "json" and not (self.keep_complete and 0 < self._in_file == self._entries):
             self._write_document()
+        if self.format == "html":
+            self._open_page()  # a page even when nothing ran
+            self.stream.write(html.PAGE_TAIL)
+            self.stream.flush()
+
+    def _open_page(self) -> None:
+        """An HTML page's head, before its first table."""
+        if not self._page_open:
+            self._page_open = True
+            self.stream.write(html.page_head())
 
     def settle(self) -> None:
         """A JSON file brought up to date now (the line REPL's, once a run is over)."""
@@ -526,7 +494,7 @@ class Destination:
 
 
 def render(
-    results: Iterable[StatementResult], fmt: str = "table", timer: bool = False, width: int | None = None
+    results: Iterable[ResultFields], fmt: str = "table", timer: bool = False, width: int | None = None
 ) -> str:
     """Several results in one format, as one string (tables fit ``width`` when given)."""
     buffer = io.StringIO()
@@ -546,7 +514,7 @@ SWEEP_CSV_COLUMNS = (
 
 
 def render_history(
-    entries: Iterable[StatementResult | HistorySweep],
+    entries: Iterable[ResultFields | HistorySweep],
     fmt: str = "csv",
     timer: bool = False,
     width: int | None = None,
@@ -558,21 +526,22 @@ def render_history(
     rows of their statements (the filled query) with the row's number, weight and values, and
     its aggregate with ``all`` in ``sweep_row`` (statements leave these cells empty). JSON is
     one document: ``"statements"``, and ``"sweeps"`` (``SweepResult.to_json``) each with
-    ``"statement"``, its number among the entries. Tables and markdown: each entry in turn."""
+    ``"statement"``, its number among the entries. Tables and markdown: each entry in turn;
+    HTML: one page with a table per entry."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}")
     entries = list(entries)
-    sweeps = [e for e in entries if not isinstance(e, StatementResult)]
+    sweeps = [e for e in entries if not isinstance(e, ResultFields)]
     if not sweeps:
-        return render([e for e in entries if isinstance(e, StatementResult)], fmt, timer, width)
+        return render([e for e in entries if isinstance(e, ResultFields)], fmt, timer, width)
     if fmt == "json":
         import json  # noqa: PLC0415 (loaded when needed: the command starts faster without it)
 
-        statements = [e for e in entries if isinstance(e, StatementResult)]
+        statements = [e for e in entries if isinstance(e, ResultFields)]
         placed = [
             {**e.to_json(), "statement": n}
             for n, e in enumerate(entries, start=1)
-            if not isinstance(e, StatementResult)
+            if not isinstance(e, ResultFields)
         ]
         return json.dumps(json_document(statements, placed), indent=2) + "\n"
     if fmt == "csv":
@@ -582,14 +551,20 @@ def render_history(
         for n, e in enumerate(entries, start=1):
             rows = (
                 [[*cells, *blank] for cells in csv_rows(e, n)]
-                if isinstance(e, StatementResult)
+                if isinstance(e, ResultFields)
                 else e.history_csv_rows(n, placeholders)
             )
             lines += [csv_line(row) for row in rows]
         return "".join(lines)
+    if fmt == "html":
+        tables = [
+            html.result_table(e, summary_line(e, timer)) if isinstance(e, ResultFields) else e.to_html()
+            for e in entries
+        ]
+        return html.page(tables)
     parts = []
     for e in entries:
-        if isinstance(e, StatementResult):
+        if isinstance(e, ResultFields):
             parts.append(render([e], fmt, timer, width))
         else:
             parts.append(e.to_table() if fmt == "table" else e.to_markdown())

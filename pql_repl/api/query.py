@@ -22,7 +22,7 @@ from pql_repl.api.options import (
     unicode_checked,
 )
 from pql_repl.api.precision import engine_precision
-from pql_repl.api.results import DEFAULT_TRIALS, SIMULATE_TRIALS, StatementInfo, StatementResult
+from pql_repl.api.results import DEFAULT_TRIALS, SIMULATE_TRIALS, Results, StatementInfo, StatementResult
 from pql_repl.base.errors import (
     PqlArgumentError,
     PqlArgumentTypeError,
@@ -259,11 +259,12 @@ class LocalQuery:
         (heaviest first); None for a select statement."""
         return self._program.holdings(index)
 
-    def run(self, **options: Any) -> list[StatementResult]:
-        """Run every statement to the end; the final result of each."""
+    def run(self, **options: Any) -> Results:
+        """Run every statement to the end; the final result of each (a list, with
+        ``to_pandas()``)."""
         stream = self.stream(**options)
         try:
-            return [r for r in stream if r.done]
+            return Results(r for r in stream if r.done)
         finally:
             # On an exception the traceback would keep the generator (and its run) alive.
             stream.close()

@@ -1,230 +1,89 @@
-"""What a run returns: one ``StatementResult`` per statement, its ``Column`` per selector and
-histogram ``Bucket`` rows, and what checking found in a statement (``StatementInfo``).
+"""What a run returns: one ``StatementResult`` per statement (its fields are ``ResultFields``: a
+``Column`` per selector, histogram ``Bucket`` rows), in a ``Results`` list, and what checking
+found in a statement (``StatementInfo``).
 
-The engine returns plain dicts in the JSON shape that ``to_dict`` writes; this module gives them
-types.
+A result and a list of them show themselves as a data person wants them: ``to_pandas()`` (the
+statement CSV's tidy table, ``frames``), ``to_csv()``, and ``_repr_html_()`` (the terminal's
+table in HTML, ``html``), which a notebook calls to show them.
 """
 
 from __future__ import annotations
 
-import math
-from collections import namedtuple
-
-from pql_repl.base.records import field, record
+from pql_repl.api import frames, html
+from pql_repl.api.output import csv_line, csv_rows, summary_line
+from pql_repl.api.result_fields import (
+    DEFAULT_TRIALS,
+    SIMULATE_TRIALS,
+    Bucket,
+    Column,
+    ResultFields,
+    StatementInfo,
+)
+from pql_repl.api.tidy import STATEMENT_COLUMNS
+from pql_repl.base.records import fields
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (the command's start)
 if TYPE_CHECKING:
-    from typing import Any, NamedTuple
+    from collections.abc import Iterable
+    from typing import Any
 
-DEFAULT_TRIALS = 600_000
-#: Trials of a ``simulate`` statement when none are asked for (docs/language/simulate.md).
-SIMULATE_TRIALS = 10_000
-
-
-if TYPE_CHECKING:
-
-    class Bucket(NamedTuple):
-        """One histogram row: the value's label, how many accepted trials had it, and their share.
-
-        A named tuple, so both ``b.label`` and ``label, count, fraction = b`` (docs/python.md) work."""
-
-        label: str
-        # Shadows tuple.count on purpose: the field's name is the contract (docs/python.md).
-        count: float  # type: ignore[assignment]
-        fraction: float
-
-else:  # the same named tuple without loading typing, which costs the command a tenth of its start
-    Bucket = namedtuple("Bucket", ["label", "count", "fraction"])
-    Bucket.__doc__ = "One histogram row: the value's label, how many accepted trials had it, and their share."
+__all__ = [
+    "DEFAULT_TRIALS",
+    "SIMULATE_TRIALS",
+    "Bucket",
+    "Column",
+    "Results",
+    "StatementInfo",
+    "StatementResult",
+    "to_pandas",
+]
 
 
-@record(frozen=True)
-class Column:
-    """One selector's result. ``value`` is the average (``avg``), the fraction of accepted trials
-    (``count``), the extreme (``max``/``min``) or None (``histogram``, see ``buckets``)."""
+class StatementResult(ResultFields):
+    """The result of one statement, final or (while streaming) so far: its fields
+    (``ResultFields``) and its views."""
 
-    name: str
-    selector: str
-    value: float | str | None
-    stderr: float | None = None
-    count: float | None = None
-    buckets: list[Bucket] = field(default_factory=list)
-    #: Standard errors of the buckets' shares by label, when the engine knows them (an
-    #: enumeration so far or cut short: see ``StatementResult.truncated``).
-    bucket_stderrs: dict[str, float] = field(default_factory=dict)
+    def to_pandas(self) -> Any:
+        """The statement's rows of the statement CSV as a pandas DataFrame (``tidy``'s columns
+        and dtypes: ``statement``, ``selector``, ``kind``, ``label``, ``value``, ``stderr``,
+        ``count``, ``trials``, ``exact``, ``status``, ``seed``...), the statement numbered by its
+        place in its program. Needs pandas (``pip install 'pql-repl[pandas]'``)."""
+        return frames.statements_frame([self], numbered=False)
 
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Column:
-        return cls(
-            name=d["name"],
-            selector=d["selector"],
-            value=d.get("value"),
-            stderr=d.get("stderr"),
-            count=d.get("count"),
-            buckets=[Bucket(b["label"], b["count"], b["fraction"]) for b in d.get("buckets", [])],
-            bucket_stderrs={
-                b["label"]: b["stderr"] for b in d.get("buckets", []) if b.get("stderr") is not None
-            },
-        )
+    def to_csv(self) -> str:
+        """The statement CSV of this result alone: its header and rows."""
+        return csv_line(STATEMENT_COLUMNS) + "".join(csv_line(r) for r in csv_rows(self, self.index + 1))
 
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"name": self.name, "selector": self.selector}
-        if self.selector == "histogram":
-            d["buckets"] = [_bucket_dict(b, self.bucket_stderrs.get(b.label)) for b in self.buckets]
-            return d
-        d["value"] = self.value
-        if self.selector == "count":
-            d["count"] = None if self.count is None else _whole(self.count)
-        if self.selector in ("avg", "count"):
-            d["stderr"] = self.stderr
-        return d
+    def _repr_html_(self) -> str:
+        """The terminal's table as HTML (``html.result_table``): what a notebook shows."""
+        return html.result_table(self, summary_line(self))
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in fields(self))
+        return f"StatementResult({inner})"
 
 
-def _bucket_dict(bucket: Bucket, stderr: float | None) -> dict[str, Any]:
-    d: dict[str, Any] = {"label": bucket.label, "count": _whole(bucket.count), "fraction": bucket.fraction}
-    if stderr is not None:
-        d["stderr"] = stderr
-    return d
+class Results(list[StatementResult]):
+    """The results of a run, one per statement: a list, that also gives them all as one
+    DataFrame (``to_pandas``), one CSV (``to_csv``) and one HTML view (``_repr_html_``)."""
+
+    def to_pandas(self) -> Any:
+        """Every statement's rows of the statement CSV, numbered from 1 in the list's order, as
+        one pandas DataFrame (see ``StatementResult.to_pandas``)."""
+        return frames.statements_frame(self)
+
+    def to_csv(self) -> str:
+        """The statement CSV of the list, as ``pql --format csv`` writes it."""
+        lines = [csv_line(STATEMENT_COLUMNS)]
+        for n, result in enumerate(self, start=1):
+            lines += [csv_line(r) for r in csv_rows(result, n)]
+        return "".join(lines)
+
+    def _repr_html_(self) -> str:
+        return "".join(html.result_table(r, summary_line(r)) for r in self)
 
 
-def _whole(count: float) -> float | int:
-    """A count as an int when it is whole (the engine counts in floats: weights can make counts
-    fractional), so JSON shows ``818`` rather than ``818.0``."""
-    return int(count) if math.isfinite(count) and count == int(count) else count
-
-
-@record(frozen=True)
-class StatementResult:
-    """The result of one statement, final or (while streaming) so far."""
-
-    query: str
-    game: str
-    trials: int
-    accepted: int
-    attempted: int
-    exact: bool
-    seed: int | None
-    elapsed: float
-    columns: list[Column]
-    index: int = 0
-    done: bool = True
-    cancelled: bool = False
-    #: Share of the work done (0..1), for progress bars.
-    progress: float = 1.0
-    #: An exhaustive run cut short (time limit or cancel): ``exact`` is False, and the columns
-    #: are estimates from the work items it finished, a random sample of them (the items go in
-    #: a seeded random order), with standard errors.
-    truncated: bool = False
-    #: How many deals the whole enumeration has, for exhaustive runs (None for Monte Carlo).
-    total_deals: int | None = None
-    #: A function sampled inside some deal (an inner enumeration too large to do exactly,
-    #: such as ``HvREquity`` against a wide range before the flop): an exhaustive run is then
-    #: not ``exact``.
-    inner_sampled: bool = False
-    #: Why an exhaustive run enumerates: "asked", "small" or "fewer deals than trials" (None
-    #: for Monte Carlo).
-    enumerated_because: str | None = None
-    #: Work items of an exhaustive run in its sample so far, and in the whole enumeration.
-    items_done: int | None = None
-    items_total: int | None = None
-    #: "select", or "simulate" for a ``simulate`` statement, whose columns are its actions (the
-    #: value an EV in chips, with its standard error).
-    kind: str = "select"
-    #: simulate: the action with the greatest EV (ties to the more aggressive).
-    chosen: str | None = None
-    #: simulate: the run stopped on an obvious move, after ``stopped_after`` trials.
-    stopped_early: bool = False
-    stopped_after: int | None = None
-    #: simulate: the EV of the best action less the second best's, and that paired
-    #: difference's standard error.
-    gap: float | None = None
-    gap_stderr: float | None = None
-    #: The precision target a Monte Carlo run stopped at before its trials (every selector's
-    #: standard error below it, see ``pql_repl.api.precision``); None when it ran them all.
-    stopped_at_precision: float | None = None
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> StatementResult:
-        return cls(
-            query=d["query"],
-            game=d["game"],
-            trials=d["trials"],
-            accepted=d["accepted"],
-            attempted=d.get("attempted", d["trials"]),
-            exact=d["exact"],
-            seed=d.get("seed"),
-            elapsed=d["elapsed_s"],
-            columns=[Column.from_dict(c) for c in d["columns"]],
-            index=d.get("index", 0),
-            done=d.get("done", True),
-            cancelled=d.get("cancelled", False),
-            progress=d.get("progress", 1.0),
-            truncated=d.get("truncated", False),
-            total_deals=d.get("total_deals"),
-            inner_sampled=d.get("inner_sampled", False),
-            enumerated_because=d.get("enumerated_because"),
-            items_done=d.get("items_done"),
-            items_total=d.get("items_total"),
-            kind=d.get("kind", "select"),
-            chosen=d.get("chosen"),
-            stopped_early=d.get("stopped_early", False),
-            stopped_after=d.get("stopped_after"),
-            gap=d.get("gap"),
-            gap_stderr=d.get("gap_stderr"),
-            stopped_at_precision=d.get("stopped_at_precision"),
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON shape for one statement (docs/cli.md, output formats), with ``truncated`` (an exhaustive
-        run cut short), ``cancelled`` (a partial result: the run was stopped), ``inner_sampled``
-        and, for exhaustive runs, ``total_deals``, ``enumerated_because``, ``items_done`` and
-        ``items_total``."""
-        d: dict[str, Any] = {
-            "query": self.query,
-            "game": self.game,
-            "trials": self.trials,
-            "accepted": self.accepted,
-            "attempted": self.attempted,
-            "exact": self.exact,
-            "truncated": self.truncated,
-            "cancelled": self.cancelled,
-            "inner_sampled": self.inner_sampled,
-            "seed": self.seed,
-            "elapsed_s": round(self.elapsed, 6),
-            "columns": [c.to_dict() for c in self.columns],
-        }
-        if self.kind == "simulate":
-            d["kind"] = self.kind
-            d["chosen"] = self.chosen
-            d["stopped_early"] = self.stopped_early
-            d["stopped_after"] = self.stopped_after
-            d["gap"] = self.gap
-            d["gap_stderr"] = self.gap_stderr
-        if self.stopped_at_precision is not None:
-            d["stopped_at_precision"] = self.stopped_at_precision
-        if self.total_deals is not None:
-            d["total_deals"] = self.total_deals
-            d["enumerated_because"] = self.enumerated_because
-            d["items_done"] = self.items_done
-            d["items_total"] = self.items_total
-        return d
-
-    def column(self, name: str) -> Column:
-        """The column called ``name`` (case-insensitive)."""
-        for c in self.columns:
-            if c.name.lower() == name.lower():
-                return c
-        raise KeyError(name)
-
-
-@record(frozen=True)
-class StatementInfo:
-    """What checking found in one statement: its text, game, players and selector names."""
-
-    query: str
-    game: str
-    players: list[str]
-    #: A simulate statement's actions.
-    selectors: list[str]
-    span: tuple[int, int]
-    kind: str = "select"
+def to_pandas(results: Iterable[ResultFields]) -> Any:
+    """Any results (a run's, a stream's final snapshots, several runs' together) as one pandas
+    DataFrame in the statement CSV's shape, numbered from 1 in the order given."""
+    return frames.statements_frame(results)

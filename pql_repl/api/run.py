@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from collections.abc import Generator, Mapping
     from typing import Any
 
-    from pql_repl.api.results import StatementResult
+    from pql_repl.api.results import Results, StatementResult
 
 
 class Query(LocalQuery):
@@ -118,10 +118,11 @@ def run(
     precision: float | str | None = None,
     macros: Mapping[str, str] | None = None,
     cluster: Any = None,
-) -> list[StatementResult]:
-    """Run every statement of ``text``; one result per statement. ``trials`` None: each
-    statement's default (600,000 for select, 10,000 for simulate). ``cluster``: a Dask
-    scheduler address or client to run them on (``pql_repl.api.cluster``: the same answers)."""
+) -> Results:
+    """Run every statement of ``text``; one result per statement (a ``Results`` list, with
+    ``to_pandas()``). ``trials`` None: each statement's default (600,000 for select, 10,000 for
+    simulate). ``cluster``: a Dask scheduler address or client to run them on
+    (``pql_repl.api.cluster``: the same answers)."""
     options = {
         "trials": trials,
         "seed": seed,

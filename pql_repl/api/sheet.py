@@ -16,10 +16,20 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from pql_repl.api import frames
 from pql_repl.api.options import shown, text_argument
-from pql_repl.api.output import csv_line, csv_number
+from pql_repl.api.output import csv_line
 from pql_repl.api.results import DEFAULT_TRIALS, StatementResult
 from pql_repl.api.run import Query
+from pql_repl.api.tidy import (
+    RUN_COLUMNS,
+    Cell,
+    csv_cell,
+    number_value,
+    run_values,
+    selector_stderr,
+    stderr_column,
+)
 from pql_repl.base.errors import PqlArgumentTypeError, PqlCancelled, PqlError, excerpt
 from pql_repl.base.limits import FILLED_MAX_CHARS, ROWS_MAX_CELL, SCRIPT_MAX_BYTES, SHEET_MAX_ROWS
 from pql_repl.base.records import field, record
@@ -142,7 +152,8 @@ def read_rows(text: str, source: str = "rows") -> tuple[list[str], list[dict[str
 @record
 class Sheet:
     """The rows that were run, each with its results: the input columns, then for every
-    selector its value and standard error (``name`` and ``name stderr``)."""
+    selector its value and standard error (``name`` and ``name_stderr``), then how each row was
+    computed (``tidy.RUN_COLUMNS``: ``result_header``)."""
 
     header: list[str]
     rows: list[list[str]] = field(default_factory=list)
@@ -152,33 +163,54 @@ class Sheet:
     def to_csv(self) -> str:
         return "".join(csv_line(r) for r in [self.header, *self.rows])
 
+    def to_pandas(self) -> Any:
+        """The sheet's CSV as a pandas DataFrame (the input columns as text, the results with
+        the dtypes of ``tidy``). Needs pandas (``pip install 'pql-repl[pandas]'``)."""
+        inputs = len(self.header) - (len(result_header(self.results[0])) if self.results else 0)
+        records = [
+            [*cells[:inputs], *result_values(results)]
+            for cells, results in zip(self.rows, self.results, strict=True)
+        ]
+        return frames.frame(records, self.header)
+
 
 def result_header(results: list[StatementResult]) -> list[str]:
-    """The appended columns for one row's results: ``name`` and ``name stderr`` per selector
-    (a name that repeats across statements gets the statement's number: ``eq (2)``)."""
+    """The appended columns for one row's results: ``name`` and ``name_stderr`` per selector (a
+    name that repeats across statements gets the statement's number: ``eq_2``), then
+    ``tidy.RUN_COLUMNS`` (for a template of several statements, each statement's:
+    ``trials_1``, ``exact_1``, ...)."""
     names = [c.name for r in results for c in r.columns]
     columns = []
     for r in results:
         for c in r.columns:
-            name = c.name if names.count(c.name) == 1 else f"{c.name} ({r.index + 1})"
-            columns += [name, f"{name} stderr"]
-    return columns
+            name = c.name if names.count(c.name) == 1 else f"{c.name}_{r.index + 1}"
+            columns += [name, stderr_column(name)]
+    if len(results) == 1:
+        return [*columns, *RUN_COLUMNS]
+    return columns + [f"{column}_{r.index + 1}" for r in results for column in RUN_COLUMNS]
 
 
-def result_cells(results: list[StatementResult]) -> list[str]:
-    """One row's appended cells, in the order of ``result_header``: numbers as written by the
-    CSV export, a histogram as ``label: fraction`` pairs separated by ``; ``."""
-    cells = []
+def result_values(results: list[StatementResult]) -> list[Cell]:
+    """One row's appended cells, typed, in the order of ``result_header``: each selector's value
+    (a histogram as ``label: fraction`` pairs separated by ``; ``) and standard error, then how
+    each statement was computed."""
+    cells: list[Cell] = []
     for r in results:
         for c in r.columns:
             if c.selector == "histogram":
-                cells += ["; ".join(f"{b.label}: {b.fraction:.6g}" for b in c.buckets), ""]
+                cells += ["; ".join(f"{b.label}: {b.fraction:.6g}" for b in c.buckets), None]
                 continue
-            number = c.value if isinstance(c.value, int | float) and not isinstance(c.value, bool) else None
-            value = csv_number(number) if number is not None else ("" if c.value is None else str(c.value))
-            stderr = csv_number(c.stderr) if c.stderr is not None else ("0.0" if r.exact else "")
-            cells += [value, stderr]
+            number = number_value(c.value)
+            cells += [number if number is not None else (None if c.value is None else str(c.value))]
+            cells += [selector_stderr(r, c)]
+    for r in results:
+        cells += run_values(r)
     return cells
+
+
+def result_cells(results: list[StatementResult]) -> list[str]:
+    """One row's appended cells as CSV text (``result_values``)."""
+    return [csv_cell(v) for v in result_values(results)]
 
 
 def check_template(template: str, source: str = "template") -> list[str]:

@@ -22,13 +22,24 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import islice, product
 from typing import Any
 
-from pql_repl.api import sweep_values
+from pql_repl.api import frames, html, sweep_values
 from pql_repl.api.numbers import format_estimate, format_weight
 from pql_repl.api.options import shown, text_argument
-from pql_repl.api.output import csv_line, csv_number, csv_rows
-from pql_repl.api.results import StatementResult
+from pql_repl.api.output import csv_line, csv_rows, md_row
+from pql_repl.api.results import Column, StatementResult
 from pql_repl.api.run import Query
 from pql_repl.api.sweep_values import SweepValue
+from pql_repl.api.tidy import (
+    RUN_COLUMNS,
+    STATEMENT_COLUMNS,
+    Cell,
+    csv_cell,
+    csv_number,
+    number_value,
+    run_values,
+    selector_stderr,
+    stderr_column,
+)
 from pql_repl.base.errors import (
     PqlArgumentTypeError,
     PqlError,
@@ -367,34 +378,51 @@ class SweepResult:
     # -- tables ------------------------------------------------------------------------------
 
     def header(self) -> list[str]:
+        """The sweep CSV's columns: each placeholder, ``weight``, each selector and its
+        ``_stderr`` (``tidy.stderr_column``), then ``tidy.RUN_COLUMNS``."""
         cols = [*self.names, "weight"]
         for s in self.selectors:
-            cols += [s, f"{s} stderr"]
-        return cols
+            cols += [s, stderr_column(s)]
+        return [*cols, *RUN_COLUMNS]
 
-    def _cells(self, row: SweepRow) -> list[str]:
-        cells = [*row.values, csv_number(row.weight)]
+    def _values(self, row: SweepRow) -> list[Cell]:
+        """A row's cells in ``header``'s order, typed (a histogram as ``label: share`` pairs
+        separated by ``; ``; a row without a result: its status, no values)."""
+        cells: list[Cell] = [*row.values, row.weight]
         if row.result is None:
-            return cells + [""] * (2 * len(self.selectors))
+            return [*cells, *[None] * (2 * len(self.selectors)), 0, False, row.error or "no legal deal", None]
         for c in row.result.columns:
             if c.selector == "histogram":
-                cells += ["; ".join(f"{b.label}: {b.fraction:.6g}" for b in c.buckets), ""]
+                cells += ["; ".join(f"{b.label}: {b.fraction:.6g}" for b in c.buckets), None]
                 continue
-            value = c.value if isinstance(c.value, int | float) and not isinstance(c.value, bool) else None
-            cells += [
-                csv_number(value) if value is not None else str(c.value),
-                csv_number(c.stderr) if c.stderr is not None else ("0.0" if row.result.exact else ""),
-            ]
-        return cells
+            value = number_value(c.value)
+            shown = value if value is not None else (None if c.value is None else str(c.value))
+            cells += [shown, selector_stderr(row.result, c)]
+        return [*cells, *run_values(row.result)]
+
+    def _aggregate_values(self) -> list[Cell]:
+        """The aggregate's cells: ``all`` in the first placeholder's column, the summed weight of
+        the rows with a result, each selector's weighted mean and its error, their trials
+        summed, whether all were exact, the sweep's status (done, or cancelled while rows are
+        left), and the seed when every sampled row had the same one."""
+        answered = self.answered
+        exact = bool(answered) and all(result.exact for _, result in answered)
+        cells: list[Cell] = ["all", *[None] * (len(self.names) - 1), sum(r.weight for r, _ in answered)]
+        for value, stderr in self.aggregate():
+            cells += [value, stderr if stderr is not None else (0.0 if exact and value is not None else None)]
+        seeds = {result.seed for _, result in answered if result.seed is not None}
+        seed = seeds.pop() if len(seeds) == 1 else None
+        trials = sum(result.trials for _, result in answered)
+        return [*cells, trials, exact, "done" if self.done else "cancelled", seed]
+
+    def _records(self) -> list[list[Cell]]:
+        return [*(self._values(r) for r in self.rows), self._aggregate_values()]
+
+    def _cells(self, row: SweepRow) -> list[str]:
+        return [csv_cell(v) for v in self._values(row)]
 
     def _aggregate_cells(self) -> list[str]:
-        cells = ["all", *[""] * (len(self.names) - 1), csv_number(sum(r.weight for r in self.rows))]
-        for value, stderr in self.aggregate():
-            cells += [
-                csv_number(value) if value is not None else "",
-                csv_number(stderr) if stderr is not None else "",
-            ]
-        return cells
+        return [csv_cell(v) for v in self._aggregate_values()]
 
     def to_csv(self) -> str:
         """A header, a line per row, and the aggregate last (its first cell ``all``)."""
@@ -410,12 +438,15 @@ class SweepResult:
         value of each of ``placeholders`` (names with ``$``; '' for a name not swept here)."""
         answered = self.answered
         game = answered[0][1].game if answered else ""
-        status = "done" if self.done else "cancelled"
         found = [c.selector for c in answered[0][1].columns] if answered else []
         kinds = [*found, *[""] * len(self.selectors)][: len(self.selectors)]
 
         def tail(number: str, weight: float, values: Mapping[str, str]) -> list[str]:
             return [number, csv_number(weight), *(values.get(p, "") for p in placeholders)]
+
+        def cells(selector: str, kind: str, value: Cell, stderr: Cell, run: Sequence[Cell]) -> list[str]:
+            record = (statement, self.query, game, selector, kind, None, value, stderr, None, *run)
+            return [csv_cell(v, c) for v, c in zip(record, STATEMENT_COLUMNS, strict=True)]
 
         rows: list[list[str]] = []
         for number, row in enumerate(self.rows, start=1):
@@ -424,40 +455,51 @@ class SweepResult:
             if row.result is not None:
                 rows += [[*cells, *end] for cells in csv_rows(row.result, statement)]
                 continue
-            for selector, kind in zip(self.selectors, kinds, strict=True):
-                cells = [str(statement), self.query, game, selector, kind, "", "", "", "", "0", "false"]
-                rows.append([*cells, row.error or "no legal deal", *end])
-        exact = bool(answered) and all(result.exact for _, result in answered)
-        trials = str(sum(result.trials for _, result in answered))
+            run = (0, False, row.error or "no legal deal", None)
+            rows += [
+                [*cells(s, kind, None, None, run), *end]
+                for s, kind in zip(self.selectors, kinds, strict=True)
+            ]
+        aggregate = self._aggregate_values()
+        totals = aggregate[-len(RUN_COLUMNS) :]
         end = tail("all", sum(r.weight for r, _ in answered), {})
-        for selector, kind, (value, stderr) in zip(self.selectors, kinds, self.aggregate(), strict=True):
+        means = aggregate[len(self.names) + 1 : -len(RUN_COLUMNS)]
+        for i, (selector, kind) in enumerate(zip(self.selectors, kinds, strict=True)):
+            value, stderr = means[2 * i], means[2 * i + 1]
             if value is None:
                 continue  # a histogram, or a value that is not a number: no mean
-            error = csv_number(stderr) if stderr is not None else ("0.0" if exact else "")
-            cells = [str(statement), self.query, game, selector, kind, "", csv_number(value), error, ""]
-            rows.append([*cells, trials, "true" if exact else "false", status, *end])
+            rows.append([*cells(selector, kind, value, stderr, totals), *end])
         return rows
 
     def to_json(self) -> dict[str, Any]:
         def number(x: object) -> object:
             return x if isinstance(x, int | float | str | bool) or x is None else str(x)
 
+        def column(result: StatementResult | None, c: Column) -> dict[str, Any]:
+            shown: dict[str, Any] = {"value": number(c.value), "stderr": c.stderr}
+            if c.selector == "histogram":
+                shown["buckets"] = c.to_dict(result)["buckets"]  # each with its standard error
+            return shown
+
+        def row(r: SweepRow) -> dict[str, Any]:
+            trials, exact, status, seed = (
+                run_values(r.result) if r.result else (0, None, r.error or "no legal deal", None)
+            )
+            return {
+                "values": dict(zip(self.names, r.values, strict=True)),
+                "weight": r.weight,
+                "trials": trials,
+                "exact": exact,
+                "status": status,
+                "seed": seed,
+                "error": r.error,
+                "columns": {c.name: column(r.result, c) for c in (r.result.columns if r.result else [])},
+            }
+
         return {
             "placeholders": self.names,
             "selectors": self.selectors,
-            "rows": [
-                {
-                    "values": dict(zip(self.names, r.values, strict=True)),
-                    "weight": r.weight,
-                    "exact": r.result.exact if r.result else None,
-                    "error": r.error,
-                    "columns": {
-                        c.name: {"value": number(c.value), "stderr": c.stderr}
-                        for c in (r.result.columns if r.result else [])
-                    },
-                }
-                for r in self.rows
-            ],
+            "rows": [row(r) for r in self.rows],
             "aggregate": {
                 s: {"value": v, "stderr": e}
                 for s, (v, e) in zip(self.selectors, self.aggregate(), strict=True)
@@ -501,44 +543,39 @@ class SweepResult:
         return "\n".join([line(head), rule, *map(line, body), rule, line(agg)]) + state + "\n"
 
     def to_markdown(self) -> str:
+        """The CSV's table as a plain pipe table."""
         head = self.header()
-        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        lines += ["| " + " | ".join(self._cells(r)) + " |" for r in self.rows]
-        lines.append("| " + " | ".join(self._aggregate_cells()) + " |")
+        lines = [md_row(head), "| " + " | ".join("---" for _ in head) + " |"]
+        lines += [md_row(self._cells(r)) for r in self.rows]
+        lines.append(md_row(self._aggregate_cells()))
         return "\n".join(lines) + "\n"
 
+    def to_html(self) -> str:
+        """The sweep's table as HTML (``html.sweep_table``)."""
+        return html.sweep_table(self)
+
+    def _repr_html_(self) -> str:
+        """What a notebook shows: ``to_html``."""
+        return self.to_html()
+
     def to_records(self) -> list[dict[str, Any]]:
-        """One mapping per row: the placeholders' values, the weight, each selector's value
-        and ``name stderr``."""
-        records = []
-        for r in self.rows:
-            rec: dict[str, Any] = dict(zip(self.names, r.values, strict=True))
-            rec["weight"] = r.weight
-            for c in r.result.columns if r.result else []:
-                rec[c.name] = (
-                    c.value if c.selector != "histogram" else {b.label: b.fraction for b in c.buckets}
-                )
-                rec[f"{c.name} stderr"] = c.stderr
-            records.append(rec)
-        return records
+        """One mapping per row of the CSV (the aggregate last), under its columns
+        (``header``), its values typed."""
+        header = self.header()
+        return [dict(zip(header, values, strict=True)) for values in self._records()]
 
     def to_pandas(self) -> Any:
-        """The rows as a pandas DataFrame (pandas is not a dependency: install it to use this)."""
-        return _optional("pandas").DataFrame.from_records(self.to_records())
+        """The sweep CSV as a pandas DataFrame: its columns (``header``) and rows (the
+        aggregate last), with the dtypes of ``tidy`` (pandas is optional:
+        ``pip install 'pql-repl[pandas]'``)."""
+        return frames.frame(self._records(), self.header())
 
     def to_polars(self) -> Any:
         """The rows as a polars DataFrame (polars is not a dependency: install it to use this)."""
-        return _optional("polars").DataFrame(self.to_records())
+        return frames.optional("polars", "polars").DataFrame(self.to_records())
 
     def __str__(self) -> str:
         return self.to_table()
-
-
-def _optional(module: str) -> Any:
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        raise ImportError(f"this needs {module}, which pql does not install: pip install {module}") from None
 
 
 @record

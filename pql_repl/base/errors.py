@@ -62,6 +62,11 @@ class PqlArgumentTypeError(PqlArgumentError, TypeError):
     naming the argument and the type it must be."""
 
 
+class PqlMissingDependency(PqlError, ImportError):
+    """A feature needs a library pql does not install (``to_pandas`` needs pandas): the message
+    says what to install. An ``ImportError`` too."""
+
+
 class ClusterError(PqlError):
     """The cluster cannot be used: Dask missing, an address pql cannot use, no scheduler
     answering there, or workers that run another pql version (``pql_repl.api.cluster``)."""
