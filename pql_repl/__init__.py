@@ -132,5 +132,11 @@ def __getattr__(name: str) -> Any:
     return value
 
 
+def load_ipython_extension(ipython: Any) -> None:
+    """``%load_ext pql_repl`` in IPython or Jupyter: the ``%pql`` line magic and ``%%pql`` cell
+    magic (``pql_repl.notebook``). IPython is loaded by them, not by ``import pql_repl``."""
+    importlib.import_module("pql_repl.notebook.magic").load_ipython_extension(ipython)
+
+
 def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})

@@ -288,16 +288,17 @@ def test_rust_rooms_use_only_rooms_declared_before_them_in_lib_rs() -> None:
 
 
 #: The rooms of ``pql_repl`` lowest first (ARCHITECTURE.md): a room uses only rooms of a lower
-#: level. ``pql_repl`` is the package's own ``__init__`` (the public names, loaded from ``api``),
-#: ``_core`` the engine; rooms on one level do not use each other.
+#: level. ``pql_repl`` is the package's own ``__init__`` (the public names, loaded from ``api``,
+#: and ``%load_ext pql_repl``'s door to ``notebook``), ``_core`` the engine; rooms on one level
+#: do not use each other.
 PYTHON_ROOMS = [
     {"_core"},
     {"base"},
     {"files"},
     {"api"},
-    {"editors", "session", "pql_repl"},
-    {"repl", "tui"},
-    {"cli"},
+    {"editors", "session"},
+    {"repl", "tui", "notebook"},
+    {"cli", "pql_repl"},
     {"start"},
 ]
 

@@ -32,6 +32,13 @@ from pql_repl.session.session import COMMANDS, Session
 from pql_repl.session.settings import SessionError
 from pql_repl.session.statements import DotCommand, Statement, is_complete, split_statements
 
+try:  # the notebook magic, loaded before Hypothesis starts (IPython raises the recursion limit)
+    from IPython.core.error import UsageError
+
+    from pql_repl.notebook.magic import PqlMagic
+except ImportError:
+    PqlMagic = None  # type: ignore[assignment,misc]
+
 T = TypeVar("T")
 
 settings.register_profile("fuzz", max_examples=1000, deadline=None)
@@ -142,6 +149,26 @@ def test_decoding_names_the_first_bad_byte(data: bytes) -> None:
 def test_any_dot_command_is_applied_or_refused(line: str) -> None:
     outcome = attempt(lambda: Session().handle("." + line), SessionError, pql.PqlError)
     assert outcome is not None
+
+
+@given(text)
+def test_any_notebook_cell_runs_or_is_refused_with_a_usage_error(source: str) -> None:
+    """``%%pql`` on any text: results, nothing (commands only), or IPython's ``UsageError`` with
+    a short message (no traceback), in bounded memory."""
+    if PqlMagic is None:
+        pytest.skip("IPython is not installed (pip install 'pql-repl[notebook]')")
+    magic = PqlMagic(None)  # no shell: the text view, printed at the end of each run
+    magic.session.settings.apply("trials", "1000")
+    before = resident_mb()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        value = attempt(lambda: magic("", source), UsageError)
+    if isinstance(value, UsageError):
+        lines = str(value).splitlines()
+        assert lines
+        assert all(len(line) <= 600 for line in lines)
+    else:
+        assert value is None or isinstance(value, pql.StatementResult | list)
+    assert resident_mb() - before < MEMORY_BOUND_MB
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,0 +1,282 @@
+"""PQL in notebooks: ``%load_ext pql_repl``, the ``%pql`` and ``%%pql`` magics.
+
+A real notebook is executed headless (nbclient on an ipykernel kernel in its own HOME, IPython
+and Jupyter folders): the settings magic, a cell whose numbers are ``pql -c``'s with the same
+seed, ``_.to_pandas()``, the live widgets, and a long cell interrupted as Jupyter's stop button
+does (the kernel gets a SIGINT once the widgets show the run going), whose partial result is
+kept and marked. In-process tests drive the magics through IPython's own shell, which has no
+kernel: there the live view is text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import pql_repl as pql
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+pytest.importorskip("ipykernel")
+pytest.importorskip("ipywidgets")
+pytest.importorskip("pandas")
+
+REPO = Path(pql.__file__).resolve().parent.parent
+QUERY = "select avg(riverEquity(hero)) as eq, count(winsHi(villain)) as kings from hero='AA', villain='KK'"
+LONG = "select avg(riverEquity(hero)) as eq from hero='AA', villain='KK'"
+
+
+def pql_c(*args: str) -> list[dict[str, str]]:
+    """``pql -c`` in CSV, its rows."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pql_repl.cli", *args, "--format", "csv"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return list(csv.DictReader(io.StringIO(done.stdout)))
+
+
+# ---------------------------------------------------------------------------------------------
+# The notebook, executed headless
+
+
+def kernel_environment(tmp_path: Path) -> dict[str, str]:
+    """The kernel's and the client's folders, all under ``tmp_path``: no user's IPython profile,
+    Jupyter config, pql config or named ranges reaches the run."""
+    home = tmp_path / "home"
+    env = {
+        "HOME": str(home),
+        "IPYTHONDIR": str(home / ".ipython"),
+        "JUPYTER_CONFIG_DIR": str(home / ".jupyter"),
+        "JUPYTER_DATA_DIR": str(home / "jupyter-data"),
+        "JUPYTER_RUNTIME_DIR": str(home / "jupyter-runtime"),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "XDG_DATA_HOME": str(home / ".local" / "share"),
+        "XDG_CACHE_HOME": str(home / ".cache"),
+        "MPLCONFIGDIR": str(home / ".matplotlib"),
+        "PQL_CONFIG": str(tmp_path / "no-config.toml"),
+        "PQL_DATA_DIR": str(tmp_path / "pql-data"),
+        # The kernel imports this checkout, however pql is installed.
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+    }
+    home.mkdir()
+    return env
+
+
+def text_of(output: dict[str, Any]) -> str:
+    if output["output_type"] == "stream":
+        return str(output["text"])
+    return str(output.get("data", {}).get("text/plain", ""))
+
+
+def html_of(cell: Any) -> str:
+    return "".join(o.get("data", {}).get("text/html", "") for o in cell.outputs if "data" in o)
+
+
+def widget_texts(client: Any) -> list[str]:
+    """The values of the HTML widgets the kernel has drawn so far (the live status lines)."""
+    return [
+        str(state.get("value", ""))
+        for state in client.widget_state.values()
+        if state.get("_model_name") == "HTMLModel"
+    ]
+
+
+async def execute(tmp_path: Path, nb: Any, interrupt_at: int) -> Any:
+    """Run every cell; cell ``interrupt_at`` is interrupted once the live widgets say it is
+    running (waited for, not slept for)."""
+    client = nbclient.NotebookClient(
+        nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    )
+    async with client.async_setup_kernel(env={**os.environ, **kernel_environment(tmp_path)}):
+        for index, cell in enumerate(nb.cells):
+            if index != interrupt_at:
+                await client.async_execute_cell(cell, index)
+                continue
+            running = asyncio.ensure_future(client.async_execute_cell(cell, index))
+            deadline = time.monotonic() + 60
+            while not any("running ·" in text for text in widget_texts(client)):
+                assert not running.done(), "the long cell ended before it was interrupted"
+                assert time.monotonic() < deadline, "the live view never showed the run going"
+                await asyncio.sleep(0.05)
+            await client.km.interrupt_kernel()
+            await running
+    return client
+
+
+def test_a_notebook_runs_pql_cells_live_and_keeps_an_interrupted_result(tmp_path: Path) -> None:
+    new = nbformat.v4
+    nb = new.new_notebook()
+    nb.cells = [
+        new.new_code_cell("%load_ext pql_repl"),
+        new.new_code_cell("%pql .seed 7\n%pql .trials 100000\n%pql .exact off"),
+        new.new_code_cell(f"%%pql\n{QUERY}"),
+        new.new_code_cell(
+            "df = _.to_pandas()\nprint(df[['selector', 'value', 'trials', 'status']].to_json())"
+        ),
+        new.new_code_cell(f"%%pql\n.trials 1e12\n.threads 1\n{LONG}"),
+        new.new_code_cell("partial = _\nprint(partial.cancelled, partial.trials)"),
+    ]
+    started = time.monotonic()
+    client = asyncio.run(execute(tmp_path, nb, interrupt_at=4))
+    took = time.monotonic() - started
+    cells = nb.cells
+
+    # The settings magic answers each change.
+    said = "".join(text_of(o) for o in cells[1].outputs)
+    assert "seed 7" in said
+    assert "trials 100000" in said
+
+    # The %%pql cell: its value is the result, shown as the HTML table, with pql -c's numbers.
+    result = [o for o in cells[2].outputs if o["output_type"] == "execute_result"]
+    assert len(result) == 1
+    table = result[0]["data"]["text/html"]
+    assert '<table class="pql-result sampled"' in table
+    assert "riverEquity" in table
+    expected = pql_c("-c", QUERY, "--seed", "7", "--trials", "100000", "--no-exact")
+    # The live widgets gave way to the last status line.
+    status = [o for o in cells[2].outputs if o["output_type"] == "display_data"]
+    assert len(status) == 1
+    assert "done · 100,000 trials" in text_of(status[0])
+
+    # `_` is the result: to_pandas() holds pql -c's values to the last digit.
+    frame = json.loads(text_of(cells[3].outputs[0]))
+    assert list(frame["selector"].values()) == ["eq", "kings"]
+    assert [float(row["value"]) for row in expected] == list(frame["value"].values())
+    assert set(frame["trials"].values()) == {100_000}
+    assert set(frame["status"].values()) == {"done"}
+
+    # The interrupted cell: stopped, its partial result kept as the cell's value and marked.
+    outputs = cells[4].outputs
+    assert not [o for o in outputs if o["output_type"] == "error"]
+    stderr = "".join(o["text"] for o in outputs if o.get("name") == "stderr")
+    assert "pql: interrupted" in stderr
+    partial = [o for o in outputs if o["output_type"] == "execute_result"]
+    assert len(partial) == 1
+    assert "cancelled (partial result)" in partial[0]["data"]["text/html"]
+    live = "".join(text_of(o) for o in outputs if o["output_type"] == "display_data")
+    assert "cancelled ·" in live
+    assert "stopped: a partial result from" in live
+    cancelled, trials = text_of(cells[5].outputs[0]).split()
+    assert cancelled == "True"
+    assert 0 < int(trials) < 10**12
+
+    # While it ran, the widgets showed a progress bar and the values converging.
+    models = {state.get("_model_name") for state in client.widget_state.values()}
+    assert {"FloatProgressModel", "HTMLModel", "VBoxModel"} <= models
+    assert any("pql-result" in text for text in widget_texts(client))
+    assert took < 60
+
+
+# ---------------------------------------------------------------------------------------------
+# In process: IPython's shell (no kernel: the live view is text)
+
+
+@pytest.fixture
+def shell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    from IPython.core.interactiveshell import InteractiveShell  # noqa: PLC0415
+
+    monkeypatch.setenv("PQL_CONFIG", str(tmp_path / "no-config.toml"))
+    monkeypatch.setenv("IPYTHONDIR", str(tmp_path / "ipython"))
+    ip = InteractiveShell.instance()
+    ip.run_line_magic("load_ext", "pql_repl")
+    yield ip
+    del ip._pql_magic
+    ip.extension_manager.loaded.discard("pql_repl")
+    InteractiveShell.clear_instance()
+
+
+def test_import_pql_repl_loads_no_ipython() -> None:
+    code = (
+        "import sys, pql_repl; pql_repl.load_ipython_extension; "
+        "print(sorted(m for m in sys.modules if m.startswith(('IPython', 'pql_repl.notebook'))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.strip() == "[]"
+
+
+def test_settings_persist_across_cells_and_results_are_the_api_s(shell: Any) -> None:
+    shell.run_line_magic("pql", ".seed 7")
+    shell.run_line_magic("pql", ".trials 20000")
+    shell.run_line_magic("pql", ".exact off")
+    shell.run_line_magic("pql", ".define $big 'AA,KK'")
+    one = shell.run_line_magic("pql", "select avg(riverEquity(hero)) as eq from hero='$big', villain='QQ'")
+    assert isinstance(one, pql.StatementResult)
+    assert (one.trials, one.seed, one.done, one.cancelled) == (20_000, 7, True, False)
+    (same,) = pql.run(
+        "select avg(riverEquity(hero)) as eq from hero='AA,KK', villain='QQ'",
+        seed=7,
+        trials=20_000,
+        exact=False,
+    )
+    assert one.columns == same.columns
+    several = shell.run_cell_magic("pql", "", f"{QUERY};\n{LONG}")
+    assert isinstance(several, pql.Results)
+    assert len(several) == 2
+    frame = several.to_pandas()
+    assert list(frame["statement"]) == [1, 1, 2]
+    assert several._repr_html_().count("<table") == 2
+
+
+def test_a_cell_with_only_commands_has_no_value_and_says_what_changed(shell: Any) -> None:
+    from IPython.utils.capture import capture_output  # noqa: PLC0415
+
+    with capture_output() as seen:
+        value = shell.run_cell_magic("pql", ".trials 5000", ".seed 3\n.show")
+    assert value is None
+    assert "trials 5000" in seen.stdout
+    assert "seed 3" in seen.stdout
+    assert "config file" in seen.stdout  # .show's table
+    with capture_output() as seen:
+        shell.run_line_magic("pql", ".quit")
+    assert "restart the kernel" in seen.stdout
+
+
+def test_a_mistake_is_said_at_its_place_without_a_traceback(shell: Any) -> None:
+    from IPython.utils.capture import capture_output  # noqa: PLC0415
+
+    cell = (
+        "%%pql\nselect avg(riverEquity(hero)) from hero='AA', villain='KK';\n"
+        "select avg(nosuch(hero)) from hero='AA'"
+    )
+    with capture_output() as seen:
+        outcome = shell.run_cell(cell)
+    assert not outcome.success
+    shown = seen.stdout + seen.stderr
+    assert "UsageError" in shown
+    assert "nosuch" in shown
+    assert "line 3, col 12: unknown function 'nosuch'" in shown  # the %%pql line is line 1
+    assert "Traceback" not in shown
+    # Nothing ran: the first statement's live view never showed.
+    assert "done ·" not in shown
+    with capture_output() as seen:
+        outcome = shell.run_cell("%pql .trials many")
+    assert not outcome.success
+    assert "Traceback" not in seen.stdout + seen.stderr
+    assert "line 1" in seen.stdout + seen.stderr
+
+
+def test_the_text_view_prints_the_last_status(shell: Any) -> None:
+    from IPython.utils.capture import capture_output  # noqa: PLC0415
+
+    shell.run_line_magic("pql", ".seed 7")
+    with capture_output() as seen:
+        shell.run_line_magic("pql", "select avg(riverEquity(hero)) as eq from hero='AA', villain='KK'")
+    shown = [o.data["text/plain"] for o in seen.outputs]
+    assert len(shown) == 1  # printed once, at the end: a terminal cannot redraw it
+    assert "done · 600,000 trials" in shown[0]
+    assert "eq 0.81" in shown[0]
