@@ -136,8 +136,11 @@ class Terminal:
         args: Sequence[str] = (),
         env: dict[str, str | None] | None = None,
         raw_escape: bool = False,
+        module: str = "pql_repl.cli",
     ) -> None:
         self.tmp_path = Path(tmp_path)
+        #: What runs: ``python -m MODULE ARGS`` (``pql_repl.tui.served``: one session of pql serve).
+        self.module = module
         self.columns = columns
         self.lines = lines
         self.args = list(args)
@@ -185,7 +188,7 @@ class Terminal:
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", self.lines, self.columns, 0, 0))
         try:
             self._process = subprocess.Popen(
-                [sys.executable, "-m", "pql_repl.cli", *self.args],
+                [sys.executable, "-m", self.module, *self.args],
                 stdin=slave,
                 stdout=slave,
                 stderr=slave,

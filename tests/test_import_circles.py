@@ -297,7 +297,7 @@ PYTHON_ROOMS = [
     {"files"},
     {"api"},
     {"editors", "session"},
-    {"repl", "tui", "notebook"},
+    {"repl", "tui", "web", "notebook"},
     {"cli", "pql_repl"},
     {"start"},
 ]

@@ -35,6 +35,11 @@ NOT_ON_THE_RUN_PATH = [
     "pql_repl.api.evaluation",
     # Named ranges are read only for a statement that uses a `$name` (issue 41).
     "pql_repl.files.named_ranges",
+    # `pql serve` (the web extra) loads only for itself (issue 40).
+    "pql_repl.web",
+    "pql_repl.session.served",
+    "textual_serve",
+    "aiohttp",
 ]
 
 #: Runs the command as its script does, then prints the names of the modules loaded.

@@ -60,3 +60,8 @@ SHEET_MAX_ROWS = 100_000
 FILLED_MAX_CHARS = 64 * 2**20
 #: Characters of one cell of a spreadsheet mode's rows file (the csv module's own bound).
 ROWS_MAX_CELL = 128 * 2**10
+#: Browser sessions ``pql serve`` runs at once by default (``--sessions``), and at most.
+SERVE_SESSIONS = 4
+SERVE_MAX_SESSIONS = 64
+#: Seconds one statement of a served session may run by default (``--run-seconds``).
+SERVE_RUN_SECONDS = 60.0

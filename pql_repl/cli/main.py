@@ -159,8 +159,16 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERRUPTED
 
 
+def _serve(argv: list[str]) -> int:
+    """``pql serve``: the app in web browsers (``pql_repl.web``, loaded only for it)."""
+    return int(importlib.import_module("pql_repl.web").main(argv))
+
+
 def _main(argv: list[str] | None) -> int:
-    bare = bare_commands(sys.argv[1:] if argv is None else argv)
+    words = sys.argv[1:] if argv is None else argv
+    if words[:1] == ["serve"]:  # a script named serve runs as `pql ./serve`
+        return _serve(words[1:])
+    bare = bare_commands(words)
     args: argparse.Namespace | SimpleNamespace
     if bare is not None:
         args = bare

@@ -50,6 +50,8 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
+    from pql_repl.session.served import ServedBounds
+
 # ---------------------------------------------------------------------------------------------
 # Settings
 # ---------------------------------------------------------------------------------------------
@@ -89,6 +91,9 @@ class Session(RangeCommands):
         #: The config file this session's settings were read from (there or not); None when
         #: they were not read from one.
         self.config_read: str | None = None
+        #: Set by ``pql serve``'s app: the session belongs to a web browser's user, who may not
+        #: reach the server's files (``session/served.py``); None in every other front end.
+        self.served: ServedBounds | None = None
 
     @classmethod
     def from_config(cls, path: Path | None = None) -> Session:
@@ -162,6 +167,7 @@ class Session(RangeCommands):
         copy.observations = list(self.observations)
         copy.macros = None if self.macros is None else dict(self.macros)
         copy.keeps_ranges = True
+        copy.served = self.served
         return copy
 
     def replay(self, line: str) -> None:
@@ -203,13 +209,16 @@ class Session(RangeCommands):
             )
         name, _, arg = stripped[1:].partition(" ")
         name = name.lower()
-        command = COMMANDS.get(name) or COMMANDS.get(ALIASES.get(name, ""))
+        name = name if name in COMMANDS else ALIASES.get(name, name)
+        command = COMMANDS.get(name)
         if command is None:
             import difflib  # noqa: PLC0415 (only for suggestions: the command starts faster)
 
             close = difflib.get_close_matches(name, list(COMMANDS), n=1, cutoff=0.6)
             hint = f"did you mean '.{close[0]}'?" if close else "type .help for the list"
             raise SessionError(f"unknown command {_quoted('.' + name)}", hint)
+        if self.served is not None:
+            self.served.check(name, arg.strip())
         return command.run(self, arg.strip())
 
     def function_catalogue(self) -> list[FunctionInfo]:

@@ -4,9 +4,11 @@ tables with the statements' results, as one document (``output.render_history``)
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 from pql_repl.api.output import render_history
+from pql_repl.files.config import data_dir
 from pql_repl.files.storage import write_text_atomic
 from pql_repl.tui.app_core import AppCore
 from pql_repl.tui.results import ResultsPanel
@@ -24,11 +26,35 @@ class Exporting(AppCore):
             self.notify("nothing to export yet", severity="warning")
             return
 
-        def chosen(path: Path | None) -> None:
-            if path is not None:
-                self._write(path, render_history(results, export_format(path) or "csv"), len(results))
+        served = self.session.served is not None
 
-        self.push_screen(ExportDialog(self._suggested_export(), len(results)), chosen)
+        def chosen(path: Path | None) -> None:
+            if path is None:
+                return
+            text = render_history(results, export_format(path) or "csv")
+            if served:
+                self._download(path.name, text, len(results))
+            else:
+                self._write(path, text, len(results))
+
+        suggested = Path(self._suggested_export().name) if served else self._suggested_export()
+        self.push_screen(ExportDialog(suggested, len(results), download=served), chosen)
+
+    def _download(self, name: str, text: str, count: int) -> None:
+        """A served session's export: the browser downloads it (``App.deliver_text``); nothing is
+        written on the server."""
+        mime = {"csv": "text/csv", "json": "application/json"}.get(
+            export_format(Path(name)) or "", "text/plain"
+        )
+        # In a browser only the name travels; under a terminal (tests) the session's own folder.
+        self.deliver_text(
+            io.StringIO(text),
+            save_directory=data_dir(),
+            save_filename=name,
+            mime_type=mime,
+            open_method="download",
+        )
+        self.notify(f"downloading {count} result{'s' if count != 1 else ''} as {name}")
 
     def _suggested_export(self) -> Path:
         """The `.output` file, or pql-results.<format> in the current directory (shown whole,

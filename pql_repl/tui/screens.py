@@ -3,6 +3,7 @@ export dialog."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -183,26 +184,38 @@ def export_format(path: Path) -> str | None:
     return EXPORT_FORMATS.get(path.suffix.lower())
 
 
+#: A download's name in a served session: a file name alone, no folder (the browser saves it).
+DOWNLOAD_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+
+
 class ExportDialog(ModalScreen[Path | None]):
     """Ctrl+S: the file to write the results to, prefilled; the format follows the extension.
-    A file that exists is overwritten only after a second Enter."""
+    A file that exists is overwritten only after a second Enter. In a served session
+    (``download``) it asks only for a name: the results download to the browser, and nothing
+    is written on the server."""
 
     BINDINGS = [  # noqa: RUF012 - Textual reads the class attribute
         Binding("escape", "dismiss_none", "Cancel", id="export.close"),
     ]
 
-    def __init__(self, suggested: Path, count: int) -> None:
+    def __init__(self, suggested: Path, count: int, *, download: bool = False) -> None:
         super().__init__()
         self.suggested = suggested
         self.count = count
+        self.download = download
         self._confirmed: Path | None = None
 
     def compose(self) -> ComposeResult:
         noun = "result" if self.count == 1 else "results"
+        verb = "Download" if self.download else "Export"
+        where = "as" if self.download else "to"
         with Vertical(id="export"):
-            yield Static(f"Export {self.count} {noun} to (.csv, .json or .md):", id="export-title")
+            yield Static(f"{verb} {self.count} {noun} {where} (.csv, .json or .md):", id="export-title")
             yield Input(str(self.suggested), id="export-path")
-            yield Static("Enter writes · Escape cancels", id="export-note")
+            yield Static(self._usage(), id="export-note")
+
+    def _usage(self) -> str:
+        return "Enter downloads · Escape cancels" if self.download else "Enter writes · Escape cancels"
 
     def on_mount(self) -> None:
         path_input = self.query_one("#export-path", Input)
@@ -212,12 +225,15 @@ class ExportDialog(ModalScreen[Path | None]):
 
     def on_input_changed(self, _: Input.Changed) -> None:
         self._confirmed = None
-        self._note("Enter writes · Escape cancels")
+        self._note(self._usage())
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         if not text:
             self._note("[red]name a file[/red]")
+            return
+        if self.download:
+            self._submit_download(text)
             return
         path = Path(text).expanduser()
         if export_format(path) is None:
@@ -231,6 +247,19 @@ class ExportDialog(ModalScreen[Path | None]):
             self._note(f"[yellow]'{escape(path.name)}' exists: Enter again replaces it[/yellow]")
             return
         self.dismiss(path)
+
+    def _submit_download(self, text: str) -> None:
+        """A served session's download: a plain file name, its extension giving the format."""
+        if not DOWNLOAD_NAME.fullmatch(text):
+            self._note(
+                "[red]a name only (letters, digits, '.', '_', '-'): "
+                "the file downloads to your browser, not to a folder here[/red]"
+            )
+            return
+        if export_format(Path(text)) is None:
+            self._note(f"[red]'{escape(text)}': name a .csv, .json or .md file[/red]")
+            return
+        self.dismiss(Path(text))
 
     def _note(self, text: str) -> None:
         self.query_one("#export-note", Static).update(text)
