@@ -38,14 +38,6 @@ def title(statement: str) -> str:
     return one_line if len(one_line) <= TITLE_CHARS else one_line[: TITLE_CHARS - 1] + "…"
 
 
-def snapshot_html(snapshot: StatementResult) -> str:
-    """The snapshot's values as the results' HTML table, a partial one while the run goes."""
-    render = getattr(snapshot, "_repr_html_", None)
-    if render is not None:
-        return str(render())
-    return f"<pre>{html.escape(estimates_text(snapshot))}</pre>"
-
-
 class TextView:
     """The status line and the values so far, as text. In a Jupyter kernel they are redrawn in
     place in the cell's output; a terminal IPython cannot redraw what it printed, so there the
@@ -134,7 +126,8 @@ class WidgetView:
         self.bar.value = min(1.0, max(0.0, snapshot.progress))
         self.bar.description = f"{snapshot.progress * 100:.0f}%"
         self.status.value = _line(self.title, muted=True) + _line(self._status)
-        self.values.value = snapshot_html(snapshot)
+        # The result's own table (api/html.py), its values so far: the same as the final one.
+        self.values.value = snapshot._repr_html_()
 
     def note(self, text: str) -> None:
         now = time.monotonic()
