@@ -18,6 +18,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,11 @@ def pql_c(*args: str) -> list[dict[str, str]]:
 # The notebook, executed headless
 
 
+def kernel_path(*first: Path) -> str:
+    """The kernel's PYTHONPATH: this checkout (however pql is installed), after ``first``."""
+    return os.pathsep.join(filter(None, [*map(str, first), str(REPO), os.environ.get("PYTHONPATH")]))
+
+
 def kernel_environment(tmp_path: Path) -> dict[str, str]:
     """The kernel's and the client's folders, all under ``tmp_path``: no user's IPython profile,
     Jupyter config, pql config or named ranges reaches the run."""
@@ -68,8 +74,7 @@ def kernel_environment(tmp_path: Path) -> dict[str, str]:
         "MPLCONFIGDIR": str(home / ".matplotlib"),
         "PQL_CONFIG": str(tmp_path / "no-config.toml"),
         "PQL_DATA_DIR": str(tmp_path / "pql-data"),
-        # The kernel imports this checkout, however pql is installed.
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+        "PYTHONPATH": kernel_path(),
     }
     home.mkdir()
     return env
@@ -94,25 +99,40 @@ def widget_texts(client: Any) -> list[str]:
     ]
 
 
-async def execute(tmp_path: Path, nb: Any, interrupt_at: int) -> Any:
-    """Run every cell; cell ``interrupt_at`` is interrupted once the live widgets say it is
-    running (waited for, not slept for)."""
+def widgets_say_running(client: Any, cell: Any) -> bool:
+    return any("running ·" in text for text in widget_texts(client))
+
+
+def text_says_running(client: Any, cell: Any) -> bool:
+    return any("running ·" in text_of(o) for o in cell.outputs if o["output_type"] == "display_data")
+
+
+async def execute(
+    tmp_path: Path,
+    nb: Any,
+    interrupt_at: int,
+    running: Callable[[Any, Any], bool] = widgets_say_running,
+    env: dict[str, str] | None = None,
+) -> Any:
+    """Run every cell; cell ``interrupt_at`` is interrupted once its live view says it is
+    ``running`` (waited for, not slept for)."""
     client = nbclient.NotebookClient(
         nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
     )
-    async with client.async_setup_kernel(env={**os.environ, **kernel_environment(tmp_path)}):
+    kernel_env = {**os.environ, **kernel_environment(tmp_path), **(env or {})}
+    async with client.async_setup_kernel(env=kernel_env):
         for index, cell in enumerate(nb.cells):
             if index != interrupt_at:
                 await client.async_execute_cell(cell, index)
                 continue
-            running = asyncio.ensure_future(client.async_execute_cell(cell, index))
+            going = asyncio.ensure_future(client.async_execute_cell(cell, index))
             deadline = time.monotonic() + 60
-            while not any("running ·" in text for text in widget_texts(client)):
-                assert not running.done(), "the long cell ended before it was interrupted"
+            while not running(client, cell):
+                assert not going.done(), "the long cell ended before it was interrupted"
                 assert time.monotonic() < deadline, "the live view never showed the run going"
                 await asyncio.sleep(0.05)
             await client.km.interrupt_kernel()
-            await running
+            await going
     return client
 
 
@@ -178,6 +198,32 @@ def test_a_notebook_runs_pql_cells_live_and_keeps_an_interrupted_result(tmp_path
     assert {"FloatProgressModel", "HTMLModel", "VBoxModel"} <= models
     assert any("pql-result" in text for text in widget_texts(client))
     assert took < 60
+
+
+def test_without_ipywidgets_the_live_view_is_text_redrawn_in_place(tmp_path: Path) -> None:
+    # A kernel where ipywidgets cannot be imported: a module of that name that refuses.
+    blocker = tmp_path / "no-widgets"
+    blocker.mkdir()
+    (blocker / "ipywidgets.py").write_text("raise ImportError('ipywidgets is not installed here')\n")
+    new = nbformat.v4
+    nb = new.new_notebook()
+    nb.cells = [
+        new.new_code_cell("%load_ext pql_repl"),
+        new.new_code_cell(f"%%pql\n.trials 1e12\n.exact off\n.threads 1\n.seed 7\n{LONG}"),
+    ]
+    env = {"PYTHONPATH": kernel_path(blocker)}
+    client = asyncio.run(execute(tmp_path, nb, 1, running=text_says_running, env=env))
+    outputs = nb.cells[1].outputs
+    assert not client.widget_state
+    # One output, drawn while the run went ("running ·", waited for above) and redrawn since.
+    (live,) = [o for o in outputs if o["output_type"] == "display_data"]
+    shown = text_of(live).splitlines()
+    assert shown[0] == LONG
+    assert shown[1].startswith("cancelled · ")
+    assert shown[2].startswith("eq 0.8")
+    assert shown[3].startswith("stopped: a partial result from")
+    (value,) = [o for o in outputs if o["output_type"] == "execute_result"]
+    assert "cancelled (partial result)" in value["data"]["text/html"]
 
 
 # ---------------------------------------------------------------------------------------------
