@@ -58,36 +58,35 @@ def kernel_path(*first: Path) -> str:
     return os.pathsep.join(filter(None, [*map(str, first), str(REPO), os.environ.get("PYTHONPATH")]))
 
 
-def kernel_environment(tmp_path: Path) -> dict[str, str]:
-    """The kernel's and the client's folders, all under ``tmp_path``: no user's IPython profile,
-    Jupyter config, pql config or named ranges reaches the run."""
+@pytest.fixture
+def jupyter_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The client's and the kernel's folders, all under ``tmp_path``: no user's IPython profile,
+    Jupyter config or runtime files, pql config or named ranges reaches the run."""
     home = tmp_path / "home"
-    env = {
-        "HOME": str(home),
-        "IPYTHONDIR": str(home / ".ipython"),
-        "JUPYTER_CONFIG_DIR": str(home / ".jupyter"),
-        "JUPYTER_DATA_DIR": str(home / "jupyter-data"),
-        "JUPYTER_RUNTIME_DIR": str(home / "jupyter-runtime"),
-        "XDG_CONFIG_HOME": str(home / ".config"),
-        "XDG_DATA_HOME": str(home / ".local" / "share"),
-        "XDG_CACHE_HOME": str(home / ".cache"),
-        "MPLCONFIGDIR": str(home / ".matplotlib"),
-        "PQL_CONFIG": str(tmp_path / "no-config.toml"),
-        "PQL_DATA_DIR": str(tmp_path / "pql-data"),
-        "PYTHONPATH": kernel_path(),
-    }
     home.mkdir()
-    return env
+    for name, path in {
+        "HOME": home,
+        "IPYTHONDIR": home / ".ipython",
+        "JUPYTER_CONFIG_DIR": home / ".jupyter",
+        "JUPYTER_DATA_DIR": home / "jupyter-data",
+        "JUPYTER_RUNTIME_DIR": home / "jupyter-runtime",
+        "XDG_CONFIG_HOME": home / ".config",
+        "XDG_DATA_HOME": home / ".local" / "share",
+        "XDG_CACHE_HOME": home / ".cache",
+        "MPLCONFIGDIR": home / ".matplotlib",
+        "PQL_CONFIG": tmp_path / "no-config.toml",
+        "PQL_DATA_DIR": tmp_path / "pql-data",
+    }.items():
+        monkeypatch.setenv(name, str(path))
+    monkeypatch.delenv("JUPYTER_PATH", raising=False)
+    monkeypatch.delenv("JUPYTER_CONFIG_PATH", raising=False)
+    return home
 
 
 def text_of(output: dict[str, Any]) -> str:
     if output["output_type"] == "stream":
         return str(output["text"])
     return str(output.get("data", {}).get("text/plain", ""))
-
-
-def html_of(cell: Any) -> str:
-    return "".join(o.get("data", {}).get("text/html", "") for o in cell.outputs if "data" in o)
 
 
 def widget_texts(client: Any) -> list[str]:
@@ -119,7 +118,7 @@ async def execute(
     client = nbclient.NotebookClient(
         nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
     )
-    kernel_env = {**os.environ, **kernel_environment(tmp_path), **(env or {})}
+    kernel_env = {**os.environ, "PYTHONPATH": kernel_path(), **(env or {})}
     async with client.async_setup_kernel(env=kernel_env):
         for index, cell in enumerate(nb.cells):
             if index != interrupt_at:
@@ -136,6 +135,7 @@ async def execute(
     return client
 
 
+@pytest.mark.usefixtures("jupyter_home")
 def test_a_notebook_runs_pql_cells_live_and_keeps_an_interrupted_result(tmp_path: Path) -> None:
     new = nbformat.v4
     nb = new.new_notebook()
@@ -200,6 +200,7 @@ def test_a_notebook_runs_pql_cells_live_and_keeps_an_interrupted_result(tmp_path
     assert took < 60
 
 
+@pytest.mark.usefixtures("jupyter_home")
 def test_without_ipywidgets_the_live_view_is_text_redrawn_in_place(tmp_path: Path) -> None:
     # A kernel where ipywidgets cannot be imported: a module of that name that refuses.
     blocker = tmp_path / "no-widgets"
