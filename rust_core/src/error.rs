@@ -167,12 +167,18 @@ impl<'a> SourceMap<'a> {
         (line + origin_line - 1, if line == 1 { col + origin_col - 1 } else { col })
     }
 
-    /// Line and column within this text alone.
-    fn local_line_col(&self, offset: usize) -> (usize, usize) {
+    /// `offset` clamped to the text and moved back to a character boundary.
+    fn boundary(&self, offset: usize) -> usize {
         let mut offset = offset.min(self.source.len());
         while !self.source.is_char_boundary(offset) {
             offset -= 1;
         }
+        offset
+    }
+
+    /// Line and column within this text alone.
+    fn local_line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = self.boundary(offset);
         let line = self.line_starts.partition_point(|&s| s <= offset);
         let start = self.line_starts[line - 1];
         (line, self.chars_to(offset) - self.chars_to(start) + 1)
@@ -202,27 +208,32 @@ impl<'a> SourceMap<'a> {
             };
         };
         let (line, col) = self.local_line_col(span.start);
-        let text: Vec<char> = self.line_text(line).chars().collect();
+        let line_text = self.line_text(line);
+        let line_start = self.line_starts[line - 1];
+        // Counted, not collected: a line may be megabytes long, and only a window is shown.
+        let len = self.chars_to(line_start + line_text.len()) - self.chars_to(line_start);
         // The caret covers the span's characters on its first line, at least one.
         let at = col - 1;
         let span_chars = self.chars_to(span.end.max(span.start)) - self.chars_to(span.start);
-        let width = span_chars.min(text.len().saturating_sub(at)).max(1);
+        let width = span_chars.min(len.saturating_sub(at)).max(1);
         // The window shown: the whole line when short, else WINDOW_CHARS around the caret.
-        let (from, to) = if text.len() <= WINDOW_CHARS {
-            (0, text.len())
+        let (from, to) = if len <= WINDOW_CHARS {
+            (0, len)
         } else {
-            let from = at.saturating_sub(WINDOW_CHARS / 3).min(text.len().saturating_sub(WINDOW_CHARS));
-            (from, (from + WINDOW_CHARS).min(text.len()))
+            let from = at.saturating_sub(WINDOW_CHARS / 3).min(len.saturating_sub(WINDOW_CHARS));
+            (from, (from + WINDOW_CHARS).min(len))
         };
+        let at_byte = self.boundary(span.start).saturating_sub(line_start).min(line_text.len());
+        let window = &line_text[char_step(line_text, at_byte, at, from)..char_step(line_text, at_byte, at, to)];
         let shown = |c: char| if c.is_control() && c != '\t' { ' ' } else { c };
-        let mut source_line: String = text[from..to].iter().map(|&c| shown(c)).collect();
+        let mut source_line: String = window.chars().map(shown).collect();
         let mut caret_line: String =
-            text[from..at.min(to)].iter().map(|&c| if c == '\t' { '\t' } else { ' ' }).collect();
+            window.chars().take(at.min(to).saturating_sub(from)).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
         if from > 0 {
             source_line.insert(0, '…');
             caret_line.insert(0, ' ');
         }
-        if to < text.len() {
+        if to < len {
             source_line.push('…');
         }
         caret_line.push_str(&"^".repeat(width.min(to.saturating_sub(at)).max(1)));
@@ -233,6 +244,16 @@ impl<'a> SourceMap<'a> {
             out.push_str(h);
         }
         out
+    }
+}
+
+/// The byte offset in `line` of character `target`, stepping from character `at`, which starts
+/// at byte `at_byte`: a few steps, where a walk from the line's start could cross megabytes.
+fn char_step(line: &str, at_byte: usize, at: usize, target: usize) -> usize {
+    if target >= at {
+        line[at_byte..].char_indices().nth(target - at).map_or(line.len(), |(i, _)| at_byte + i)
+    } else {
+        line[..at_byte].char_indices().rev().nth(at - target - 1).map_or(0, |(i, _)| i)
     }
 }
 

@@ -6,6 +6,7 @@
 
 pub mod limits;
 pub mod error;
+pub mod interrupt;
 pub mod rng;
 
 pub mod cards;

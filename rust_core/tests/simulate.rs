@@ -316,3 +316,21 @@ fn timing_of_the_benchmark_spot() {
         1.96 * st.sums.diff_stderr(0, 1)
     );
 }
+
+/// A history of thousands of actions is read in about the time of one per street (the
+/// strengths are cached across observations), and its weights stay above zero: each action may
+/// take a weight to a hundredth, which 2,000 of them would round to nothing.
+#[test]
+fn a_long_history_is_read_once_a_street_and_keeps_its_hands() {
+    let history = vec!["villain:raise@flop"; 2_000].join(", ");
+    let text = format!(
+        "simulate fold, call, raise from game='holdem', hero='AhKh', villain='QQ+@90, 22-JJ@40, AK@80, *@5', \
+         board='Kd7c2h', pot=10, tocall=2, bet=2, stakes='limit', history='{history}'"
+    );
+    let started = std::time::Instant::now();
+    let s = spot(&text);
+    assert!(started.elapsed() < std::time::Duration::from_secs(60), "{:?}", started.elapsed());
+    assert!(s.holdings[1].iter().any(|h| h.weight > 0.0));
+    let state = Simulation::new(s, 200, 7, None).run_here().expect("runs");
+    assert!(state.sums.mean(0).is_finite());
+}

@@ -4,17 +4,18 @@ use super::catalog::macros_from;
 use super::columns::Errors;
 use super::errors::{contained, guarded_at, to_py_err_at};
 use super::simulate::SimulationRun;
+use crate::interrupt::Interrupt;
 use crate::plan::compile::CompiledStatement;
 use crate::run::cluster::ClusterSample;
 use crate::run::pieces::{self, ItemSpan, Piece};
 use crate::run::runner::{self, default_threads, Enumerated, Progress, RunOptions};
-use crate::simulate::program::{compile_program, Compiled};
+use crate::simulate::program::{compile_program_stopping, Compiled};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Program>()?;
@@ -38,26 +39,82 @@ pub struct Program {
     statements: Vec<Arc<Compiled>>,
 }
 
+/// Asked, while a text is checked without the GIL, whether to stop: at most every
+/// `ASK_EVERY` it takes the GIL, runs the signal handlers and calls `stop`; what they raise is
+/// kept for the caller.
+struct Asker {
+    stop: Option<Py<PyAny>>,
+    last: Mutex<Instant>,
+    raised: Mutex<Option<PyErr>>,
+}
+
+const ASK_EVERY: Duration = Duration::from_millis(50);
+
+impl Asker {
+    fn asked(&self) -> bool {
+        if self.raised.lock().map_or(true, |r| r.is_some()) {
+            return true;
+        }
+        {
+            let Ok(mut last) = self.last.lock() else { return true };
+            if last.elapsed() < ASK_EVERY {
+                return false;
+            }
+            *last = Instant::now();
+        }
+        let answer = Python::attach(|py| {
+            py.check_signals()?;
+            match &self.stop {
+                Some(stop) => stop.bind(py).call0()?.is_truthy(),
+                None => Ok(false),
+            }
+        });
+        match answer {
+            Ok(stop) => stop,
+            Err(e) => {
+                if let Ok(mut raised) = self.raised.lock() {
+                    *raised = Some(e);
+                }
+                true
+            }
+        }
+    }
+}
+
 #[pymethods]
 impl Program {
     /// `origin`: the line and column where `text` starts in a larger text (a statement of a
     /// script), so errors name positions of that text; spans stay offsets into `text`.
     /// `macros`: the user's named ranges, name -> range text.
     /// `observations`: (player, action, street) seen at the table, reweighting the ranges of
-    /// simulate statements that seat the player.
+    /// simulate statements that seat the player. The text is checked with the GIL released (a
+    /// front end's other threads go on), and stops with `PqlCancelled` once `stop()` answers
+    /// true, with an error at the statement past `time_limit` seconds, and with the exception a
+    /// signal handler raises (Ctrl-C's `KeyboardInterrupt` on the main thread).
     #[new]
-    #[pyo3(signature = (text, origin=None, macros=None, observations=None))]
+    #[pyo3(signature = (text, origin=None, macros=None, observations=None, time_limit=None, stop=None))]
     fn new(
         py: Python<'_>,
         text: &str,
         origin: Option<(usize, usize)>,
         macros: Option<HashMap<String, String>>,
         observations: Option<Vec<(String, String, String)>>,
+        time_limit: Option<f64>,
+        stop: Option<Py<PyAny>>,
     ) -> PyResult<Program> {
         let origin = origin.map_or((1, 1), |(line, col)| (line.max(1), col.max(1)));
         let macros = macros_from(macros)?;
         let observed = super::simulate::observed(observations.unwrap_or_default())?;
-        let statements = guarded_at(py, text, origin, || compile_program(text, origin, &macros, &observed))?;
+        let limit = time_limit.filter(|t| t.is_finite() && *t > 0.0).map(|t| Duration::from_secs_f64(t.min(1e9)));
+        let asker = Asker { stop, last: Mutex::new(Instant::now()), raised: Mutex::new(None) };
+        let asked = || asker.asked();
+        let interrupt = Interrupt::new(Some(&asked), limit);
+        let compiled =
+            py.detach(|| contained(|| compile_program_stopping(text, origin, &macros, &observed, &interrupt)));
+        if let Some(raised) = asker.raised.lock().ok().and_then(|mut r| r.take()) {
+            return Err(raised);
+        }
+        let statements = guarded_at(py, text, origin, || compiled.and_then(|c| c))?;
         Ok(Program { text: Arc::from(text), origin, statements: statements.into_iter().map(Arc::new).collect() })
     }
 

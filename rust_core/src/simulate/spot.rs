@@ -7,6 +7,7 @@ use super::triple::{triple, Situation, Thresholds};
 use crate::cards::{Card, CardSet};
 use crate::error::PqlError;
 use crate::games::{Game, Street};
+use crate::interrupt::Interrupt;
 use crate::plan::compile::inside;
 use crate::pql::simulate::street_of_board;
 use crate::pql::typed::{Action, CheckedStatement, Observation, SimulateSpec};
@@ -66,6 +67,16 @@ impl Spot {
 /// board and dead cards read, the players' weights reweighted by `history` and then by the
 /// `observed` actions of the players it seats.
 pub fn compile(st: &CheckedStatement, macros: &Macros, observed: &[Observed]) -> Result<Spot, Vec<PqlError>> {
+    compile_stopping(st, macros, observed, &Interrupt::NONE)
+}
+
+/// As `compile`, stopping between two observations when `interrupt` says so.
+pub fn compile_stopping(
+    st: &CheckedStatement,
+    macros: &Macros,
+    observed: &[Observed],
+    interrupt: &Interrupt,
+) -> Result<Spot, Vec<PqlError>> {
     let mut spec = st.simulate.clone().expect("a simulate statement");
     for o in observed {
         if let Some(player) = st.players.iter().position(|p| p.name.eq_ignore_ascii_case(&o.player)) {
@@ -134,14 +145,21 @@ pub fn compile(st: &CheckedStatement, macros: &Macros, observed: &[Observed]) ->
         spec,
     };
     let history = spot.spec.history.clone();
+    // One cache for every observation: a strength depends on the hand and the street's board
+    // only, so a history of thousands of actions rates each holding at most once a street.
+    let mut strengths = Strengths::new(game);
     for o in &history {
+        if let Err(why) = interrupt.check() {
+            return Err(vec![why.error(st.span)]);
+        }
         if o.street.cards_known() > spot.board.len() {
             return Err(vec![PqlError::type_error(
                 format!("an action on the {} cannot be observed before the {} is dealt", o.street, o.street),
                 o.span,
             )]);
         }
-        reweight(&mut spot, o, &mut Strengths::new(game));
+        reweight(&mut spot, o, &mut strengths);
+        keep_representable(&mut spot.holdings[o.player]);
     }
     Ok(spot)
 }
@@ -168,6 +186,18 @@ pub fn reweight(spot: &mut Spot, o: &Observation, strengths: &mut Strengths) {
         };
         let p = triple(th, &situation)[o.action.part()];
         h.weight = reweighted(h.weight, p);
+    }
+}
+
+/// Weights scaled up once the largest falls below 1e-200: each observation may take a weight
+/// to a hundredth, so a long history would round every weight to zero (and leave the player
+/// no hand). A draw uses only their ratios, which stay.
+fn keep_representable(list: &mut [Weighted]) {
+    let max = list.iter().map(|h| h.weight).fold(0.0, f64::max);
+    if max > 0.0 && max < 1e-200 {
+        for h in list {
+            h.weight /= max;
+        }
     }
 }
 
