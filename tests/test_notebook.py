@@ -317,6 +317,27 @@ def test_a_mistake_is_said_at_its_place_without_a_traceback(shell: Any) -> None:
     assert "line 1" in seen.stdout + seen.stderr
 
 
+def test_a_script_read_in_a_cell_is_checked_and_its_mistakes_name_it(shell: Any, tmp_path: Path) -> None:
+    from IPython.utils.capture import capture_output  # noqa: PLC0415
+
+    script = tmp_path / "bad.pql"
+    script.write_text(
+        "select avg(riverEquity(hero)) from hero='AA', villain='KK';\n"
+        "select avg(bogus(hero)) from hero='AA'\n"
+    )
+    with capture_output() as seen:
+        outcome = shell.run_cell(f"%pql .read {script}")
+    assert not outcome.success
+    assert f"{script}: line 2, col 12: unknown function 'bogus'" in seen.stdout + seen.stderr
+    assert not seen.outputs  # nothing ran
+    script.write_text(
+        ".seed 7\n.trials 20000\n.exact off\n"
+        "select avg(riverEquity(hero)) as eq from hero='AA', villain='KK'\n"
+    )
+    one = shell.run_line_magic("pql", f".read {script}")
+    assert (one.trials, one.seed) == (20_000, 7)
+
+
 def test_the_text_view_prints_the_last_status(shell: Any) -> None:
     from IPython.utils.capture import capture_output  # noqa: PLC0415
 

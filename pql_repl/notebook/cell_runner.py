@@ -85,7 +85,9 @@ class CellRunner:
 
     # -- checking ----------------------------------------------------------------------------
 
-    def _check(self, text: str) -> list[Statement | DotCommand | CheckedSweep]:
+    def _check(self, text: str, name: str = "") -> list[Statement | DotCommand | CheckedSweep]:
+        """Every statement of ``text`` checked; errors are prefixed with ``name`` (a ``.read``
+        script's) when given."""
         plan: list[Statement | DotCommand | CheckedSweep] = []
         shadow = self.session.shadow()  # `.define` before a statement counts when checking it
         errors: list[str] = []
@@ -101,7 +103,7 @@ class CellRunner:
                     shadow.prepare(item, text)
                     plan.append(item)
             except PqlError as e:
-                errors += [one.rendered for one in e.errors]
+                errors += [f"{name}: {one.rendered}" if name else one.rendered for one in e.errors]
         if len(errors) > MAX_REPORTED:
             errors[MAX_REPORTED:] = [f"… and {len(errors) - MAX_REPORTED} more errors"]
         if errors:
@@ -145,7 +147,7 @@ class CellRunner:
                 script = read_script(result.read, depth)
             except SessionError as e:
                 raise CellError(f"line {item.line}: {e}") from None
-            self._run(script, self._check(script), done, depth + 1)
+            self._run(script, self._check(script, str(result.read)), done, depth + 1)
 
     def _statement(self, item: Statement, text: str, done: CellRun) -> None:
         try:
