@@ -12,11 +12,13 @@ import functools
 import io
 import json
 import os
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
 import pytest
+from html_tables import Page
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -293,6 +295,18 @@ def test_exports_read_back(query: str, value: float, label: str) -> None:
     assert [row["query"] for row in rows] == [query, query]
     assert float(rows[0]["value"]) == value
     assert rows[1]["label"] == label
+    # HTML: one table, the texts whole (escaped going out, read back as text), the CSV's value,
+    # nothing that runs or fetches.
+    page = Page(render([r], "html"))
+    assert page.active == []
+    (table,) = page.tables
+    assert query in table.caption
+    assert table.rows[1][1].data("value") == rows[0]["value"]
+    assert table.rows[3][0].text == label
+    assert Page(r._repr_html_()).tables[0].rows[1][1].data("value") == rows[0]["value"]
+    # Markdown: every table line a pipe row of the header's cells.
+    lines = [line for line in render([r], "markdown").split("\n") if line.startswith("| ")]
+    assert {len(re.split(r"(?<!\\)\|", line)) for line in lines} == {7}
 
 
 @given(st.text(st.characters(blacklist_categories=("Cs",)), max_size=500))
@@ -518,7 +532,7 @@ def test_any_values_from_python_are_swept_or_refused(given_values: dict[str, lis
             assert len(pql.prepare(filled).statements[0].players) == 2
 
 
-@given(sweep_statements(), st.sampled_from(["table", "csv", "json", "markdown"]))
+@given(sweep_statements(), st.sampled_from(["table", "csv", "json", "markdown", "html"]))
 def test_a_small_sweep_in_a_script_runs_or_ends_with_a_clean_error(text: str, fmt: str) -> None:
     from pql_repl.api import sweeps  # noqa: PLC0415
     from pql_repl.cli.scripts import Source, run_scripts  # noqa: PLC0415
@@ -537,6 +551,8 @@ def test_a_small_sweep_in_a_script_runs_or_ends_with_a_clean_error(text: str, fm
         assert "Traceback" not in err.getvalue()
     elif fmt == "json" and out.getvalue():
         json.loads(out.getvalue())
+    elif fmt == "html" and out.getvalue():
+        assert Page(out.getvalue()).active == []
 
 
 #: Cells of a rows file: values, what would end a string, what CSV reads specially, long cells.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 import time
 
 from pql_repl.api import html
@@ -263,8 +264,10 @@ def format_markdown(result: ResultFields, timer: bool = False) -> str:
     wherever markdown does): the query, then a row per selector and per histogram bucket (the
     bucket's label in its own column, as in the CSV) with the value, its 95% margin and the
     count, then the summary line."""
-    if "\n" in result.query or "`" in result.query:
-        lines = ["```sql", result.query, "```", ""]
+    if "\n" in result.query or "\r" in result.query or "`" in result.query:
+        # A fence longer than any run of backticks in the query, which would end a shorter one.
+        fence = "`" * max(3, 1 + max((len(run) for run in re.findall("`+", result.query)), default=0))
+        lines = [f"{fence}sql", result.query, fence, ""]
     else:
         lines = [f"`{result.query}`", ""]
     lines += ["| selector | label | value | ± 95% | count |", "| --- | --- | ---: | ---: | ---: |"]

@@ -130,7 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--format",
         default=argparse.SUPPRESS,
         choices=FORMATS,
-        help="how results are written (table; markdown for forums and notes)",
+        help="how results are written (table; markdown for forums and notes; html: one page to mail)",
     )
     setting("--output", parse_output, "FILE", "write results to FILE instead of stdout")
     setting(

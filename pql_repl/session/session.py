@@ -441,9 +441,9 @@ COMMANDS: dict[str, _Command] = {
         ".threads N|auto", "worker threads (auto: all cores)", _setter("threads", ".threads N|auto")
     ),
     "format": _Command(
-        ".format table|csv|json|markdown",
+        ".format table|csv|json|markdown|html",
         "how results are written",
-        _setter("format", ".format table|csv|json|markdown"),
+        _setter("format", ".format table|csv|json|markdown|html"),
     ),
     "output": _Command(".output FILE|stdout", "write results to a file, or back to stdout", _output),
     "timer": _Command(".timer on|off", "show each statement's run time", _setter("timer", ".timer on|off")),

@@ -20,7 +20,7 @@ class Exporting(AppCore):
 
     def action_export(self) -> None:
         """Ctrl+S: ask where to write the finished results (prefilled; the extension says the
-        format: .csv, .json or .md), then write them."""
+        format: .csv, .json, .md or .html), then write them."""
         results = self.results.exportable
         if not results:
             self.notify("nothing to export yet", severity="warning")
@@ -61,7 +61,8 @@ class Exporting(AppCore):
         so the user sees where it goes)."""
         if self.session.settings.output:
             return Path(self.session.settings.output).resolve()
-        extension = {"json": ".json", "markdown": ".md"}.get(self.session.settings.format, ".csv")
+        extensions = {"json": ".json", "markdown": ".md", "html": ".html"}
+        extension = extensions.get(self.session.settings.format, ".csv")
         return Path.cwd() / f"pql-results{extension}"
 
     def _write_output(self, quiet: bool) -> None:

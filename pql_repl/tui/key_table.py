@@ -58,7 +58,7 @@ KEY_HELP = {
     "full_screen": "Results full screen, or back",
     "explore": "Explore the range of the player at the cursor; elsewhere, back to the editor",
     "history_search": "Search the history",
-    "export": "Export the results (asks for a file: .csv, .json or .md)",
+    "export": "Export the results (asks for a file: .csv, .json, .md or .html)",
 }
 
 

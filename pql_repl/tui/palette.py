@@ -43,7 +43,7 @@ class PqlCommands(Provider):
                 "F4 / Ctrl+Enter (Enter after its ; runs it once)",
             ),
             ("Cancel the run", app.action_cancel, "Escape / Ctrl+C"),
-            ("Export the results", app.action_export, "Ctrl+S: asks for a .csv, .json or .md file"),
+            ("Export the results", app.action_export, "Ctrl+S: asks for a .csv, .json, .md or .html file"),
             ("Focus the results", app.action_focus_results, "F6; Escape or F2 back to the editor"),
             ("Results full screen", app.action_full_screen, "F10"),
             ("Search the history", app.action_history_search, "Ctrl+R"),

@@ -176,7 +176,14 @@ class HistorySearch(ModalScreen[str | None]):
 
 
 #: What Ctrl+S writes, by the file's extension.
-EXPORT_FORMATS = {".csv": "csv", ".json": "json", ".md": "markdown", ".markdown": "markdown"}
+EXPORT_FORMATS = {
+    ".csv": "csv",
+    ".json": "json",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".html": "html",
+    ".htm": "html",
+}
 
 
 def export_format(path: Path) -> str | None:
@@ -210,7 +217,8 @@ class ExportDialog(ModalScreen[Path | None]):
         verb = "Download" if self.download else "Export"
         where = "as" if self.download else "to"
         with Vertical(id="export"):
-            yield Static(f"{verb} {self.count} {noun} {where} (.csv, .json or .md):", id="export-title")
+            formats = ".csv, .json, .md or .html"
+            yield Static(f"{verb} {self.count} {noun} {where} ({formats}):", id="export-title")
             yield Input(str(self.suggested), id="export-path")
             yield Static(self._usage(), id="export-note")
 
@@ -237,7 +245,8 @@ class ExportDialog(ModalScreen[Path | None]):
             return
         path = Path(text).expanduser()
         if export_format(path) is None:
-            self._note(f"[red]'{escape(path.suffix or path.name)}': name a .csv, .json or .md file[/red]")
+            wrong = escape(path.suffix or path.name)
+            self._note(f"[red]'{wrong}': name a .csv, .json, .md or .html file[/red]")
             return
         if path.is_dir() or not path.parent.is_dir():
             self._note(f"[red]cannot write '{escape(str(path))}': no such directory[/red]")
@@ -257,7 +266,7 @@ class ExportDialog(ModalScreen[Path | None]):
             )
             return
         if export_format(Path(text)) is None:
-            self._note(f"[red]'{escape(text)}': name a .csv, .json or .md file[/red]")
+            self._note(f"[red]'{escape(text)}': name a .csv, .json, .md or .html file[/red]")
             return
         self.dismiss(Path(text))
 
