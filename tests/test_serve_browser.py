@@ -53,8 +53,7 @@ def test_pql_serve_in_a_browser(tmp_path: Path) -> None:
             await first.wait_for("Welcome to pql")
             await first.type(FIRST)
             await first.press_enter()
-            screen = await first.wait_for("done ·")
-            assert re.search(r"heroeq\s+0\.8195", screen), screen  # the exact answer
+            await first.wait_for(re.compile(r"done · exact[\s\S]*heroeq\s+0\.8195"))  # the exact answer
             await first.screenshot(tmp_path / "first.png")
 
             # A second tab: a session of its own (its editor starts empty, not with the first's).
@@ -71,8 +70,7 @@ def test_pql_serve_in_a_browser(tmp_path: Path) -> None:
             await first.wait_for(lambda s: re.search(r"long\s+0\.\d", s) is not None and "running ·" in s)
             await second.type(SECOND)
             await second.press_enter()
-            screen = await second.wait_for("done ·")
-            assert re.search(r"queens\s+0\.8\d", screen), screen
+            await second.wait_for(re.compile(r"done ·[\s\S]*queens\s+0\.8\d"))
             assert "running ·" in await first.screen()  # still running there
 
             # Closing the running tab ends its session: its process and folder go, the run with them.
@@ -89,10 +87,20 @@ def test_pql_serve_in_a_browser(tmp_path: Path) -> None:
                 await asyncio.sleep(0.05)
             assert "queens" in (downloads / "pql-results.csv").read_text()
 
+            # Ctrl+C with a tab still open: the server ends its session and stops, promptly.
+            started = time.monotonic()
+            stopped.append(await asyncio.get_running_loop().run_in_executor(None, server.stop))
+            assert time.monotonic() - started < 15
+            screen = await second.screen()
+            assert "Session ended" in str(await second.evaluate("document.body.innerText")), screen
+
+    stopped: list[tuple[int, str]] = []
     try:
         asyncio.run(scenario())
     finally:
-        code, err = server.stop()
+        if not stopped:
+            stopped.append(server.stop())
+    ((code, err),) = stopped
     assert code == 0, err
     assert "Traceback" not in err, err
     assert list(tmp_path.glob("pql-serve-*")) == []  # the sessions' folders are gone

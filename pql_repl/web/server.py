@@ -9,6 +9,7 @@ gone (one killed before it could), and the whole folder when it stops."""
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import os
 import shlex
@@ -22,6 +23,9 @@ from textual_serve.server import Server
 
 from pql_repl.session.served import folder_owner
 from pql_repl.web.options import is_loopback
+
+#: How long Ctrl+C waits for the sessions' apps to end.
+SHUTDOWN_SECONDS = 10
 
 #: Where the app processes of the served sessions are started from.
 APP_MODULE = "pql_repl.tui.served"
@@ -77,6 +81,9 @@ class PqlServer(Server):
         self.sessions_dir = sessions_dir
         #: Connections with an app process now.
         self.open_sessions = 0
+        #: The handlers of the open connections, ended when the server stops (a websocket left
+        #: open would hold the stop until its heartbeat fails).
+        self._connections: set[asyncio.Task[object]] = set()
         super().__init__(
             app_command(self.threads, seconds, sessions_dir),
             host=host,
@@ -86,14 +93,29 @@ class PqlServer(Server):
         )
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
-        if self.open_sessions >= self.sessions:
-            return await self._turn_away(request)
-        self.open_sessions += 1
+        task = asyncio.current_task()
+        if task is not None:
+            self._connections.add(task)
         try:
-            return await super().handle_websocket(request)
+            if self.open_sessions >= self.sessions:
+                return await self._turn_away(request)
+            self.open_sessions += 1
+            try:
+                return await super().handle_websocket(request)
+            finally:
+                self.open_sessions -= 1
+                remove_abandoned(self.sessions_dir)
         finally:
-            self.open_sessions -= 1
-            remove_abandoned(self.sessions_dir)
+            self._connections.discard(task)
+
+    async def on_shutdown(self, app: web.Application) -> None:
+        """Ctrl+C: every connection ends now, its app told to quit (textual-serve's own ending
+        of a connection), and the stop waits for them."""
+        connections = list(self._connections)
+        for task in connections:
+            task.cancel()
+        if connections:
+            await asyncio.wait(connections, timeout=SHUTDOWN_SECONDS)
 
     async def _turn_away(self, request: web.Request) -> web.WebSocketResponse:
         """A connection past the bound: the page says why, and no process starts. The socket
