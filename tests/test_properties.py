@@ -1135,3 +1135,86 @@ def test_the_public_api_answers_or_refuses_with_a_pql_error(call: tuple[str, Cal
     outcome = attempt(make, pql.PqlError)
     if isinstance(outcome, pql.PqlError):
         said_briefly(outcome)
+
+
+# ---------------------------------------------------------------------------------------------
+# pql serve (issue 40): whatever a browser's user types, a served session refuses it or keeps it
+# within the session's bounds, never pointing at the server's files or network; whatever the
+# command line, `pql serve` takes it or refuses it as a usage error; a download's name is never
+# a path. Each in bounded memory.
+
+SERVED_WORDS = ["read", "output", "cluster", "threads", "time_limit", "timelimit", "define", "trials", "seed"]
+SERVED_ARGS = ["", "/etc/passwd", "~/x.csv", "stdout", "-", "auto", "all", "off", "0", "1", "2", "3", "1e9"]
+
+
+@given(
+    st.sampled_from(SERVED_WORDS),
+    st.one_of(st.sampled_from(SERVED_ARGS), text),
+)
+def test_a_served_session_refuses_or_stays_within_its_bounds(command: str, arg: str) -> None:
+    from pql_repl.session.served import ServedBounds  # noqa: PLC0415
+
+    session = Session()
+    bounds = ServedBounds(threads=2, seconds=30.0)
+    bounds.apply(session.settings)
+    session.served = bounds
+    before = resident_mb()
+    outcome = attempt(lambda: session.handle(f".{command} {arg}"), SessionError, pql.PqlError)
+    assert resident_mb() - before < MEMORY_BOUND_MB
+    if command in ("read", "cluster") or (command == "output" and arg.strip() not in ("", "stdout", "-")):
+        assert isinstance(outcome, SessionError)
+        assert "refused here" in outcome.message
+    s = session.settings
+    assert s.output is None
+    assert s.cluster is None
+    assert s.threads is not None
+    assert 1 <= s.threads <= 2
+    assert s.time_limit is not None
+    assert 0 < s.time_limit <= 30.0
+
+
+SERVE_OPTIONS = ["--host", "--port", "--sessions", "--run-seconds", "--public-url", "-h", "--bogus"]
+SERVE_VALUES = [
+    "0",
+    "1",
+    "8000",
+    "65535",
+    "65536",
+    "-1",
+    "64",
+    "65",
+    "0.5",
+    "86400",
+    "86401",
+    "nan",
+    "inf",
+    "x",
+    "",
+]
+
+
+@given(st.lists(st.one_of(st.sampled_from(SERVE_OPTIONS), st.sampled_from(SERVE_VALUES), text), max_size=6))
+def test_pql_serve_takes_its_options_or_refuses_them(words: list[str]) -> None:
+    from pql_repl.base.limits import SERVE_MAX_SESSIONS  # noqa: PLC0415
+    from pql_repl.web.options import build_parser  # noqa: PLC0415
+
+    with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+        outcome = attempt(lambda: build_parser().parse_args(words), SystemExit)
+    if isinstance(outcome, SystemExit):
+        assert outcome.code in (0, 2)  # --help, or a usage error said on stderr
+        return
+    assert 1 <= outcome.port <= 65535
+    assert 1 <= outcome.sessions <= SERVE_MAX_SESSIONS
+    assert 0 < outcome.run_seconds <= 86400
+
+
+@given(text)
+def test_a_download_name_is_never_a_path(name: str) -> None:
+    from pql_repl.tui.screens import DOWNLOAD_NAME  # noqa: PLC0415
+
+    if DOWNLOAD_NAME.fullmatch(name):
+        assert Path(name).name == name
+        assert name not in (".", "..")
+        assert "/" not in name
+        assert "\\" not in name
+        assert not name.startswith(".")
