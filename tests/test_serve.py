@@ -315,3 +315,21 @@ def test_serve_help_says_who_can_run_queries() -> None:
         )
         assert wrong.returncode == 2
         assert "error: argument" in wrong.stderr
+
+
+def test_a_config_no_session_could_start_with_is_said_at_once(tmp_path: Path) -> None:
+    pytest.importorskip("textual_serve")
+    config = tmp_path / "bad.toml"
+    config.write_text("trials = 'many'\n")
+    env = {**os.environ, "PQL_CONFIG": str(config), "PQL_DATA_DIR": str(tmp_path / "data")}
+    done = subprocess.run(
+        [sys.executable, "-m", "pql_repl.cli", "serve", "--port", str(free_port())],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith("pql serve: config:")
+    assert "Traceback" not in done.stderr

@@ -164,9 +164,7 @@ examples:
   pql -c "select avg(riverEquity(hero)) from hero='AA', villain='KK';"
   pql --trials 1e6 --seed 7 --format csv --output results.csv examples/holdem_equity.pql
   pql --plain --exact          the line-mode REPL, enumerating every deal
-  pql serve --port 8000        the app in a web browser (pip install 'pql-repl[web]');
-                               anyone who reaches the port can run queries on this
-                               machine: see pql serve --help
+  pql serve --port 8000        the app in a web browser: read pql serve --help first
 
 config file:
   {path} ({where}; {state})

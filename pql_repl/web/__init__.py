@@ -28,6 +28,16 @@ def main(argv: list[str]) -> int:
             f"  {INSTALL_HINT}\n"
         )
         return 2
+    # A config every session would fail to start with is said here, once.
+    from pql_repl.files.config import ConfigError  # noqa: PLC0415
+    from pql_repl.session.session import Session  # noqa: PLC0415
+    from pql_repl.session.settings import SessionError  # noqa: PLC0415
+
+    try:
+        Session.from_config()
+    except (ConfigError, SessionError) as e:
+        sys.stderr.write(f"pql serve: config: {e}\n")
+        return 2
     from pql_repl.web.server import serve  # noqa: PLC0415
 
     return serve(args)
