@@ -186,7 +186,18 @@ class Served:
         env["TMPDIR"] = str(tmp_path)  # the server's folder of sessions goes here
         self.tmp_path = tmp_path
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "pql_repl.cli", "serve", "--host", host, "--port", str(self.port), *args],
+            [
+                sys.executable,
+                "-P",
+                "-m",
+                "pql_repl.cli",
+                "serve",
+                "--host",
+                host,
+                "--port",
+                str(self.port),
+                *args,
+            ],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=env,
@@ -234,6 +245,9 @@ def test_the_server_bounds_its_sessions_and_stops_cleanly(tmp_path: Path) -> Non
     pytest.importorskip("textual_serve")
     import aiohttp  # noqa: PLC0415
 
+    # A package of the same name in the folder the server starts in is not what the tabs run.
+    (tmp_path / "pql_repl").mkdir()
+    (tmp_path / "pql_repl" / "__init__.py").write_text("raise SystemExit('a decoy was imported')\n")
     server = Served(tmp_path, "--sessions", "1")
     assert "at most 1 session at once" in server.banner
     assert "Anyone who can reach this address can run queries on this machine" in server.banner

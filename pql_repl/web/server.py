@@ -37,8 +37,9 @@ def session_threads(sessions: int) -> int:
 
 
 def app_command(threads: int, seconds: float, sessions_dir: str) -> str:
-    """The shell command textual-serve runs for each connection."""
-    words = [sys.executable, "-m", APP_MODULE, "--threads", str(threads)]
+    """The shell command textual-serve runs for each connection (``-P``: the folder the server
+    was started in is not searched for modules)."""
+    words = [sys.executable, "-P", "-m", APP_MODULE, "--threads", str(threads)]
     words += ["--seconds", repr(seconds), "--sessions-dir", sessions_dir]
     return shlex.join(words)
 
