@@ -125,6 +125,7 @@ class Browser:
             "--no-first-run",
             "--no-default-browser-check",
             "--disable-gpu",
+            "--disable-dev-shm-usage",  # containers give /dev/shm little room
             "--disable-extensions",
             "--disable-background-networking",
             "about:blank",

@@ -347,3 +347,24 @@ def test_a_config_no_session_could_start_with_is_said_at_once(tmp_path: Path) ->
     assert done.returncode == 2
     assert done.stderr.startswith("pql serve: config:")
     assert "Traceback" not in done.stderr
+
+
+def test_a_port_in_use_is_said_in_one_line(tmp_path: Path) -> None:
+    pytest.importorskip("textual_serve")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = {**os.environ, "PQL_CONFIG": str(tmp_path / "none.toml"), "TMPDIR": str(tmp_path)}
+        done = subprocess.run(
+            [sys.executable, "-m", "pql_repl.cli", "serve", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+            check=False,
+        )
+    assert done.returncode == 2
+    assert f"pql serve: cannot listen on 127.0.0.1:{port}" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert list(tmp_path.glob("pql-serve-*")) == []
