@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from pql_repl.session.served import folder_owner
 from tests.browser import Browser, find_chromium
 from tests.test_serve import Served
 
@@ -26,6 +27,15 @@ pytestmark = pytest.mark.skipif(
 FIRST = "select avg(riverEquity(hero)) as heroeq from hero='AsAh', villain='KsKd';"
 SECOND = "select avg(riverEquity(hero)) as queens from hero='QsQh', villain='JsJd';"
 LONG = "select avg(riverEquity(hero)) as long from hero='AA', villain='KK';"
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` is still there and not only a zombie left for its parent."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 async def folders(path: Path, count: int, timeout: float = 30) -> list[Path]:
@@ -55,6 +65,9 @@ def test_pql_serve_in_a_browser(tmp_path: Path) -> None:
             await first.press_enter()
             await first.wait_for(re.compile(r"done · exact[\s\S]*heroeq\s+0\.8195"))  # the exact answer
             await first.screenshot(tmp_path / "first.png")
+            (first_folder,) = await folders(server.sessions_dir(), 1)
+            first_app = folder_owner(first_folder.name)
+            assert first_app is not None
 
             # A second tab: a session of its own (its editor starts empty, not with the first's).
             second = await browser.open(url)
@@ -76,6 +89,10 @@ def test_pql_serve_in_a_browser(tmp_path: Path) -> None:
             # Closing the running tab ends its session: its process and folder go, the run with them.
             await first.close()
             await folders(sessions, 1)
+            deadline = time.monotonic() + 30
+            while running(first_app) and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            assert not running(first_app)
 
             # Ctrl+S in a served session: the browser downloads the results.
             await second.press("s", 83, modifiers=2)
