@@ -95,6 +95,19 @@ def test_the_statement_csv_reads_into_pandas_with_every_fact(results: Results) -
     assert again.columns[0].value == results[0].columns[0].value
 
 
+def test_a_seed_pql_chose_reads_back_exact_beside_an_exact_run() -> None:
+    # The exact statement has no seed: pandas reads the column, gaps and all, as floats, which
+    # hold the 53 bits of a seed pql chooses (a 64-bit one would come back rounded).
+    unseeded = pql.run(TEXT, trials=200)
+    frame = pandas.read_csv(io.StringIO(render(unseeded, "csv")))
+    assert str(frame["seed"].dtype) == "float64"
+    seed = unseeded[0].seed
+    assert seed is not None
+    assert seed < 2**53
+    assert int(frame["seed"].iloc[0]) == seed
+    assert json.loads(render(unseeded, "json"))["statements"][0]["seed"] == seed
+
+
 def test_to_pandas_is_the_statement_csv_with_its_dtypes(results: Results) -> None:
     frame = results.to_pandas()
     assert_frame_holds(frame, results)

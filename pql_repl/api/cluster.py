@@ -27,6 +27,10 @@ from pql_repl.api.results import DEFAULT_TRIALS, StatementResult
 from pql_repl.base.errors import ClusterError, PqlArgumentTypeError, PqlCancelled, PqlRuntimeError
 from pql_repl.base.records import replace
 
+#: The bits of a seed chosen here for a run given none, as the engine chooses them
+#: (``run::runner::FRESH_SEED_BITS``): 53, which a float or a JavaScript number holds exactly.
+FRESH_SEED_BITS = 53
+
 
 def pql_version() -> str:
     """The installed pql version (what every worker must also have)."""
@@ -416,7 +420,7 @@ def stream_statement(
     the items in, as locally."""
     seed = options.get("seed")
     if seed is None:
-        seed = secrets.randbits(64)
+        seed = secrets.randbits(FRESH_SEED_BITS)
     whole = {**options, "seed": seed}
     if kind != "select":
         yield _whole(client, statement, whole, macros)

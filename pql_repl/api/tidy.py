@@ -40,10 +40,16 @@ STATEMENT_COLUMNS = (
     *RUN_COLUMNS,
 )
 
-#: The dtype of each column pql exports that is not text, as ``frames`` gives pandas: a column
-#: named here holds only this type (``Int64``/``UInt64``: whole numbers, with gaps where none).
+#: The dtype of each column pql names, as ``frames`` gives pandas: a column named here holds only
+#: this type (``str``: text, NaN where none; ``UInt64``: whole numbers, ``<NA>`` where none).
 DTYPES = {
     "statement": "int64",
+    "query": "str",
+    "game": "str",
+    "selector": "str",
+    "kind": "str",
+    "label": "str",
+    "status": "str",
     "value": "float64",
     "stderr": "float64",
     "count": "float64",

@@ -705,10 +705,16 @@ fn internal_error(doing: &str, panic: &(dyn std::any::Any + Send)) -> PqlError {
     PqlError::runtime(format!("internal error while {doing}: {}", panic_message(panic)))
 }
 
-/// A seed for a run given none: the clock and the process id.
+/// The bits of a seed pql chooses itself (`fresh_seed`): 53, so that every reader of a result
+/// keeps it exact, a float (pandas reads a CSV column with gaps as floats) or a JavaScript
+/// number (JSON). A seed given to pql may have all 64.
+pub const FRESH_SEED_BITS: u32 = 53;
+
+/// A seed for a run given none: the clock and the process id, in `FRESH_SEED_BITS` bits.
 pub fn fresh_seed() -> u64 {
     let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
-    (t.as_nanos() as u64) ^ (u64::from(std::process::id()) << 32)
+    let mixed = (t.as_nanos() as u64) ^ (u64::from(std::process::id()) << 32);
+    mixed & ((1u64 << FRESH_SEED_BITS) - 1)
 }
 
 fn worker_done(shared: &Shared, live: &AtomicUsize, started: Instant, err: Option<&PqlError>) {
