@@ -1,7 +1,7 @@
 # Everyday commands; `make help` lists them.
 PYTHON ?= python3
 
-.PHONY: help install dev test test-rust test-python lint fmt bench fuzz diff docs
+.PHONY: help install dev test test-rust test-python lint fmt bench fuzz diff docs reference
 
 help:  ## list the commands
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -54,3 +54,6 @@ diff:  ## thousands of exact runs against a brute force in every game (PQL_DIFF_
 
 docs:  ## build the documentation site into site/ (MkDocs, Material theme; a warning fails the build)
 	$(PYTHON) -m mkdocs build --strict
+
+reference:  ## write docs/reference/functions.md again from the function catalogue (after changing it)
+	$(PYTHON) tests/function_reference.py

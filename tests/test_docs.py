@@ -5,10 +5,13 @@ is tested, so that a wrong output cannot pass."""
 
 from __future__ import annotations
 
+import difflib
 import doctest
+import re
 import shlex
 from pathlib import Path
 
+import function_reference
 import pytest
 from doc_examples import (
     ROOT,
@@ -28,6 +31,9 @@ from doc_examples import (
     run_command,
     run_pql,
 )
+
+import pql_repl as pql
+from pql_repl.api.catalogue import FunctionInfo
 
 EXAMPLES, PROBLEMS = all_examples()
 
@@ -264,3 +270,44 @@ def test_a_wrong_doctest_or_a_raising_block_fails(fresh_folder: Path) -> None:
             command_env(fresh_folder),
             fresh_folder,
         )
+
+
+# ---------------------------------------------------------------------------------------------
+# The function reference
+
+
+def test_the_function_reference_is_what_the_catalogue_gives() -> None:
+    """docs/reference/functions.md is written from the catalogue by tests/function_reference.py;
+    written again today (its examples' outputs as the page shows them, which test_example checks
+    are still printed), it is the same page. After changing the catalogue: `make reference`."""
+    page = function_reference.PAGE.read_text(encoding="utf-8")
+    now = function_reference.render(pql.functions(), function_reference.runs_on_page(page))
+    if page != now:
+        diff = difflib.unified_diff(
+            page.splitlines(), now.splitlines(), "committed", "catalogue", lineterm="", n=1
+        )
+        pytest.fail(
+            "docs/reference/functions.md is out of date; run `make reference`:\n" + "\n".join(list(diff)[:60])
+        )
+
+
+def test_the_function_reference_has_every_function_and_its_example() -> None:
+    page = function_reference.PAGE.read_text(encoding="utf-8")
+    headings = re.findall(r"^## (\S+)$", page, re.MULTILINE)
+    names = [f.name for f in pql.functions()]
+    assert headings == names
+    runs = function_reference.runs_on_page(page)
+    assert sorted(runs) == sorted(names)
+    examples = [e for e in EXAMPLES if e.path == "docs/reference/functions.md"]
+    assert len(examples) == len(names)
+    assert all(e.kind == "pql" and e.shown is not None for e in examples)
+
+
+def test_a_changed_catalogue_changes_the_reference() -> None:
+    page = function_reference.PAGE.read_text(encoding="utf-8")
+    functions, runs = pql.functions(), function_reference.runs_on_page(page)
+    fields = dict(vars(functions[0]))
+    reworded = FunctionInfo(**{**fields, "doc": "Something else."})
+    assert function_reference.render([reworded, *functions[1:]], runs) != page
+    added = FunctionInfo(**{**fields, "name": "newFunction"})
+    assert "(not run yet" in function_reference.render([*functions, added], runs)
