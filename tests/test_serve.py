@@ -204,17 +204,24 @@ class Served:
             cwd=tmp_path,
             start_new_session=True,
         )
+        try:
+            self._wait_until_listening()
+        except BaseException:
+            os.killpg(self.process.pid, signal.SIGKILL)  # a failed start leaves no server behind
+            self.process.wait()
+            raise
+
+    def _wait_until_listening(self) -> None:
         assert self.process.stdout is not None
         self.banner = "".join(self.process.stdout.readline().decode() for _ in range(3))
-        assert "pql serve: http://" in self.banner, (
-            self.process.stderr.read().decode() if self.process.stderr else ""
-        )
+        assert "pql serve: http://" in self.banner, self.banner
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             with socket.socket() as s:
                 if s.connect_ex(("127.0.0.1", self.port)) == 0:
-                    break
+                    return
             time.sleep(0.05)
+        raise AssertionError(f"pql serve did not listen on {self.port} in 30 s")
 
     def sessions_dir(self) -> Path:
         (found,) = self.tmp_path.glob("pql-serve-*")
@@ -249,10 +256,10 @@ def test_the_server_bounds_its_sessions_and_stops_cleanly(tmp_path: Path) -> Non
     (tmp_path / "pql_repl").mkdir()
     (tmp_path / "pql_repl" / "__init__.py").write_text("raise SystemExit('a decoy was imported')\n")
     server = Served(tmp_path, "--sessions", "1")
-    assert "at most 1 session at once" in server.banner
-    assert "Anyone who can reach this address can run queries on this machine" in server.banner
 
     async def scenario() -> None:
+        assert "at most 1 session at once" in server.banner
+        assert "Anyone who can reach this address can run queries on this machine" in server.banner
         async with aiohttp.ClientSession() as http:
             first, data = await first_bytes(server.port, http)
             assert b"all 1 session" not in data  # the app draws
