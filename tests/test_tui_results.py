@@ -349,7 +349,7 @@ async def test_ctrl_s_asks_for_a_file_and_the_extension_says_the_format(
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, ExportDialog)
-        assert ".csv, .json or .md" in str(dialog.query_one("#export-note", Static).render())
+        assert ".csv, .json, .md or .html" in str(dialog.query_one("#export-note", Static).render())
         # A file that exists is replaced only after a second Enter.
         existing = tmp_path / "old.csv"
         existing.write_text("keep me\n")
