@@ -273,8 +273,8 @@ def run_pql(code: str, options: list[str]) -> tuple[int, str]:
 
 
 def pql_command_folder(folder: Path) -> Path:
-    """A folder holding a ``pql`` that runs this checkout's command with this Python (the
-    installed ``pql`` may be another checkout's), to put first on PATH."""
+    """A folder holding a ``pql`` that runs the command of the package these tests import, with
+    this Python (the ``pql`` on PATH may be another install's), to put first on PATH."""
     folder.mkdir(parents=True, exist_ok=True)
     script = folder / "pql"
     script.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m pql_repl.cli "$@"\n')
@@ -379,9 +379,13 @@ def isolated_env(folder: Path) -> dict[str, str]:
 
 
 def command_env(folder: Path) -> dict[str, str]:
-    """The environment a console example's commands run in: isolated, this checkout's ``pql``
-    first on PATH and its package importable."""
+    """The environment a console example's commands run in: isolated, and ``pql`` the command
+    of the package these tests run (first on PATH)."""
     env = {**os.environ, **isolated_env(folder)}
     env["PATH"] = f"{pql_command_folder(folder / 'bin')}{os.pathsep}{env.get('PATH', '')}"
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
+    # The package these tests import (a checkout's, or an installed one), found first.
+    import pql_repl  # noqa: PLC0415
+
+    package_root = str(Path(pql_repl.__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH", "")) if p)
     return env

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import difflib
 import doctest
+import inspect
 import re
 import shlex
 from pathlib import Path
@@ -311,3 +312,33 @@ def test_a_changed_catalogue_changes_the_reference() -> None:
     assert function_reference.render([reworded, *functions[1:]], runs) != page
     added = FunctionInfo(**{**fields, "name": "newFunction"})
     assert "(not run yet" in function_reference.render([*functions, added], runs)
+
+
+# ---------------------------------------------------------------------------------------------
+# The Python API's docstrings (the Python API page names them; help() shows them)
+
+
+def undocumented_api() -> list[str]:
+    """The public names of ``pql_repl``, and the public methods and properties of its classes,
+    that have no docstring of their own."""
+    missing: list[str] = []
+    for name in pql.__all__:
+        value = getattr(pql, name)
+        if inspect.ismodule(value):
+            continue
+        if not (value.__doc__ or "").strip():
+            missing.append(name)
+        if not inspect.isclass(value) or issubclass(value, BaseException):
+            continue
+        for member, attribute in vars(value).items():
+            if member.startswith("_") or not (callable(attribute) or isinstance(attribute, property)):
+                continue
+            function = attribute.fget if isinstance(attribute, property) else attribute
+            if not (getattr(function, "__doc__", None) or "").strip():
+                missing.append(f"{name}.{member}")
+    return missing
+
+
+def test_the_python_api_is_documented() -> None:
+    assert len(pql.__all__) >= 40
+    assert undocumented_api() == []

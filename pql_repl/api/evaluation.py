@@ -19,6 +19,9 @@ class HandValue:
 
 @record(frozen=True)
 class Evaluation:
+    """A hand's ratings: ``hi`` and ``lo``, each a ``HandValue``, or None where the game has no
+    such half (razz has no hi) or the hand makes none (no qualifying low in Omaha hi/lo)."""
+
     hi: HandValue | None
     lo: HandValue | None
 

@@ -303,6 +303,7 @@ class OddsRun:
             yield self.combine(final, snap)
 
     def cancel(self) -> None:
+        """Stop the computation from any thread: the iteration raises ``PqlCancelled``."""
         self.showdown.cancel()
         self.analysis.cancel()
 
@@ -350,6 +351,7 @@ class OddsTable:
 
     @property
     def done(self) -> bool:
+        """Whether every row is computed to the end."""
         return len(self.rows) == len(self.counts) and self.rows[-1].done
 
     @property
@@ -410,6 +412,7 @@ class OddsTableRun:
         self._cancelled = False
 
     def table(self, rows: Sequence[Odds]) -> OddsTable:
+        """The table of this run with ``rows`` computed so far."""
         return OddsTable(self.hand, self.board, self.counts, tuple(rows))
 
     def __iter__(self) -> Generator[OddsTable, None, None]:
@@ -425,6 +428,7 @@ class OddsTableRun:
             rows.append(last)
 
     def cancel(self) -> None:
+        """Stop the computation from any thread: the iteration raises ``PqlCancelled``."""
         self._cancelled = True
         for run in self.runs:
             run.cancel()

@@ -161,6 +161,7 @@ class Sheet:
     results: list[list[StatementResult]] = field(default_factory=list)
 
     def to_csv(self) -> str:
+        """The sheet as CSV: the header, then a line per row (what ``pql --rows`` writes)."""
         return "".join(csv_line(r) for r in [self.header, *self.rows])
 
     def to_pandas(self) -> Any:

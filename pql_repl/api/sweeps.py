@@ -472,6 +472,10 @@ class SweepResult:
         return rows
 
     def to_json(self) -> dict[str, Any]:
+        """The sweep as ``pql --format json`` writes it: its placeholders and selectors, each row
+        (its values, weight, how it was run and each selector's value and standard error, a
+        histogram's buckets), the aggregate, and how many rows are done."""
+
         def number(x: object) -> object:
             return x if isinstance(x, int | float | str | bool) or x is None else str(x)
 
