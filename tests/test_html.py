@@ -254,3 +254,15 @@ def test_the_app_exports_a_page_when_the_format_is_html(tmp_path: Path, size: tu
     page = Page(text)
     assert page.active == []
     assert_tables_hold_the_csv(page, pql.run(statement, trials=3000, seed=5))
+
+
+def test_a_spreadsheet_and_to_html_show_the_same_tables(results: pql.Results) -> None:
+    assert results[0].to_html() == results[0]._repr_html_()
+    assert results.to_html() == results[0].to_html() + results[1].to_html()
+    sheet = pql.spreadsheet(
+        "select avg(riverEquity(p1)) as eq from p1='#HAND#', p2='KK'", "HAND\nAA\nQQ\n", trials=500, seed=1
+    )
+    page = Page(sheet._repr_html_())
+    assert page.active == []
+    (table,) = page.tables
+    assert [[c.text for c in row] for row in table.rows] == [sheet.header, *sheet.rows]

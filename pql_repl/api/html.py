@@ -213,6 +213,17 @@ def sweep_table(sweep: SweepView) -> str:
     )
 
 
+def text_table(header: Sequence[str], rows: Iterable[Sequence[str]], caption: str = "") -> str:
+    """A table of text cells as they are (a spreadsheet's rows: ``sheet.Sheet``)."""
+    head = "".join(f'<th style="{CELL_STYLE}">{esc(h)}</th>' for h in header)
+    body = "".join("<tr>" + "".join(_cell(c) for c in row) + "</tr>" for row in rows)
+    title = f'<caption style="text-align:left;caption-side:top">{esc(caption)}</caption>' if caption else ""
+    return (
+        f'<table class="pql-sheet" style="{TABLE_STYLE}">{title}'
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    )
+
+
 def _estimate_cell(value: Any, stderr: float | None) -> str:
     parts = estimate_parts(value, stderr)
     shown = format_number(value) if parts is None else f"{parts[0]} ± {parts[1]}"

@@ -3,8 +3,8 @@
 found in a statement (``StatementInfo``).
 
 A result and a list of them show themselves as a data person wants them: ``to_pandas()`` (the
-statement CSV's tidy table, ``frames``), ``to_csv()``, and ``_repr_html_()`` (the terminal's
-table in HTML, ``html``), which a notebook calls to show them.
+statement CSV's tidy table, ``frames``), ``to_csv()``, and ``to_html()`` (the terminal's table in
+HTML, ``html``), which is their ``_repr_html_()``: what a notebook shows.
 """
 
 from __future__ import annotations
@@ -54,9 +54,14 @@ class StatementResult(ResultFields):
         """The statement CSV of this result alone: its header and rows."""
         return csv_line(STATEMENT_COLUMNS) + "".join(csv_line(r) for r in csv_rows(self, self.index + 1))
 
-    def _repr_html_(self) -> str:
-        """The terminal's table as HTML (``html.result_table``): what a notebook shows."""
+    def to_html(self) -> str:
+        """The terminal's table as HTML (``html.result_table``): the value's ± 95% margins,
+        exact or sampled, histogram bars; an element to put in a page."""
         return html.result_table(self, summary_line(self))
+
+    def _repr_html_(self) -> str:
+        """What a notebook shows: ``to_html``."""
+        return self.to_html()
 
     def __repr__(self) -> str:
         inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in fields(self))
@@ -79,8 +84,13 @@ class Results(list[StatementResult]):
             lines += [csv_line(r) for r in csv_rows(result, n)]
         return "".join(lines)
 
+    def to_html(self) -> str:
+        """Every result's table (``StatementResult.to_html``), one after the other."""
+        return "".join(r.to_html() for r in self)
+
     def _repr_html_(self) -> str:
-        return "".join(html.result_table(r, summary_line(r)) for r in self)
+        """What a notebook shows: ``to_html``."""
+        return self.to_html()
 
 
 def to_pandas(results: Iterable[ResultFields]) -> Any:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from pql_repl.api import frames
+from pql_repl.api import frames, html
 from pql_repl.api.options import shown, text_argument
 from pql_repl.api.output import csv_line
 from pql_repl.api.results import DEFAULT_TRIALS, StatementResult
@@ -163,6 +163,14 @@ class Sheet:
     def to_csv(self) -> str:
         """The sheet as CSV: the header, then a line per row (what ``pql --rows`` writes)."""
         return "".join(csv_line(r) for r in [self.header, *self.rows])
+
+    def to_html(self) -> str:
+        """The sheet's CSV as an HTML table (``html.text_table``)."""
+        return html.text_table(self.header, self.rows)
+
+    def _repr_html_(self) -> str:
+        """What a notebook shows: ``to_html``."""
+        return self.to_html()
 
     def to_pandas(self) -> Any:
         """The sheet's CSV as a pandas DataFrame (the input columns as text, the results with
