@@ -75,7 +75,7 @@ first line, so its margins are wider than those of a default run (600,000 trials
 
 `.functions PATTERN` lists the functions whose names match, with their definitions, and
 `pql_repl.functions()` gives the whole catalogue in Python. The types are those of
-[statements](../language/statements.md); the [analysis definitions](../analysis.md) say more
+[statements]({statements}); the [analysis definitions]({analysis}) say more
 about outs, hand strength and potentials.
 
 | function | returns | games |
@@ -139,11 +139,17 @@ def entry(f: FunctionInfo, run: Run | None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def link(name: str) -> str:
+    """A link from the page to the file ``name`` of the repository."""
+    return os.path.relpath(ROOT / name, PAGE.parent)
+
+
 def render(functions: list[FunctionInfo], runs: Mapping[str, Run]) -> str:
     """The page: an index, then one entry per function with its example's run."""
+    header = HEADER.format(statements=link("docs/language/statements.md"), analysis=link("docs/analysis.md"))
     index = [f"| [{f.name}](#{f.name.lower()}) | {f.returns} | {games_text(f.games)} |" for f in functions]
     entries = [entry(f, runs.get(f.name)) for f in functions]
-    return HEADER + "\n".join(index) + "\n\n" + "\n".join(entries)
+    return header + "\n".join(index) + "\n\n" + "\n".join(entries)
 
 
 def runs_on_page(text: str) -> dict[str, Run]:

@@ -218,7 +218,7 @@ select nothing
 
 
 def test_examples_are_found_with_their_outputs() -> None:
-    examples, problems = parse_examples(PAGE, "page.md")
+    examples, problems = parse_examples(PAGE, "page.txt")
     assert [(e.kind, e.line, e.shown is not None) for e in examples] == [
         ("pql", 3, True),
         ("pql", 13, False),
@@ -226,7 +226,7 @@ def test_examples_are_found_with_their_outputs() -> None:
     ]
     assert examples[0].shown == "eq | 0.82 ± 0.02\n2,000 trials\n"
     assert examples[2].code == ">>> 1 + 1\n2\n"
-    assert problems == ["page.md:19: an output block must follow a pql block"]
+    assert problems == ["page.txt:19: an output block must follow a pql block"]
 
 
 def test_options_come_from_the_first_line() -> None:
@@ -240,25 +240,25 @@ def test_options_come_from_the_first_line() -> None:
 
 @pytest.mark.usefixtures("fresh_folder")
 def test_a_wrong_output_fails_the_example() -> None:
-    examples, _ = parse_examples(PAGE, "page.md")
+    examples, _ = parse_examples(PAGE, "page.txt")
     check_pql(examples[0])
-    wrong = Example("page.md", 3, "pql", examples[0].code, "eq | 0.70 ± 0.02\n2,000 trials\n", 8)
-    with pytest.raises(ExampleFailed, match=r"page\.md:3"):
+    wrong = Example("page.txt", 3, "pql", examples[0].code, "eq | 0.70 ± 0.02\n2,000 trials\n", 8)
+    with pytest.raises(ExampleFailed, match=r"page\.txt:3"):
         check_pql(wrong)
     with pytest.raises(ExampleFailed, match="exit code 1"):
-        check_pql(Example("page.md", 1, "pql", "select avg(nothing(hero)) from hero='AA'\n"))
+        check_pql(Example("page.txt", 1, "pql", "select avg(nothing(hero)) from hero='AA'\n"))
 
 
 def test_a_wrong_doctest_or_a_raising_block_fails(fresh_folder: Path) -> None:
-    check_pycon(Example("page.md", 1, "pycon", ">>> round(2 / 3, 2)\n0.67\n"))
+    check_pycon(Example("page.txt", 1, "pycon", ">>> round(2 / 3, 2)\n0.67\n"))
     with pytest.raises(ExampleFailed):
-        check_pycon(Example("page.md", 1, "pycon", ">>> round(2 / 3, 2)\n0.6\n"))
+        check_pycon(Example("page.txt", 1, "pycon", ">>> round(2 / 3, 2)\n0.6\n"))
     with pytest.raises(ExampleFailed, match="ZeroDivisionError"):
-        check_python(Example("page.md", 1, "python", "1 / 0\n"))
+        check_python(Example("page.txt", 1, "python", "1 / 0\n"))
     console = "$ pql --seed 1 -c \"select avg(riverEquity(hero)) from hero='AsAh', villain='KsKd'\"\n"
     check_console(
         Example(
-            "page.md", 1, "console", console + "avg(riverEquity(hero)) | 0.8195\n1,712,304 deals, exact\n"
+            "page.txt", 1, "console", console + "avg(riverEquity(hero)) | 0.8195\n1,712,304 deals, exact\n"
         ),
         command_env(fresh_folder),
         fresh_folder,
@@ -266,7 +266,7 @@ def test_a_wrong_doctest_or_a_raising_block_fails(fresh_folder: Path) -> None:
     with pytest.raises(ExampleFailed):
         check_console(
             Example(
-                "page.md", 1, "console", console + "avg(riverEquity(hero)) | 0.81\n1,712,304 deals, exact\n"
+                "page.txt", 1, "console", console + "avg(riverEquity(hero)) | 0.81\n1,712,304 deals, exact\n"
             ),
             command_env(fresh_folder),
             fresh_folder,
