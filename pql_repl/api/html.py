@@ -129,7 +129,10 @@ def _histogram_rows(result: ResultFields, column: Column) -> list[str]:
     for b in column.buckets:
         stderr = bucket_stderr(result, column, b)
         width = BAR_FULL * b.fraction / top if top > 0 else 0.0
-        bar = f'<span class="bar" style="{BAR_STYLE};width:{width:.1f}%"></span>'
+        seen = (
+            ";min-width:2px" if b.fraction > 0 else ""
+        )  # a rare value's bar still shows, as in the terminal
+        bar = f'<span class="bar" style="{BAR_STYLE};width:{width:.1f}%{seen}"></span>'
         cells = [
             _cell(b.label, CELL_STYLE + ";padding-left:2em"),
             _cell(
