@@ -282,10 +282,11 @@ class OddsRun:
         self.showdown = prepare(self.queries[0])
         self.analysis = prepare(self.queries[1])
         self._options = {"trials": trials, "seed": seed, "threads": threads, "batch": batch}
-        # A single hand on a fixed board against one opponent: the analysis is one value, the
-        # same in every deal. Otherwise deals differ, or the field's joint deals are sampled
-        # inside each deal (several opponents): the run's trials drive that sampling.
-        one_value = _is_one_hand(self.hand) and len(self.ranges) == 1
+        # A single hand on a fixed flop or turn against one opponent: the analysis is one exact
+        # value, the same in every deal. Otherwise deals differ, or the values are sampled inside
+        # each deal (the field's joint deals against several opponents, the potentials before
+        # the flop): the run's trials drive that sampling.
+        one_value = _is_one_hand(self.hand) and len(self.ranges) == 1 and bool(self.board)
         self.analysis_trials = 1 if one_value else min(trials, ANALYSIS_TRIALS)
 
     def combine(self, showdown: StatementResult, analysis: StatementResult | None) -> Odds:

@@ -101,9 +101,9 @@ fn analysis_example_through_the_engine() {
     let d = deal(Game::Holdem, &["AdQc", "7s7d"], "3h4cJh", "");
     let hs = num(&call(&d, &Builtin::HandStrength(0, Street::Flop, false)));
     assert!((hs - 0.5851).abs() < 5e-5, "{hs}");
-    let ppot = num(&call(&d, &Builtin::PositivePotential(0, Street::Flop)));
-    let npot = num(&call(&d, &Builtin::NegativePotential(0, Street::Flop)));
-    let ppot1 = num(&call(&d, &Builtin::PositivePotential1(0, Street::Flop)));
+    let ppot = num(&call(&d, &Builtin::PositivePotential(0, Street::Flop, false)));
+    let npot = num(&call(&d, &Builtin::NegativePotential(0, Street::Flop, false)));
+    let ppot1 = num(&call(&d, &Builtin::PositivePotential1(0, Street::Flop, false)));
     assert!((ppot - 0.2083).abs() < 5e-5, "{ppot}");
     assert!((npot - 0.2737).abs() < 5e-5, "{npot}");
     assert!((ppot1 - 0.1083).abs() < 5e-5, "{ppot1}");
@@ -506,8 +506,8 @@ fn potential_against_two_equal_ranges_is_joint_not_heads_up() {
     let d3 = deal(Game::Holdem, &["Ac9c", "KsKd", "2c2d"], "9h8c2h", "");
     let one = [HandSource::Random, weighted_range(&range)];
     let two = [HandSource::Random, weighted_range(&range), weighted_range(&range)];
-    let heads_up = run(&d2, &one, |t| t.potential(0, Street::Flop, pql_core::analysis::Lookahead::River));
-    let field = run(&d3, &two, |t| t.potential(0, Street::Flop, pql_core::analysis::Lookahead::River));
+    let heads_up = run(&d2, &one, |t| t.potential(0, Street::Flop, pql_core::analysis::Lookahead::River, false));
+    let field = run(&d3, &two, |t| t.potential(0, Street::Flop, pql_core::analysis::Lookahead::River, false));
     // Joint against the field (issue 19): two opponents from the range, dealt together, are not
     // one opponent of it.
     assert!((heads_up.positive - field.positive).abs() > 1e-6 || (heads_up.negative - field.negative).abs() > 1e-6);
@@ -684,10 +684,11 @@ fn hand_strength_and_potential_cached_by_suit_class_match_fresh_values() {
                 let deck = d.game.deck().cards().minus(d.dead).to_vec();
                 for street in [Street::Flop, Street::Turn] {
                     let fresh = run(&d, &sources, |t| {
-                        (t.hand_strength(0, street, false), t.call(&Builtin::PositivePotential(0, street)))
+                        (t.hand_strength(0, street, false), t.call(&Builtin::PositivePotential(0, street, false)))
                     });
                     let mut t = Trial::new(&d, &deck, &mut scratch).with_sources(&sources);
-                    let kept = (t.hand_strength(0, street, false), t.call(&Builtin::PositivePotential(0, street)));
+                    let kept =
+                        (t.hand_strength(0, street, false), t.call(&Builtin::PositivePotential(0, street, false)));
                     assert_eq!(kept.0.to_bits(), fresh.0.to_bits(), "{d:?} {street}");
                     assert_eq!(kept.1, fresh.1, "{d:?} {street}");
                 }

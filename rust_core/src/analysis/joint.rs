@@ -260,35 +260,12 @@ fn potential_within(
     rng: &mut Rng,
     budget: f64,
 ) -> Joint<Potential> {
-    if need == 0 || field.opponents.is_empty() {
-        return Joint { value: Potential::default(), exact: true };
+    if let Some(exact) = exact_potential(game, hand, board, field, need, budget) {
+        return exact;
     }
     let now_rater = HiRater::new(game, board);
     let mine_now = now_rater.rate(hand);
     let mut hp = [[0.0f64; 3]; 3];
-    let completions = binomial(field.unseen.len(), need);
-    if let Some(lists) = field.exact_lists(budget / completions.max(1.0)) {
-        let now: Vec<Vec<HiRating>> =
-            lists.iter().map(|l| l.iter().map(|h| now_rater.rate(h.cards)).collect()).collect();
-        let mut fin: Vec<Vec<HiRating>> = now.clone();
-        for_each_combination(field.unseen, need, CardSet::EMPTY, &mut |extra| {
-            let rater = HiRater::new(game, board.union(extra));
-            let mine = rater.rate(hand);
-            for (l, f) in lists.iter().zip(fin.iter_mut()) {
-                for (h, r) in l.iter().zip(f.iter_mut()) {
-                    if !h.cards.overlaps(extra) {
-                        *r = rater.rate(h.cards);
-                    }
-                }
-            }
-            field.for_each_joint(&lists, extra, &mut |picks, w| {
-                let (s_now, _) = field_state(mine_now, picks.iter().enumerate().map(|(j, &i)| now[j][i]));
-                let (s_end, _) = field_state(mine, picks.iter().enumerate().map(|(j, &i)| fin[j][i]));
-                hp[s_now][s_end] += w;
-            });
-        });
-        return Joint { value: from_table(&hp), exact: true };
-    }
     let sampler = Sampler::new(field);
     let mut hands = vec![CardSet::EMPTY; field.opponents.len()];
     let (mut accepted, mut attempts) = (0usize, 0usize);
@@ -303,6 +280,123 @@ fn potential_within(
         accepted += 1;
     }
     Joint { value: from_table(&hp), exact: false }
+}
+
+/// The exact joint potential when (joint deal, completion) pairs fit `budget`, else None.
+fn exact_potential(
+    game: Game,
+    hand: CardSet,
+    board: CardSet,
+    field: &Field,
+    need: usize,
+    budget: f64,
+) -> Option<Joint<Potential>> {
+    if need == 0 || field.opponents.is_empty() {
+        return Some(Joint { value: Potential::default(), exact: true });
+    }
+    let now_rater = HiRater::new(game, board);
+    let mine_now = now_rater.rate(hand);
+    let mut hp = [[0.0f64; 3]; 3];
+    let completions = binomial(field.unseen.len(), need);
+    let lists = field.exact_lists(budget / completions.max(1.0))?;
+    let now: Vec<Vec<HiRating>> = lists.iter().map(|l| l.iter().map(|h| now_rater.rate(h.cards)).collect()).collect();
+    let mut fin: Vec<Vec<HiRating>> = now.clone();
+    for_each_combination(field.unseen, need, CardSet::EMPTY, &mut |extra| {
+        let rater = HiRater::new(game, board.union(extra));
+        let mine = rater.rate(hand);
+        for (l, f) in lists.iter().zip(fin.iter_mut()) {
+            for (h, r) in l.iter().zip(f.iter_mut()) {
+                if !h.cards.overlaps(extra) {
+                    *r = rater.rate(h.cards);
+                }
+            }
+        }
+        field.for_each_joint(&lists, extra, &mut |picks, w| {
+            let (s_now, _) = field_state(mine_now, picks.iter().enumerate().map(|(j, &i)| now[j][i]));
+            let (s_end, _) = field_state(mine, picks.iter().enumerate().map(|(j, &i)| fin[j][i]));
+            hp[s_now][s_end] += w;
+        });
+    });
+    Some(Joint { value: from_table(&hp), exact: true })
+}
+
+/// Accepted samples a deal draws for each potential when [`averaged_potential`] samples.
+pub const POTENTIAL_AVERAGED_SAMPLES: usize = 64;
+
+/// The joint potential for a value averaged over a Monte Carlo run's deals: exact when it fits
+/// [`POTENTIAL_BUDGET`], else [`conditional_potential`] with `samples` accepted samples each.
+pub fn averaged_potential(
+    game: Game,
+    hand: CardSet,
+    board: CardSet,
+    field: &Field,
+    need: usize,
+    rng: &mut Rng,
+    samples: usize,
+) -> Joint<Potential> {
+    exact_potential(game, hand, board, field, need, POTENTIAL_BUDGET)
+        .unwrap_or_else(|| conditional_potential(game, hand, board, field, need, rng, samples))
+}
+
+/// An estimate of each potential whose expectation is the potential itself, for a value
+/// averaged over a run's deals (a ratio of two small counts drawn in each deal would be
+/// biased: the mean of ratios is not the ratio of the means).
+///
+/// Each potential is a share of its own deals: PPOT = E[g | now behind, ties half], NPOT the
+/// mirror (the table of `from_table`). So joint deals are drawn and each kept for PPOT with
+/// probability 1 when p is behind now, 1/2 when tied, 0 when ahead (a coin gives a tied deal to
+/// one of the two), for NPOT the mirror; a kept deal is completed by `need` random cards and
+/// scores g: for PPOT 1 if p ends ahead, 1/2 if it ends tied from behind, else 0; for NPOT 1
+/// if p ends behind, 1/2 if it ends tied from ahead, else 0. The mean of g over the kept deals
+/// is an unbiased estimate of the potential given at least one kept deal, so a run's average of
+/// it converges to the average potential and its standard error covers the inner sampling.
+/// At most `samples` × [`MAX_ATTEMPTS`] joint deals are drawn: a potential whose deals are
+/// rarer than that (p almost never behind, say) reads 0, as one with none.
+pub fn conditional_potential(
+    game: Game,
+    hand: CardSet,
+    board: CardSet,
+    field: &Field,
+    need: usize,
+    rng: &mut Rng,
+    samples: usize,
+) -> Joint<Potential> {
+    if need == 0 || field.opponents.is_empty() {
+        return Joint { value: Potential::default(), exact: true };
+    }
+    let now_rater = HiRater::new(game, board);
+    let mine_now = now_rater.rate(hand);
+    let sampler = Sampler::new(field);
+    let mut hands = vec![CardSet::EMPTY; field.opponents.len()];
+    // (sum of g, deals kept) for PPOT and NPOT.
+    let (mut positive, mut negative) = ((0.0, 0usize), (0.0, 0usize));
+    let mut attempts = 0usize;
+    while (positive.1 < samples || negative.1 < samples) && attempts < samples * MAX_ATTEMPTS {
+        attempts += 1;
+        let Some(taken) = sampler.draw(rng, &mut hands) else { continue };
+        let (now, _) = field_state(mine_now, hands.iter().map(|&h| now_rater.rate(h)));
+        let for_positive = match now {
+            BEHIND => true,
+            AHEAD => false,
+            _ => rng.below(2) == 0,
+        };
+        let kept = if for_positive { &mut positive } else { &mut negative };
+        if kept.1 >= samples {
+            continue;
+        }
+        let extra = draw_cards(field.unseen, need, taken, rng);
+        let rater = HiRater::new(game, board.union(extra));
+        let (end, _) = field_state(rater.rate(hand), hands.iter().map(|&h| rater.rate(h)));
+        let g = match (now, end, for_positive) {
+            (_, AHEAD, true) | (_, BEHIND, false) => 1.0,
+            (BEHIND, TIED, true) | (AHEAD, TIED, false) => 0.5,
+            _ => 0.0,
+        };
+        kept.0 += g;
+        kept.1 += 1;
+    }
+    let mean = |(sum, n): (f64, usize)| if n > 0 { sum / n as f64 } else { 0.0 };
+    Joint { value: Potential { positive: mean(positive), negative: mean(negative) }, exact: false }
 }
 
 #[cfg(test)]
@@ -507,5 +601,24 @@ mod tests {
             (sampled.value.negative - reference.negative).abs() < tolerance(reference.negative, neg_share),
             "{sampled:?} {reference:?}"
         );
+        // Averaged over many deals, conditional estimates of only 4 kept deals each average to
+        // the potentials themselves (a mean of ratios of such small counts would not).
+        let calls = 4_000;
+        let (mut positive, mut negative) = (Vec::new(), Vec::new());
+        for _ in 0..calls {
+            let c = conditional_potential(Game::Holdem, hole, board, &field, 1, &mut rng, 4);
+            assert!(!c.exact);
+            positive.push(c.value.positive);
+            negative.push(c.value.negative);
+        }
+        for (values, truth) in [(positive, reference.positive), (negative, reference.negative)] {
+            let mean = values.iter().sum::<f64>() / f64::from(calls);
+            let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / f64::from(calls - 1);
+            let se = (var / f64::from(calls)).sqrt();
+            assert!((mean - truth).abs() < 4.0 * se, "{mean} ± {se} against {truth}");
+        }
+        // Where it fits, the averaged potential is the exact one.
+        let averaged = averaged_potential(Game::Holdem, hole, board, &field, 1, &mut rng, 4);
+        assert!(averaged.exact && averaged.value == exact.value);
     }
 }

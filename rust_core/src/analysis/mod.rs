@@ -13,7 +13,7 @@ pub mod potential;
 pub use discounted::discounted_outs;
 pub use draws::{backdoor_flush_draw, draws, top_rank, Draws};
 pub use hand_strength::{tally, Tally};
-pub use joint::{joint_potential, joint_strength, Field, Joint, Opponent};
+pub use joint::{averaged_potential, conditional_potential, joint_potential, joint_strength, Field, Joint, Opponent};
 pub use potential::{potential, Lookahead, Potential};
 
 use crate::cards::{binomial, for_each_combination, Card, CardSet};

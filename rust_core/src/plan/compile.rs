@@ -719,14 +719,15 @@ impl Lowering<'_> {
             | Func::NegativePotential1
             | Func::EffectiveHandStrength
             | Func::ShowdownHandStrength => {
+                let averaged = std::mem::take(&mut self.averaged);
                 let (p, s) = self.ps(args);
                 let one_card = matches!(func, Func::PositivePotential1 | Func::NegativePotential1);
                 self.inner_cost += super::cost::inner_cost_potential(s, one_card);
                 c(match func {
-                    Func::PositivePotential => B::PositivePotential(p, s),
-                    Func::NegativePotential => B::NegativePotential(p, s),
-                    Func::PositivePotential1 => B::PositivePotential1(p, s),
-                    Func::NegativePotential1 => B::NegativePotential1(p, s),
+                    Func::PositivePotential => B::PositivePotential(p, s, averaged),
+                    Func::NegativePotential => B::NegativePotential(p, s, averaged),
+                    Func::PositivePotential1 => B::PositivePotential1(p, s, averaged),
+                    Func::NegativePotential1 => B::NegativePotential1(p, s, averaged),
                     Func::EffectiveHandStrength => B::EffectiveHandStrength(p, s),
                     _ => B::ShowdownHandStrength(p, s),
                 })

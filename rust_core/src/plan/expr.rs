@@ -147,10 +147,12 @@ pub enum Builtin {
     /// The flag: the call is a selector's whole `avg` argument (see [`crate::analysis::joint`]'s
     /// averaged samples).
     HandStrength(usize, Street, bool),
-    PositivePotential(usize, Street),
-    NegativePotential(usize, Street),
-    PositivePotential1(usize, Street),
-    NegativePotential1(usize, Street),
+    /// The flag, as [`Builtin::HandStrength`]'s: averaged over the run's deals (see
+    /// [`crate::analysis::conditional_potential`]).
+    PositivePotential(usize, Street, bool),
+    NegativePotential(usize, Street, bool),
+    PositivePotential1(usize, Street, bool),
+    NegativePotential1(usize, Street, bool),
     EffectiveHandStrength(usize, Street),
     ShowdownHandStrength(usize, Street),
     MaxHiRating(usize, Street),
@@ -261,10 +263,10 @@ impl Builtin {
             | B::FlushDraw(_, s)
             | B::BackdoorFlushDraw(_, s)
             | B::HandStrength(_, s, _)
-            | B::PositivePotential(_, s)
-            | B::NegativePotential(_, s)
-            | B::PositivePotential1(_, s)
-            | B::NegativePotential1(_, s)
+            | B::PositivePotential(_, s, _)
+            | B::NegativePotential(_, s, _)
+            | B::PositivePotential1(_, s, _)
+            | B::NegativePotential1(_, s, _)
             | B::EffectiveHandStrength(_, s)
             | B::ShowdownHandStrength(_, s)
             | B::MaxHiRating(_, s) => at(s),

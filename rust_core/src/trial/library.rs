@@ -141,17 +141,25 @@ impl Trial<'_> {
             B::FlushDraw(p, s) => Value::Bool(self.draws(*p, *s).flush > 0),
             B::BackdoorFlushDraw(p, s) => Value::Bool(self.backdoor_flush_draw(*p, *s)),
             B::HandStrength(p, s, averaged) => Value::Num(self.hand_strength(*p, *s, *averaged)),
-            B::PositivePotential(p, s) => Value::Num(self.potential(*p, *s, Lookahead::River).positive),
-            B::NegativePotential(p, s) => Value::Num(self.potential(*p, *s, Lookahead::River).negative),
-            B::PositivePotential1(p, s) => Value::Num(self.potential(*p, *s, Lookahead::OneCard).positive),
-            B::NegativePotential1(p, s) => Value::Num(self.potential(*p, *s, Lookahead::OneCard).negative),
+            B::PositivePotential(p, s, averaged) => {
+                Value::Num(self.potential(*p, *s, Lookahead::River, *averaged).positive)
+            }
+            B::NegativePotential(p, s, averaged) => {
+                Value::Num(self.potential(*p, *s, Lookahead::River, *averaged).negative)
+            }
+            B::PositivePotential1(p, s, averaged) => {
+                Value::Num(self.potential(*p, *s, Lookahead::OneCard, *averaged).positive)
+            }
+            B::NegativePotential1(p, s, averaged) => {
+                Value::Num(self.potential(*p, *s, Lookahead::OneCard, *averaged).negative)
+            }
             B::EffectiveHandStrength(p, s) => {
                 let hs = self.hand_strength(*p, *s, false);
-                Value::Num(hs + (1.0 - hs) * self.potential(*p, *s, Lookahead::River).positive)
+                Value::Num(hs + (1.0 - hs) * self.potential(*p, *s, Lookahead::River, false).positive)
             }
             B::ShowdownHandStrength(p, s) => {
                 let hs = self.hand_strength(*p, *s, false);
-                let pot = self.potential(*p, *s, Lookahead::River);
+                let pot = self.potential(*p, *s, Lookahead::River, false);
                 Value::Num(hs * (1.0 - pot.negative) + (1.0 - hs) * pot.positive)
             }
             B::MaxHiRating(p, s) => {

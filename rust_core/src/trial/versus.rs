@@ -44,6 +44,8 @@ const MEMO_POT_ONE: u8 = 3;
 const MEMO_DRAWS: u8 = 4;
 const MEMO_HVR: u8 = 5;
 const MEMO_MATCHUP: u8 = 6;
+const MEMO_POT_RIVER_AVERAGED: u8 = 7;
+const MEMO_POT_ONE_AVERAGED: u8 = 8;
 
 impl Trial<'_> {
     fn source(&self, q: usize) -> Option<&HandSource> {
@@ -194,9 +196,23 @@ impl Trial<'_> {
 
     /// Positive and negative potential (docs/analysis.md): heads-up against the opponent's range,
     /// against several opponents over their joint deals. Zero on the last street and in stud.
-    pub fn potential(&mut self, p: usize, street: Street, look: Lookahead) -> Potential {
+    ///
+    /// `averaged` (the call is a selector's whole `avg` argument): in a Monte Carlo run a value
+    /// that must be sampled is drawn afresh in every deal from the deal's own stream by
+    /// [`analysis::conditional_potential`] (an unbiased estimate from a few samples), so the
+    /// run's trials drive the inner sampling and its standard error covers it. Otherwise a
+    /// sampled value is drawn from a stream seeded by the cards it depends on and kept across
+    /// deals, and the run is flagged as sampled inside.
+    pub fn potential(&mut self, p: usize, street: Street, look: Lookahead, averaged: bool) -> Potential {
+        let fresh = averaged && self.scratch.outer_sampled;
         let kind = if look == Lookahead::River { MEMO_POT_RIVER } else { MEMO_POT_ONE };
-        let key = memo_key(kind, p, street);
+        // A fresh draw is this deal's own, apart from the kept value of the same call.
+        let memo_kind = match (fresh, look) {
+            (false, _) => kind,
+            (true, Lookahead::River) => MEMO_POT_RIVER_AVERAGED,
+            (true, Lookahead::OneCard) => MEMO_POT_ONE_AVERAGED,
+        };
+        let key = memo_key(memo_kind, p, street);
         if let Some([positive, negative]) = self.memo(key) {
             return Potential { positive, negative };
         }
@@ -205,7 +221,15 @@ impl Trial<'_> {
         let canonical = self.symmetric_key(kind, p, street).filter(|_| self.deal.players <= 2);
         let mut cross = self.cards_key(kind, p, street);
         self.push_up_cards(&mut cross, p, street);
-        for k in canonical.iter().chain([&cross]) {
+        // A fresh call reads and keeps only exact values across deals (see the end).
+        let mut exact_key = cross;
+        exact_key.push(u64::MAX);
+        let keys: Vec<&CacheKey> = if fresh {
+            canonical.iter().chain([&exact_key]).collect()
+        } else {
+            canonical.iter().chain([&cross]).collect()
+        };
+        for k in keys {
             if let Some([positive, negative]) = self.cached(k) {
                 let pot = Potential { positive: f64::from_bits(positive), negative: f64::from_bits(negative) };
                 self.remember(key, [pot.positive, pot.negative]);
@@ -224,28 +248,49 @@ impl Trial<'_> {
         let hand = d.hand_at(p, street);
         let known = self.known_to(p, street);
         let unseen = self.deck_without(known);
-        let mut rng = deal_rng(2 + u64::from(kind), known);
+        let seeded = deal_rng(2 + u64::from(kind), known);
+        let mut rng = if fresh { self.fresh_stream(2 + u64::from(kind), known) } else { seeded.clone() };
+        let start = rng.clone();
         let mut sampled = false;
+        let samples = analysis::joint::POTENTIAL_AVERAGED_SAMPLES;
         let pot = if need == 0 {
             Potential::default()
         } else if d.players > 2 {
             let opponents = self.joint_opponents(p, street, known);
             let field = Field { opponents: &opponents, known, unseen: &unseen };
-            let joint = analysis::joint_potential(d.game, hand, board, &field, need, &mut rng);
+            let joint = if fresh {
+                analysis::averaged_potential(d.game, hand, board, &field, need, &mut rng, samples)
+            } else {
+                analysis::joint_potential(d.game, hand, board, &field, need, &mut rng)
+            };
             sampled = !joint.exact;
             joint.value
         } else {
             let mut holdings = std::mem::take(&mut self.scratch.holdings);
             let q = usize::from(p == 0);
             self.holdings_from(self.source(q), known, &unseen, hand.len() as usize, &mut rng, &mut holdings);
-            let pot = analysis::potential(d.game, hand, board, &holdings, &unseen, need, &mut rng);
+            // Exact when every holding was listed and the pairs fit the budget.
+            let listed = rng == start;
+            let pairs = holdings.len() as f64 * binomial(unseen.len(), need);
+            let pot = if fresh && !(listed && pairs <= analysis::potential::POTENTIAL_BUDGET) {
+                let opponents = self.joint_opponents(p, street, known);
+                let field = Field { opponents: &opponents, known, unseen: &unseen };
+                analysis::conditional_potential(d.game, hand, board, &field, need, &mut rng, samples).value
+            } else {
+                analysis::potential(d.game, hand, board, &holdings, &unseen, need, &mut rng)
+            };
             self.scratch.holdings = holdings;
-            sampled = rng != deal_rng(2 + u64::from(kind), known);
+            sampled = rng != start;
             pot
         };
         self.scratch.inner_sampled |= sampled;
         self.remember(key, [pot.positive, pot.negative]);
-        let store = canonical.filter(|_| !sampled).unwrap_or(cross);
+        // A fresh draw is never kept for another deal; an exact value is, for every renaming of
+        // the suits where it may be.
+        if fresh && sampled {
+            return pot;
+        }
+        let store = canonical.filter(|_| !sampled).unwrap_or(if fresh { exact_key } else { cross });
         self.cache(&store, [pot.positive.to_bits(), pot.negative.to_bits()]);
         pot
     }
