@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import os
+import random
 import subprocess
 import sys
 import threading
@@ -17,6 +18,7 @@ import threading
 import pytest
 
 import pql_repl as pql
+from benchmarks.simulate_stop import random_spot
 from pql_repl.api.output import csv_rows, format_table
 from pql_repl.api.results import SIMULATE_TRIALS
 from pql_repl.session.completion import complete
@@ -269,3 +271,60 @@ def test_a_preflop_spot_runs_to_the_river() -> None:
     # Aces against a random hand: calling and raising both win chips.
     assert float(r.column("call").value or 0) > 0
     assert float(r.column("raise").value or 0) > 0
+
+
+#: Checking and betting the quads win the pot of 6 every time: two EVs exactly equal.
+EQUAL = (
+    "simulate check, bet from hero='AsAc', villain='7d6c', board='AdAh2s3c4d', pot=6, tocall=0, bet=2, "
+    "villain.call_threshold=1, villain.raise_threshold=1"
+)
+
+
+def test_mixed_choice_is_random_among_nearly_equal_actions_and_seeded() -> None:
+    """choose='mixed' (Loki-2): at random among the actions within 0.1 small bets of the best,
+    the same choice for the same seed; 'best' (the default) takes the more aggressive of a tie,
+    and an action far behind is never chosen."""
+    best = {pql.run(EQUAL, trials=400, seed=seed)[0].chosen for seed in range(1, 11)}
+    assert best == {"bet"}
+    mixed = [pql.run(EQUAL + ", choose='mixed'", trials=400, seed=seed)[0].chosen for seed in range(1, 21)]
+    assert set(mixed) == {"check", "bet"}
+    again = [pql.run(EQUAL + ", choose='mixed'", trials=400, seed=seed)[0].chosen for seed in range(1, 21)]
+    assert again == mixed
+    # The nuts: raising is worth far more than calling (and folding), so even mixed raises.
+    assert {pql.run(NUTS + ", choose='mixed'", trials=400, seed=seed)[0].chosen for seed in range(1, 11)} == {
+        "raise"
+    }
+
+
+def test_the_stop_rule_is_chosen_in_the_statement() -> None:
+    """stop='none' plays every trial; stop='loki' stops a coin flip against folding that the
+    default rule (three paired standard errors) plays to the end."""
+    (nuts,) = pql.run(NUTS + ", stop='none'", trials=2_000, seed=1)
+    assert not nuts.stopped_early
+    assert nuts.trials == 2_000
+    flip = (
+        "simulate fold, call from hero='AcKc', villain='AdQd, 9c9h', board='2c3d7h8sTd', pot=4, tocall=4, "
+        "bet=2, raises=3"
+    )
+    seeds = range(1, 21)
+    loki = [pql.run(flip + ", stop='loki'", trials=10_000, seed=seed)[0].stopped_early for seed in seeds]
+    paired = [pql.run(flip, trials=10_000, seed=seed)[0].stopped_early for seed in seeds]
+    assert sum(loki) >= 5
+    assert sum(paired) <= 1
+
+
+def test_early_stops_choose_as_a_long_run_does() -> None:
+    """A CI-sized version of benchmarks/simulate_stop.py: on random flop, turn and river spots
+    the default rule's choice after an early stop is the choice of a run 10 times longer
+    wherever that run can tell its two best actions apart (gap over 2.5 standard errors)."""
+    rng = random.Random(7)
+    spots = [s for s in (random_spot(rng) for _ in range(40)) if "board=" in s][:10]
+    compared = 0
+    for i, spot in enumerate(spots):
+        (long,) = pql.run(spot + ", stop='none'", trials=20_000, seed=1_000 + i)
+        (short,) = pql.run(spot, trials=10_000, seed=i)
+        clear = long.gap is not None and long.gap > 2.5 * (long.gap_stderr or 0)
+        if short.stopped_early and clear:
+            compared += 1
+            assert short.chosen == long.chosen, (spot, short.chosen, long.chosen)
+    assert compared >= 3

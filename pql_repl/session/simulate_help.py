@@ -17,6 +17,10 @@ SIMULATE_KEY_DOCS = {
     "history": "observed actions that reweight ranges: 'villain:raise@flop, villain:call@turn'",
     "call_threshold": "EHS' mid fold-call band (0.50); per player: villain.call_threshold",
     "raise_threshold": "EHS' mid call-raise band (0.85); per player: villain.raise_threshold",
+    "stop": "when to stop early: 'paired' (default: the best beats every other by 3 paired standard "
+    "errors), 'loki' (Loki-2's: the best beats the second by the sum of their standard errors), 'none'",
+    "choose": "'best' (default: the greatest EV) or 'mixed' (Loki-2's: at random, by the seed, among the "
+    "actions within 0.1 small bets of the best)",
 }
 
 SIMULATE_SUMMARY = (

@@ -4,7 +4,7 @@
 //! statement's and are checked by `checker`.
 
 use super::ast::{FromItem, Ident, NumLit, StrLit};
-use super::typed::{Action, Observation, PlayerDecl, SimulateSpec};
+use super::typed::{Action, Choice, Observation, PlayerDecl, SimulateSpec, StopRule};
 use super::vocab::{ACTIONS, PLAYER_SETTINGS, RESERVED_KEYS, SIMULATE_KEYS};
 use crate::error::{did_you_mean, excerpt, PqlError, Span};
 use crate::games::{Game, Street};
@@ -120,6 +120,12 @@ pub fn check(
             None => c.needs_string(item, "stakes"),
         }
     }
+    let stop = c.word(
+        find("stop"),
+        "stop",
+        &[("paired", StopRule::Paired), ("loki", StopRule::Loki), ("none", StopRule::Never)],
+    );
+    let choose = c.word(find("choose"), "choose", &[("best", Choice::Best), ("mixed", Choice::Mixed)]);
     let hero = players.iter().position(|p| p.name.eq_ignore_ascii_case("hero")).unwrap_or(0);
     let folded = find("folded").map_or_else(Vec::new, |item| c.player_list(item, "folded", hero));
     let to_act = find("to_act").map(|item| c.player_list(item, "to_act", hero));
@@ -188,6 +194,8 @@ pub fn check(
         history,
         call_threshold,
         raise_threshold,
+        stop: stop.unwrap_or_default(),
+        choose: choose.unwrap_or_default(),
     })
 }
 
@@ -232,6 +240,27 @@ impl Check<'_> {
                 None
             }
         }
+    }
+
+    /// A quoted word of `choices` (`stop='loki'`), case aside; None when not given or wrong.
+    fn word<T: Copy>(&mut self, item: Option<&FromItem>, key: &str, choices: &[(&str, T)]) -> Option<T> {
+        let item = item?;
+        let Some(v) = &item.value else {
+            self.needs_string(item, key);
+            return None;
+        };
+        let found = choices.iter().find(|(w, _)| w.eq_ignore_ascii_case(v.text.trim())).map(|&(_, t)| t);
+        if found.is_none() {
+            let words: Vec<String> = choices.iter().map(|(w, _)| format!("'{w}'")).collect();
+            self.errors.push(
+                PqlError::type_error(
+                    format!("{key} '{}' is not one of {}", excerpt(&v.text), words.join(", ")),
+                    v.content,
+                )
+                .with_hint(format!("{key}={}", words[0])),
+            );
+        }
+        found
     }
 
     fn seat(&self, name: &str) -> Option<usize> {

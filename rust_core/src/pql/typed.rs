@@ -132,6 +132,36 @@ pub struct SimulateSpec {
     /// Per seat: the call and raise thresholds of its probability triple.
     pub call_threshold: Vec<f64>,
     pub raise_threshold: Vec<f64>,
+    /// When the run may stop before its trials (`stop=`).
+    pub stop: StopRule,
+    /// How the action is chosen from the EVs (`choose=`).
+    pub choose: Choice,
+}
+
+/// When a simulation stops before its trials on an obvious move (docs/language/simulate.md). Looked at
+/// after 200, 400, 800, … trials only.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StopRule {
+    /// `stop='paired'`: the best EV beats every other by more than three standard errors of
+    /// their paired difference (the default: under 5% of runs choose otherwise than a long run).
+    #[default]
+    Paired,
+    /// `stop='loki'`: Loki-2's rule, the best EV beats the second by more than the sum of their
+    /// standard errors.
+    Loki,
+    /// `stop='none'`: every trial is played.
+    Never,
+}
+
+/// How a simulation chooses its action.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Choice {
+    /// `choose='best'`: the greatest EV (near ties to the more aggressive action).
+    #[default]
+    Best,
+    /// `choose='mixed'`: Loki-2's way, at random (by the run's seed) among the actions whose EV
+    /// is nearly the best's.
+    Mixed,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -17,8 +17,20 @@ pub const ACTIONS: &[&str] = &["fold", "check", "call", "bet", "raise"];
 
 /// From-clause keys of a `simulate` statement beside `RESERVED_KEYS` (docs/language/simulate.md); the two
 /// thresholds may also be given per player (`villain.raise_threshold=0.8`).
-pub const SIMULATE_KEYS: &[&str] =
-    &["pot", "tocall", "bet", "raises", "stakes", "to_act", "folded", "history", "call_threshold", "raise_threshold"];
+pub const SIMULATE_KEYS: &[&str] = &[
+    "pot",
+    "tocall",
+    "bet",
+    "raises",
+    "stakes",
+    "to_act",
+    "folded",
+    "history",
+    "call_threshold",
+    "raise_threshold",
+    "stop",
+    "choose",
+];
 
 /// The settings a player may be given in a `simulate` statement (`villain.raise_threshold`).
 pub const PLAYER_SETTINGS: &[&str] = &["call_threshold", "raise_threshold"];

@@ -6,9 +6,10 @@ use super::errors::contained;
 use crate::error::PqlError;
 use crate::explore::background::{Job, Remote, Snapshot};
 use crate::games::Street;
-use crate::pql::typed::Action;
+use crate::pql::typed::{Action, Choice};
+use crate::rng::Rng;
 use crate::run::runner::{default_threads, fresh_seed};
-use crate::simulate::run::{start, Simulation, State};
+use crate::simulate::run::{start, Simulation, State, MIXED_SHARE_OF_BET};
 use crate::simulate::spot::{Observed, Spot};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -70,6 +71,8 @@ pub struct SimulationRun {
     trials: u64,
     seed: u64,
     tie: f64,
+    /// `choose='mixed'`: how near the best an EV must be, and the run's draw among them.
+    mixed: Option<(f64, u64)>,
 }
 
 impl SimulationRun {
@@ -90,9 +93,12 @@ impl SimulationRun {
         let threads = threads.unwrap_or_else(default_threads).max(1);
         let spot = spot.clone();
         let (query, game, tie) = (spot.query.clone(), spot.game.name(), spot.spec.bet * TIE_SHARE_OF_BET);
+        // A stream of its own (not one of the trials'), so the draw is the seed's alone.
+        let mixed = (spot.spec.choose == Choice::Mixed)
+            .then(|| (spot.spec.bet * MIXED_SHARE_OF_BET, Rng::new(seed, u64::MAX).next_u64()));
         let job = py.detach(|| contained(|| start(Simulation::new(spot, trials, seed, deadline), threads)))?;
         let remote = job.remote();
-        Ok(SimulationRun { job: Mutex::new(job), remote, query, game, index, trials, seed, tie })
+        Ok(SimulationRun { job: Mutex::new(job), remote, query, game, index, trials, seed, tie, mixed })
     }
 
     /// As `RunHandle.poll`: news within `wait` (with `until_end`, the latest by then, or the end).
@@ -165,7 +171,7 @@ impl SimulationRun {
         }
         d.set_item("columns", columns)?;
         let ranking = state.ranking(self.tie);
-        let chosen = (sums.trials > 0).then(|| state.actions[ranking[0]].name());
+        let chosen = (sums.trials > 0).then(|| state.actions[state.chosen(self.tie, self.mixed)].name());
         d.set_item("chosen", chosen)?;
         d.set_item("stopped_early", state.stopped_after.is_some())?;
         d.set_item("stopped_after", state.stopped_after)?;

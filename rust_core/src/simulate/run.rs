@@ -10,7 +10,7 @@ use super::spot::Spot;
 use super::strength::Strengths;
 use crate::error::PqlError;
 use crate::explore::background::{Job, Work};
-use crate::pql::typed::Action;
+use crate::pql::typed::{Action, StopRule};
 use crate::rng::Rng;
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
@@ -20,6 +20,13 @@ use std::time::Instant;
 pub const BATCH: u64 = 25;
 /// No obvious-move stop before this many trials (docs/language/simulate.md).
 pub const MIN_TRIALS_TO_STOP: u64 = 200;
+/// `stop='paired'`: the best EV must beat every other by more than this many standard errors
+/// of their paired difference. With 200, 400, 800, … looks a wrong stop between two equal
+/// actions is about 0.3% a look; `benchmarks/simulate_stop.py` measures the choices it makes.
+pub const PAIRED_STOP_Z: f64 = 3.0;
+/// `choose='mixed'`: actions whose EV is within this share of the small bet of the best are
+/// nearly equal (Loki-2's random choice among them).
+pub const MIXED_SHARE_OF_BET: f64 = 0.1;
 /// Cached strengths a worker keeps before starting afresh (bounds memory on long runs).
 const CACHE_LIMIT: usize = 400_000;
 
@@ -100,15 +107,16 @@ pub struct State {
     pub sums: Sums,
     /// Set when the obvious-move rule stopped the run, with the trial count then.
     pub stopped_after: Option<u64>,
+    pub stop: StopRule,
     /// Batches finished out of order, waiting for those before them.
     pending: BTreeMap<u64, Sums>,
     next: u64,
 }
 
 impl State {
-    pub fn new(actions: Vec<Action>) -> State {
+    pub fn new(actions: Vec<Action>, stop: StopRule) -> State {
         let k = actions.len();
-        State { actions, sums: Sums::new(k), stopped_after: None, pending: BTreeMap::new(), next: 0 }
+        State { actions, sums: Sums::new(k), stopped_after: None, stop, pending: BTreeMap::new(), next: 0 }
     }
 
     /// Actions by EV, best first; ties (within `tie`) go to the more aggressive.
@@ -125,9 +133,11 @@ impl State {
         order
     }
 
-    /// docs/language/simulate.md's obvious move: the best EV exceeds the second best by more than the sum of
-    /// their standard errors. It is looked at after 200, 400, 800, … trials only: a one-error
-    /// margin looked at after every batch would, sooner or later, stop a coin flip too.
+    /// The obvious move of the run's [`StopRule`]: Loki-2's (the best EV exceeds the second
+    /// best by more than the sum of their standard errors) or the paired one (the best exceeds
+    /// every other by [`PAIRED_STOP_Z`] standard errors of the paired difference). It is looked
+    /// at after 200, 400, 800, … trials only: a margin looked at after every batch would, sooner
+    /// or later, stop a coin flip too.
     pub fn obvious(&self) -> bool {
         let n = self.sums.trials;
         let checkpoint = n >= MIN_TRIALS_TO_STOP
@@ -138,7 +148,25 @@ impl State {
         }
         let order = self.ranking(0.0);
         let (a, b) = (order[0], order[1]);
-        self.sums.mean(a) - self.sums.mean(b) > self.sums.stderr(a) + self.sums.stderr(b)
+        let s = &self.sums;
+        match self.stop {
+            StopRule::Never => false,
+            StopRule::Loki => s.mean(a) - s.mean(b) > s.stderr(a) + s.stderr(b),
+            StopRule::Paired => order[1..].iter().all(|&b| s.mean(a) - s.mean(b) > PAIRED_STOP_Z * s.diff_stderr(a, b)),
+        }
+    }
+
+    /// The chosen action: the first of [`State::ranking`] (ties within `tie` to the more
+    /// aggressive), or with `mixed` = (`within`, `draw`) one of the actions whose EV is within
+    /// `within` of the best, picked by `draw` (a number from the run's seed, so a seed gives the
+    /// same choice from the same EVs).
+    pub fn chosen(&self, tie: f64, mixed: Option<(f64, u64)>) -> usize {
+        let order = self.ranking(tie);
+        let Some((within, draw)) = mixed else { return order[0] };
+        let best = self.sums.mean(order[0]);
+        let mut near: Vec<usize> = order.into_iter().filter(|&i| best - self.sums.mean(i) <= within).collect();
+        near.sort_unstable();
+        near[(draw % near.len() as u64) as usize]
     }
 }
 
@@ -185,7 +213,7 @@ impl Simulation {
 
     /// Runs every trial on this thread (tests and benchmarks); the final state.
     pub fn run_here(&self) -> Result<State, PqlError> {
-        let mut state = State::new(self.actions.clone());
+        let mut state = State::new(self.actions.clone(), self.spot.spec.stop);
         let mut strengths = Strengths::new(self.spot.game);
         for item in 0..self.items() {
             let part = self.run_item(item, &mut strengths)?;
@@ -243,6 +271,6 @@ impl Work for Simulation {
 
 /// Starts a simulation on `threads` threads.
 pub fn start(sim: Simulation, threads: usize) -> Job<Simulation> {
-    let state = State::new(sim.actions.clone());
+    let state = State::new(sim.actions.clone(), sim.spot.spec.stop);
     Job::start(sim, state, threads)
 }
