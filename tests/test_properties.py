@@ -1218,3 +1218,28 @@ def test_a_download_name_is_never_a_path(name: str) -> None:
         assert "/" not in name
         assert "\\" not in name
         assert not name.startswith(".")
+
+
+#: A simulate spot that runs in a moment (quads on the river), for its stop= and choose= keys.
+SIMULATE_SPOT = (
+    "simulate check, bet from hero='AsAc', villain='7d6c', board='AdAh2s3c4d', pot=6, tocall=0, bet=2"
+)
+
+
+@given(
+    st.sampled_from(["stop", "choose"]),
+    st.one_of(st.sampled_from(["paired", "loki", "none", "best", "mixed", "MIXED"]), st.text(max_size=80)),
+    st.booleans(),
+)
+def test_any_stop_or_choice_of_simulate_runs_or_is_refused(key: str, value: str, quoted: bool) -> None:
+    """simulate's stop= and choose= (issue 38 item 5): whatever the value, quoted or not, the
+    statement runs (a choice of its actions) or is refused with a short error, in bounded memory."""
+    literal = "'" + value.replace("'", "") + "'" if quoted else value
+    before = resident_mb()
+    result = attempt(lambda: pql.run(f"{SIMULATE_SPOT}, {key}={literal}", trials=200, seed=1), pql.PqlError)
+    if isinstance(result, pql.PqlError):
+        short_error(result)
+    else:
+        (r,) = result
+        assert r.chosen in {"check", "bet"}
+    assert resident_mb() - before < MEMORY_BOUND_MB
