@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -330,13 +331,14 @@ def test_the_api_refuses_a_template_or_rows_of_another_type() -> None:
 BARE = "select count(equity(hero, #S#) > #X#) from hero='#H#', villain='KK' -- #Y#"
 
 
-def test_a_placeholder_outside_quotes_takes_one_word_or_number_only() -> None:
-    # Outside quotes a value is statement text: one word or number is all it may be.
+def test_a_placeholder_outside_quotes_may_not_end_the_statement() -> None:
+    # Outside quotes a value is part of the statement (an expression, a number): it may not end
+    # the statement or comment out the rest of the template.
     assert bare_placeholders(BARE) == {"S", "X"}
     assert bare_placeholders("select avg(equity(p1)) from p1='#A#', p2=\"#B#\" /* #C# */") == set()
-    ok = "S,X,H,Y\nflop,0.5,AA,anything at all\nturn,-1,KK,x\n"
+    ok = "S,X,H,Y\nflop,0.5,AA,anything at all; --\nturn,0.25 + 0.25,KK,x\n"
     assert len(check_rows(BARE, *read_rows(ok))) == 2
-    for bad in ["0.5 or true", "0.5); select count(1", "1--"]:
+    for bad, shown in [("0.5); select count(1", ";"), ("1--", "--"), ("1 /* x", "/*")]:
         rows = ok + csv_line(["river", bad, "AA", ""])
-        with pytest.raises(SpreadsheetError, match=r"rows: line 4, column X: .* outside quotes"):
+        with pytest.raises(SpreadsheetError, match=rf"rows: line 4, column X: .*'{re.escape(shown)}'"):
             check_rows(BARE, *read_rows(rows))

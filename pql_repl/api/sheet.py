@@ -42,9 +42,10 @@ _COMMENT = re.compile(r"--[^\n]*|/\*.*?(?:\*/|\Z)", re.S)
 #: What would end the quoted string a value is put in (``TT', p3='QQ`` would seat a third
 #: player): a value is a range, a board or a name, never statement text.
 QUOTES = "'\""
-#: A value put where no quotes surround it (``flopEquity(hero) > #X#``) is one word or number:
-#: ``AA; select …`` or ``1 or true`` would be statement text.
-BARE_VALUE = re.compile(r"-?[A-Za-z0-9_.]+")
+#: A value put where no quotes surround it (``#SELECTORS#``, ``> #X#``) is part of the
+#: statement, an expression or a number; it may not end the statement (``;``) or hide the rest of
+#: the template in a comment (``--``, ``/*``), which would run what the row says instead.
+BARE_VALUE_ENDS = re.compile(r";|--|/\*")
 
 
 def _names(names: list[str], wrap: str = "") -> str:
@@ -264,11 +265,11 @@ def check_rows(
                     f"{source}: line {line}, column {excerpt(name)}: a value may not hold a quote (' or \"): "
                     "values are ranges, boards or names, which the template puts in quotes"
                 )
-            if name in bare and not BARE_VALUE.fullmatch(row[name]):
+            if name in bare and (end := BARE_VALUE_ENDS.search(row[name])) is not None:
                 raise SpreadsheetError(
-                    f"{source}: line {line}, column {excerpt(name)}: {excerpt(row[name])} is not one word "
-                    f"or number, and the template puts #{name}# outside quotes, where it would be "
-                    "statement text (quote it in the template for a range or a board)"
+                    f"{source}: line {line}, column {excerpt(name)}: a value may not hold "
+                    f"'{end.group()}' where the template puts #{name}# outside quotes: it would end "
+                    "the statement or hide the rest of the template"
                 )
         chars += fixed + sum(len(row[name]) for name in spots)
     if chars > FILLED_MAX_CHARS:
