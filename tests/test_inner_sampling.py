@@ -239,3 +239,18 @@ def test_the_potentials_errors_cover_an_independent_estimate_on_random_spots() -
     z_scores = potential_z_scores(potential_spots(8, 38), 8_000, 10_000, 5)
     assert all(abs(z) < 4 for z in z_scores), z_scores
     assert sum(abs(z) < 1.96 for z in z_scores) >= len(z_scores) - 3, z_scores
+
+
+def test_the_odds_view_shows_the_potentials_errors() -> None:
+    """The odds view's Loki potentials against three random hands, and heads-up before the flop,
+    carry a standard error that shrinks with the trials (they showed none: one fixed sample)."""
+    for board, opponents in (("3h4cJh", 3), ("", 1)):
+        few = pql.odds("AdQc", board, opponents, trials=2_000, seed=1)
+        many = pql.odds("AdQc", board, opponents, trials=8_000, seed=1)
+        for a, b in (
+            (few.positive_potential_stderr, many.positive_potential_stderr),
+            (few.negative_potential_stderr, many.negative_potential_stderr),
+        ):
+            assert a is not None
+            assert b is not None
+            assert b == pytest.approx(a / 2, rel=0.25)
