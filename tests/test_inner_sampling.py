@@ -107,7 +107,7 @@ def potential_reference(
     """Loki's positive and negative potential of ``hero`` on ``board`` against ``opponents``
     random hands dealt together, to the river, with their standard errors: independent of pql
     (eval7 and Python's random). Each sample is a joint deal of the opponents and the rest of
-    the board; the potentials are ratios of the transition counts (ANALYSIS.md, ties by
+    the board; the potentials are ratios of the transition counts (docs/analysis.md, ties by
     halves), their errors by the delta method. None for a potential whose deals (behind now,
     or ahead) were fewer than 200 of the samples: too few for the delta method's error."""
     rng = random.Random(seed)
