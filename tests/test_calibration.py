@@ -17,7 +17,7 @@ least 0.90. The seeds are fixed, so the test is deterministic.
 
 Omaha hi, hi/lo and 5-card Omaha were also run 40,000 times each (benchmarks/calibrate_omaha.py,
 issue 38 item 6): z standard deviations 0.997-1.007 (their own standard error 0.0035), as chance
-and the Wald error's own small-sample excess allow; the README (How answers are computed) has
+and the Wald error's own small-sample excess allow; docs/computation.md (Errors and margins) has
 the numbers.
 """
 
