@@ -2,6 +2,11 @@
 the equity distribution (computing in the background, polled for snapshots), the board
 breakdown and range summaries. Like ``api.py`` this module calls the extension; the explorer's
 screens (``tui/explorer*``) and the benchmarks use it.
+
+Each result shows itself as data: ``to_pandas()`` (a tidy frame in ``tidy``'s vocabulary:
+``value``, ``stderr``, ``trials``, ``exact``, ``status``) and ``_repr_html_()`` (what the explorer
+shows, as ``html.figure_table``s: the grid, the chart, the breakdown). The live runs (``Heatmap``,
+``Distribution``) have neither: their snapshots do.
 """
 
 from __future__ import annotations
@@ -13,9 +18,12 @@ from functools import cache
 from typing import Any
 
 from pql_repl import _core
+from pql_repl.api import frames, html
 from pql_repl.api.catalogue import PERCENT_DECIMALS
+from pql_repl.api.numbers import format_weight
 from pql_repl.api.options import resolve_macros
 from pql_repl.api.run import Query
+from pql_repl.api.tidy import snapshot_status
 from pql_repl.base.errors import PqlError
 
 
@@ -64,6 +72,44 @@ class HandClasses:
     def position(self, cls: int) -> tuple[int, int]:
         """The grid cell (row, column) of class ``cls``."""
         return _positions(self.game)[cls]
+
+    def _records(self) -> list[tuple[Any, ...]]:
+        rank = {cls: (n, percentile) for n, (cls, percentile) in enumerate(self.ordering, start=1)}
+        return [
+            (name, *self.position(cls), len(self.combos[cls]), *rank.get(cls, (None, None)))
+            for cls, name in enumerate(self.names)
+        ]
+
+    def to_pandas(self) -> Any:
+        """A row per class in the grid's order: ``hand_class``, its ``grid_row`` and
+        ``grid_col`` (from 0), ``combos`` (its hands), its ``rank`` in the ordering (1 is the
+        best) and ``percentile`` (in percent: where ``N%`` first holds it). Needs pandas."""
+        return frames.frame(self._records(), CLASS_COLUMNS, CLASS_DTYPES)
+
+    def _repr_html_(self) -> str:
+        """What a notebook shows: the explorer's grid, each class with its percentile."""
+        records = {r[0]: r for r in self._records()}
+        rows = [
+            [
+                html.Figure(records[name][5] / 100, exact=True, label=name)
+                for name in (self.names[self.cell(r, c)] for c in range(self.size))
+            ]
+            for r in range(self.size)
+        ]
+        caption = f"{self.game}: the hand classes, each with the percentile where N% first holds it"
+        return html.figure_table((), rows, kind="pql-classes", caption=caption)
+
+
+#: ``HandClasses.to_pandas``'s columns and their dtypes.
+CLASS_COLUMNS = ("hand_class", "grid_row", "grid_col", "combos", "rank", "percentile")
+CLASS_DTYPES = {
+    "hand_class": "str",
+    "grid_row": "int64",
+    "grid_col": "int64",
+    "combos": "int64",
+    "rank": "Int64",
+    "percentile": "float64",
+}
 
 
 @cache
@@ -126,9 +172,13 @@ class HeatmapSnapshot:
     focus: tuple[float, float] | None
     #: The weights ``focus`` is of (None: no focus was given).
     focus_of: tuple[float, ...] | None = None
+    #: The heatmap's game (None: the two-card game whose classes the snapshot has).
+    game: str | None = None
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any], focus_of: tuple[float, ...] | None = None) -> HeatmapSnapshot:
+    def from_dict(
+        cls, d: dict[str, Any], focus_of: tuple[float, ...] | None = None, game: str | None = None
+    ) -> HeatmapSnapshot:
         return cls(
             exact=d["exact"],
             trials=d["trials"],
@@ -140,12 +190,76 @@ class HeatmapSnapshot:
             hands=list(d["hands"]),
             focus=None if d["focus"] is None else (d["focus"][0], d["focus"][1]),
             focus_of=focus_of,
+            game=game,
         )
+
+    def hand_classes(self) -> HandClasses:
+        """The classes the snapshot's equities are of."""
+        if self.game is not None:
+            return hand_classes(self.game)
+        return next(
+            c for c in map(hand_classes, ("holdem", "shortdeck")) if len(c.names) == len(self.classes)
+        )
+
+    @property
+    def status(self) -> str:
+        """``done``, ``cancelled`` or ``partial`` (``tidy.STATUSES``)."""
+        return snapshot_status(self.done, self.cancelled)
+
+    def to_pandas(self) -> Any:
+        """A row per hand class in the grid's order: ``hand_class``, ``value`` (its equity; NaN
+        when no deal fitted it yet), ``stderr`` (0 when exact), ``combos``, and the snapshot's
+        ``trials``, ``exact`` and ``status``. The focus range's equity is ``focus``. Needs
+        pandas."""
+        classes = self.hand_classes()
+        status = self.status
+        records = [
+            (
+                name,
+                *(self.classes[cls] or (None, None)),
+                len(classes.combos[cls]),
+                self.trials,
+                self.exact,
+                status,
+            )
+            for cls, name in enumerate(classes.names)
+        ]
+        return frames.frame(records, HEATMAP_COLUMNS, CLASS_DTYPES)
+
+    def _repr_html_(self) -> str:
+        """What a notebook shows: the explorer's grid, each class's equity with its 95% margin
+        when sampled, tinted from red (weak) to green (strong)."""
+        classes = self.hand_classes()
+        rows = []
+        for r in range(classes.size):
+            row = []
+            for c in range(classes.size):
+                cls = classes.cell(r, c)
+                value, stderr = self.classes[cls] or (None, None)
+                row.append(
+                    html.Figure(value, stderr, exact=self.exact, label=classes.names[cls], shade=value)
+                )
+            rows.append(row)
+        how = "exact" if self.exact else "sampled"
+        state = "" if self.done else f", {self.status} at {self.progress * 100:.0f}%"
+        caption = f"equity of each hand class ({self.trials:,} {'deals' if self.exact else 'trials'}{state})"
+        focus = ""
+        if self.focus is not None:
+            value, stderr = self.focus
+            shown = html.Figure(value, stderr if math.isfinite(stderr) else None, exact=self.exact).text()
+            focus = f"the focus range's equity: {shown}"
+        return html.figure_table((), rows, kind="pql-heatmap", caption=caption, how=how, footer=focus)
+
+
+#: ``HeatmapSnapshot.to_pandas``'s columns.
+HEATMAP_COLUMNS = ("hand_class", "value", "stderr", "combos", "trials", "exact", "status")
 
 
 class Heatmap:
     """Every class's equity against ``villains`` (their range texts) with ``board`` and
     ``dead`` as a query's from clause has them; computing in background threads from the start.
+    A live run, not a table: its snapshots (``poll``, ``wait``) have ``to_pandas`` and
+    ``_repr_html_``.
 
     Exact (every runout) with one opponent and a fixed board of three or more cards, otherwise
     Monte Carlo: up to ``trials`` deals, stopping early once every class's 95% margin is at most
@@ -193,7 +307,7 @@ class Heatmap:
         # snapshot's focus is of these weights, or of newer ones (then it only looks stale).
         focus = self._focus
         d = self._run.poll(timeout)
-        return None if d is None else HeatmapSnapshot.from_dict(d, focus)
+        return None if d is None else HeatmapSnapshot.from_dict(d, focus, self.game)
 
     def wait(self) -> HeatmapSnapshot:
         """Blocks until the heatmap is done (or cancelled); the final snapshot."""
@@ -278,6 +392,52 @@ class Breakdown:
     hand_types: list[str]
     flop_categories: list[str]
     draws: list[str]
+    game: str = "holdem"
+
+    def to_pandas(self) -> Any:
+        """A row per hand the board leaves possible, in the engine's order: ``hand``,
+        ``hand_class``, ``hand_type``, ``flop_category`` (on a flop; NaN else) and ``draws``
+        (comma-separated; NaN for none). Needs pandas."""
+        classes = hand_classes(self.game)
+        records = [
+            (
+                classes.hands[h],
+                classes.names[classes.class_of[h]],
+                f.hand_type,
+                f.flop_category,
+                ",".join(f.draws) or None,
+            )
+            for h, f in enumerate(self.hands)
+            if f is not None
+        ]
+        return frames.frame(
+            records, ("hand", "hand_class", "hand_type", "flop_category", "draws"), CLASS_DTYPES
+        )
+
+    def counts(self) -> list[tuple[str, str, int]]:
+        """The explorer's breakdown of every possible hand: (what: ``hand type``, ``flop`` or
+        ``draw``; the category; its hands), each kind worst first, empty categories left out."""
+        possible = [f for f in self.hands if f is not None]
+        out: list[tuple[str, str, int]] = []
+        for what, names, has in (
+            ("hand type", self.hand_types, lambda f, n: f.hand_type == n),
+            ("flop", self.flop_categories, lambda f, n: f.flop_category == n),
+            ("draw", self.draws, lambda f, n: n in f.draws),
+        ):
+            out += [(what, n, k) for n in names if (k := sum(1 for f in possible if has(f, n)))]
+        return out
+
+    def _repr_html_(self) -> str:
+        """What a notebook shows: the explorer's breakdown of every possible hand (``counts``):
+        each category's hands and their share of the possible hands."""
+        possible = sum(1 for f in self.hands if f is not None)
+        rows = [
+            (what, name, str(k), html.Figure(k / possible, exact=True)) for what, name, k in self.counts()
+        ]
+        caption = f"{self.game}: {possible:,} possible hands on the board"
+        return html.figure_table(
+            ("", "category", "hands", "share"), rows, kind="pql-breakdown", caption=caption
+        )
 
 
 @cache
@@ -293,7 +453,7 @@ def breakdown(game: str, board: str, dead: str | None = None) -> Breakdown:
         t, f, bits = h
         names = tuple(name for i, name in enumerate(draws) if bits & (1 << i))
         hands.append(HandFacts(types[t], None if f < 0 else flops[f], names))
-    return Breakdown(hands, list(types), list(flops), list(draws))
+    return Breakdown(hands, list(types), list(flops), list(draws), game)
 
 
 @dataclass(frozen=True)
@@ -307,10 +467,56 @@ class RangeSummary:
     weighted: float
     weighted_range: bool
     sample: list[str]
+    #: The range as it was written.
+    text: str = ""
 
     @property
     def share(self) -> float | None:
         return None if not self.total else self.hands / self.total
+
+    def to_pandas(self) -> Any:
+        """One row: ``range`` (its text), ``game``, ``hands``, ``total`` (the game's; ``<NA>``
+        in stud), ``share``, ``weighted`` (hands counted by weight / 100), ``weighted_range`` and
+        ``sample`` (the hands drawn, space-separated). Needs pandas."""
+        record = (
+            self.text,
+            self.game,
+            self.hands,
+            self.total,
+            self.share,
+            self.weighted,
+            self.weighted_range,
+            " ".join(self.sample) or None,
+        )
+        return frames.frame([record], SUMMARY_COLUMNS, SUMMARY_DTYPES)
+
+    def _repr_html_(self) -> str:
+        """What a notebook shows: the explorer's count of the range, its sample under it."""
+        share = html.Figure(self.share, exact=True) if self.share is not None else ""
+        total = f"{self.total:,}" if self.total else ""
+        row = (self.text, f"{self.hands:,}", total, share, format_weight(self.weighted))
+        sample = f"sample: {' '.join(self.sample)}" if self.sample else ""
+        return html.figure_table(
+            ("range", "hands", "of", "share", "weighted"),
+            [row],
+            kind="pql-range",
+            caption=self.game,
+            footer=sample,
+        )
+
+
+#: ``RangeSummary.to_pandas``'s columns and their dtypes.
+SUMMARY_COLUMNS = ("range", "game", "hands", "total", "share", "weighted", "weighted_range", "sample")
+SUMMARY_DTYPES = {
+    "range": "str",
+    "game": "str",
+    "hands": "int64",
+    "total": "Int64",
+    "share": "float64",
+    "weighted": "float64",
+    "weighted_range": "bool",
+    "sample": "str",
+}
 
 
 def range_summary(
@@ -327,7 +533,13 @@ def range_summary(
     ``ordering``); raises ``PqlRangeError`` with positions in ``text``."""
     raw = _core.range_summary(text, game, syntax, resolve_macros(macros, text), sample, seed, ordering)
     return RangeSummary(
-        raw["game"], raw["hands"], raw["total"], raw["weighted"], raw["weighted_range"], list(raw["sample"])
+        raw["game"],
+        raw["hands"],
+        raw["total"],
+        raw["weighted"],
+        raw["weighted_range"],
+        list(raw["sample"]),
+        text,
     )
 
 
@@ -343,10 +555,69 @@ class DistributionSnapshot:
     cancelled: bool
     progress: float
 
+    def stderr(self, share: float) -> float | None:
+        """The standard error of a tenth's share: binomial, of the hands drawn (each hand's own
+        equity, from its deals, is taken as it is)."""
+        return math.sqrt(share * (1 - share) / self.hands) if self.hands > 0 else None
+
+    def to_pandas(self) -> Any:
+        """A row per equity tenth (``kind`` ``share``, ``label`` ``0-10%``, its ``low`` and
+        ``high`` equity, ``value``: the range's share in it, ``stderr``, ``count``: the hands
+        drawn in it), then the mean equity (``kind`` ``mean``); each with ``trials`` (the hands
+        drawn), ``exact`` (false: hands are drawn) and ``status``. Needs pandas."""
+        status = snapshot_status(self.done, self.cancelled)
+        records: list[tuple[Any, ...]] = [
+            ("share", _tenth(i), i / 10, (i + 1) / 10, share, self.stderr(share), share * self.hands)
+            for i, share in enumerate(self.shares)
+        ]
+        records.append(("mean", None, None, None, self.mean, None, None))
+        full = [(*r, self.hands, False, status) for r in records]
+        return frames.frame(full, DISTRIBUTION_COLUMNS, {"kind": "str", "low": "float64", "high": "float64"})
+
+    def _repr_html_(self) -> str:
+        """What a notebook shows: the explorer's chart, a bar per equity tenth with its share
+        and 95% margin, the mean in the caption."""
+        top = max(self.shares, default=0.0)
+        rows = [
+            (_tenth(i), html.Figure(share, self.stderr(share)), html.Bar(share, top))
+            for i, share in enumerate(self.shares)
+        ]
+        mean = f", mean {self.mean * 100:.1f}%" if self.mean is not None else ""
+        state = (
+            ""
+            if self.done
+            else f" ({snapshot_status(self.done, self.cancelled)}, {self.progress * 100:.0f}%)"
+        )
+        caption = f"equity distribution vs the others{mean}, {self.hands:,} hands{state}"
+        return html.figure_table(
+            ("equity", "share", ""), rows, kind="pql-distribution", caption=caption, how="sampled"
+        )
+
+
+def _tenth(i: int) -> str:
+    return f"{i * 10}-{i * 10 + 10}%"
+
+
+#: ``DistributionSnapshot.to_pandas``'s columns.
+DISTRIBUTION_COLUMNS = (
+    "kind",
+    "label",
+    "low",
+    "high",
+    "value",
+    "stderr",
+    "count",
+    "trials",
+    "exact",
+    "status",
+)
+
 
 class Distribution:
     """The equity distribution of ``hero`` (a range text) against ``villains``: ``hands`` hands
-    drawn by weight, each one's equity from ``deals`` deals of the others and the board."""
+    drawn by weight, each one's equity from ``deals`` deals of the others and the board. A live
+    run, not a table: its snapshots (``poll``, ``wait``) have ``to_pandas`` and
+    ``_repr_html_``."""
 
     def __init__(
         self,

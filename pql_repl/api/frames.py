@@ -14,7 +14,7 @@ from pql_repl.base.errors import PqlMissingDependency
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (the command's start)
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Iterable, Mapping, Sequence
     from typing import Any
 
     from pql_repl.api.result_fields import ResultFields
@@ -33,16 +33,19 @@ def optional(module: str, extra: str) -> Any:
         ) from None
 
 
-def frame(records: Sequence[Sequence[Cell]], columns: Sequence[str]) -> Any:
-    """A DataFrame of ``records`` under ``columns``: a column named in ``tidy.DTYPES`` of its
-    dtype, another (a selector's value or error) of its values' type: floats when they are all
-    numbers, text otherwise; missing values NaN (``<NA>`` for a seed)."""
+def frame(
+    records: Sequence[Sequence[Cell]], columns: Sequence[str], dtypes: Mapping[str, str] | None = None
+) -> Any:
+    """A DataFrame of ``records`` under ``columns``: a column named in ``dtypes`` or
+    ``tidy.DTYPES`` of its dtype, another (a selector's value or error) of its values' type:
+    floats when they are all numbers, text otherwise; missing values NaN (``<NA>`` for a seed)."""
     pandas = optional("pandas", "pandas")
     table = pandas.DataFrame({name: [r[i] for r in records] for i, name in enumerate(columns)})
+    own = dtypes or {}
     for i, name in enumerate(columns):
         known = [r[i] for r in records if r[i] is not None]
         numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in known)
-        dtype = DTYPES.get(_unsuffixed(name)) or ("float64" if numbers else "str")
+        dtype = own.get(name) or DTYPES.get(_unsuffixed(name)) or ("float64" if numbers else "str")
         try:
             column = table.iloc[:, i].astype(dtype)
         except (TypeError, ValueError):  # a rows file's own column called like one of ours

@@ -9,6 +9,10 @@ footer the terminal's summary line. Each value cell carries the number the CSV h
 (``data-value``, ``data-stderr``), so a page reads back without rounding. Everything is
 escaped; a page has no script and fetches nothing (its style is inline), so it can be mailed or
 opened offline. A notebook shows a result by its ``_repr_html_``, which is ``result_table``.
+
+The other results (the odds view, the explorers' grids and charts, a hand's value) are tables of
+text and numbers built by ``figure_table`` from ``Figure`` and ``Bar`` cells, with the same look,
+margins and ``data-*`` numbers; ``tables`` puts several views together (a notebook cell's).
 """
 
 from __future__ import annotations
@@ -120,6 +124,14 @@ def _selector_row(result: ResultFields, column: Column) -> str:
     return f'<tr class="{esc(column.selector)}">{name}{"".join(cells)}{_cell("")}</tr>'
 
 
+def bar_cell(fraction: float, top: float) -> str:
+    """A cell holding a bar as long as ``fraction`` is of ``top`` (the longest bar's)."""
+    width = BAR_FULL * fraction / top if top > 0 else 0.0
+    seen = ";min-width:2px" if fraction > 0 else ""  # a rare value's bar still shows, as in the terminal
+    bar = f'<span class="bar" style="{BAR_STYLE};width:{width:.1f}%{seen}"></span>'
+    return f'<td style="{BAR_CELL_STYLE}">{bar}</td>'
+
+
 def _histogram_rows(result: ResultFields, column: Column) -> list[str]:
     rows = [
         f'<tr class="histogram"><th colspan="5" style="{CELL_STYLE};text-align:left">'
@@ -128,11 +140,6 @@ def _histogram_rows(result: ResultFields, column: Column) -> list[str]:
     top = max((b.fraction for b in column.buckets), default=0.0)
     for b in column.buckets:
         stderr = bucket_stderr(result, column, b)
-        width = BAR_FULL * b.fraction / top if top > 0 else 0.0
-        seen = (
-            ";min-width:2px" if b.fraction > 0 else ""
-        )  # a rare value's bar still shows, as in the terminal
-        bar = f'<span class="bar" style="{BAR_STYLE};width:{width:.1f}%{seen}"></span>'
         cells = [
             _cell(b.label, CELL_STYLE + ";padding-left:2em"),
             _cell(
@@ -143,7 +150,7 @@ def _histogram_rows(result: ResultFields, column: Column) -> list[str]:
             ),
             _cell(_margin_text(result, stderr, percent=True), NUMBER_STYLE),
             _cell(format_count(b.count), NUMBER_STYLE),
-            f'<td style="{BAR_CELL_STYLE}">{bar}</td>',
+            bar_cell(b.fraction, top),
         ]
         rows.append(f'<tr class="bucket">{"".join(cells)}</tr>')
     return rows
@@ -225,6 +232,120 @@ def text_table(header: Sequence[str], rows: Iterable[Sequence[str]], caption: st
         f'<table class="pql-sheet" style="{TABLE_STYLE}">{title}'
         f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
     )
+
+
+class Figure:
+    """A number in a ``figure_table`` (the odds view, an explorer's grid or chart, a range in
+    brief): its value and standard error, shown as a percent (``percent``) or a number, with the
+    95% margin when it is sampled (``stderr`` known and not ``exact``); ``label`` is text before
+    it (a grid cell's hand class) and ``shade`` (0 to 1) tints its cell as the explorer's
+    heatmap does. The cell carries the numbers (``data-value``, ``data-stderr``: 0 when exact)."""
+
+    __slots__ = ("exact", "label", "percent", "shade", "stderr", "value")
+
+    def __init__(
+        self,
+        value: float | None,
+        stderr: float | None = None,
+        *,
+        exact: bool = False,
+        percent: bool = True,
+        label: str = "",
+        shade: float | None = None,
+    ) -> None:
+        self.value = value
+        self.stderr = stderr
+        self.exact = exact
+        self.percent = percent
+        self.label = label
+        self.shade = shade
+
+    def text(self) -> str:
+        """The value (and margin) as shown: ``48.20% ± 0.31%``, ``0.8195 ± 0.0012``, ``12``."""
+        if self.value is None:
+            return ""
+        sampled = self.stderr is not None and not self.exact
+        if self.percent:
+            shown = format_percent(self.value)
+            if sampled and self.stderr is not None:
+                return f"{shown} ± {100 * Z95 * self.stderr:.2f}%"
+            return shown
+        parts = estimate_parts(self.value, self.stderr) if sampled else None
+        return format_number(self.value) if parts is None else f"{parts[0]} ± {parts[1]}"
+
+    def cell(self) -> str:
+        stderr = 0.0 if self.exact and self.value is not None else self.stderr
+        style = NUMBER_STYLE
+        if self.shade is not None:
+            # Red (weak) to green (strong), light enough for black text.
+            style += f";background:hsl({120 * min(max(self.shade, 0.0), 1.0):.0f},60%,82%);color:#000"
+        data = {"value": csv_number(self.value), "stderr": csv_number(stderr), "label": self.label}
+        attributes = "".join(f' data-{name}="{esc(value)}"' for name, value in data.items() if value)
+        label = f"{esc(self.label)}<br>" if self.label else ""
+        return f'<td style="{style}"{attributes}>{label}{esc(self.text())}</td>'
+
+
+class Bar:
+    """A bar in a ``figure_table``'s cell: ``fraction`` of the longest bar's ``top``."""
+
+    __slots__ = ("fraction", "top")
+
+    def __init__(self, fraction: float, top: float) -> None:
+        self.fraction = fraction
+        self.top = top
+
+
+def figure_table(
+    header: Sequence[str],
+    rows: Sequence[Sequence[str | Figure | Bar]],
+    *,
+    kind: str,
+    caption: str = "",
+    how: str | None = None,
+    footer: str = "",
+    row_classes: Sequence[str] = (),
+) -> str:
+    """A table of text, ``Figure`` and ``Bar`` cells, as the results' tables look: ``kind``
+    its class (``pql-odds``), ``caption`` above it with ``how`` it was computed (``exact`` or
+    ``sampled``, marked as a statement's table marks it), ``footer`` under it in italics; a
+    row's class from ``row_classes`` (in order); no ``header``, no head (a grid)."""
+    width = max(len(header), max((len(r) for r in rows), default=1))
+    head = "".join(f'<th style="{CELL_STYLE}">{esc(h)}</th>' for h in header)
+    body = []
+    for i, row in enumerate(rows):
+        cells = "".join(
+            c.cell()
+            if isinstance(c, Figure)
+            else bar_cell(c.fraction, c.top)
+            if isinstance(c, Bar)
+            else _cell(c)
+            for c in row
+        )
+        css = f' class="{esc(row_classes[i])}"' if i < len(row_classes) and row_classes[i] else ""
+        body.append(f"<tr{css}>{cells}</tr>")
+    mark = f' <span class="how"><em>{esc(how)}</em></span>' if how else ""
+    title = (
+        f'<caption style="text-align:left;caption-side:top"><code>{esc(caption)}</code>{mark}</caption>'
+        if caption or how
+        else ""
+    )
+    foot = (
+        f'<tfoot><tr><td colspan="{width}" style="{CELL_STYLE};font-style:italic">'
+        f"{esc(footer)}</td></tr></tfoot>"
+        if footer
+        else ""
+    )
+    classes = f"{kind} {how}" if how else kind
+    return (
+        f'<table class="{esc(classes)}" style="{TABLE_STYLE}">{title}'
+        f"{f'<thead><tr>{head}</tr></thead>' if header else ''}<tbody>{''.join(body)}</tbody>{foot}</table>"
+    )
+
+
+def tables(entries: Iterable[str]) -> str:
+    """Several tables (or other views) one after the other, as one element (a notebook
+    cell's value of several parts)."""
+    return '<div class="pql-results">' + "".join(entries) + "</div>"
 
 
 def _estimate_cell(value: Any, stderr: float | None) -> str:

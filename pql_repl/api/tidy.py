@@ -22,8 +22,9 @@ RUN_COLUMNS = ("trials", "exact", "status", "seed")
 #: What ``status`` holds: the run finished; it was cancelled (a partial result: a time limit
 #: stops a Monte Carlo run with what it computed, so it is ``done`` with fewer trials); an
 #: enumeration cut short (estimated from a random part of it); a sweep's row with no legal deal
-#: (its values leave none: no result).
-STATUSES = ("done", "cancelled", "cut short", "no legal deal")
+#: (its values leave none: no result); a snapshot of a run that had not ended (an odds view or an
+#: explorer's heatmap caught live, or what an interrupt left of an odds view).
+STATUSES = ("done", "cancelled", "cut short", "no legal deal", "partial")
 
 #: The statement CSV (``output.csv_rows``) and ``StatementResult.to_pandas``: a tidy table, one
 #: row per statement and selector and per histogram bucket, that pandas and duckdb read as it is.
@@ -73,6 +74,13 @@ def status_word(result: ResultFields) -> str:
     if result.truncated:
         return "cut short"
     return "cancelled" if result.cancelled else "done"
+
+
+def snapshot_status(done: bool, cancelled: bool = False) -> str:
+    """The ``status`` of a run's snapshot that says only whether it ended (``STATUSES``)."""
+    if cancelled:
+        return "cancelled"
+    return "done" if done else "partial"
 
 
 def run_values(result: ResultFields) -> tuple[int, bool, str, int | None]:
