@@ -130,6 +130,33 @@ class Range:
         more = f" … (+{n - 12})" if n > 12 else ""
         return f"{n} {'hand' if n == 1 else 'hands'}: {head}{more}"
 
+    def to_pandas(self) -> Any:
+        """A row per hand in rank order: ``hand`` and its ``weight`` in percent of full weight
+        (100 when the range has no weights). Needs pandas (``pip install 'pql-repl[pandas]'``)."""
+        from pql_repl.api import frames  # noqa: PLC0415 - pandas' path only, not a run's
+
+        records = list(zip(self.combos, self.percents, strict=True))
+        return frames.frame(records, ("hand", "weight"), {"hand": "str", "weight": "float64"})
+
+    def _repr_html_(self) -> str:
+        """What a notebook shows: the first ``HTML_HANDS`` hands with their weights (as
+        ``str()`` writes them), how many more under them."""
+        from pql_repl.api import html  # noqa: PLC0415 - a notebook's path only, not a run's
+
+        rows = [
+            (c, html.Figure(p / 100, exact=True)) for c, p in zip(self.combos, self.percents, strict=True)
+        ]
+        n = len(self.combos)
+        more = f"… and {n - HTML_HANDS:,} more (to_pandas() has them all)" if n > HTML_HANDS else ""
+        caption = f"{self.text} ({self.game}): {n:,} {'hand' if n == 1 else 'hands'}"
+        return html.figure_table(
+            ("hand", "weight"), rows[:HTML_HANDS], kind="pql-range", caption=caption, footer=more
+        )
+
+
+#: The hands a range's HTML view lists at most.
+HTML_HANDS = 60
+
 
 def parse_range(
     text: str,
