@@ -348,3 +348,49 @@ def test_the_text_view_prints_the_last_status(shell: Any) -> None:
     assert len(shown) == 1  # printed once, at the end: a terminal cannot redraw it
     assert "done · 600,000 trials" in shown[0]
     assert "eq 0.81" in shown[0]
+
+
+def test_a_cell_with_a_sweep_and_odds_shows_every_part_in_order(shell: Any) -> None:
+    from html_tables import Page  # noqa: PLC0415
+    from IPython.utils.capture import capture_output  # noqa: PLC0415
+
+    from pql_repl.notebook.cell_results import CellResults  # noqa: PLC0415
+
+    cell = (
+        ".seed 5\n.trials 2000\n.exact off\n"
+        f"{QUERY};\n"
+        "select avg(riverEquity(hero)) as eq from hero='AA', villain='KK', board=$flop\n"
+        "sweep $flop over ('Kh9h7d', 'As8c2d');\n"
+        ".odds AdQc 3h4cJh 1\n"
+    )
+    with capture_output():
+        value = shell.run_cell_magic("pql", "", cell)
+    assert isinstance(value, CellResults)
+    statement, sweep, odds = value
+    assert isinstance(statement, pql.StatementResult)
+    assert isinstance(sweep, pql.SweepResult)
+    assert isinstance(odds, pql.Odds)
+    # The cell's value as Jupyter shows it (IPython's formatter): every part's table, in order.
+    data, _ = shell.display_formatter.format(value)
+    page = Page(data["text/html"])
+    assert page.active == []
+    kinds = [t.attrs["class"] or "" for t in page.tables]
+    assert [k.split()[0] for k in kinds] == [
+        "pql-result",
+        "pql-sweep",
+        "pql-odds",
+        "pql-odds-player_hand",
+        "pql-odds-opponent_hand",
+    ]
+    eq = page.tables[0].rows[1][1]
+    assert float(eq.data("value") or "nan") == statement.columns[0].value
+    assert float(eq.data("stderr") or "nan") == statement.columns[0].stderr
+    assert [r[0].text for r in page.tables[1].rows[1:]] == ["Kh9h7d", "As8c2d", "all"]
+    assert "AdQc on 3h4cJh" in page.tables[2].caption
+    # As data: a frame per part, each the part's own.
+    frames = value.to_pandas()
+    assert len(frames) == 3
+    assert frames[0].equals(statement.to_pandas())
+    assert frames[1].equals(sweep.to_pandas())
+    head = frames[2][frames[2]["table"] == "odds"].set_index("measure")
+    assert head.loc["win", "value"] == odds.win

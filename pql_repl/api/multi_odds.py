@@ -25,12 +25,15 @@ Loki's (ours) are the same sums divided by the share of deals behind (ties halve
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Generator, Iterable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
+from pql_repl.api import frames, html
 from pql_repl.api.options import check_batch, checked_options, shown, text_argument
 from pql_repl.api.results import DEFAULT_TRIALS, Column, StatementResult
 from pql_repl.api.run import prepare
+from pql_repl.api.tidy import snapshot_status
 from pql_repl.base.errors import PqlArgumentError, PqlArgumentTypeError, PqlCancelled
 from pql_repl.base.records import record
 
@@ -102,6 +105,29 @@ class Odds:
     hand_strength_stderr: float | None = None
     positive_potential_stderr: float | None = None
     negative_potential_stderr: float | None = None
+    #: Standard errors of the showdown's values (None: exact, or not known).
+    win_stderr: float | None = None
+    tie_stderr: float | None = None
+    equity_stderr: float | None = None
+    hh_positive_potential_stderr: float | None = None
+    hh_negative_potential_stderr: float | None = None
+    #: The analysis statement's trials (0 before it ran) and the showdown's seed (None: exact).
+    analysis_trials: int = 0
+    seed: int | None = None
+
+    def to_pandas(self) -> Any:
+        """The odds as a tidy DataFrame (``ODDS_COLUMNS``): a row per measure (``table``
+        ``odds``: win, tie, equity, hand strength and the potentials), then a row per hand type
+        and measure of the two MultiOdds tables (``player_hand``, ``opponent_hand``: share,
+        win, tie), each with its ``value``, ``stderr`` (0 when exact, NaN when unknown),
+        ``trials``, ``exact``, ``status`` and ``seed``. Needs pandas
+        (``pip install 'pql-repl[pandas]'``)."""
+        return frames.frame(odds_records(self), ODDS_COLUMNS, ODDS_DTYPES)
+
+    def _repr_html_(self) -> str:
+        """What a notebook shows: ``format_odds``'s report as tables, each value with its 95%
+        margin when sampled."""
+        return odds_html(self)
 
 
 def _ranges(opponents: int | Sequence[str]) -> tuple[str, ...]:
@@ -219,6 +245,17 @@ def _stderr(analysis: StatementResult | None, column: int) -> float | None:
     return None if se is None or se < 1e-9 else se
 
 
+#: The showdown statement's values, in its columns' order (the first five).
+SHOWDOWN_MEASURES = ("win", "tie", "equity", "hh_positive_potential", "hh_negative_potential")
+#: The analysis statement's, in its columns' order.
+ANALYSIS_MEASURES = ("hand_strength", "positive_potential", "negative_potential")
+
+
+def _showdown_stderr(showdown: StatementResult, column: int) -> float | None:
+    """A sampled showdown column's standard error (None when exact)."""
+    return None if showdown.exact else showdown.columns[column].stderr
+
+
 def _combine(  # noqa: PLR0917 - the run's parts, each once
     hand: str,
     board: str,
@@ -248,6 +285,9 @@ def _combine(  # noqa: PLR0917 - the run's parts, each once
         hand_strength_stderr=_stderr(analysis, 0),
         positive_potential_stderr=_stderr(analysis, 1),
         negative_potential_stderr=_stderr(analysis, 2),
+        **{f"{name}_stderr": _showdown_stderr(showdown, i) for i, name in enumerate(SHOWDOWN_MEASURES)},
+        analysis_trials=0 if analysis is None else analysis.trials,
+        seed=showdown.seed,
         trials=showdown.trials,
         queries=queries,
         done=showdown.done and analysis is not None and analysis.done,
@@ -257,7 +297,8 @@ def _combine(  # noqa: PLR0917 - the run's parts, each once
 
 class OddsRun:
     """A live, cancellable odds computation: iterate it for snapshots (the last one done), or
-    call :meth:`cancel` from any thread."""
+    call :meth:`cancel` from any thread. A run, not a table: its snapshots (``Odds``) have
+    ``to_pandas`` and ``_repr_html_``."""
 
     def __init__(
         self,
@@ -363,6 +404,16 @@ class OddsTable:
         finished = len(self.rows) - 1 + (self.rows[-1].progress if not self.rows[-1].done else 1.0)
         return finished / len(self.counts)
 
+    def to_pandas(self) -> Any:
+        """Every row's ``Odds.to_pandas``, one after the other (``opponents`` tells them
+        apart). Needs pandas (``pip install 'pql-repl[pandas]'``)."""
+        return frames.frame([r for o in self.rows for r in odds_records(o)], ODDS_COLUMNS, ODDS_DTYPES)
+
+    def _repr_html_(self) -> str:
+        """What a notebook shows: ``format_odds_table``'s table, each value with its 95% margin
+        when sampled, the legend under it."""
+        return odds_table_html(self)
+
 
 def _check_callback(on_update: object) -> None:
     if on_update is not None and not callable(on_update):
@@ -390,7 +441,8 @@ def _counts(counts: Sequence[int]) -> tuple[int, ...]:
 class OddsTableRun:
     """The odds view computed live: an :class:`OddsRun` per number of opponents, in turn (each
     row what :func:`odds` gives for that count with the same options). Iterate it for
-    snapshots (the last one done), or call :meth:`cancel` from any thread."""
+    snapshots (the last one done), or call :meth:`cancel` from any thread. A run, not a table:
+    its snapshots (``OddsTable``) have ``to_pandas`` and ``_repr_html_``."""
 
     def __init__(
         self,
@@ -565,3 +617,147 @@ def format_odds_table(t: OddsTable) -> str:
     lines = [table_title(t.hand, t.board, t.counts), table_header()]
     lines += [table_row(o) for o in t.rows]
     return "\n".join([*lines, TABLE_LEGEND])
+
+
+# -- the odds as data: a tidy frame and HTML tables ----------------------------------------------
+
+#: ``Odds.to_pandas``'s columns (``tidy``'s vocabulary): the number of opponents, which table
+#: (``odds``, ``player_hand``, ``opponent_hand``), the hand type of a MultiOdds row, the measure,
+#: then the value and how it was computed.
+ODDS_COLUMNS = (
+    "opponents",
+    "table",
+    "hand_type",
+    "measure",
+    "value",
+    "stderr",
+    "count",
+    "trials",
+    "exact",
+    "status",
+    "seed",
+)
+ODDS_DTYPES = {"opponents": "int64", "table": "str", "hand_type": "str", "measure": "str"}
+#: The MultiOdds tables: their name in a frame and their title.
+TYPE_TABLES = (("player_hand", "player's hand"), ("opponent_hand", "best opponent's hand"))
+
+
+def _number(x: float) -> float | None:
+    """A value, None when not computed yet (NaN)."""
+    return None if x != x else x  # noqa: PLR0124 - NaN is the one value unequal to itself
+
+
+def _binomial(share: float, n: float) -> float:
+    """The standard error of a share of ``n`` sampled deals (the project's Monte Carlo rule)."""
+    return math.sqrt(share * (1 - share) / n) if n > 0 else math.nan
+
+
+def _figures(o: Odds) -> list[tuple[str, str, float | None, float | None, bool, int]]:
+    """The report's values: measure, its words, value, standard error (None: exact or unknown),
+    exact, trials (the showdown's or the analysis')."""
+    out: list[tuple[str, str, float | None, float | None, bool, int]] = []
+    for name in (*SHOWDOWN_MEASURES[:3], *ANALYSIS_MEASURES, *SHOWDOWN_MEASURES[3:]):
+        analysis = name in ANALYSIS_MEASURES
+        words = name.replace("hh_", "HoldemHand's ").replace("_", " ")
+        out.append(
+            (
+                name,
+                words,
+                _number(getattr(o, name)),
+                getattr(o, f"{name}_stderr"),
+                o.analysis_exact if analysis else o.exact,
+                o.analysis_trials if analysis else o.trials,
+            )
+        )
+    return out
+
+
+def _type_figures(o: Odds, rows: Sequence[OddsRow]) -> list[tuple[OddsRow, dict[str, float | None]]]:
+    """Each MultiOdds row with the standard errors of its share, win and tie (None when exact):
+    binomial, of the deals sampled and of the deals of its type."""
+    if o.exact:
+        return [(r, dict.fromkeys(("share", "win", "tie"))) for r in rows]
+    return [
+        (
+            r,
+            {
+                "share": _binomial(r.share, o.trials),
+                "win": _binomial(r.win, r.count),
+                "tie": _binomial(r.tie, r.count),
+            },
+        )
+        for r in rows
+    ]
+
+
+def odds_records(o: Odds) -> list[tuple[Any, ...]]:
+    """The rows of ``Odds.to_pandas``, typed."""
+    status = snapshot_status(o.done)
+    seed = None if o.exact else o.seed
+    n = len(o.opponents)
+    out: list[tuple[Any, ...]] = []
+    for name, _, value, stderr, exact, trials in _figures(o):
+        # No error known of a computed value: exact, or the same in every deal (its error 0).
+        error = 0.0 if stderr is None and value is not None else stderr
+        out.append((n, "odds", None, name, value, error, None, trials, exact, status, seed))
+    for table, _ in TYPE_TABLES:
+        rows = o.player_types if table == "player_hand" else o.opponent_types
+        for r, errors in _type_figures(o, rows):
+            for measure in ("share", "win", "tie"):
+                error = 0.0 if o.exact else errors[measure]
+                value = getattr(r, measure)
+                out.append(
+                    (n, table, r.hand_type, measure, value, error, r.count, o.trials, o.exact, status, seed)
+                )
+    return out
+
+
+def _how(o: Odds) -> str:
+    return "exact" if o.exact and o.analysis_exact else "sampled"
+
+
+def odds_html(o: Odds) -> str:
+    """``format_odds`` as HTML tables: the values, then the two MultiOdds tables."""
+    title = format_odds(o).split("\n", 1)[0]
+    values = [
+        (words, html.Figure(value, stderr, exact=exact)) for _, words, value, stderr, exact, _ in _figures(o)
+    ]
+    parts = [html.figure_table(("measure", "value"), values, kind="pql-odds", caption=title, how=_how(o))]
+    for table, words in TYPE_TABLES:
+        rows = o.player_types if table == "player_hand" else o.opponent_types
+        cells: list[Sequence[str | html.Figure]] = [
+            (r.hand_type, *(html.Figure(getattr(r, m), e[m], exact=o.exact) for m in ("share", "win", "tie")))
+            for r, e in _type_figures(o, rows)
+        ]
+        parts.append(html.figure_table((words, "share", "win", "tie"), cells, kind=f"pql-odds-{table}"))
+    return html.tables(parts)
+
+
+def odds_table_html(t: OddsTable) -> str:
+    """``format_odds_table`` as an HTML table: a row per number of opponents, the legend under."""
+    rows: list[Sequence[str | html.Figure]] = []
+    for o in t.rows:
+        figures = {
+            name: html.Figure(value, stderr, exact=exact) for name, _, value, stderr, exact, _ in _figures(o)
+        }
+        cells = table_cells(o)
+        rows.append(
+            (
+                cells[0],
+                *(
+                    figures[name]
+                    for name in (*SHOWDOWN_MEASURES[:3], *ANALYSIS_MEASURES, *SHOWDOWN_MEASURES[3:])
+                ),
+                cells[-2],
+                cells[-1],
+            )
+        )
+    how = "exact" if t.rows and all(o.exact and o.analysis_exact for o in t.rows) else "sampled"
+    return html.figure_table(
+        [name for name, _ in TABLE_COLUMNS],
+        rows,
+        kind="pql-odds-table",
+        caption=table_title(t.hand, t.board, t.counts),
+        how=how,
+        footer=TABLE_LEGEND.replace("\n", " "),
+    )

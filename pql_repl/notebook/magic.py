@@ -2,7 +2,8 @@
 
 ``%pql .trials 100000`` changes the session kept for the kernel's life; ``%%pql`` runs a cell's
 statements and dot-commands in it; ``df = %pql select …`` or ``_`` after a cell give the results
-(one ``StatementResult``, or ``Results`` for several), with ``to_pandas()``. A mistake
+(one ``StatementResult``, ``Results`` for several, ``CellResults`` when a sweep or ``.odds`` is
+among them), with ``to_pandas()``. A mistake
 is said with its line and column and no traceback (IPython's ``UsageError``), and stops a
 "run all" there."""
 
@@ -14,6 +15,7 @@ from IPython.core.error import UsageError
 
 from pql_repl.api.results import Results, StatementResult
 from pql_repl.files.config import ConfigError
+from pql_repl.notebook.cell_results import CellResults
 from pql_repl.notebook.cell_runner import CellError, CellRunner
 from pql_repl.notebook.live_view import TextView, WidgetView, has_widgets, in_kernel
 from pql_repl.session.session import Session
@@ -58,8 +60,8 @@ class PqlMagic:
             return done.results[0]
         if all(isinstance(r, StatementResult) for r in done.results):
             return Results(done.results)
-        # With a sweep or `.odds` among them: a list of results, each with its own views.
-        return done.results
+        # With a sweep or `.odds` among them: their parts, shown one after the other.
+        return CellResults(done.results)
 
 
 def load_ipython_extension(ipython: Any) -> None:
