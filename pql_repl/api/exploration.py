@@ -228,17 +228,20 @@ class HeatmapSnapshot:
 
     def _repr_html_(self) -> str:
         """What a notebook shows: the explorer's grid, each class's equity with its 95% margin
-        when sampled, tinted from red (weak) to green (strong)."""
+        when sampled, tinted from red (the weakest class) to green (the strongest)."""
         classes = self.hand_classes()
+        known = [e[0] for e in self.classes if e is not None]
+        low, high = min(known, default=0.0), max(known, default=1.0)
         rows = []
         for r in range(classes.size):
             row = []
             for c in range(classes.size):
                 cls = classes.cell(r, c)
                 value, stderr = self.classes[cls] or (None, None)
-                row.append(
-                    html.Figure(value, stderr, exact=self.exact, label=classes.names[cls], shade=value)
-                )
+                # Tinted from the weakest class to the strongest, as the explorer's grid is.
+                shade = None if value is None else (value - low) / (high - low) if high > low else 0.5
+                label = classes.names[cls]
+                row.append(html.Figure(value, stderr, exact=self.exact, label=label, shade=shade))
             rows.append(row)
         how = "exact" if self.exact else "sampled"
         state = "" if self.done else f", {self.status} at {self.progress * 100:.0f}%"
