@@ -228,18 +228,17 @@ class HeatmapSnapshot:
 
     def _repr_html_(self) -> str:
         """What a notebook shows: the explorer's grid, each class's equity with its 95% margin
-        when sampled, tinted from red (the weakest class) to green (the strongest)."""
+        when sampled, tinted from red (0) through yellow (0.5) to green (1), as in the explorer."""
         classes = self.hand_classes()
-        known = [e[0] for e in self.classes if e is not None]
-        low, high = min(known, default=0.0), max(known, default=1.0)
         rows = []
         for r in range(classes.size):
             row = []
             for c in range(classes.size):
                 cls = classes.cell(r, c)
                 value, stderr = self.classes[cls] or (None, None)
-                # Tinted from the weakest class to the strongest, as the explorer's grid is.
-                shade = None if value is None else (value - low) / (high - low) if high > low else 0.5
+                # Tinted by the equity itself, red (0) through yellow (0.5) to green (1), as the
+                # explorer's grid is: the same hand looks the same against any range.
+                shade = value
                 label = classes.names[cls]
                 row.append(html.Figure(value, stderr, exact=self.exact, label=label, shade=shade))
             rows.append(row)
