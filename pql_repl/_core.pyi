@@ -1,4 +1,5 @@
 # Type stubs for the Rust extension; checked against the module by mypy.stubtest (tests/test_stubs.py).
+from collections.abc import Callable
 from typing import Any, final
 
 __all__ = [
@@ -107,6 +108,8 @@ class Program:
         origin: tuple[int, int] | None = None,
         macros: dict[str, str] | None = None,
         observations: list[tuple[str, str, str]] | None = None,
+        time_limit: float | None = None,
+        stop: Callable[[], bool] | None = None,
     ) -> Program: ...
     def statements(self) -> list[dict[str, Any]]: ...
     def holdings(self, index: int) -> dict[str, list[tuple[str, float]]] | None: ...

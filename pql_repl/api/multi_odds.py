@@ -26,6 +26,7 @@ Loki's (ours) are the same sums divided by the share of deals behind (ties halve
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Generator, Iterable, Sequence
 from typing import Any, TypeVar
 
@@ -310,13 +311,15 @@ class OddsRun:
         seed: int | None = None,
         threads: int | None = None,
         batch: float = 0.2,
+        time_limit: float | None = None,
     ) -> None:
+        """``time_limit``: seconds for the whole computation (None: no limit): the showdown's
+        run gets half, the analysis what is left."""
         self.hand, self.board = text_argument("hand", hand).strip(), text_argument("board", board).strip()
         self.ranges = _ranges(opponents)
-        trials = (
-            checked_options(trials=trials, seed=seed, threads=threads, time_limit=None)["trials"]
-            or DEFAULT_TRIALS
-        )
+        checked = checked_options(trials=trials, seed=seed, threads=threads, time_limit=time_limit)
+        trials = checked["trials"] or DEFAULT_TRIALS
+        self.time_limit: float | None = checked["time_limit"]
         check_batch(batch)
         self.queries = odds_queries(self.hand, self.board, self.ranges)
         #: The two statements, prepared: a front end may stream them itself (its own progress).
@@ -335,12 +338,17 @@ class OddsRun:
         return _combine(self.hand, self.board, self.ranges, self.queries, showdown, analysis)
 
     def __iter__(self) -> Generator[Odds, None, None]:
+        return self.until(None if self.time_limit is None else time.monotonic() + self.time_limit)
+
+    def until(self, deadline: float | None) -> Generator[Odds, None, None]:
+        """The snapshots, the runs stopped at ``deadline`` (``time.monotonic()``; None: none)."""
         final: StatementResult | None = None
-        for snap in self.showdown.stream(**self._options):  # type: ignore[arg-type]
+        showdown = {**self._options, "time_limit": _share(deadline, 0.5)}
+        for snap in self.showdown.stream(**showdown):  # type: ignore[arg-type]
             final = snap
             yield self.combine(snap, None)
         assert final is not None
-        options = {**self._options, "trials": self.analysis_trials}
+        options = {**self._options, "trials": self.analysis_trials, "time_limit": _share(deadline, 1.0)}
         for snap in self.analysis.stream(**options):  # type: ignore[arg-type]
             yield self.combine(final, snap)
 
@@ -348,6 +356,14 @@ class OddsRun:
         """Stop the computation from any thread: the iteration raises ``PqlCancelled``."""
         self.showdown.cancel()
         self.analysis.cancel()
+
+
+def _share(deadline: float | None, fraction: float) -> float | None:
+    """A run's time limit: ``fraction`` of the time left before ``deadline`` (a run always gets
+    a moment, to give its first snapshot)."""
+    if deadline is None:
+        return None
+    return max((deadline - time.monotonic()) * fraction, 0.02)
 
 
 _Snap = TypeVar("_Snap")
@@ -373,12 +389,15 @@ def odds(
     seed: int | None = None,
     threads: int | None = None,
     on_update: Callable[[Odds], None] | None = None,
+    time_limit: float | None = None,
 ) -> Odds:
     """Win, tie, equity, hand strength and potentials (ours and HoldemHand's) and the MultiOdds
     tables of hold'em ``hand`` (cards or a range) on ``board`` against ``opponents``: a number of
-    random hands (1 to 9) or their ranges. ``on_update`` receives live snapshots."""
+    random hands (1 to 9) or their ranges. ``on_update`` receives live snapshots;
+    ``time_limit`` bounds the whole computation in seconds."""
     _check_callback(on_update)
-    return _run_to_end(OddsRun(hand, board, opponents, trials=trials, seed=seed, threads=threads), on_update)
+    run = OddsRun(hand, board, opponents, trials=trials, seed=seed, threads=threads, time_limit=time_limit)
+    return _run_to_end(run, on_update)
 
 
 @record(frozen=True)
@@ -454,14 +473,20 @@ class OddsTableRun:
         seed: int | None = None,
         threads: int | None = None,
         batch: float = 0.2,
+        time_limit: float | None = None,
     ) -> None:
+        """``time_limit``: seconds for the whole table (None: no limit), each row given an equal
+        share of the time left when it starts."""
         self.hand, self.board = text_argument("hand", hand).strip(), text_argument("board", board).strip()
         self.counts = _counts(counts)
         #: One run per row, prepared now: a wrong hand or board is said before anything runs.
         self.runs = [
-            OddsRun(hand, board, n, trials=trials, seed=seed, threads=threads, batch=batch)
+            OddsRun(
+                hand, board, n, trials=trials, seed=seed, threads=threads, batch=batch, time_limit=time_limit
+            )
             for n in self.counts
         ]
+        self.time_limit = self.runs[0].time_limit if self.runs else None
         self._cancelled = False
 
     def table(self, rows: Sequence[Odds]) -> OddsTable:
@@ -470,11 +495,14 @@ class OddsTableRun:
 
     def __iter__(self) -> Generator[OddsTable, None, None]:
         rows: list[Odds] = []
-        for run in self.runs:
+        deadline = None if self.time_limit is None else time.monotonic() + self.time_limit
+        for k, run in enumerate(self.runs):
             if self._cancelled:  # between two rows
                 raise PqlCancelled("cancelled")
             last: Odds | None = None
-            for snap in run:
+            now = time.monotonic()
+            row_deadline = None if deadline is None else now + (deadline - now) / (len(self.runs) - k)
+            for snap in run.until(row_deadline):
                 last = snap
                 yield self.table([*rows, snap])
             assert last is not None
@@ -496,14 +524,14 @@ def odds_table(
     seed: int | None = None,
     threads: int | None = None,
     on_update: Callable[[OddsTable], None] | None = None,
+    time_limit: float | None = None,
 ) -> OddsTable:
     """HoldemHand's odds view of ``hand`` on ``board``: a row of :func:`odds` against each
     number of random opponents in ``counts`` (1 to 9 by default). ``on_update`` receives live
-    snapshots."""
+    snapshots; ``time_limit`` bounds the whole table in seconds."""
     _check_callback(on_update)
-    return _run_to_end(
-        OddsTableRun(hand, board, counts, trials=trials, seed=seed, threads=threads), on_update
-    )
+    run = OddsTableRun(hand, board, counts, trials=trials, seed=seed, threads=threads, time_limit=time_limit)
+    return _run_to_end(run, on_update)
 
 
 def odds_by_opponents(

@@ -33,7 +33,7 @@ from pql_repl.base.errors import (
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (the command's start)
 if TYPE_CHECKING:
-    from collections.abc import Generator, Mapping
+    from collections.abc import Callable, Generator, Mapping
     from typing import Any
 
 
@@ -47,19 +47,26 @@ class LocalQuery:
         origin: tuple[int, int] = (1, 1),
         macros: Mapping[str, str] | None = None,
         observations: list[tuple[str, str, str]] | None = None,
+        time_limit: float | None = None,
+        stop: Callable[[], bool] | None = None,
     ) -> None:
         """``origin``: the line and column where ``text`` starts in a larger text (a statement of
         a script), so errors report lines and columns of that text. ``macros``: the named ranges
         (``$open``) its ranges may use, name -> range text (None: the user's, ``.define``).
         ``observations``: (player, action, street) seen at the table, which reweight the ranges
-        of the simulate statements that seat the player (as their ``history=`` does)."""
+        of the simulate statements that seat the player (as their ``history=`` does).
+
+        Checking releases the GIL and stops as a run does: ``PqlCancelled`` once ``stop()``
+        answers true (it is asked a few times a second), a ``PqlRuntimeError`` at the statement
+        past ``time_limit`` seconds, and Ctrl-C's ``KeyboardInterrupt`` on the main thread."""
         self.text = text_argument("text", text)
         self._origin = _checked_origin(origin)
         unicode_checked(text, PqlSyntaxError, self._origin)
         self._macros = resolve_macros(macros, text)
         self._observations = _checked_observations(observations)
         try:
-            self._program = _core.Program(text, self._origin, self._macros, self._observations)
+            limit = checked_options(trials=None, seed=None, threads=None, time_limit=time_limit)["time_limit"]
+            self._program = _core.Program(text, self._origin, self._macros, self._observations, limit, stop)
         except PqlError:
             raise
         except ValueError as e:  # an observation the engine cannot read (an unknown action)

@@ -26,7 +26,7 @@ from pql_repl.api.catalogue import FunctionInfo, functions
 from pql_repl.api.precision import AUTO
 from pql_repl.api.results import DEFAULT_TRIALS
 from pql_repl.api.run import Query
-from pql_repl.base.errors import PqlError
+from pql_repl.base.errors import PqlCancelled, PqlError
 from pql_repl.base.records import record
 from pql_repl.files.config import config_file, load_config
 from pql_repl.session.command_result import CommandResult, OddsRequest
@@ -136,10 +136,13 @@ class Session(RangeCommands):
             "cluster": s.cluster,
         }
 
-    def prepare(self, statement: Statement | str, source: str | None = None) -> Query:
+    def prepare(
+        self, statement: Statement | str, source: str | None = None, stop: Callable[[], bool] | None = None
+    ) -> Query:
         """Check one statement. With the ``source`` it was split from, errors report lines and
         columns of ``source`` rather than of the statement alone. The ``.observe``d actions
-        reweight a simulate statement's ranges."""
+        reweight a simulate statement's ranges. Checking stops at the time limit, at Ctrl-C, or
+        once ``stop()`` answers true (``PqlCancelled``), as ``LocalQuery`` says."""
         if isinstance(statement, str):
             text, origin = statement, (1, 1)
         elif source is None or statement.offset == 0:
@@ -148,7 +151,14 @@ class Session(RangeCommands):
             # The engine is told where the statement starts, so its lines and columns are those
             # of `source` (a blanked copy of everything before it made a long script quadratic).
             text, origin = statement.text, (statement.line, statement.col)
-        query = Query(text, origin=origin, macros=self.macros, observations=self.observations or None)
+        query = Query(
+            text,
+            origin=origin,
+            macros=self.macros,
+            observations=self.observations or None,
+            time_limit=self.settings.time_limit,
+            stop=stop,
+        )
         if any(info.kind == "simulate" for info in query.statements):
             self.last_simulate = query
         return query
@@ -179,18 +189,23 @@ class Session(RangeCommands):
         with contextlib.suppress(SessionError, PqlError):
             self.handle(line)
 
-    def first_error(self, text: str) -> PqlError | None:
+    def first_error(self, text: str, stop: Callable[[], bool] | None = None) -> PqlError | None:
         """The first error the checker finds in the statements of ``text`` (what the REPLs mark
-        as the user types), or None."""
+        as the user types), or None. ``stop``: asked while a statement is checked, and between
+        two; once it answers true the check ends with ``PqlCancelled``."""
         for item in split_statements(text):
             if isinstance(item, Statement):
+                if stop is not None and stop():
+                    raise PqlCancelled("cancelled")
                 try:
                     if "sweep" in item.text.lower() and sweep_clause(item.text):
                         # The clause and the first row (the rows differ only by their values).
                         sweeps = importlib.import_module("pql_repl.api.sweeps")
                         sweeps.check(sweeps.parse(item.text, origin=(item.line, item.col)), limit=1)
                     else:
-                        self.prepare(item, text)
+                        self.prepare(item, text, stop)
+                except PqlCancelled:
+                    raise
                 except PqlError as e:
                     return e
         return None

@@ -146,7 +146,13 @@ class RunControl(ExplorerHost, Views, Exporting):
     @work(thread=True, exclusive=True, group="check")
     def _check_worker(self, text: str, save: int) -> None:
         self._save_buffer(text, save)  # the buffer survives a crash or a killed terminal too
-        self.post_message(CheckDone(text, self.session.first_error(text)))
+        worker = get_current_worker()
+        try:
+            # A newer check cancels this one (exclusive): the engine stops where it is.
+            error = self.session.first_error(text, stop=lambda: worker.is_cancelled)
+        except PqlCancelled:
+            return
+        self.post_message(CheckDone(text, error))
 
     def _save_buffer(self, text: str, save: int) -> None:
         """Keep ``text`` as the buffer unless a newer one is kept already (the disk's fsync
@@ -364,7 +370,10 @@ class RunControl(ExplorerHost, Views, Exporting):
                     return
                 continue
             try:
-                query = self.session.prepare(run.statement, run.source)
+                query = self.session.prepare(run.statement, run.source, stop=lambda: worker.is_cancelled)
+            except PqlCancelled:
+                self.post_message(RunEnded(run_id, cancelled=True))
+                return
             except PqlError as e:
                 self.post_message(CheckDone(run.marks, e))  # marked if the editor still holds it
                 self.post_message(RunEnded(run_id, error=str(e)))

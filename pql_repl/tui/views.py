@@ -23,6 +23,7 @@ class Views(AppCore):
             "trials": options["trials"] or DEFAULT_TRIALS,
             "seed": options["seed"],
             "threads": options["threads"],
+            "time_limit": options["time_limit"],
         }
         if isinstance(request.opponents, range):
             self.push_screen(
