@@ -46,8 +46,9 @@ MAX_READ_DEPTH = 16
 CONFIG_MAX_BYTES = 2**20
 #: Bytes of the named-ranges file (``.define``).
 RANGES_MAX_BYTES = 4 * 2**20
-#: Bytes of the editor buffer the app restores.
-BUFFER_MAX_BYTES = 16 * 2**20
+#: Bytes of the editor buffer the app restores (a larger one is moved aside): the editor
+#: highlights the lines around its view, so a text of this size opens at once.
+BUFFER_MAX_BYTES = 2 * 2**20
 #: Entries the history keeps by default (the config's ``history_size`` changes it).
 HISTORY_SIZE = 10_000
 #: Bytes read from the end of the history file at start: older entries are not looked at.

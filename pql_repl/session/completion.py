@@ -13,7 +13,7 @@ the context.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pql_repl.api.catalogue import FunctionInfo
 from pql_repl.api.output import FORMATS
@@ -53,10 +53,27 @@ _CLAUSE_KEYWORDS = frozenset({"select", "as", "from", "where"})
 _COMPARISONS = frozenset({"=", "<>", "!=", "<", ">", "<=", ">="})
 
 
+#: Characters around the cursor that completion reads (from a line start to a line end): it
+#: runs on every key, and scanning a megabyte of editor text took seconds a key.
+COMPLETION_WINDOW = 20_000
+
+
 def complete(text: str, cursor: int | None = None, vocab: Vocabulary | None = None) -> list[Candidate]:
-    """Ranked completions for ``text`` with the cursor at character offset ``cursor`` (default: end)."""
-    vocab = vocab or vocabulary()
+    """Ranked completions for ``text`` with the cursor at character offset ``cursor`` (default:
+    end). Only the lines within ``COMPLETION_WINDOW`` characters of the cursor are read."""
     cursor = len(text) if cursor is None else max(0, min(cursor, len(text)))
+    if len(text) <= 2 * COMPLETION_WINDOW:
+        return _complete(text, cursor, vocab)
+    # Cut at line ends, or within one long line at twice the window.
+    origin = max(text.rfind("\n", 0, max(0, cursor - COMPLETION_WINDOW)) + 1, cursor - 2 * COMPLETION_WINDOW)
+    end = text.find("\n", cursor + COMPLETION_WINDOW)
+    end = cursor + 2 * COMPLETION_WINDOW if end < 0 else min(end, cursor + 2 * COMPLETION_WINDOW)
+    window = text[origin:end]
+    return [replace(c, start=c.start + origin) for c in _complete(window, cursor - origin, vocab)]
+
+
+def _complete(text: str, cursor: int, vocab: Vocabulary | None) -> list[Candidate]:
+    vocab = vocab or vocabulary()
     line_start = text.rfind("\n", 0, cursor) + 1
     line_before = text[line_start:cursor]
 

@@ -8,13 +8,16 @@ time, each once."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
+from itertools import accumulate
 
 from rich.markup import escape
 from rich.style import Style
 from textual import events
 from textual.actions import SkipAction
 from textual.binding import Binding
+from textual.geometry import Offset
 from textual.message import Message
 from textual.widgets import OptionList, TextArea
 from textual.widgets.option_list import Option
@@ -26,6 +29,11 @@ from pql_repl.session.completion import Candidate, complete, opens_by_itself
 from pql_repl.tui.statement_spans import Span, enter_runs, spans
 
 ERROR_HIGHLIGHT = "pql.error"
+#: A text longer than this has only the lines around the view highlighted.
+HIGHLIGHT_ALL_CHARS = 100_000
+#: Lines above and below the view highlighted then, and at most how many characters of them.
+HIGHLIGHT_MARGIN = 200
+HIGHLIGHT_MAX_CHARS = 100_000
 _HIGHLIGHT_NAMES = {
     lexer.KEYWORD: "keyword",
     lexer.SELECTOR: "keyword.function",
@@ -105,15 +113,32 @@ class QueryEditor(TextArea):
 
     # -- highlighting ---------------------------------------------------------------------
 
+    #: The lines highlighted, [first, last), when the text is long enough that only those
+    #: around the view are (None: all of it).
+    _highlighted: tuple[int, int] | None = None
+
     def _build_highlight_map(self) -> None:
-        """Highlights from the PQL tokens (TextArea wants byte columns per line)."""
+        """Highlights from the PQL tokens (TextArea wants byte columns per line). A text longer
+        than ``HIGHLIGHT_ALL_CHARS`` has only the lines around the view highlighted (at most
+        ``HIGHLIGHT_MAX_CHARS`` of them), again as the view moves: the TextArea asks for the
+        whole map on every edit, and a megabyte took a second to tokenize."""
         self._line_cache.clear()
         highlights = self._highlights
         highlights.clear()
-        text = self.text
-        lines = text.split("\n")
+        # The document's lines, joined by "\n" whatever breaks the text had: a text read with
+        # "\r\n" split on "\n" alone kept each "\r", and highlights ran past their lines.
+        lines = self.document.lines
+        text = "\n".join(lines)
+        first, last = 0, len(lines)
+        self._highlighted = None
+        if len(text) > HIGHLIGHT_ALL_CHARS:
+            top, bottom = self._view_lines()
+            first, last = max(0, top - HIGHLIGHT_MARGIN), min(len(lines), bottom + HIGHLIGHT_MARGIN)
+            self._highlighted = (first, last)
+            text = "\n".join(lines[first:last])[:HIGHLIGHT_MAX_CHARS]
+        byte_columns = _ByteColumns(lines)
         line_starts = [0]
-        for line in lines[:-1]:
+        for line in lines[first : last - 1]:
             line_starts.append(line_starts[-1] + len(line) + 1)
         row = 0
         for tok in lexer.tokenize(text):
@@ -124,14 +149,15 @@ class QueryEditor(TextArea):
             while row + 1 < len(line_starts) and line_starts[row + 1] <= start:
                 row += 1
             r = row
-            while start < end and r < len(lines):
-                line = lines[r]
+            while start < end and r < len(line_starts):
+                line = lines[first + r]
                 col_start = start - line_starts[r]
                 col_end = min(end - line_starts[r], len(line))
                 if col_end > col_start:
-                    highlights[r].append((_bytes(line, col_start), _bytes(line, col_end), name))
+                    at = byte_columns.of(first + r)
+                    highlights[first + r].append((at(col_start), at(col_end), name))
                 r += 1
-                if r < len(lines):
+                if r < len(line_starts):
                     start = line_starts[r]
         if self.error_at is not None:
             r, col, length = self.error_at
@@ -139,9 +165,30 @@ class QueryEditor(TextArea):
                 line = lines[r]
                 col = min(col, len(line))
                 end = max(col + 1, min(col + length, len(line)))
-                highlights[r].append(
-                    (_bytes(line, col), _bytes(line, end) if end <= len(line) else None, ERROR_HIGHLIGHT)
-                )
+                at = byte_columns.of(r)
+                highlights[r].append((at(col), at(end) if end <= len(line) else None, ERROR_HIGHLIGHT))
+
+    def _view_lines(self) -> tuple[int, int]:
+        """The document lines in view, [top, bottom); around the cursor's before the editor is
+        laid out (or while its wrapping is being redone)."""
+        y = self.scroll_offset.y
+        height = max(self.size.height, 1)
+        try:
+            top = self.wrapped_document.offset_to_location(Offset(0, y))[0]
+            bottom = self.wrapped_document.offset_to_location(Offset(0, y + height - 1))[0] + 1
+        except (IndexError, ValueError):
+            row = self.cursor_location[0]
+            return row, row + height
+        return top, max(bottom, top + 1)
+
+    def _watch_scroll_y(self) -> None:
+        super()._watch_scroll_y()
+        if self._highlighted is not None:
+            first, last = self._highlighted
+            top, bottom = self._view_lines()
+            if top < first or bottom > last:
+                self._build_highlight_map()
+                self.refresh()
 
     def mark_error(self, at: tuple[int, int, int] | None) -> None:
         if at != self.error_at:
@@ -355,5 +402,28 @@ def _example_key(character: str | None) -> int:
     return int(character) if character is not None and len(character) == 1 and character in "123456789" else 0
 
 
-def _bytes(line: str, col: int) -> int:
-    return len(line[:col].encode("utf-8"))
+class _ByteColumns:
+    """Byte columns of character columns, per line: the column itself on an ASCII line, else
+    from the line's running byte counts, made once (encoding the line's start for every token
+    made a long line quadratic)."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self._lines = lines
+        self._made: dict[int, Callable[[int], int]] = {}
+
+    def of(self, row: int) -> Callable[[int], int]:
+        made = self._made.get(row)
+        if made is None:
+            line = self._lines[row]
+            if line.isascii():
+                made = int
+            else:
+                counts = list(accumulate((_utf8_length(c) for c in line), initial=0))
+                made = counts.__getitem__
+            self._made[row] = made
+        return made
+
+
+def _utf8_length(character: str) -> int:
+    code = ord(character)
+    return 1 if code < 0x80 else 2 if code < 0x800 else 3 if code < 0x10000 else 4
