@@ -47,6 +47,7 @@ bench:  ## speed against eval7, phevaluator, pokerkit, poker-equity and OMPEval 
 fuzz:  ## a few minutes of pql's own fuzzers: the Rust harness (rust_core/examples/fuzz.rs) and the Python property tests
 	cargo run --release -p pql_core --example fuzz -- --minutes $(or $(FUZZ_MINUTES),3)
 	HYPOTHESIS_PROFILE=fuzz $(PYTHON) -m pytest tests/test_properties.py -q
+	$(PYTHON) tests/fuzz_surfaces.py --inputs $(or $(FUZZ_SURFACE_INPUTS),20000) --seed $(shell date +%s)
 
 diff:  ## thousands of exact runs against a brute force in every game (PQL_DIFF_CASES, default 5000; PQL_DIFF_SEED, default the time; see tests/test_differential.py)
 	PQL_DIFF_CASES=$(or $(PQL_DIFF_CASES),5000) PQL_DIFF_SEED=$(or $(PQL_DIFF_SEED),$(shell date +%s)) \

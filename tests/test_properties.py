@@ -1243,3 +1243,83 @@ def test_any_stop_or_choice_of_simulate_runs_or_is_refused(key: str, value: str,
         (r,) = result
         assert r.chosen in {"check", "bet"}
     assert resident_mb() - before < MEMORY_BOUND_MB
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 41's last surfaces: simulate states and histories (checked under a time limit), and the
+# editor's text as the app highlights it. tests/fuzz_surfaces.py drives the same surfaces, and
+# those above, a million inputs at a time.
+
+HISTORY_ENTRY = st.builds(
+    "{}:{}@{}".format,
+    st.sampled_from(["villain", "hero", "v2", "nobody", "VILLAIN", ""]),
+    st.sampled_from(["fold", "call", "raise", "check", "bet", "allin", ""]),
+    st.sampled_from(["preflop", "flop", "turn", "river", "x", ""]),
+)
+HISTORIES = st.one_of(
+    st.lists(HISTORY_ENTRY, max_size=6).map(", ".join),
+    st.integers(100, 3000).map(lambda n: ", ".join(["villain:raise@flop", "villain:call@turn"] * (n // 2))),
+    st.text(max_size=30),
+)
+SIMULATE_ITEMS = st.one_of(
+    st.sampled_from(
+        [
+            *("pot=10", "tocall=2", "bet=2", "tocall=20", "pot=-4", "bet='2'", "raises=3", "raises=9"),
+            *(
+                "stakes='limit'",
+                "stakes='nolimit'",
+                "folded='v2'",
+                "to_act='v2, villain'",
+                "game='shortdeck'",
+            ),
+            *("board='Kd7c2h'", "board='Kd7c2hQs'", "board='Kd7c2hQs3c'", "board='Kd'", "dead='2c3c'"),
+            *("v2='*'", "v2='AA'", "villain.raise_threshold=0.8", "call_threshold=2", "x=1", "stop='loki'"),
+        ]
+    ),
+    HISTORIES.map(lambda h: "history='" + h.replace("'", "") + "'"),
+)
+
+
+@given(
+    st.lists(st.sampled_from(["fold", "call", "raise", "check", "bet", "allin"]), max_size=4),
+    st.sampled_from(["AhKh", "AA", "QQ+", "*", "AhKh@50", "Kd", "(" * 150 + "AA" + ")" * 150]),
+    st.sampled_from(["QQ+@90, 22-JJ@40, AK@80, *@5", "KK", "*", "15%", "AA"]),
+    st.lists(SIMULATE_ITEMS, max_size=8),
+)
+def test_any_simulate_state_and_history_is_checked_or_refused(
+    actions: list[str], hero: str, villain: str, items: list[str]
+) -> None:
+    from pql_repl.api.query import LocalQuery  # noqa: PLC0415
+
+    text = f"simulate {', '.join(actions)} from hero='{hero}', villain='{villain}', " + ", ".join(items)
+    tried("simulate", text)
+    before = resident_mb()
+    checked = attempt(lambda: LocalQuery(text, time_limit=20), pql.PqlError)
+    if isinstance(checked, pql.PqlError):
+        short_error(checked)
+    assert resident_mb() - before < MEMORY_BOUND_MB
+
+
+EDITOR_TEXTS = st.one_of(
+    text,
+    st.lists(st.sampled_from([*PQL_BITS, "\r\n", "\r", "é", "\ud800", "'x"]), max_size=40).map("".join),
+    st.integers(1, 4000).map(lambda n: "select avg(riverEquity(hero)) from hero='AA', villain='KK';\n" * n),
+)
+
+
+@given(EDITOR_TEXTS, st.integers(0, 10**6))
+def test_any_editor_text_is_highlighted_within_its_lines(source: str, at: int) -> None:
+    from pql_repl.session.completion import complete  # noqa: PLC0415
+    from pql_repl.session.lexer import tokenize  # noqa: PLC0415
+    from pql_repl.tui.editor import QueryEditor  # noqa: PLC0415
+
+    tried("editor", source)
+    assert "".join(t.text for t in tokenize(source)) == source
+    cursor = at % (len(source) + 1)
+    assert all(0 <= c.start <= cursor for c in complete(source, cursor))
+    editor = QueryEditor(History(None))
+    editor.load_text(source)
+    lines = editor.document.lines
+    for row, marks in editor._highlights.items():
+        size = len(lines[row].encode("utf-8", "surrogatepass"))
+        assert all(0 <= start <= size and (end is None or start < end <= size) for start, end, _ in marks)
