@@ -58,6 +58,33 @@ def exists_near(name: str, source: Path) -> bool:
         folder = folder.parent
 
 
+def heading_anchors(path: Path) -> set[str]:
+    """The anchors of a markdown page's headings, as GitHub and the site make them: lower case,
+    punctuation dropped, spaces as hyphens (code blocks' ``#`` lines are no headings)."""
+    anchors, in_code = set(), False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            in_code = not in_code
+        elif not in_code and (m := re.match(r"#{1,6}\s+(.*?)\s*$", line)):
+            anchors.add(re.sub(r"[^\w\- ]", "", m.group(1).lower()).replace(" ", "-"))
+    return anchors
+
+
+def anchored_links(path: Path) -> list[tuple[int, Path, str]]:
+    """(line, page, anchor) of every link of a markdown file to a heading of a page."""
+    found, in_code = [], False
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.startswith("```"):
+            in_code = not in_code
+            continue
+        for m in [] if in_code else LINK.finditer(line):
+            target = m.group(1)
+            if "#" in target and not re.match(r"[a-z][a-z0-9+.-]*:", target):
+                page, anchor = target.split("#", 1)
+                found.append((n, path.parent / page if page else path, anchor))
+    return found
+
+
 def link_targets(path: Path) -> list[tuple[int, str]]:
     """(line, target) of every link in a markdown file that points into the repository."""
     found = []
@@ -89,6 +116,17 @@ def test_every_markdown_link_leads_to_a_file() -> None:
         if not (page.parent / target).exists()
     ]
     assert not missing, "links to files the repository lacks:\n" + "\n".join(missing)
+
+
+def test_every_link_to_a_heading_finds_it() -> None:
+    missing = [
+        f"{page.relative_to(ROOT)}:{n}: {target.name}#{anchor}"
+        for page in text_files()
+        if page.suffix == ".md"
+        for n, target, anchor in anchored_links(page)
+        if target.suffix == ".md" and target.is_file() and anchor not in heading_anchors(target)
+    ]
+    assert not missing, "links to headings that are not there:\n" + "\n".join(missing)
 
 
 def test_every_markdown_file_named_is_there() -> None:
@@ -123,3 +161,10 @@ def test_a_missing_file_is_caught(tmp_path: Path) -> None:
     page = tmp_path / "page.md"
     page.write_text("[a](missing.md) [b](https://example.org) [c](#here) [d](other.md#part)")
     assert link_targets(page) == [(1, "missing.md"), (1, "other.md")]
+    assert anchored_links(page) == [(1, page, "here"), (1, tmp_path / "other.md", "part")]
+
+
+def test_headings_give_the_anchors_links_use(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text("# The app and --plain\n## Hold'em: the classic syntax\n```sh\n# not a heading\n```\n")
+    assert heading_anchors(page) == {"the-app-and---plain", "holdem-the-classic-syntax"}
