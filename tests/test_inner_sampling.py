@@ -254,3 +254,26 @@ def test_the_odds_view_shows_the_potentials_errors() -> None:
             assert a is not None
             assert b is not None
             assert b == pytest.approx(a / 2, rel=0.25)
+
+
+def test_effective_and_showdown_hand_strength_sample_as_their_parts() -> None:
+    """effectiveHandStrength (HS + (1 - HS) PPOT) and showdownHandStrength against three random
+    hands, averaged: fresh estimates of their parts in every deal, independent, so the averages
+    are unbiased and have an error (they were one fixed sample shown with ± 0), and they agree
+    with the formulas applied to the parts' averages of the same run."""
+    query = (
+        "select avg(effectiveHandStrength(hero, flop)), avg(showdownHandStrength(hero, flop)), "
+        "avg(handStrength(hero, flop)), avg(positivePotential(hero, flop)), "
+        "avg(negativePotential(hero, flop)) "
+        "from game='holdem', hero='AdQc', v1='**', v2='**', v3='**', board='3h4cJh'"
+    )
+    runs = [pql.run(query, trials=4_000, seed=seed)[0] for seed in (1, 2)]
+    assert runs[0].columns[0].value != runs[1].columns[0].value
+    for r in runs:
+        ehs, shs, hs, ppot, npot = (float(c.value) for c in r.columns)  # type: ignore[arg-type]
+        ehs_se, shs_se = r.columns[0].stderr, r.columns[1].stderr
+        assert ehs_se is not None
+        assert shs_se is not None
+        assert ehs_se > 1e-4
+        assert abs(ehs - (hs + (1 - hs) * ppot)) < 2 * ehs_se
+        assert abs(shs - (hs * (1 - npot) + (1 - hs) * ppot)) < 2 * shs_se

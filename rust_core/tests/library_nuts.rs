@@ -107,7 +107,7 @@ fn analysis_example_through_the_engine() {
     assert!((ppot - 0.2083).abs() < 5e-5, "{ppot}");
     assert!((npot - 0.2737).abs() < 5e-5, "{npot}");
     assert!((ppot1 - 0.1083).abs() < 5e-5, "{ppot1}");
-    let ehs = num(&call(&d, &Builtin::EffectiveHandStrength(0, Street::Flop)));
+    let ehs = num(&call(&d, &Builtin::EffectiveHandStrength(0, Street::Flop, false)));
     assert!((ehs - (hs + (1.0 - hs) * ppot)).abs() < 1e-12);
     // With two random opponents hand strength is joint (issue 19), not HS₁ squared: being best
     // against both at once is rarer than against each (analysis::joint checks it by brute force).
@@ -155,7 +155,7 @@ fn showdown_hand_strength_is_equity_against_a_random_hand() {
     for (hand, board) in [("AdQc", "3h4cJh5s"), ("7h6h", "8h9cKd2h"), ("KsKd", "As7c2dQh")] {
         let d = deal(Game::Holdem, &[hand, "2c2s"], board, "");
         let exact = brute_equity_vs_random(Game::Holdem, cards(hand), cards(board), &|_| 1.0);
-        let shs = num(&call(&d, &Builtin::ShowdownHandStrength(0, Street::Turn)));
+        let shs = num(&call(&d, &Builtin::ShowdownHandStrength(0, Street::Turn, false)));
         assert!((shs - exact).abs() < 1e-9, "{hand} on {board}: {shs} vs {exact}");
         let hvr = num(&call(&d, &Builtin::HvREquity(0, Street::Turn, HvrUse { repeats: false, averaged: false })));
         assert!((hvr - exact).abs() < 1e-9, "{hand} on {board}: HvR {hvr} vs {exact}");
@@ -166,7 +166,7 @@ fn showdown_hand_strength_is_equity_against_a_random_hand() {
 fn showdown_hand_strength_on_the_flop_matches_exact_equity() {
     let d = deal(Game::Holdem, &["AdQc", "2c2s"], "3h4cJh", "");
     let exact = brute_equity_vs_random(Game::Holdem, cards("AdQc"), cards("3h4cJh"), &|_| 1.0);
-    let shs = num(&call(&d, &Builtin::ShowdownHandStrength(0, Street::Flop)));
+    let shs = num(&call(&d, &Builtin::ShowdownHandStrength(0, Street::Flop, false)));
     assert!((shs - exact).abs() < 1e-9, "{shs} vs {exact}");
     // HvREquity enumerates the flop too when hand and board repeat (1,081 holdings, the
     // rank-table fast path each).

@@ -728,8 +728,8 @@ impl Lowering<'_> {
                     Func::NegativePotential => B::NegativePotential(p, s, averaged),
                     Func::PositivePotential1 => B::PositivePotential1(p, s, averaged),
                     Func::NegativePotential1 => B::NegativePotential1(p, s, averaged),
-                    Func::EffectiveHandStrength => B::EffectiveHandStrength(p, s),
-                    _ => B::ShowdownHandStrength(p, s),
+                    Func::EffectiveHandStrength => B::EffectiveHandStrength(p, s, averaged),
+                    _ => B::ShowdownHandStrength(p, s, averaged),
                 })
             }
             Func::ToCard => self.card_literal(&args[0]),

@@ -153,8 +153,8 @@ pub enum Builtin {
     NegativePotential(usize, Street, bool),
     PositivePotential1(usize, Street, bool),
     NegativePotential1(usize, Street, bool),
-    EffectiveHandStrength(usize, Street),
-    ShowdownHandStrength(usize, Street),
+    EffectiveHandStrength(usize, Street, bool),
+    ShowdownHandStrength(usize, Street, bool),
     MaxHiRating(usize, Street),
     // Ranges and helpers.
     InRange(usize, Arc<HandSet>),
@@ -267,8 +267,8 @@ impl Builtin {
             | B::NegativePotential(_, s, _)
             | B::PositivePotential1(_, s, _)
             | B::NegativePotential1(_, s, _)
-            | B::EffectiveHandStrength(_, s)
-            | B::ShowdownHandStrength(_, s)
+            | B::EffectiveHandStrength(_, s, _)
+            | B::ShowdownHandStrength(_, s, _)
             | B::MaxHiRating(_, s) => at(s),
             // The showdown, the river card, the whole board, stud up cards: everything.
             B::RiverEquity(_)

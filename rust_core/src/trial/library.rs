@@ -153,13 +153,15 @@ impl Trial<'_> {
             B::NegativePotential1(p, s, averaged) => {
                 Value::Num(self.potential(*p, *s, Lookahead::OneCard, *averaged).negative)
             }
-            B::EffectiveHandStrength(p, s) => {
-                let hs = self.hand_strength(*p, *s, false);
-                Value::Num(hs + (1.0 - hs) * self.potential(*p, *s, Lookahead::River, false).positive)
+            // Averaged, hand strength and potential are fresh estimates from streams of their own:
+            // independent and unbiased, so these sums of their products are unbiased too.
+            B::EffectiveHandStrength(p, s, averaged) => {
+                let hs = self.hand_strength(*p, *s, *averaged);
+                Value::Num(hs + (1.0 - hs) * self.potential(*p, *s, Lookahead::River, *averaged).positive)
             }
-            B::ShowdownHandStrength(p, s) => {
-                let hs = self.hand_strength(*p, *s, false);
-                let pot = self.potential(*p, *s, Lookahead::River, false);
+            B::ShowdownHandStrength(p, s, averaged) => {
+                let hs = self.hand_strength(*p, *s, *averaged);
+                let pot = self.potential(*p, *s, Lookahead::River, *averaged);
                 Value::Num(hs * (1.0 - pot.negative) + (1.0 - hs) * pot.positive)
             }
             B::MaxHiRating(p, s) => {
