@@ -46,6 +46,7 @@ bench:  ## speed against eval7, phevaluator, pokerkit, poker-equity and OMPEval 
 
 fuzz:  ## a few minutes of pql's own fuzzers: the Rust harness (rust_core/examples/fuzz.rs) and the Python property tests
 	cargo run --release -p pql_core --example fuzz -- --minutes $(or $(FUZZ_MINUTES),3)
+	cargo run --release -p pql_core --example fuzz -- --minutes 1 --targets simulate
 	HYPOTHESIS_PROFILE=fuzz $(PYTHON) -m pytest tests/test_properties.py -q
 	$(PYTHON) tests/fuzz_surfaces.py --inputs $(or $(FUZZ_SURFACE_INPUTS),20000) --seed $(shell date +%s)
 

@@ -4,11 +4,14 @@
 //!
 //! - `query`: the parser and checker (`check_program`) on mutated, generated and random text;
 //! - `range`: the range reader in every game and syntax, and the board and dead-card readers;
-//! - `run`: `compile_program` (prepare) and a one-trial run of what compiles.
+//! - `run`: `compile_program` (prepare) and a one-trial run of what compiles;
+//! - `simulate` (asked for by name, not in the default list): simulate states and histories,
+//!   generated, mutated and long (thousands of observed actions, ranges nested deep),
+//!   compiled into spots under a 10 s time limit.
 //!
 //! ```text
 //! cargo run --release -p pql_core --example fuzz -- [--minutes M | --inputs N] [--seed S]
-//!     [--targets query,range,run] [--cap SECONDS] [--slow SECONDS] [--out DIR]
+//!     [--targets query,range,run,simulate] [--cap SECONDS] [--slow SECONDS] [--out DIR]
 //! ```
 //!
 //! The driver runs the inputs in a child process (this program with `--worker`), which names
@@ -23,10 +26,12 @@
 use pql_core::error::MAX_ERRORS;
 use pql_core::functions::catalog;
 use pql_core::games::Game;
+use pql_core::interrupt::Interrupt;
 use pql_core::plan::compile::compile_program;
 use pql_core::pql::{check_program, KEYWORDS};
-use pql_core::range::{parse_board, parse_board_pattern, parse_dead, parse_range, Syntax};
+use pql_core::range::{parse_board, parse_board_pattern, parse_dead, parse_range, Macros, Syntax};
 use pql_core::run::runner::{self, RunOptions};
+use pql_core::simulate::program::compile_program_stopping;
 use pql_core::PqlError;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -387,6 +392,7 @@ enum Target {
     Query,
     Range,
     Run,
+    Simulate,
 }
 
 impl Target {
@@ -395,10 +401,11 @@ impl Target {
             Target::Query => "query",
             Target::Range => "range",
             Target::Run => "run",
+            Target::Simulate => "simulate",
         }
     }
     fn from_name(s: &str) -> Option<Target> {
-        [Target::Query, Target::Range, Target::Run].into_iter().find(|t| t.name() == s)
+        [Target::Query, Target::Range, Target::Run, Target::Simulate].into_iter().find(|t| t.name() == s)
     }
 }
 
@@ -456,8 +463,88 @@ fn make_input(seed: u64, n: u64, targets: &[Target], corpus: &Corpus) -> Input {
             }),
             _ => ("random", (0..r.size(200)).map(|_| char::from_u32(r.below(0x3000) as u32).unwrap_or(' ')).collect()),
         },
+        Target::Simulate => match r.below(6) {
+            0 if r.chance(3) => ("deep", long_simulate(&mut r)),
+            0..=2 => ("generated", simulate_statement(&mut r)),
+            3 | 4 => ("mutated", {
+                let base = simulate_statement(&mut r);
+                mutate(&mut r, base, SYMBOLS)
+            }),
+            _ => ("corpus", format!("{}, history='{}'", SIMULATE_SPOT, history(&mut r, 6))),
+        },
     };
     Input { target, text, game, syntax, kind }
+}
+
+const SIMULATE_SPOT: &str = "simulate fold, call, raise from game='holdem', hero='AhKh', \
+     villain='QQ+@90, 22-JJ@40, AK@80, *@5', board='Kd7c2h', pot=10, tocall=2, bet=2, stakes='limit'";
+const SIMULATE_ITEMS: &[&str] = &[
+    "pot=10",
+    "tocall=2",
+    "bet=2",
+    "tocall=20",
+    "pot=-4",
+    "bet='2'",
+    "raises=3",
+    "raises=9",
+    "stakes='limit'",
+    "stakes='nolimit'",
+    "folded='v2'",
+    "to_act='v2, villain'",
+    "game='shortdeck'",
+    "game='omahahi'",
+    "board='Kd7c2h'",
+    "board='Kd7c2hQs'",
+    "board='Kd7c2hQs3c'",
+    "board='Kd'",
+    "dead='2c3c'",
+    "v2='*'",
+    "v2='AA'",
+    "villain.raise_threshold=0.8",
+    "call_threshold=2",
+    "x=1",
+    "stop='loki'",
+    "choose='mixed'",
+];
+
+/// An observed action: player, action and street, right or wrong.
+fn history(r: &mut Rng, most: usize) -> String {
+    let players = ["villain", "hero", "v2", "nobody", "VILLAIN", ""];
+    let actions = ["fold", "call", "raise", "check", "bet", "allin", ""];
+    let streets = ["preflop", "flop", "turn", "river", "x", ""];
+    (0..r.size(most))
+        .map(|_| format!("{}:{}@{}", r.pick(&players), r.pick(&actions), r.pick(&streets)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A simulate statement of candidate actions and any of its keys.
+fn simulate_statement(r: &mut Rng) -> String {
+    let actions = ["fold", "call", "raise", "check", "bet", "allin"];
+    let chosen: Vec<&str> = (0..r.size(4)).map(|_| *r.pick(&actions)).collect();
+    let hero = *r.pick(&["AhKh", "AA", "QQ+", "*", "AhKh@50", "Kd"]);
+    let villain = *r.pick(&["QQ+@90, 22-JJ@40, AK@80, *@5", "KK", "*", "15%", "AA"]);
+    let mut items = vec![format!("hero='{hero}'"), format!("villain='{villain}'")];
+    for _ in 0..r.size(8) {
+        if r.chance(4) {
+            items.push(format!("history='{}'", history(r, 6)));
+        } else {
+            items.push((*r.pick(SIMULATE_ITEMS)).to_string());
+        }
+    }
+    format!("simulate {} from {}", chosen.join(", "), items.join(", "))
+}
+
+/// A long simulate statement: thousands of observed actions, or a range nested deep.
+fn long_simulate(r: &mut Rng) -> String {
+    let n = 100 + r.below(5_000);
+    if r.chance(2) {
+        let actions = ["raise", "call", "check"];
+        let entries: Vec<String> = (0..n).map(|_| format!("villain:{}@flop", r.pick(&actions))).collect();
+        format!("{SIMULATE_SPOT}, history='{}'", entries.join(", "))
+    } else {
+        format!("simulate call from hero='{}AA{}', villain='KK', pot=4, tocall=2, bet=2", "(".repeat(n), ")".repeat(n))
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -524,6 +611,14 @@ fn run_input(input: &Input) -> Result<bool, String> {
                 }
             }
             Ok(accepted)
+        }
+        Target::Simulate => {
+            let limit = Some(Duration::from_secs(10));
+            let interrupt = Interrupt::new(None, limit);
+            match compile_program_stopping(text, (1, 1), &Macros::none(), &[], &interrupt) {
+                Ok(_) => Ok(true),
+                Err(errors) => judge_errors(text, &errors).map(|()| false),
+            }
         }
         Target::Run => {
             let statements = match compile_program(text) {
@@ -795,8 +890,10 @@ fn parse_args() -> (Options, Option<(u64, u64)>, bool, Option<u64>) {
             "--inputs" => opts.inputs = Some(value(i).parse().expect("--inputs N")),
             "--minutes" => opts.minutes = Some(value(i).parse().expect("--minutes M")),
             "--targets" => {
-                opts.targets =
-                    value(i).split(',').map(|t| Target::from_name(t).expect("targets: query, range, run")).collect();
+                opts.targets = value(i)
+                    .split(',')
+                    .map(|t| Target::from_name(t).expect("targets: query, range, run, simulate"))
+                    .collect();
             }
             "--cap" => opts.cap = Duration::from_secs_f64(value(i).parse().expect("--cap SECONDS")),
             "--slow" => opts.slow = Duration::from_secs_f64(value(i).parse().expect("--slow SECONDS")),
