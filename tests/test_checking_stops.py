@@ -173,3 +173,19 @@ def test_splitting_a_script_reads_runs_of_characters_at_once() -> None:
         sys.settrace(None)
     assert len(items) == 1
     assert lines < 1_000
+
+
+def test_the_app_checks_a_long_history_and_stays_responsive(tmp_path: Path) -> None:
+    # The app checks its text as it is typed, in a worker; the engine held the GIL through a
+    # check that took minutes (a history of 2,000 actions), and the app froze.
+    from terminal import Terminal  # noqa: PLC0415
+
+    history = ", ".join(["villain:raise@flop", "villain:call@flop"] * 1_000)
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "buffer.pql").write_text(SPOT.format(board="Kd7c2h", history=history))
+    with Terminal(tmp_path, 80, 24) as term:
+        term.wait_for("villain:call@flop';", timeout=60)
+        term.type("selec 1;")  # checked with the history before it: its error is marked below
+        term.wait_for("unknown keyword 'selec'", timeout=60)
+        term.type(" -- and typed on")
+        term.wait_for("-- and typed on", timeout=60)
