@@ -114,11 +114,14 @@ def report(rows: list[dict[str, Any]]) -> None:
             (ev[r["reference"]["chosen"]] - ev[r["runs"][rule]["chosen"]]) / BET
             for ev, r in zip(evs, rows, strict=True)
         ]
+        close = [r for r in rows if abs(r["reference"]["gap"] or 0) < BET / 2]
+        close_differ = [r for r in close if r["runs"][rule]["chosen"] != r["reference"]["chosen"]]
         trials = statistics.median(r["runs"][rule]["trials"] for r in rows)
         print(
             f"  stop='{rule}': differs {len(differ) / n:.1%} ({len(differ)}), stopped {len(stopped) / n:.1%},"
             f" stopped and differs {len(stop_differ) / n:.1%} ({len(stop_differ)}),"
             f" differs where the reference is clear {len(clear_differ) / max(len(clear), 1):.1%},"
+            f" where its gap is under half a small bet {len(close_differ)} of {len(close)},"
             f" EV lost {statistics.fmean(loss):.4f} small bets a spot (worst {max(loss):.3f}),"
             f" median trials {trials:,.0f}"
         )
