@@ -342,3 +342,14 @@ def test_a_placeholder_outside_quotes_may_not_end_the_statement() -> None:
         rows = ok + csv_line(["river", bad, "AA", ""])
         with pytest.raises(SpreadsheetError, match=rf"rows: line 4, column X: .*'{re.escape(shown)}'"):
             check_rows(BARE, *read_rows(rows))
+
+
+def test_a_long_bare_placeholder_is_cut_in_its_message() -> None:
+    # Found by tests/fuzz_surfaces.py (seed 41002, input 381030): the column was cut to an
+    # excerpt, the placeholder named beside it came back whole (1,000 characters).
+    name = "N" * 1000
+    template = f"select avg(riverEquity(p1)) from game='holdem', p1='AA', p2=#{name}#"
+    with pytest.raises(SpreadsheetError) as e:
+        check_rows(template, *read_rows(f"{name}\n1;2\n"))
+    assert "outside quotes" in str(e.value)
+    assert len(str(e.value)) < 400

@@ -268,7 +268,7 @@ def check_rows(
             if name in bare and (end := BARE_VALUE_ENDS.search(row[name])) is not None:
                 raise SpreadsheetError(
                     f"{source}: line {line}, column {excerpt(name)}: a value may not hold "
-                    f"'{end.group()}' where the template puts #{name}# outside quotes: it would end "
+                    f"'{end.group()}' where the template puts #{excerpt(name)}# outside quotes: it would end "
                     "the statement or hide the rest of the template"
                 )
         chars += fixed + sum(len(row[name]) for name in spots)
