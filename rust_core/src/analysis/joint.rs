@@ -322,6 +322,9 @@ fn exact_potential(
 
 /// Accepted samples a deal draws for each potential when [`averaged_potential`] samples.
 pub const POTENTIAL_AVERAGED_SAMPLES: usize = 64;
+/// Kept deals enough for the rarer potential of [`conditional_potential`] once four times its
+/// samples have been drawn.
+const RARE_KEPT: usize = 8;
 
 /// The joint potential for a value averaged over a Monte Carlo run's deals: exact when it fits
 /// [`POTENTIAL_BUDGET`], else [`conditional_potential`] with `samples` accepted samples each.
@@ -371,7 +374,14 @@ pub fn conditional_potential(
     // (sum of g, deals kept) for PPOT and NPOT.
     let (mut positive, mut negative) = ((0.0, 0usize), (0.0, 0usize));
     let mut attempts = 0usize;
+    // A rare side (p almost always ahead, say) need not wait for all its samples: after
+    // 4 x `samples` draws, [`RARE_KEPT`] kept deals each will do. The stop looks only at how many
+    // deals were kept, never at their scores, so each mean stays unbiased.
+    let rare = RARE_KEPT.min(samples);
     while (positive.1 < samples || negative.1 < samples) && attempts < samples * MAX_ATTEMPTS {
+        if attempts >= 4 * samples && positive.1 >= rare && negative.1 >= rare {
+            break;
+        }
         attempts += 1;
         let Some(taken) = sampler.draw(rng, &mut hands) else { continue };
         let (now, _) = field_state(mine_now, hands.iter().map(|&h| now_rater.rate(h)));
