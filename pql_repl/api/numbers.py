@@ -7,7 +7,6 @@ counts deals, not trials; weights are one format (``format_weight``)."""
 from __future__ import annotations
 
 import math
-import re
 
 from pql_repl.api.result_fields import Bucket, Column, ResultFields
 
@@ -78,14 +77,15 @@ def format_trials(result: ResultFields) -> str:
     return f"{result.trials:,} {unit[:-1] if result.trials == 1 else unit}"
 
 
-#: Strings and comments, whichever starts first (a quote in a comment, `--` in a range).
-_NOT_CODE = re.compile(r"'[^']*'|\"[^\"]*\"|--[^\n]*|/\*.*?\*/", re.S)
-_WHERE = re.compile(r"(?i)\bwhere\b")
-
-
 def has_where(query: str) -> bool:
     """Whether statement ``query`` has a ``where`` clause (outside its strings and comments)."""
-    return _WHERE.search(_NOT_CODE.sub(" ", query)) is not None
+    if "where" not in query.lower():
+        return False  # the common case, without loading ``re`` on the command's start path
+    import re  # noqa: PLC0415
+
+    # Strings and comments, whichever starts first (a quote in a comment, `--` in a range).
+    not_code = re.compile(r"'[^']*'|\"[^\"]*\"|--[^\n]*|/\*.*?\*/", re.S)
+    return re.search(r"(?i)\bwhere\b", not_code.sub(" ", query)) is not None
 
 
 def kept_note(result: ResultFields) -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import math
-import re
 import time
 
 from pql_repl.api import html
@@ -259,6 +258,16 @@ def _md_cell(text: str) -> str:
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ")
 
 
+def _longest_run(text: str, char: str) -> int:
+    """The length of the longest run of ``char`` in ``text`` (no ``re``: the command's start
+    path does not load it)."""
+    longest = run = 0
+    for c in text:
+        run = run + 1 if c == char else 0
+        longest = max(longest, run)
+    return longest
+
+
 def format_markdown(result: ResultFields, timer: bool = False) -> str:
     """One statement as a plain pipe table for forums and notes (no HTML in it, so it renders
     wherever markdown does): the query, then a row per selector and per histogram bucket (the
@@ -266,7 +275,7 @@ def format_markdown(result: ResultFields, timer: bool = False) -> str:
     count, then the summary line."""
     if "\n" in result.query or "\r" in result.query or "`" in result.query:
         # A fence longer than any run of backticks in the query, which would end a shorter one.
-        fence = "`" * max(3, 1 + max((len(run) for run in re.findall("`+", result.query)), default=0))
+        fence = "`" * max(3, 1 + _longest_run(result.query, "`"))
         lines = [f"{fence}sql", result.query, fence, ""]
     else:
         lines = [f"`{result.query}`", ""]
