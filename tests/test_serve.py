@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -105,7 +106,10 @@ def test_an_abandoned_session_folder_is_removed(tmp_path: Path) -> None:
 def replace_input(term: Terminal, old: str, new: str) -> None:
     """The dialog's input holds ``new`` instead of ``old``, seen on the screen."""
     term.send("end", *["backspace"] * len(old))
-    term.wait_until_gone(old)
+    # Backspace's action runs after the keys queued behind it, and a character goes in at once:
+    # wait for the input to be empty, not just for ``old`` to be gone (a part of it gone let the
+    # new name in before the last backspaces, which then ate it).
+    term.wait_for(re.compile(r"▊\s*▎"))
     term.type(new)
     term.wait_for(new)
 
