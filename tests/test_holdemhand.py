@@ -17,6 +17,7 @@ from textual.widgets import DataTable, Static
 import pql_repl as pql
 from pql_repl.api.multi_odds import (
     ANALYSIS_TRIALS,
+    TABLE_COLUMNS,
     OddsTable,
     OddsTableRun,
     format_odds,
@@ -751,3 +752,34 @@ def test_odds_hand_strength_against_several_opponents_shows_its_error() -> None:
     assert abs(o.hand_strength - 0.5984) < 4 * (se**2 + 0.0006**2) ** 0.5
     assert f"hand strength  {100 * o.hand_strength:.2f}% ± {100 * 1.96 * se:.2f}" in format_odds(o)
     assert pql.odds("Js7s", "4d7d6d", 1).hand_strength_stderr is None  # exact heads-up
+
+
+def test_the_odds_reports_show_the_margins_of_sampled_numbers() -> None:
+    # Win, tie, equity and HoldemHand's potentials were printed bare although sampled: the
+    # report gives each its 95% margin, and the odds view a row's largest one.
+    sampled = pql.odds("AdQc", "3h4cJh", 2, trials=20_000, seed=3)
+    assert not sampled.exact
+    report = format_odds(sampled)
+    for name, value in [
+        ("win", sampled.win),
+        ("tie", sampled.tie),
+        ("equity", sampled.equity),
+        ("positive", sampled.hh_positive_potential),
+        ("negative", sampled.hh_negative_potential),
+    ]:
+        assert f"{name} {100 * value:6.2f}% ± " in report, (name, report)
+    assert sampled.equity_stderr is not None
+    row = table_cells(sampled)
+    largest = max(
+        e
+        for e in (sampled.win_stderr, sampled.tie_stderr, sampled.equity_stderr, sampled.hand_strength_stderr)
+        if e is not None
+    )
+    assert float(row[TABLE_NAMES.index("± 95%")]) >= round(100 * 1.96 * largest, 2)
+    exact = pql.odds("AdQc", "3h4cJh9s2c", 1)
+    assert exact.exact
+    assert "±" not in format_odds(exact).splitlines()[1]
+    assert table_cells(exact)[TABLE_NAMES.index("± 95%")] == "exact"
+
+
+TABLE_NAMES = [name for name, _ in TABLE_COLUMNS]

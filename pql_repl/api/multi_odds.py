@@ -555,13 +555,15 @@ def format_odds(o: Odds) -> str:
     how = "exact" if o.exact else f"{o.trials:,} trials"
     lines = [
         f"{o.hand} on {o.board or '(no board)'} against {who} ({how})",
-        f"  win {pct(o.win)}  tie {pct(o.tie)}  equity {pct(o.equity)}",
+        f"  win {pct(o.win)}{margin(o.win_stderr)}  tie {pct(o.tie)}{margin(o.tie_stderr)}"
+        f"  equity {pct(o.equity)}{margin(o.equity_stderr)}",
         f"  hand strength {pct(o.hand_strength)}{margin(o.hand_strength_stderr)}"
         f"   positive potential {pct(o.positive_potential)}{margin(o.positive_potential_stderr)}"
         f"   negative potential {pct(o.negative_potential)}{margin(o.negative_potential_stderr)}"
         + ("" if o.analysis_exact else "  (sampled)"),
         f"  HoldemHand's potentials (shares of all deals): positive {pct(o.hh_positive_potential)}"
-        f"   negative {pct(o.hh_negative_potential)}",
+        f"{margin(o.hh_positive_potential_stderr)}"
+        f"   negative {pct(o.hh_negative_potential)}{margin(o.hh_negative_potential_stderr)}",
     ]
     for title, rows in (("player's hand", o.player_types), ("best opponent's hand", o.opponent_types)):
         lines += ["", f"  {title:<22} {'share':>8} {'win':>8} {'tie':>8}"]
@@ -584,6 +586,7 @@ TABLE_COLUMNS = (
     ("-pot", 7),
     ("HH +pot", 7),
     ("HH -pot", 7),
+    ("± 95%", 6),
     ("showdown", 15),
     ("strength, pot", 13),
 )
@@ -609,9 +612,31 @@ def table_cells(o: Odds) -> tuple[str, ...]:
                 o.hh_negative_potential,
             )
         ),
+        row_margin(o),
         how,
         "exact" if o.analysis_exact else "sampled",
     )
+
+
+def row_margin(o: Odds) -> str:
+    """The largest 95% margin among a row's sampled numbers, in percentage points: every number
+    of the row is within it (``exact`` when none is sampled; ``…`` while the row runs)."""
+    errors = [
+        o.win_stderr,
+        o.tie_stderr,
+        o.equity_stderr,
+        o.hand_strength_stderr,
+        o.positive_potential_stderr,
+        o.negative_potential_stderr,
+        o.hh_positive_potential_stderr,
+        o.hh_negative_potential_stderr,
+    ]
+    if not o.done:
+        return "…"
+    known = [e for e in errors if e is not None and math.isfinite(e)]
+    if not known:
+        return "exact"
+    return f"{100 * 1.96 * max(known):.2f}"
 
 
 def _line(cells: Sequence[str]) -> str:
@@ -628,7 +653,7 @@ TABLE_LEGEND = (
     "strength, +pot, -pot: Loki's hand strength and potentials on the board's street, joint against\n"
     "the whole field. HH +pot, HH -pot: HoldemHand's potentials, shares of all deals, ties by\n"
     "halves (behind or tied now and ahead or tied at the river; ahead or tied now and behind or\n"
-    "tied at the river)."
+    "tied at the river). ± 95%: the largest margin of the row's sampled numbers, in points."
 )
 
 
