@@ -8,7 +8,6 @@ import contextlib
 import importlib
 import os
 import sys
-import threading
 import time
 
 from pql_repl.api.numbers import count_unit, format_trials
@@ -21,6 +20,7 @@ from pql_repl.base.records import record
 from pql_repl.cli.options import EXIT_INTERRUPTED, EXIT_OK, EXIT_QUERY_ERROR, EXIT_USAGE
 from pql_repl.files.storage import FileProblem, bad_byte, read_stream_bounded, surrogate_bytes
 from pql_repl.session.command_result import OddsRequest
+from pql_repl.session.interrupt import RowRunner as SharedRowRunner
 from pql_repl.session.interrupt import cancel_on_interrupt
 from pql_repl.session.session import Session
 from pql_repl.session.settings import (
@@ -498,41 +498,18 @@ def _sweeps() -> ModuleType:
     return importlib.import_module("pql_repl.api.sweeps")
 
 
-class RowRunner:
-    """Runs the rows of a sweep or a spreadsheet one after another with the session's options;
-    ``cancel`` (the first Ctrl-C, under ``cancel_on_interrupt``) stops them all: the row
-    running is cancelled and ``Interrupted`` raised in its place (even when the engine finished
-    it anyway, as an exact row may), and no row starts after it. One handler for all the rows:
-    a Ctrl-C between two rows, or while a row ignores its cancel, is not lost."""
+class RowRunner(SharedRowRunner):
+    """The session's rows (``SharedRowRunner``), a stop raised as ``Interrupted``: the first
+    Ctrl-C ends the script after the rows done."""
 
     def __init__(self, session: Session) -> None:
-        self.options = session.run_options()
-        self.stopped = False
-        self._running: Query | None = None
-        self._lock = threading.Lock()
-
-    def cancel(self) -> None:
-        with self._lock:
-            self.stopped = True
-            running = self._running
-        if running is not None:
-            running.cancel()
+        super().__init__(session.run_options())
 
     def __call__(self, query: Query) -> list[StatementResult]:
-        with self._lock:
-            if self.stopped:
-                raise Interrupted
-            self._running = query
         try:
-            results = query.run(**self.options)
+            return super().__call__(query)
         except PqlCancelled:
             raise Interrupted from None
-        finally:
-            with self._lock:
-                self._running = None
-        if self.stopped or any(r.cancelled for r in results):
-            raise Interrupted
-        return results
 
 
 def silence_stdout() -> None:

@@ -6,11 +6,10 @@ stopping the run that goes on while keeping what it computed, marked cancelled."
 from __future__ import annotations
 
 import importlib
-import threading
 
 from pql_repl.base.errors import ClusterError, PqlCancelled, PqlError
 from pql_repl.base.records import replace
-from pql_repl.session.interrupt import cancel_on_interrupt
+from pql_repl.session.interrupt import RowRunner, cancel_on_interrupt
 from pql_repl.session.settings import SessionError
 from pql_repl.session.statements import DotCommand, Statement, read_script, split_statements
 
@@ -20,7 +19,6 @@ if TYPE_CHECKING:
     from typing import Any, Protocol, TextIO
 
     from pql_repl.api.results import StatementResult
-    from pql_repl.api.run import Query
     from pql_repl.api.sweeps import CheckedSweep, SweepResult
     from pql_repl.session.session import Session
 
@@ -184,7 +182,7 @@ class CellRunner:
         row that runs and keeps the rows done."""
         total = len(checked.rows)
         view = self.view(checked.sweep.template)
-        rows = _RowRunner(self.session.run_options())
+        rows = RowRunner(self.session.run_options())
         last: SweepResult | None = None
         stream = _sweeps().stream(checked, run=rows)
         try:
@@ -238,35 +236,3 @@ def _stopped_note(result: StatementResult | None) -> str:
 def _sweeps() -> Any:
     """The sweeps module, loaded when a statement has a sweep clause."""
     return importlib.import_module("pql_repl.api.sweeps")
-
-
-class _RowRunner:
-    """Runs a sweep's rows with the session's options; ``cancel`` (the first interrupt) stops
-    the row that runs and every later one."""
-
-    def __init__(self, options: dict[str, Any]) -> None:
-        self.options = options
-        self.stopped = False
-        self._running: Query | None = None
-        self._lock = threading.Lock()
-
-    def cancel(self) -> None:
-        with self._lock:
-            self.stopped = True
-            running = self._running
-        if running is not None:
-            running.cancel()
-
-    def __call__(self, query: Query) -> list[StatementResult]:
-        with self._lock:
-            if self.stopped:
-                raise PqlCancelled("the sweep was stopped")
-            self._running = query
-        try:
-            results: list[StatementResult] = query.run(**self.options)
-        finally:
-            with self._lock:
-                self._running = None
-        if self.stopped or any(r.cancelled for r in results):
-            raise PqlCancelled("the sweep was stopped")
-        return results

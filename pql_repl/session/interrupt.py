@@ -9,11 +9,16 @@ import contextlib
 import signal
 import threading
 
+from pql_repl.base.errors import PqlCancelled
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without loading typing (the command's start)
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from types import FrameType
-    from typing import Protocol
+    from typing import Any, Protocol
+
+    from pql_repl.api.results import StatementResult
+    from pql_repl.api.run import Query
 
     class Cancellable(Protocol):
         """A run that another thread may cancel (a query, an odds run)."""
@@ -41,3 +46,38 @@ def cancel_on_interrupt(query: Cancellable) -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+class RowRunner:
+    """Runs the rows of a sweep or a spreadsheet one after another with ``options``; ``cancel``
+    (the first interrupt, under ``cancel_on_interrupt``) stops them all: the row running is
+    cancelled and ``PqlCancelled`` raised in its place (even when the engine finished it anyway,
+    as an exact row may), and no row starts after it. One handler for all the rows: an interrupt
+    between two rows, or while a row ignores its cancel, is not lost."""
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.options = options
+        self.stopped = False
+        self._running: Query | None = None
+        self._lock = threading.Lock()
+
+    def cancel(self) -> None:
+        with self._lock:
+            self.stopped = True
+            running = self._running
+        if running is not None:
+            running.cancel()
+
+    def __call__(self, query: Query) -> list[StatementResult]:
+        with self._lock:
+            if self.stopped:
+                raise PqlCancelled("the sweep was stopped")
+            self._running = query
+        try:
+            results: list[StatementResult] = query.run(**self.options)
+        finally:
+            with self._lock:
+                self._running = None
+        if self.stopped or any(r.cancelled for r in results):
+            raise PqlCancelled("the sweep was stopped")
+        return results
