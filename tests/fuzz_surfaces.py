@@ -24,7 +24,6 @@ the end."""
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import random
@@ -33,11 +32,13 @@ import tempfile
 import time
 import traceback
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+
+from data_dirs import data_dir  # noqa: E402
 
 import pql_repl as pql  # noqa: E402
 from pql_repl.api.query import LocalQuery  # noqa: E402
@@ -361,24 +362,6 @@ class Gen:
         if kind == 5:
             return "dot", f".odds {'A' * n} {'h' * n} vs " + " ".join(["'QQ+'"] * min(n, 2000))
         return "sheet", "select 1 from p1='#A#'" + " -- #B#" * n
-
-
-@contextlib.contextmanager
-def data_dir(path: str) -> Iterator[None]:
-    from pql_repl.files import named_ranges  # noqa: PLC0415
-
-    before = os.environ.get("PQL_DATA_DIR")
-    state = (named_ranges._said, named_ranges._warnings, named_ranges._claimed)
-    os.environ["PQL_DATA_DIR"] = path
-    named_ranges._said, named_ranges._warnings, named_ranges._claimed = set(), [], True
-    try:
-        yield
-    finally:
-        named_ranges._said, named_ranges._warnings, named_ranges._claimed = state
-        if before is None:
-            del os.environ["PQL_DATA_DIR"]
-        else:
-            os.environ["PQL_DATA_DIR"] = before
 
 
 def said_briefly(e: BaseException) -> None:

@@ -13,11 +13,12 @@ import io
 import json
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
 import pytest
+from data_dirs import data_dir
 from html_tables import Page
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -747,26 +748,6 @@ PLAIN = "select count(winsHi(hero)) from hero='AsAh', villain='KsKd', board='2c3
 
 def with_hero(hero: str) -> str:
     return PLAIN.replace("'AsAh'", f"'{hero}'")
-
-
-@contextlib.contextmanager
-def data_dir(path: str) -> Iterator[None]:
-    """``PQL_DATA_DIR`` set to ``path`` for a while; the named ranges' warnings kept for the
-    test (``claim_warnings``) and said afresh, as in a new process."""
-    from pql_repl.files import named_ranges  # noqa: PLC0415
-
-    before = os.environ.get("PQL_DATA_DIR")
-    state = (named_ranges._said, named_ranges._warnings, named_ranges._claimed)
-    os.environ["PQL_DATA_DIR"] = path
-    named_ranges._said, named_ranges._warnings, named_ranges._claimed = set(), [], True
-    try:
-        yield
-    finally:
-        named_ranges._said, named_ranges._warnings, named_ranges._claimed = state
-        if before is None:
-            del os.environ["PQL_DATA_DIR"]
-        else:
-            os.environ["PQL_DATA_DIR"] = before
 
 
 RANGE_NAMES = st.one_of(
