@@ -180,16 +180,8 @@ class ScriptRunner:
                 )
                 self.stderr.flush()
                 raise ScriptError
-            if isinstance(item, DotCommand):
-                plan.append(item)
-                shadow.replay(item.text)
-                continue
             try:
-                if "sweep" in item.text.lower() and (sweeps := _sweeps()).is_sweep(item.text):
-                    plan.append(sweeps.check(sweeps.parse(item.text, origin=(item.line, item.col))))
-                else:
-                    shadow.prepare(item, source.text)
-                    plan.append(item)
+                plan.append(shadow.plan(item, source.text))
             except PqlError as e:
                 # Like the engine within one text: at most MAX_REPORTED errors, then a count.
                 shown = e.errors[: max(0, MAX_REPORTED - found)]

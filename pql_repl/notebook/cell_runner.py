@@ -90,16 +90,8 @@ class CellRunner:
         shadow = self.session.shadow()  # `.define` before a statement counts when checking it
         errors: list[str] = []
         for item in split_statements(text):
-            if isinstance(item, DotCommand):
-                plan.append(item)
-                shadow.replay(item.text)
-                continue
             try:
-                if "sweep" in item.text.lower() and (sweeps := _sweeps()).is_sweep(item.text):
-                    plan.append(sweeps.check(sweeps.parse(item.text, origin=(item.line, item.col))))
-                else:
-                    shadow.prepare(item, text)
-                    plan.append(item)
+                plan.append(shadow.plan(item, text))
             except PqlError as e:
                 errors += [f"{name}: {one.rendered}" if name else one.rendered for one in e.errors]
         if len(errors) > MAX_REPORTED:

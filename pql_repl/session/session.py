@@ -40,7 +40,7 @@ from pql_repl.session.settings import (
 from pql_repl.session.simulate_help import (
     simulate_help,
 )
-from pql_repl.session.statements import Statement, split_statements, sweep_clause
+from pql_repl.session.statements import DotCommand, Statement, split_statements, sweep_clause
 
 # Loaded where used: `pql -c` and scripts start on every run, and re, pathlib and typing would
 # cost them a fifth of their start.
@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
+    from pql_repl.api.sweeps import CheckedSweep
     from pql_repl.session.served import ServedBounds
 
 # ---------------------------------------------------------------------------------------------
@@ -188,6 +189,21 @@ class Session(RangeCommands):
             return
         with contextlib.suppress(SessionError, PqlError):
             self.handle(line)
+
+    def plan(self, item: Statement | DotCommand, source: str) -> Statement | DotCommand | CheckedSweep:
+        """On a shadow session: one item of script ``source`` checked against the state it will
+        run in, as it will run: a dot-command replayed, a sweep checked row by row, a statement
+        prepared. ``PqlError`` when it is wrong (lines and columns of ``source``)."""
+        if isinstance(item, DotCommand):
+            self.replay(item.text)
+            return item
+        if "sweep" in item.text.lower():
+            sweeps = importlib.import_module("pql_repl.api.sweeps")  # only a sweep loads it
+            if sweeps.is_sweep(item.text):
+                checked: CheckedSweep = sweeps.check(sweeps.parse(item.text, origin=(item.line, item.col)))
+                return checked
+        self.prepare(item, source)
+        return item
 
     def first_error(self, text: str, stop: Callable[[], bool] | None = None) -> PqlError | None:
         """The first error the checker finds in the statements of ``text`` (what the REPLs mark
